@@ -1,0 +1,35 @@
+import { Schema } from "effect"
+
+export const KeyStatus = Schema.Literals(["active", "inactive", "revoked"])
+export type KeyStatus = typeof KeyStatus.Type
+
+/**
+ * An API key as the gateway sees it after authentication. The secret itself
+ * is never stored or held: only its SHA-256 hash, in the store.
+ *
+ * Allow-list entries: `*` (everything), `provider/*` (a whole provider, models
+ * only) or an exact name. An empty list allows nothing.
+ */
+export interface ApiKey {
+  readonly id: string
+  readonly name: string
+  /** First characters of the secret, safe to show (e.g. `pk_live_ab12`). */
+  readonly prefix: string
+  readonly status: KeyStatus
+  readonly allowedModels: ReadonlyArray<string>
+  readonly allowedTools: ReadonlyArray<string>
+  readonly createdAt: Date
+  readonly lastUsedAt: Date | null
+  readonly expiresAt: Date | null
+}
+
+const matches = (list: ReadonlyArray<string>, name: string): boolean => {
+  for (const entry of list) {
+    if (entry === "*" || entry === name) return true
+    if (entry.endsWith("/*") && name.startsWith(entry.slice(0, -1))) return true
+  }
+  return false
+}
+
+export const allowsModel = (key: ApiKey, modelId: string): boolean => matches(key.allowedModels, modelId)
+export const allowsTool = (key: ApiKey, toolName: string): boolean => matches(key.allowedTools, toolName)

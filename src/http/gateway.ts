@@ -1,0 +1,54 @@
+import { Cause, Effect } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { ApiKeys } from "../auth/ApiKeys.ts"
+import { NotFound } from "../domain/errors.ts"
+import { CorrelationId, correlationIdFor } from "./CorrelationId.ts"
+import { renderError, unexpectedError } from "./errorResponse.ts"
+import { VerifiedKey } from "./VerifiedKey.ts"
+
+// Leading slashes are folded so `//api/v1/…` cannot slip past the check.
+const isApiPath = (url: string) => url.replace(/^\/+/, "/").toLowerCase().startsWith("/api/")
+
+const isRouteNotFound = (cause: Cause.Cause<unknown>) =>
+  cause.reasons.some((reason) =>
+    Cause.isFailReason(reason) &&
+    typeof reason.error === "object" && reason.error !== null &&
+    (reason.error as { reason?: { _tag?: string } }).reason?._tag === "RouteNotFound"
+  )
+
+/**
+ * Runs before routing on every request: authenticates /api/… (so an unknown
+ * path with a bad key is 401, with a good key 404), assigns the correlation
+ * id, and turns anything unhandled into the spec's error body.
+ */
+export const Gateway = HttpRouter.middleware<{ handles: unknown }>()(
+  Effect.gen(function*() {
+    const keys = yield* ApiKeys
+    return (httpEffect) =>
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const correlationId = correlationIdFor(request.headers["x-correlation-id"])
+        let routed = httpEffect.pipe(Effect.provideService(CorrelationId, correlationId))
+        if (isApiPath(request.url)) {
+          const verified = yield* Effect.result(keys.authenticate(request.headers.authorization))
+          if (verified._tag === "Failure") return renderError(verified.failure, "")
+          routed = routed.pipe(Effect.provideService(VerifiedKey, verified.success))
+        }
+        const response = yield* routed.pipe(
+          Effect.catchCause((cause) => {
+            if (isRouteNotFound(cause)) {
+              const message = `No endpoint ${request.method} ${request.url.split("?")[0]}. See /docs for the API.`
+              return Effect.succeed(renderError(new NotFound({ message }), correlationId))
+            }
+            if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
+            return Effect.as(
+              Effect.logError("Unhandled request failure", cause).pipe(Effect.annotateLogs({ correlationId })),
+              unexpectedError(correlationId)
+            )
+          })
+        )
+        return HttpServerResponse.setHeader(response, "x-correlation-id", correlationId)
+      })
+  }),
+  { global: true }
+)

@@ -1,0 +1,27 @@
+import type { UIMessageChunk } from "ai"
+
+/**
+ * Server-sent events in the AI SDK UI message stream protocol (DESIGN §3.1).
+ * Tool chunks are named `tool` (the spec's tool events); AI SDK clients
+ * ignore event names, so `useChat` and `readUIMessageStream` read it as is.
+ */
+export const sseHeaders: Readonly<Record<string, string>> = {
+  "cache-control": "no-cache",
+  "x-accel-buffering": "no",
+  "x-vercel-ai-ui-message-stream": "v1",
+  connection: "keep-alive"
+}
+
+export const encodeChunk = (chunk: UIMessageChunk): string =>
+  chunk.type.startsWith("tool-")
+    ? `event: tool\ndata: ${JSON.stringify(chunk)}\n\n`
+    : `data: ${JSON.stringify(chunk)}\n\n`
+
+export const DONE = "data: [DONE]\n\n"
+
+/**
+ * What ends a stream that failed after it began (DESIGN §3.3): an error chunk
+ * and a finish chunk, so no client is left hanging.
+ */
+export const encodeFailure = (errorText: string): string =>
+  encodeChunk({ type: "error", errorText }) + encodeChunk({ type: "finish" }) + DONE

@@ -1,0 +1,48 @@
+import { type ApiKey, allowsTool } from "../domain/ApiKey.ts"
+import { BadRequest, Forbidden } from "../domain/errors.ts"
+import { type PromptType, promptTypeTools } from "../domain/PromptType.ts"
+import type { Tool } from "./Tool.ts"
+
+export interface ToolSelection {
+  readonly tools: ReadonlyArray<Tool>
+  /** Tools that could not be selected, with why; filled only when `collect` is set (reports). */
+  readonly rejected: ReadonlyArray<{ readonly name: string; readonly error: string }>
+}
+
+/**
+ * Rule 4: a valid promptType's tool set united with `allowedTools`; neither
+ * means no tools. A promptType set names only the built-in tools this
+ * deployment has; a name in `allowedTools` must exist. Every selected tool must
+ * be on the key's allow-list (403), whichever way it was named.
+ */
+export const selectTools = (
+  promptType: PromptType | undefined,
+  allowedTools: ReadonlyArray<string> | undefined,
+  key: ApiKey,
+  lookup: (name: string) => Tool | undefined,
+  collect: boolean
+): ToolSelection | BadRequest | Forbidden => {
+  const names = new Set<string>()
+  if (promptType !== undefined) {
+    for (const name of promptTypeTools[promptType]) if (lookup(name) !== undefined) names.add(name)
+  }
+  for (const name of allowedTools ?? []) names.add(name)
+
+  const tools: Array<Tool> = []
+  const rejected: Array<{ name: string; error: string }> = []
+  for (const name of names) {
+    const tool = lookup(name)
+    if (tool === undefined) {
+      const message = `Unknown tool "${name}". GET /api/v1/tools lists the tools this key can use.`
+      if (!collect) return new BadRequest({ message, details: { error: message, tools: [name] } })
+      rejected.push({ name, error: message })
+    } else if (!allowsTool(key, name)) {
+      const message = `Tool not available with your API key: ${name}`
+      if (!collect) return new Forbidden({ message, details: { tool: name } })
+      rejected.push({ name, error: message })
+    } else {
+      tools.push(tool)
+    }
+  }
+  return { tools, rejected }
+}

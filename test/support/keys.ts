@@ -1,0 +1,15 @@
+import type { ApiKey } from "../../src/domain/ApiKey.ts"
+
+/** An in-memory key record for unit tests of allow-list logic. */
+export const makeKey = (overrides: Partial<ApiKey> = {}): ApiKey => ({
+  id: "key_test",
+  name: "test",
+  prefix: "pk_test",
+  status: "active",
+  allowedModels: ["*"],
+  allowedTools: ["*"],
+  createdAt: new Date(0),
+  lastUsedAt: null,
+  expiresAt: null,
+  ...overrides
+})

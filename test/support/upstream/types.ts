@@ -1,0 +1,72 @@
+/** Token counts a scripted reply reports; rendered as OpenAI's `usage` object. */
+export interface UsageIn {
+  readonly promptTokens: number
+  readonly completionTokens: number
+  readonly cachedTokens: number
+  readonly reasoningTokens: number
+}
+
+export interface ToolCallReply {
+  readonly id?: string
+  readonly name: string
+  /** A string is sent verbatim (so a test can send malformed JSON); anything else is JSON-encoded. */
+  readonly arguments: unknown
+}
+
+interface Timing {
+  /** Wait this long before responding at all. */
+  readonly delayMs?: number
+  /** Wait this long between stream chunks (0 or absent: the whole stream in one write). */
+  readonly chunkDelayMs?: number
+}
+
+export type Reply = Timing & (
+  | {
+    readonly type: "text"
+    readonly text: string
+    /** Split into this many deltas; absent: one delta per word. */
+    readonly chunks?: number
+    readonly finishReason?: "stop" | "length"
+    readonly usage?: Partial<UsageIn>
+  }
+  | {
+    readonly type: "tool-calls"
+    readonly calls: ReadonlyArray<ToolCallReply>
+    readonly text?: string
+    readonly usage?: Partial<UsageIn>
+  }
+  | { readonly type: "error"; readonly status: number; readonly body?: unknown; readonly retryAfter?: number }
+  /** Stream `afterChunks` text deltas, then destroy the socket. */
+  | { readonly type: "broken"; readonly afterChunks: number }
+  /** Headers sent (when streaming), then nothing until the client goes away. */
+  | { readonly type: "hang" }
+)
+
+export interface RecordedRequest {
+  readonly body: any
+  readonly headers: Record<string, string | Array<string> | undefined>
+  /** Set to true when the client closed before the response ended. */
+  aborted: boolean
+}
+
+export interface Upstream {
+  /** Base URL including `/v1`, e.g. `http://127.0.0.1:PORT/v1`. */
+  readonly url: string
+  readonly requests: ReadonlyArray<RecordedRequest>
+  /** Replies consumed one per chat request, first in first out. */
+  enqueue(...replies: Array<Reply>): void
+  /** Answers chat requests while the queue is empty (instead of the demo behaviour). */
+  respondWith(fn: (body: any) => Reply): void
+  /** Resolves with the next request the client aborted (one already aborted counts); rejects after the timeout. */
+  waitForAbort(timeoutMs?: number): Promise<RecordedRequest>
+  close(): Promise<void>
+}
+
+export interface UpstreamOptions {
+  readonly port?: number
+  readonly host?: string
+  /** When set, every request needs `Authorization: Bearer <apiKey>`, else 401. */
+  readonly apiKey?: string
+  /** Ids listed by `GET /v1/models` (default `["demo"]`). */
+  readonly models?: ReadonlyArray<string>
+}

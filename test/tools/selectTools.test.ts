@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest"
+import { BadRequest, Forbidden } from "../../src/domain/errors.ts"
+import type { Tool } from "../../src/tools/Tool.ts"
+import { selectTools, type ToolSelection } from "../../src/tools/selectTools.ts"
+import { makeKey } from "../support/keys.ts"
+import { makeTestTool } from "../support/tools.ts"
+
+const registry = new Map<string, Tool>(
+  ["bash", "computer", "browser", "workplace_message", "extra"].map((name) => [name, makeTestTool({ name })])
+)
+const lookup = (name: string) => registry.get(name)
+const names = (result: unknown) => (result as ToolSelection).tools.map((tool) => tool.name)
+
+describe("selectTools (rule 4)", () => {
+  it("has no tools with neither promptType nor allowedTools", () => {
+    expect(names(selectTools(undefined, undefined, makeKey(), lookup, false))).toEqual([])
+  })
+
+  it("uses exactly allowedTools without a promptType", () => {
+    expect(names(selectTools(undefined, ["extra", "bash"], makeKey(), lookup, false))).toEqual(["extra", "bash"])
+  })
+
+  it("unites the promptType's set (the tools this deployment has) with allowedTools", () => {
+    const result = selectTools("generalComputerSystemPrompt", ["extra", "bash"], makeKey(), lookup, false)
+    expect(names(result)).toEqual(["bash", "computer", "browser", "extra"])
+  })
+
+  it("refuses an unknown tool named in allowedTools with 400", () => {
+    const result = selectTools(undefined, ["nope"], makeKey(), lookup, false)
+    expect(result).toBeInstanceOf(BadRequest)
+    expect((result as BadRequest).details?.tools).toEqual(["nope"])
+  })
+
+  it("refuses a tool outside the key's allow-list with 403, also when it comes from a promptType", () => {
+    const key = makeKey({ allowedTools: ["browser"] })
+    const direct = selectTools(undefined, ["bash"], key, lookup, false)
+    expect(direct).toBeInstanceOf(Forbidden)
+    expect((direct as Forbidden).message).toBe("Tool not available with your API key: bash")
+    const viaPromptType = selectTools("generalComputerSystemPrompt", undefined, key, lookup, false)
+    expect(viaPromptType).toBeInstanceOf(Forbidden)
+    expect((viaPromptType as Forbidden).details?.tool).toBe("bash")
+  })
+
+  it("collects refusals instead of failing when reporting", () => {
+    const key = makeKey({ allowedTools: ["extra"] })
+    const result = selectTools(undefined, ["extra", "bash", "nope"], key, lookup, true) as ToolSelection
+    expect(names(result)).toEqual(["extra"])
+    expect(result.rejected.map((r) => r.name)).toEqual(["bash", "nope"])
+  })
+})
