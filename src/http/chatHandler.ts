@@ -21,46 +21,47 @@ export const MAX_DURATION = Duration.seconds(300)
 /** POST /api/v1/chat, in the order of DESIGN §2. Services are taken once, when the routes are built. */
 export const makeHandleChat = Effect.gen(function*() {
   const config = yield* AppConfig
+  const agent = yield* Agent
   const pruner = yield* Pruner
   const services = yield* Effect.context<ModelRegistry | ToolRegistry>()
 
   return Effect.fn("http.chat")(function*(request: HttpServerRequest.HttpServerRequest) {
-  const key = yield* CurrentKey
-  const headers: Record<string, string> = {}
+    const key = yield* CurrentKey
+    const headers: Record<string, string> = {}
 
-  const body = yield* readJsonBody(request, config.bodyLimitBytes)
-  const chat = yield* decodeChatRequest(body)
-  const plan = yield* prepareChat(chat, key).pipe(Effect.provideContext(services))
-  if (plan._tag === "Report") return HttpServerResponse.jsonUnsafe(plan.report, { headers })
+    const body = yield* readJsonBody(request, config.bodyLimitBytes)
+    const chat = yield* decodeChatRequest(body)
+    const plan = yield* prepareChat(chat, key).pipe(Effect.provideContext(services))
+    if (plan._tag === "Report") return HttpServerResponse.jsonUnsafe(plan.report, { headers })
 
-  const input: ReadonlyArray<UIMessage> = normalizeMessages(chat.messages)
-  let messages = input
-  if (chat.prune) {
-    const result = yield* pruner.prune({
+    const input: ReadonlyArray<UIMessage> = normalizeMessages(chat.messages)
+    let messages = input
+    if (chat.prune) {
+      const result = yield* pruner.prune({
+        system: plan.system,
+        messages: input,
+        options: chat.pruneOptions,
+        contextWindow: plan.entry.contextWindow
+      })
+      messages = result.messages
+      if (result.pruned) headers["x-message-pruned"] = "true"
+    }
+    if (plan.skipped.length > 0) headers["x-tools-skipped"] = plan.skipped.join(",")
+
+    const chunks = agent.stream({
+      model: plan.model,
+      provider: plan.entry.provider,
       system: plan.system,
-      messages: input,
-      options: chat.pruneOptions,
-      contextWindow: plan.entry.contextWindow
+      messages,
+      tools: plan.tools.map((check) => ({ tool: check.tool, context: check.context })),
+      sandboxId: chat.sandboxId ?? null,
+      key,
+      maxSteps: MAX_STEPS,
+      timeout: MAX_DURATION,
+      maxOutputTokens: plan.entry.maxOutputTokens
     })
-    messages = result.messages
-    if (result.pruned) headers["x-message-pruned"] = "true"
-  }
-  if (plan.skipped.length > 0) headers["x-tools-skipped"] = plan.skipped.join(",")
-
-  const chunks = agent.stream({
-    model: plan.model,
-    provider: plan.entry.provider,
-    system: plan.system,
-    messages,
-    tools: plan.tools.map((check) => ({ tool: check.tool, context: check.context })),
-    sandboxId: chat.sandboxId ?? null,
-    key,
-    maxSteps: MAX_STEPS,
-    timeout: MAX_DURATION,
-    maxOutputTokens: plan.entry.maxOutputTokens
-  })
-  if (chat.stream) return yield* streamResponse(chunks, headers)
-  const tools = { used: plan.tools.map((check) => check.name), skipped: plan.skipped }
-  return yield* jsonResponse(chunks, input, tools, headers)
+    if (chat.stream) return yield* streamResponse(chunks, headers)
+    const tools = { used: plan.tools.map((check) => check.name), skipped: plan.skipped }
+    return yield* jsonResponse(chunks, input, tools, headers)
   })
 })

@@ -1,4 +1,3 @@
-import { PgClient } from "@effect/sql-pg"
 import { Config, Effect, Layer, Redacted, Schema } from "effect"
 import type { Migrator, SqlClient, SqlError } from "effect/sql"
 import * as Migrations from "./Migrations.ts"
@@ -46,10 +45,11 @@ export const parseDatabaseUrl = (url: Redacted.Redacted<string>): Effect.Effect<
 
 export type DatabaseError = InvalidDatabaseUrl | SqlError.SqlError | Migrator.MigrationError
 
+// The Postgres driver is loaded only when used: SQLite users (and every CLI run on them) skip it.
 const clientLayer = (target: DatabaseTarget): Layer.Layer<SqlClient.SqlClient, SqlError.SqlError> =>
   target._tag === "Sqlite"
     ? SqliteClient.layer({ filename: target.filename })
-    : PgClient.layer({ url: target.url })
+    : Layer.unwrap(Effect.map(Effect.promise(() => import("@effect/sql-pg/PgClient")), (PgClient) => PgClient.layer({ url: target.url })))
 
 /** A migrated database at the given URL. */
 export const layerFromUrl = (url: string | Redacted.Redacted<string>): Layer.Layer<SqlClient.SqlClient, DatabaseError> =>

@@ -12,7 +12,7 @@ beforeAll(async () => {
 })
 afterAll(() => upstream.close())
 
-const partsOf = async (result: ReturnType<typeof streamText>) => {
+const partsOf = async (result: { readonly fullStream: AsyncIterable<unknown> }) => {
   const parts: Array<any> = []
   for await (const part of result.fullStream) parts.push(part)
   return parts
@@ -23,7 +23,8 @@ const lookup = tool({
     type: "object",
     properties: { city: { type: "string" }, days: { type: "integer" } },
     required: ["city"]
-  })
+  }),
+  execute: async () => "sunny"
 })
 
 describe("scripted upstream, streamed through the AI SDK", () => {
@@ -128,6 +129,27 @@ describe("scripted upstream, streamed through the AI SDK", () => {
 
   it("rejects waitForAbort when nothing is aborted in time", async () => {
     await expect(upstream.waitForAbort(50)).rejects.toThrow(/no request was aborted/)
+  })
+})
+
+describe("scripted upstream without request recording", () => {
+  it("keeps no requests but still reports aborts", async () => {
+    const quiet = await startUpstream({ recordRequests: false })
+    try {
+      const quietModel = createOpenAICompatible({ name: "quiet", baseURL: quiet.url }).chatModel("m")
+      expect(await streamText({ model: quietModel, prompt: "hello" }).text).toBe("hello")
+      quiet.enqueue({ type: "hang" })
+      const controller = new AbortController()
+      const result = streamText({ model: quietModel, prompt: "hi", abortSignal: controller.signal, maxRetries: 0 })
+      const consumed = partsOf(result).catch(() => [])
+      setTimeout(() => controller.abort(), 50)
+      const aborted = await quiet.waitForAbort(2_000)
+      expect(aborted.body.messages).toEqual([{ role: "user", content: "hi" }])
+      expect(quiet.requests).toHaveLength(0)
+      await consumed
+    } finally {
+      await quiet.close()
+    }
   })
 })
 

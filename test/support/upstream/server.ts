@@ -13,19 +13,20 @@ export const startUpstream = async (options: UpstreamOptions = {}): Promise<Upst
   const requests: Array<RecordedRequest> = []
   const queue: Array<Reply> = []
   let responder: ((body: any) => Reply) | undefined
-  let abortsDelivered = 0
+  const undeliveredAborts: Array<RecordedRequest> = []
   const abortWaiters: Array<() => void> = []
   let sequence = 0
   const nextToolCallId = () => `call_${++sequence}`
   const expectedAuthorization = options.apiKey === undefined ? undefined : `Bearer ${options.apiKey}`
   const models = options.models ?? ["demo"]
+  // Connections cut by close() are not client aborts.
+  let closing = false
 
-  const takeAbort = (): RecordedRequest | undefined => {
-    const aborted = requests.filter((request) => request.aborted)
-    return abortsDelivered < aborted.length ? aborted[abortsDelivered++] : undefined
-  }
+  const takeAbort = (): RecordedRequest | undefined => undeliveredAborts.shift()
 
-  const notifyAbort = () => {
+  const recordAbort = (request: RecordedRequest) => {
+    request.aborted = true
+    undeliveredAborts.push(request)
     for (const waiter of abortWaiters.splice(0)) waiter()
   }
 
@@ -45,13 +46,10 @@ export const startUpstream = async (options: UpstreamOptions = {}): Promise<Upst
       return writeJson(res, 400, errorBody(400, "We could not parse the JSON body of your request."))
     }
     const recorded: RecordedRequest = { body, headers: { ...req.headers }, aborted: false }
-    requests.push(recorded)
+    if (options.recordRequests !== false) requests.push(recorded)
     let brokenByUs = false
     res.once("close", () => {
-      if (!res.writableFinished && !brokenByUs) {
-        recorded.aborted = true
-        notifyAbort()
-      }
+      if (!res.writableFinished && !brokenByUs && !closing) recordAbort(recorded)
     })
     let reply: Reply
     try {
@@ -69,7 +67,7 @@ export const startUpstream = async (options: UpstreamOptions = {}): Promise<Upst
       return writeJson(res, 401, errorBody(401))
     }
     const path = (req.url ?? "/").split("?")[0]
-    if (req.method === "POST" && path === "/v1/chat/completions") return void chat(req, res)
+    if (req.method === "POST" && path === "/v1/chat/completions") return void chat(req, res).catch(() => res.destroy())
     req.resume()
     if (req.method === "GET" && path === "/v1/models") {
       const created = Math.floor(Date.now() / 1000)
@@ -117,6 +115,7 @@ export const startUpstream = async (options: UpstreamOptions = {}): Promise<Upst
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
+        closing = true
         server.close((error) => (error === undefined ? resolve() : reject(error)))
         server.closeAllConnections()
       })

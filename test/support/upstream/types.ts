@@ -69,4 +69,6 @@ export interface UpstreamOptions {
   readonly apiKey?: string
   /** Ids listed by `GET /v1/models` (default `["demo"]`). */
   readonly models?: ReadonlyArray<string>
+  /** `false` keeps `requests` empty, so long benchmarks do not hold every body in memory (aborts are still reported). */
+  readonly recordRequests?: boolean
 }

@@ -1,0 +1,108 @@
+import type { LanguageModelV4, LanguageModelV4Prompt } from "@ai-sdk/provider"
+import { type AssistantContent, convertToModelMessages, type ModelMessage, type ToolContent, type UIMessage } from "ai"
+import { convertToLanguageModelPrompt } from "ai/internal"
+import { Effect } from "effect"
+import type { ToolOutcome } from "./runTools.ts"
+import type { StepContent } from "./StepTranslator.ts"
+import { redact, UpstreamError } from "./UpstreamError.ts"
+
+/** What prompt conversion needs to know about the model, read once per run. */
+export interface PromptTarget {
+  readonly supportedUrls: Record<string, Array<RegExp>>
+  readonly provider: string
+}
+
+// The same conversion `streamText` applies (file downloads, provider-specific tool outputs).
+const toPrompt = (target: PromptTarget, instructions: string | undefined, messages: Array<ModelMessage>) =>
+  convertToLanguageModelPrompt({
+    prompt: { instructions, messages },
+    supportedUrls: target.supportedUrls,
+    download: undefined,
+    provider: target.provider
+  })
+
+/**
+ * The first step's prompt: the system prompt, then the conversation. A
+ * history the model cannot be sent is a client error (status 400).
+ */
+export const initialPrompt = (
+  model: LanguageModelV4,
+  provider: string,
+  system: string,
+  messages: ReadonlyArray<UIMessage>
+): Effect.Effect<{ readonly target: PromptTarget; readonly prompt: LanguageModelV4Prompt }, UpstreamError> =>
+  Effect.tryPromise({
+    try: async () => {
+      const target: PromptTarget = {
+        supportedUrls: await model.supportedUrls,
+        provider: model.provider.split(".")[0] ?? model.provider
+      }
+      const modelMessages = await convertToModelMessages(Array.from(messages))
+      return { target, prompt: await toPrompt(target, system, modelMessages) }
+    },
+    catch: (error) =>
+      new UpstreamError({
+        provider,
+        status: 400,
+        retryable: false,
+        message: `The conversation cannot be sent to the model: ${
+          redact(error instanceof Error ? error.message : String(error))
+        }`
+      })
+  })
+
+const toModelOutput = (outcome: ToolOutcome) =>
+  !outcome.ok
+    ? { type: "error-text" as const, value: outcome.errorText }
+    : typeof outcome.output === "string"
+    ? { type: "text" as const, value: outcome.output }
+    : { type: "json" as const, value: outcome.output }
+
+/**
+ * What a finished step adds to the prompt, as the AI SDK's response messages:
+ * the assistant's text, reasoning and tool calls, then the tool results in
+ * call order.
+ */
+export const stepMessages = (
+  target: PromptTarget,
+  content: ReadonlyArray<StepContent>,
+  outcomes: ReadonlyMap<string, ToolOutcome>
+): Promise<LanguageModelV4Prompt> => {
+  const assistant: Exclude<AssistantContent, string> = []
+  const results: ToolContent = []
+  for (const piece of content) {
+    if (piece.type !== "tool-call") {
+      if (piece.type === "text" && piece.text.length === 0 && piece.providerMetadata == null) continue
+      assistant.push({
+        type: piece.type,
+        text: piece.text,
+        ...(piece.providerMetadata == null ? {} : { providerOptions: piece.providerMetadata })
+      })
+      continue
+    }
+    const { call } = piece
+    const providerOptions = call.providerMetadata == null ? {} : { providerOptions: call.providerMetadata }
+    assistant.push({
+      type: "tool-call",
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      // Unparsable arguments go back as an empty object; the error result explains them.
+      input: !call.valid && typeof call.input !== "object" ? {} : call.input,
+      ...(call.providerExecuted == null ? {} : { providerExecuted: call.providerExecuted }),
+      ...providerOptions
+    })
+    const outcome = outcomes.get(call.toolCallId)
+    if (outcome === undefined || call.providerExecuted === true) continue
+    results.push({
+      type: "tool-result",
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      output: toModelOutput(outcome),
+      ...(call.valid ? providerOptions : {})
+    })
+  }
+  const messages: Array<ModelMessage> = []
+  if (assistant.length > 0) messages.push({ role: "assistant", content: assistant })
+  if (results.length > 0) messages.push({ role: "tool", content: results })
+  return toPrompt(target, undefined, messages)
+}

@@ -1,0 +1,92 @@
+import { getErrorMessage, type JSONValue } from "@ai-sdk/provider"
+import { Cause, Effect, Result } from "effect"
+import type { ApiKey } from "../domain/ApiKey.ts"
+import type { RunState } from "./RunState.ts"
+import type { ValidToolCall } from "./toolInput.ts"
+
+/** A tool's answer as the model will be told it. */
+export type ToolOutcome =
+  | { readonly ok: true; readonly output: JSONValue }
+  | { readonly ok: false; readonly errorText: string }
+
+export interface ToolRunContext {
+  readonly sandboxId: string | null
+  readonly key: ApiKey
+}
+
+// A ToolFailure is meant for the model ("ToolFailure: …", as the AI SDK words thrown errors);
+// a defect's text may hold internals, so the model and the client get a generic one.
+const failureText = (call: ValidToolCall, cause: Cause.Cause<unknown>): Effect.Effect<string> => {
+  const error = Cause.findError(cause)
+  if (Result.isSuccess(error)) return Effect.succeed(getErrorMessage(error.success))
+  return Effect.as(
+    Effect.logWarning(`Tool ${call.toolName} failed unexpectedly`, cause),
+    Cause.hasInterruptsOnly(cause)
+      ? `Error: tool ${call.toolName} was interrupted`
+      : `Error: tool ${call.toolName} failed unexpectedly`
+  )
+}
+
+// Outputs travel as JSON (SSE, JSON body, the model's tool result); anything else is a defect.
+const toJsonValue = (output: unknown): JSONValue => {
+  const text = JSON.stringify(output)
+  return text === undefined ? null : JSON.parse(text)
+}
+
+const runOne = (state: RunState, call: ValidToolCall, run: ToolRunContext) =>
+  Effect.suspend(() => {
+    const controller = new AbortController()
+    return call.runTool.tool.execute(call.decoded, {
+      toolCallId: call.toolCallId,
+      context: call.runTool.context,
+      sandboxId: run.sandboxId,
+      key: run.key,
+      signal: controller.signal
+    }).pipe(Effect.onInterrupt(() => Effect.sync(() => controller.abort())))
+  }).pipe(
+    Effect.map(toJsonValue),
+    Effect.matchCauseEffect({
+      onSuccess: (output): Effect.Effect<ToolOutcome> => {
+        state.pendingOutputs.delete(call.toolCallId)
+        state.emit({
+          type: "tool-output-available",
+          toolCallId: call.toolCallId,
+          output,
+          ...(call.providerMetadata == null ? {} : { providerMetadata: call.providerMetadata }),
+          dynamic: true
+        })
+        return Effect.succeed({ ok: true, output })
+      },
+      onFailure: (cause) =>
+        Effect.map(failureText(call, cause), (errorText): ToolOutcome => {
+          state.pendingOutputs.delete(call.toolCallId)
+          state.emit({
+            type: "tool-output-error",
+            toolCallId: call.toolCallId,
+            errorText,
+            ...(call.providerMetadata == null ? {} : { providerMetadata: call.providerMetadata }),
+            dynamic: true
+          })
+          return { ok: false, errorText }
+        })
+    })
+  )
+
+/**
+ * Runs a step's tool calls concurrently; each output chunk goes out as its
+ * tool finishes. A failing tool becomes an error output, never a crash.
+ * Interruption interrupts every running tool and aborts its `signal`.
+ */
+export const runTools = Effect.fn("Agent.runTools")(function*(
+  state: RunState,
+  calls: ReadonlyArray<ValidToolCall>,
+  run: ToolRunContext
+) {
+  const outcomes = new Map<string, ToolOutcome>()
+  yield* Effect.forEach(
+    calls,
+    (call) => Effect.map(runOne(state, call, run), (outcome) => outcomes.set(call.toolCallId, outcome)),
+    { concurrency: "unbounded", discard: true }
+  )
+  return outcomes
+})

@@ -1,0 +1,76 @@
+import type { LanguageModelV4ToolCall, SharedV4ProviderMetadata } from "@ai-sdk/provider"
+import { getErrorMessage, JSONParseError, TypeValidationError } from "@ai-sdk/provider"
+import { InvalidToolInputError, NoSuchToolError } from "ai"
+import { Result } from "effect"
+import type { RunTool, ToolSet } from "./toolSet.ts"
+
+interface CallBase {
+  readonly toolCallId: string
+  readonly toolName: string
+  /** The arguments as JSON (what the history keeps); the raw text when they are not JSON. */
+  readonly input: unknown
+  readonly providerMetadata: SharedV4ProviderMetadata | undefined
+  readonly providerExecuted: boolean | undefined
+}
+
+export interface ValidToolCall extends CallBase {
+  readonly valid: true
+  readonly runTool: RunTool
+  /** The arguments decoded with the tool's input schema: what `execute` receives. */
+  readonly decoded: unknown
+}
+
+export interface InvalidToolCall extends CallBase {
+  readonly valid: false
+  /** What the model and the client are told, worded as the AI SDK words it. */
+  readonly errorText: string
+}
+
+export type ParsedToolCall = ValidToolCall | InvalidToolCall
+
+const parseJson = (text: string): Result.Result<unknown, JSONParseError> => {
+  try {
+    return Result.succeed(JSON.parse(text))
+  } catch (cause) {
+    return Result.fail(new JSONParseError({ text, cause }))
+  }
+}
+
+/**
+ * Decodes a model's tool call against the tool's input schema. A call of an
+ * unknown tool, unparsable JSON or input the schema rejects is an invalid
+ * call: the loop reports it to the model and goes on.
+ */
+export const parseToolCall = (call: LanguageModelV4ToolCall, tools: ToolSet): ParsedToolCall => {
+  const base = {
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    providerMetadata: call.providerMetadata,
+    providerExecuted: call.providerExecuted
+  }
+  // An invalid call keeps its arguments as JSON when they parse, else as the raw text.
+  const invalid = (cause: unknown): InvalidToolCall => {
+    const parsed = parseJson(call.input)
+    return {
+      ...base,
+      valid: false,
+      input: Result.isSuccess(parsed) ? parsed.success : call.input,
+      errorText: getErrorMessage(
+        NoSuchToolError.isInstance(cause)
+          ? cause
+          : new InvalidToolInputError({ toolName: call.toolName, toolInput: call.input, cause })
+      )
+    }
+  }
+  const runTool = tools.byName.get(call.toolName)
+  if (runTool === undefined) {
+    const availableTools = tools.byName.size === 0 ? undefined : Array.from(tools.byName.keys())
+    return invalid(new NoSuchToolError({ toolName: call.toolName, availableTools }))
+  }
+  const parsed = call.input.trim() === "" ? Result.succeed({}) : parseJson(call.input)
+  if (Result.isFailure(parsed)) return invalid(parsed.failure)
+  const input = parsed.success
+  const decoded = runTool.decode(input)
+  if (Result.isFailure(decoded)) return invalid(TypeValidationError.wrap({ value: input, cause: decoded.failure }))
+  return { ...base, valid: true, input, runTool, decoded: decoded.success }
+}

@@ -1,0 +1,148 @@
+import { Clock, type Config, Console, Effect, Layer, Option, Schema } from "effect"
+import { Argument, Command, Flag } from "effect/cli"
+import { ApiKeys } from "../auth/ApiKeys.ts"
+import type { KeyStatus } from "../domain/ApiKey.ts"
+import type { NotFound } from "../domain/errors.ts"
+import * as Database from "../store/Database.ts"
+import { parseModels, parseTools } from "./allowLists.ts"
+import { CliFailure } from "./CliFailure.ts"
+import { keyJson, keySummary, keyTable, secretNotice } from "./keyOutput.ts"
+
+/** `parley keys …`: API keys, straight in the database named by DATABASE_URL (migrated first). */
+
+const keysLayer = ApiKeys.layer.pipe(Layer.provide(Database.layer))
+
+const causeText = (cause: unknown): string => cause instanceof Error ? `: ${cause.message}` : ""
+
+// Never echo DATABASE_URL itself: a Postgres URL may hold a password.
+const explain = (error: CliFailure | NotFound | Database.DatabaseError | Config.ConfigError): CliFailure => {
+  switch (error._tag) {
+    case "CliFailure":
+      return error
+    case "NotFound":
+      return new CliFailure({ message: `${error.message}. Run \`parley keys list\` to see ids.` })
+    case "InvalidDatabaseUrl":
+      return new CliFailure({ message: error.message })
+    case "ConfigError":
+      return new CliFailure({ message: `Invalid configuration: ${error.message}` })
+    case "SqlError":
+      return new CliFailure({
+        message: `Database error (${error.message}${causeText(error.reason.cause)}). Check DATABASE_URL.`
+      })
+    case "MigrationError":
+      return new CliFailure({ message: `Could not migrate the database: ${error.message}${causeText(error.cause)}` })
+  }
+}
+
+const withKeys = <A, E extends CliFailure | NotFound>(effect: Effect.Effect<A, E, ApiKeys>) =>
+  effect.pipe(Effect.provide(keysLayer), Effect.mapError(explain))
+
+const id = Argument.String("id").pipe(Argument.withDescription("Key id, as shown by `parley keys list`"))
+
+const json = Flag.Boolean("json").pipe(Flag.withDescription("Print JSON only"), Flag.withDefault(false))
+
+const listFlag = (name: string, what: string) =>
+  Flag.String(name).pipe(
+    Flag.withDescription(`Allowed ${what}, comma-separated; * for all${name === "models" ? ", openai/* for a provider" : ""}. Omitted or empty: none`),
+    Flag.withMetavar("LIST"),
+    Flag.optional
+  )
+
+const printSecret = (verb: string, key: { readonly id: string }, secret: string, summary: string, asJson: boolean) =>
+  asJson
+    ? Console.log(JSON.stringify({ id: key.id, key: secret }))
+    : Console.log(`${verb}\n${summary}\n${secretNotice(secret)}`)
+
+const create = Command.make("create", {
+  name: Flag.String("name").pipe(
+    Flag.withDescription("A label for the key, such as the client that will use it"),
+    Flag.withSchema(Schema.Trim.pipe(Schema.decodeTo(Schema.NonEmptyString)))
+  ),
+  models: listFlag("models", "models"),
+  tools: listFlag("tools", "tools"),
+  expiresIn: Flag.Int("expires-in").pipe(
+    Flag.withDescription("Days until the key expires (default: never)"),
+    Flag.withMetavar("DAYS"),
+    Flag.optional
+  ),
+  json
+}, (input) =>
+  Effect.gen(function*() {
+    const allowedModels = yield* parseModels(input.models)
+    const allowedTools = yield* parseTools(input.tools)
+    if (Option.isSome(input.expiresIn) && input.expiresIn.value < 1) {
+      return yield* new CliFailure({ message: "--expires-in must be a whole number of days, 1 or more." })
+    }
+    const now = yield* Clock.currentTimeMillis
+    const expiresAt = Option.getOrUndefined(Option.map(input.expiresIn, (days) => new Date(now + days * 86_400_000)))
+    yield* withKeys(Effect.gen(function*() {
+      const keys = yield* ApiKeys
+      const { key, secret } = yield* keys.create({ name: input.name, allowedModels, allowedTools, expiresAt })
+      yield* printSecret("Created an API key.", key, secret, keySummary(key), input.json)
+    }))
+  })).pipe(
+    Command.withDescription("Create an API key; its secret is printed once"),
+    Command.withExamples([{
+      command: "parley keys create --name recruiting-bot --models 'openai/*' --tools browser,chat_message",
+      description: "A key for every OpenAI model and two tools"
+    }])
+  )
+
+const list = Command.make("list", { json }, ({ json }) =>
+  withKeys(Effect.gen(function*() {
+    const keys = yield* (yield* ApiKeys).list
+    if (json) return yield* Console.log(JSON.stringify(keys.map(keyJson), null, 2))
+    yield* Console.log(keyTable(keys, yield* Clock.currentTimeMillis))
+  }))).pipe(Command.withDescription("List API keys (never their secrets)"))
+
+const revokedFailure = (keyId: string, action: string) =>
+  new CliFailure({
+    message: `Key ${keyId} is revoked and cannot be ${action}. Create a new key with \`parley keys create\`.`
+  })
+
+const statusCommand = (name: string, status: KeyStatus, description: string, done: (keyId: string) => string) =>
+  Command.make(name, { id }, ({ id }) =>
+    withKeys(Effect.gen(function*() {
+      const keys = yield* ApiKeys
+      const key = yield* keys.get(id)
+      if (key.status === status) return yield* Console.log(`Key ${id} is already ${status}.`)
+      if (key.status === "revoked") return yield* revokedFailure(id, `${name}d`)
+      yield* keys.setStatus(id, status)
+      yield* Console.log(done(id))
+    }))).pipe(Command.withDescription(description))
+
+const activate = statusCommand(
+  "activate",
+  "active",
+  "Allow requests with a deactivated key again",
+  (keyId) => `Key ${keyId} is active: requests with it are accepted within 5 seconds.`
+)
+
+const deactivate = statusCommand(
+  "deactivate",
+  "inactive",
+  "Refuse requests with a key until it is activated again",
+  (keyId) =>
+    `Key ${keyId} is inactive: requests with it are refused within 5 seconds. Undo with \`parley keys activate ${keyId}\`.`
+)
+
+const revoke = statusCommand(
+  "revoke",
+  "revoked",
+  "Refuse requests with a key for good (for a leaked key)",
+  (keyId) => `Key ${keyId} is revoked: requests with it are refused within 5 seconds. This cannot be undone.`
+)
+
+const rotate = Command.make("rotate", { id, json }, ({ id, json }) =>
+  withKeys(Effect.gen(function*() {
+    const keys = yield* ApiKeys
+    if ((yield* keys.get(id)).status === "revoked") return yield* revokedFailure(id, "rotated")
+    const { key, secret } = yield* keys.rotate(id)
+    const note = "The previous secret stops working within 5 seconds; the allow-lists are unchanged."
+    yield* printSecret(`Rotated key ${key.id}. ${note}`, key, secret, keySummary(key), json)
+  }))).pipe(Command.withDescription("Replace a key's secret; the new one is printed once"))
+
+export const keysCommand = Command.make("keys").pipe(
+  Command.withDescription("Manage API keys"),
+  Command.withSubcommands([create, list, activate, deactivate, revoke, rotate])
+)

@@ -1,0 +1,79 @@
+import { NodeFileSystem } from "@effect/platform-node"
+import { Config, Context, Effect, Layer, Option, Schema } from "effect"
+import { builtinCatalog } from "./builtinCatalogs.ts"
+import { configFilePath, loadConfigFile } from "./ConfigFile.ts"
+import type { ProviderConfig } from "./ProviderConfig.ts"
+
+export type { ModelConfig, ProviderConfig, ProviderType } from "./ProviderConfig.ts"
+export { ConfigFileError } from "./ConfigFile.ts"
+
+const MiB = 1024 * 1024
+
+/** Bytes as a plain integer (`1048576`) or with a unit (`10MiB`, `512kB`). */
+const bodyLimitBytes = Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "PARLEY_BODY_LIMIT").pipe(
+  Config.orElse(() => Config.ByteSize("PARLEY_BODY_LIMIT").pipe(Config.map(Number))),
+  Config.withDefault(10 * MiB)
+)
+
+/** Providers implied by well-known environment variables, each with its built-in catalog. */
+const shortcutProviders = Effect.gen(function*() {
+  const openaiKey = yield* Config.option(Config.Redacted("OPENAI_API_KEY"))
+  const openaiBaseURL = yield* Config.option(Config.String("OPENAI_BASE_URL"))
+  const anthropicKey = yield* Config.option(Config.Redacted("ANTHROPIC_API_KEY"))
+  const providers: Array<ProviderConfig> = []
+  if (Option.isSome(openaiKey)) {
+    providers.push({
+      id: "openai",
+      type: "openai",
+      apiKey: openaiKey.value,
+      models: builtinCatalog("openai") ?? [],
+      ...Option.match(openaiBaseURL, { onNone: () => ({}), onSome: (baseURL) => ({ baseURL }) })
+    })
+  }
+  if (Option.isSome(anthropicKey)) {
+    providers.push({ id: "anthropic", type: "anthropic", apiKey: anthropicKey.value, models: builtinCatalog("anthropic") ?? [] })
+  }
+  return providers
+})
+
+/** Server settings and configured providers, read once at startup from the environment and the config file. */
+export class AppConfig extends Context.Service<AppConfig, {
+  readonly host: string
+  readonly port: number
+  readonly bodyLimitBytes: number
+  readonly providers: ReadonlyArray<ProviderConfig>
+  /** Absolute path of the config file that was read, if any. */
+  readonly configFile: string | undefined
+}>()("parley/config/AppConfig") {
+  static readonly layer = Layer.effect(
+    AppConfig,
+    Effect.gen(function*() {
+      const host = yield* Config.String("HOST").pipe(Config.withDefault("127.0.0.1"))
+      const port = yield* Config.Port("PORT").pipe(Config.withDefault(8787))
+      const limit = yield* bodyLimitBytes
+      const configFile = yield* configFilePath
+      const fromFile = Option.isSome(configFile) ? yield* loadConfigFile(configFile.value) : []
+      const fileIds = new Set(fromFile.map((provider) => provider.id))
+      // An entry in the file wins over an environment shortcut of the same id.
+      const fromEnv = (yield* shortcutProviders).filter((provider) => !fileIds.has(provider.id))
+      return AppConfig.of({
+        host,
+        port,
+        bodyLimitBytes: limit,
+        providers: [...fromFile, ...fromEnv],
+        configFile: Option.getOrUndefined(configFile)
+      })
+    })
+  ).pipe(Layer.provide(NodeFileSystem.layer))
+
+  /** Fixed settings for tests: loopback, an ephemeral port, the default body limit, no providers unless given. */
+  static readonly layerTest = (overrides: Partial<AppConfig["Service"]> = {}) =>
+    Layer.succeed(AppConfig, AppConfig.of({
+      host: "127.0.0.1",
+      port: 0,
+      bodyLimitBytes: 10 * MiB,
+      providers: [],
+      configFile: undefined,
+      ...overrides
+    }))
+}

@@ -1,0 +1,47 @@
+import { type Redacted, Schema } from "effect"
+
+/** The provider kinds parley can build AI SDK models for. */
+export const ProviderType = Schema.Literals(["openai", "openai-compatible", "anthropic"])
+export type ProviderType = typeof ProviderType.Type
+
+const PositiveInt = Schema.Int.check(Schema.isGreaterThan(0))
+
+export const ModelConfig = Schema.Struct({
+  id: Schema.NonEmptyString,
+  name: Schema.NonEmptyString,
+  categories: Schema.Array(Schema.String),
+  contextWindow: Schema.optionalKey(PositiveInt),
+  maxOutputTokens: Schema.optionalKey(PositiveInt)
+})
+export type ModelConfig = typeof ModelConfig.Type
+
+/** Model ids read `<provider>/<model>`, so a provider id holds no slash. */
+const ProviderId = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/))
+
+/** One entry of the config file's `providers` array, as written. */
+export const ProviderEntry = Schema.Struct({
+  id: ProviderId,
+  type: ProviderType,
+  baseURL: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^https?:\/\/\S+$/))),
+  apiKey: Schema.optionalKey(Schema.RedactedFromValue(Schema.NonEmptyString)),
+  /** Name of an environment variable holding the key, so the file itself needs no secret. */
+  apiKeyEnv: Schema.optionalKey(Schema.NonEmptyString),
+  /** Optional for `openai` and `anthropic` (their built-in catalog is used); required for `openai-compatible`. */
+  models: Schema.optionalKey(Schema.Array(ModelConfig))
+})
+export type ProviderEntry = typeof ProviderEntry.Type
+
+export const ConfigFileContent = Schema.Struct({
+  providers: Schema.Array(ProviderEntry)
+})
+
+interface ResolvedProvider {
+  readonly id: string
+  readonly apiKey?: Redacted.Redacted<string>
+  readonly models: ReadonlyArray<ModelConfig>
+}
+
+/** A provider ready to build models from: key resolved, catalog filled in. */
+export type ProviderConfig =
+  | ResolvedProvider & { readonly type: "openai-compatible"; readonly baseURL: string }
+  | ResolvedProvider & { readonly type: "openai" | "anthropic"; readonly baseURL?: string }

@@ -1,0 +1,95 @@
+import { Effect, Result, Schema } from "effect"
+import { ChatContext, SandboxIdSchema, ToolContextSchema } from "./ChatContext.ts"
+import { BadRequest } from "./errors.ts"
+import { Message } from "./Message.ts"
+import { PruneOptions } from "./PruneOptions.ts"
+import { describeIssues, headline } from "./requestIssues.ts"
+
+/**
+ * `<provider>/<model>`: the provider is the text before the first `/`, the
+ * model the rest, which may hold further `/` (`openrouter/meta/llama-3`).
+ * Segments are non-empty and contain no whitespace.
+ */
+const modelFormat = /^[^\s/]+(?:\/[^\s/]+)+$/
+
+const ModelId = Schema.String.annotate({ message: "must be a string" })
+  .check(
+    Schema.makeFilter(
+      (model: string) => modelFormat.test(model) || `Invalid model format ${JSON.stringify(model)}: expected <provider>/<model>`,
+      { expected: "<provider>/<model>", toJsonSchema: () => ({ pattern: modelFormat.source }) }
+    )
+  )
+  .annotate({ description: "Model id, format `<provider>/<model>`.", examples: ["openai/gpt-4o"] })
+
+const withDefault = <S extends Schema.Top & { readonly Encoded: unknown }>(value: S["Encoded"]) =>
+(schema: S) => schema.pipe(Schema.withDecodingDefaultKey(Effect.succeed(value)))
+
+const flag = (defaultValue: boolean, description: string) =>
+  Schema.Boolean.annotate({ message: "must be a boolean", description, default: defaultValue }).pipe(
+    withDefault(defaultValue)
+  )
+
+export const ContextStrategy = Schema.Literals(["error", "skip", "report"])
+export type ContextStrategy = typeof ContextStrategy.Type
+
+/** The body of POST /chat (spec: ChatRequest). */
+export const ChatRequest = Schema.Struct({
+  model: ModelId,
+  messages: Schema.Array(Message)
+    .annotate({
+      message: "must be an array",
+      description: "The conversation, in simplified `{role, content}` or full UIMessage form."
+    }),
+  stream: flag(true, "true: text/event-stream; false: one JSON body."),
+  prune: flag(false, "Delete old history messages to control the token count, per `pruneOptions`."),
+  pruneOptions: PruneOptions.pipe(withDefault({})),
+  systemPrompt: Schema.optionalKey(Schema.String.annotate({ description: "Direct system prompt; wins over promptType." })),
+  promptType: Schema.optionalKey(
+    Schema.String.annotate({
+      description:
+        "One of bossJobsiteSystemPrompt, bossJobsiteLocalSystemPrompt, generalComputerSystemPrompt: selects a built-in tool set and the system prompt in context.systemPrompts."
+    })
+  ),
+  allowedTools: Schema.optionalKey(Schema.Array(Schema.String).annotate({ description: "Tool names allowed." })),
+  contextStrategy: ContextStrategy.annotate({
+    description: "error: missing tool context gives 400; skip: such tools are skipped; report: return a ValidationReport.",
+    default: "error"
+  }).pipe(withDefault("error")),
+  sandboxId: Schema.optionalKey(SandboxIdSchema),
+  context: Schema.optionalKey(ChatContext),
+  toolContext: Schema.optionalKey(ToolContextSchema),
+  validateOnly: flag(false, "true: validate only and return a ValidationReport.")
+}).annotate({ message: "body must be a JSON object", identifier: "ChatRequest" })
+export type ChatRequest = typeof ChatRequest.Type
+
+const decode = Schema.decodeUnknownResult(ChatRequest, { errors: "all" })
+
+/** Issues listed in `details.error`; a body can be wrong in many places, the client needs the first few. */
+const maxListedIssues = 10
+
+/**
+ * Decodes a parsed request body. Fails with a BadRequest whose message names
+ * the first problem (rules 1 and 2 of POST /chat) and whose `details.error`
+ * lists the problems with their paths.
+ */
+export const decodeChatRequest = (body: unknown): Effect.Effect<ChatRequest, BadRequest> => {
+  const result = decode(body)
+  if (Result.isSuccess(result)) return Effect.succeed(result.success)
+  const issues = describeIssues(result.failure.issue)
+  return Effect.fail(
+    new BadRequest({
+      message: headline(issues),
+      details: { error: issues.slice(0, maxListedIssues).join("; ") }
+    })
+  )
+}
+
+/** Parses a request body as JSON; malformed JSON is a 400, never a 500. */
+export const parseJsonBody = (text: string): Effect.Effect<unknown, BadRequest> =>
+  Effect.try({
+    try: () => JSON.parse(text) as unknown,
+    catch: (error) => {
+      const reason = error instanceof Error ? error.message : String(error)
+      return new BadRequest({ message: `Malformed JSON body: ${reason}`, details: { error: reason } })
+    }
+  })

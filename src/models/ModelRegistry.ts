@@ -1,0 +1,63 @@
+import type { LanguageModelV4 } from "@ai-sdk/provider"
+import { Context, Effect, Layer } from "effect"
+import { AppConfig } from "../config/AppConfig.ts"
+import { modelFactoryFor } from "./providerModels.ts"
+
+/** A model as listed by GET /models, plus what pruning needs to know about it. */
+export interface ModelEntry {
+  /** `<provider>/<model>` */
+  readonly id: string
+  readonly name: string
+  readonly categories: ReadonlyArray<string>
+  readonly contextWindow?: number
+  readonly maxOutputTokens?: number
+  readonly provider: string
+}
+
+export interface RegisteredModel {
+  readonly entry: ModelEntry
+  readonly model: LanguageModelV4
+}
+
+const make = (registered: ReadonlyArray<RegisteredModel>) => {
+  const byId = new Map(registered.map((item) => [item.entry.id, item]))
+  return ModelRegistry.of({
+    catalog: registered.map((item) => item.entry),
+    find: (id) => byId.get(id)
+  })
+}
+
+/**
+ * Every configured model, built once at startup with the AI SDK provider
+ * packages and reused by every request.
+ */
+export class ModelRegistry extends Context.Service<ModelRegistry, {
+  readonly catalog: ReadonlyArray<ModelEntry>
+  readonly find: (id: string) => RegisteredModel | undefined
+}>()("parley/models/ModelRegistry") {
+  static readonly layer = Layer.effect(
+    ModelRegistry,
+    Effect.gen(function*() {
+      const { providers } = yield* AppConfig
+      const registered = providers.flatMap((provider) => {
+        const modelFor = modelFactoryFor(provider)
+        return provider.models.map((model): RegisteredModel => ({
+          entry: {
+            id: `${provider.id}/${model.id}`,
+            name: model.name,
+            categories: model.categories,
+            provider: provider.id,
+            ...(model.contextWindow === undefined ? {} : { contextWindow: model.contextWindow }),
+            ...(model.maxOutputTokens === undefined ? {} : { maxOutputTokens: model.maxOutputTokens })
+          },
+          model: modelFor(model.id)
+        }))
+      })
+      return make(registered)
+    })
+  )
+
+  /** A registry of exactly these models (typically `MockLanguageModelV4`s from `ai/test`). */
+  static readonly layerTest = (entries: ReadonlyArray<RegisteredModel>): Layer.Layer<ModelRegistry> =>
+    Layer.succeed(ModelRegistry, make(entries))
+}

@@ -1,0 +1,102 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Redacted } from "effect"
+import { realpathSync } from "node:fs"
+import { AppConfig } from "../../src/config/AppConfig.ts"
+import { loadAppConfig, tempDir, writeConfigFile } from "./fixtures.ts"
+
+const idsOf = (config: AppConfig["Service"]) => config.providers.map((p) => p.id)
+
+describe("AppConfig", () => {
+  it.effect("uses the documented defaults when nothing is set", () =>
+    Effect.gen(function*() {
+      const config = yield* loadAppConfig({})
+      assert.strictEqual(config.host, "127.0.0.1")
+      assert.strictEqual(config.port, 8787)
+      assert.strictEqual(config.bodyLimitBytes, 10 * 1024 * 1024)
+      assert.deepStrictEqual(config.providers, [])
+      assert.isUndefined(config.configFile)
+    }))
+
+  it.effect("reads HOST, PORT and PARLEY_BODY_LIMIT (plain bytes or with a unit)", () =>
+    Effect.gen(function*() {
+      const plain = yield* loadAppConfig({ HOST: "0.0.0.0", PORT: "9001", PARLEY_BODY_LIMIT: "2048" })
+      assert.strictEqual(plain.host, "0.0.0.0")
+      assert.strictEqual(plain.port, 9001)
+      assert.strictEqual(plain.bodyLimitBytes, 2048)
+      const withUnit = yield* loadAppConfig({ PARLEY_BODY_LIMIT: "2MiB" })
+      assert.strictEqual(withUnit.bodyLimitBytes, 2 * 1024 * 1024)
+    }))
+
+  it.effect.each([
+    { env: { PORT: "http" }, name: "PORT" },
+    { env: { PORT: "70000" }, name: "PORT" },
+    { env: { PARLEY_BODY_LIMIT: "lots" }, name: "PARLEY_BODY_LIMIT" }
+  ])("fails on an invalid $name", ({ env, name }) =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(loadAppConfig(env))
+      assert.strictEqual(error._tag, "ConfigError")
+      assert.include(error.message, name)
+    }))
+
+  it.effect("adds the openai shortcut with its catalog and base URL", () =>
+    Effect.gen(function*() {
+      const config = yield* loadAppConfig({ OPENAI_API_KEY: "sk-openai-secret", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" })
+      const [openai] = config.providers
+      assert.strictEqual(openai?.id, "openai")
+      assert.strictEqual(openai?.type, "openai")
+      assert.strictEqual(openai?.baseURL, "http://127.0.0.1:9/v1")
+      assert.strictEqual(Redacted.value(openai!.apiKey!), "sk-openai-secret")
+      assert.isTrue(openai!.models.length >= 3)
+      for (const model of openai!.models) {
+        assert.isTrue(model.name.length > 0 && model.categories.length > 0 && (model.contextWindow ?? 0) > 0)
+      }
+    }))
+
+  it.effect("adds the anthropic shortcut without a base URL", () =>
+    Effect.gen(function*() {
+      const config = yield* loadAppConfig({ ANTHROPIC_API_KEY: "sk-ant-secret" })
+      assert.deepStrictEqual(idsOf(config), ["anthropic"])
+      assert.isUndefined(config.providers[0]!.baseURL)
+      assert.isTrue(config.providers[0]!.models.some((m) => m.id.startsWith("claude-")))
+    }))
+
+  it.effect("keeps keys redacted when the configuration is printed", () =>
+    Effect.gen(function*() {
+      const config = yield* loadAppConfig({ OPENAI_API_KEY: "sk-openai-secret", ANTHROPIC_API_KEY: "sk-ant-secret" })
+      for (const printed of [JSON.stringify(config.providers), String(config.providers[0]!.apiKey), `${config.providers[1]!.apiKey}`]) {
+        assert.notInclude(printed, "secret")
+      }
+    }))
+
+  it.effect("reads the file PARLEY_CONFIG names; its entries win over shortcuts of the same id", () =>
+    Effect.gen(function*() {
+      const path = writeConfigFile({
+        providers: [
+          { id: "local", type: "openai-compatible", baseURL: "http://127.0.0.1:9100/v1", models: [{ id: "m1", name: "M1", categories: ["chat"] }] },
+          { id: "openai", type: "openai", apiKey: "sk-from-file", models: [{ id: "gpt-x", name: "GPT X", categories: ["chat"] }] }
+        ]
+      })
+      const config = yield* loadAppConfig({ PARLEY_CONFIG: path, OPENAI_API_KEY: "sk-from-env", ANTHROPIC_API_KEY: "sk-ant" })
+      assert.strictEqual(config.configFile, path)
+      assert.deepStrictEqual(idsOf(config), ["local", "openai", "anthropic"])
+      const openai = config.providers[1]!
+      assert.strictEqual(Redacted.value(openai.apiKey!), "sk-from-file")
+      assert.deepStrictEqual(openai.models.map((m) => m.id), ["gpt-x"])
+    }))
+
+  it.effect("reads ./parley.config.json from the working directory when PARLEY_CONFIG is unset", () =>
+    Effect.gen(function*() {
+      const dir = tempDir()
+      const path = writeConfigFile({ providers: [{ id: "anthropic", type: "anthropic", apiKey: "k" }] }, dir)
+      const config = yield* loadAppConfig({}, dir)
+      assert.strictEqual(config.configFile, realpathSync(path))
+      assert.deepStrictEqual(idsOf(config), ["anthropic"])
+    }))
+
+  it.effect("layerTest gives fixed settings with overrides", () =>
+    Effect.gen(function*() {
+      const config = yield* AppConfig
+      assert.strictEqual(config.port, 0)
+      assert.strictEqual(config.bodyLimitBytes, 512)
+    }).pipe(Effect.provide(AppConfig.layerTest({ bodyLimitBytes: 512 }))))
+})

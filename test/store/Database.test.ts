@@ -1,0 +1,142 @@
+import { assert, describe, it } from "@effect/vitest"
+import { ConfigProvider, Effect, Layer, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
+import { existsSync, mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import * as Database from "../../src/store/Database.ts"
+import { describePostgres, urlWithSchema, withFreshSchema } from "./postgres.ts"
+
+const parse = (url: string) => Database.parseDatabaseUrl(Redacted.make(url))
+
+const apiKeyColumns = [
+  "allowed_models",
+  "allowed_tools",
+  "created_at",
+  "expires_at",
+  "id",
+  "last_used_at",
+  "name",
+  "prefix",
+  "secret_hash",
+  "status"
+]
+
+const insertAndReadKey = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const createdAt = new Date("2025-01-02T03:04:05.000Z")
+  yield* sql`INSERT INTO api_keys ${
+    sql.insert({
+      id: "key_1",
+      name: "n",
+      prefix: "pk_abc",
+      secret_hash: "h",
+      status: "active",
+      allowed_models: "[]",
+      allowed_tools: "[]",
+      created_at: createdAt
+    })
+  }`
+  const duplicate = yield* Effect.flip(sql`INSERT INTO api_keys ${
+    sql.insert({
+      id: "key_2",
+      name: "n",
+      prefix: "pk_abc",
+      secret_hash: "h",
+      status: "active",
+      allowed_models: "[]",
+      allowed_tools: "[]",
+      created_at: createdAt
+    })
+  }`)
+  assert.strictEqual(duplicate.reason._tag, "UniqueViolation")
+  const badStatus = yield* Effect.flip(sql`UPDATE api_keys SET status = 'paused' WHERE id = 'key_1'`)
+  assert.strictEqual(badStatus._tag, "SqlError")
+  const [row] = yield* sql<{ created_at: unknown }>`SELECT created_at FROM api_keys WHERE id = 'key_1'`
+  assert.strictEqual(new Date(row?.created_at as string | Date).toISOString(), createdAt.toISOString())
+})
+
+describe("parseDatabaseUrl", () => {
+  it.effect("reads the supported schemes", () =>
+    Effect.gen(function*() {
+      assert.deepStrictEqual(yield* parse("sqlite:./data/parley.db"), { _tag: "Sqlite", filename: "./data/parley.db" })
+      assert.deepStrictEqual(yield* parse("sqlite::memory:"), { _tag: "Sqlite", filename: ":memory:" })
+      assert.deepStrictEqual(yield* parse("sqlite:///var/db/p.db"), { _tag: "Sqlite", filename: "/var/db/p.db" })
+      for (const url of ["postgres://u:pw@h:5432/db", "postgresql://h/db"]) {
+        const target = yield* parse(url)
+        assert.strictEqual(target._tag, "Postgres")
+        assert.strictEqual(target._tag === "Postgres" && Redacted.value(target.url), url)
+      }
+    }))
+
+  it.effect("rejects other URLs without echoing credentials", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(parse("mysql://root:hunter2@db/app"))
+      assert.include(error.message, `"mysql"`)
+      assert.notInclude(error.message, "hunter2")
+      assert.include((yield* Effect.flip(parse("./parley.db"))).message, "has no scheme")
+      assert.strictEqual((yield* Effect.flip(parse("sqlite:")))._tag, "InvalidDatabaseUrl")
+    }))
+
+  it.effect("defaults to ./data/parley.db", () =>
+    Effect.gen(function*() {
+      const url = yield* Database.databaseUrl.parse(ConfigProvider.fromUnknown({}))
+      assert.strictEqual(Redacted.value(url), "sqlite:./data/parley.db")
+    }))
+})
+
+describe("Database on SQLite", () => {
+  it.effect("migrates a fresh file named by DATABASE_URL, once", () =>
+    Effect.gen(function*() {
+      const filename = join(mkdtempSync(join(tmpdir(), "parley-db-")), "sub", "parley.db")
+      const layer = Database.layer.pipe(
+        Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown({ DATABASE_URL: `sqlite:${filename}` })))
+      )
+      const columns = yield* Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* insertAndReadKey
+        return yield* sql<{ name: string }>`SELECT name FROM pragma_table_info('api_keys') ORDER BY name`
+      }).pipe(Effect.provide(layer))
+      assert.deepStrictEqual(columns.map((c) => c.name), apiKeyColumns)
+      assert.isTrue(existsSync(filename))
+
+      // A second start finds the schema in place and keeps the data.
+      const again = yield* Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const keys = yield* sql<{ id: string }>`SELECT id FROM api_keys`
+        const applied = yield* sql<{ migration_id: number }>`SELECT migration_id FROM parley_migrations`
+        return { keys: keys.map((k) => k.id), applied: applied.map((m) => m.migration_id) }
+      }).pipe(Effect.provide(layer))
+      assert.deepStrictEqual(again, { keys: ["key_1"], applied: [1] })
+    }))
+
+  it.effect("works in memory", () => insertAndReadKey.pipe(Effect.provide(Database.layerFromUrl("sqlite::memory:"))))
+
+  it.effect("fails to build on an unsupported URL", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(Layer.build(Database.layerFromUrl("redis://127.0.0.1")))
+      assert.strictEqual(error._tag, "InvalidDatabaseUrl")
+    }))
+})
+
+describePostgres("Database on Postgres", () => {
+  it.effect("migrates a fresh schema, once, and stores keys", () =>
+    withFreshSchema((schema) =>
+      Effect.gen(function*() {
+        const layer = Database.layerFromUrl(urlWithSchema(schema))
+        const columns = yield* Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          yield* insertAndReadKey
+          return yield* sql<{ column_name: string }>`
+            SELECT column_name FROM information_schema.columns
+            WHERE table_schema = ${schema} AND table_name = 'api_keys' ORDER BY column_name`
+        }).pipe(Effect.provide(layer))
+        assert.deepStrictEqual(columns.map((c) => c.column_name), apiKeyColumns)
+        const applied = yield* Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          return yield* sql<{ migration_id: number }>`SELECT migration_id FROM parley_migrations`
+        }).pipe(Effect.provide(layer))
+        assert.deepStrictEqual(applied.map((m) => m.migration_id), [1])
+      })
+    ))
+})

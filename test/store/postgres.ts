@@ -1,0 +1,63 @@
+import { PgClient } from "@effect/sql-pg"
+import { describe, it } from "@effect/vitest"
+import { Effect, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
+import { randomBytes } from "node:crypto"
+import { connect } from "node:net"
+
+/**
+ * Real Postgres for tests. In CI (`CI=true`) an unreachable server fails the
+ * suite loudly; elsewhere those tests are skipped with a message saying why.
+ */
+export const postgresUrl = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test"
+
+const reachable = (url: string): Promise<boolean> => {
+  const { hostname, port } = new URL(url)
+  return new Promise((resolve) => {
+    const socket = connect({ host: hostname, port: Number(port || 5432), timeout: 2_000 })
+    const done = (ok: boolean) => {
+      socket.destroy()
+      resolve(ok)
+    }
+    socket.once("connect", () => done(true))
+    socket.once("timeout", () => done(false))
+    socket.once("error", () => done(false))
+  })
+}
+
+export const postgresReachable = await reachable(postgresUrl)
+
+/** `describe` for tests that need Postgres. */
+export const describePostgres = (name: string, body: () => void): void => {
+  if (postgresReachable) {
+    describe(name, body)
+  } else if (process.env.CI === "true") {
+    describe(name, () => {
+      it("needs Postgres", () => {
+        throw new Error(`Postgres is unreachable at ${postgresUrl}; CI must provide it`)
+      })
+    })
+  } else {
+    describe.skip(`${name} (skipped: Postgres unreachable at ${postgresUrl}; required when CI=true)`, body)
+  }
+}
+
+/** A fresh schema name, so concurrent runs never share tables. */
+export const uniqueSchema = (): string => `parley_test_${randomBytes(6).toString("hex")}`
+
+/** The test database URL with `search_path` set to `schema`. */
+export const urlWithSchema = (schema: string): string => {
+  const url = new URL(postgresUrl)
+  url.searchParams.set("options", `-c search_path=${schema}`)
+  return url.toString()
+}
+
+/** Runs `use` with a fresh schema that is dropped afterwards, whatever happens. */
+export const withFreshSchema = <A, E, R>(use: (schema: string) => Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const schema = uniqueSchema()
+    const admin = yield* SqlClient.SqlClient
+    yield* admin.unsafe(`CREATE SCHEMA ${schema}`)
+    yield* Effect.addFinalizer(() => Effect.orDie(admin.unsafe(`DROP SCHEMA ${schema} CASCADE`)))
+    return yield* use(schema)
+  }).pipe(Effect.scoped, Effect.provide(PgClient.layer({ url: Redacted.make(postgresUrl) })))

@@ -1,0 +1,93 @@
+import { NodeHttpServer } from "@effect/platform-node"
+import { Context, Effect, Layer, ManagedRuntime, Redacted } from "effect"
+import { HttpRouter, HttpServer } from "effect/http"
+import { createServer } from "node:http"
+import { Agent } from "../../src/agent/Agent.ts"
+import { ApiKeys } from "../../src/auth/ApiKeys.ts"
+import { AppConfig } from "../../src/config/AppConfig.ts"
+import type { KeyStatus } from "../../src/domain/ApiKey.ts"
+import { ModelRegistry } from "../../src/models/ModelRegistry.ts"
+import { Pruner } from "../../src/prune/Pruner.ts"
+import { Routes } from "../../src/server.ts"
+import * as Database from "../../src/store/Database.ts"
+import type { Tool } from "../../src/tools/Tool.ts"
+import { ToolRegistry } from "../../src/tools/ToolRegistry.ts"
+import { startUpstream, type Upstream } from "./upstream/index.ts"
+
+/** The provider key the gateway sends upstream; tests check it never leaks. */
+export const UPSTREAM_API_KEY = "sk-upstream-secret-4b1d"
+
+export interface TestGateway {
+  readonly url: string
+  readonly upstream: Upstream
+  readonly createKey: (input?: {
+    readonly models?: ReadonlyArray<string>
+    readonly tools?: ReadonlyArray<string>
+    readonly expiresAt?: Date
+  }) => Promise<{ readonly id: string; readonly secret: string }>
+  readonly setStatus: (id: string, status: KeyStatus) => Promise<void>
+  readonly close: () => Promise<void>
+}
+
+export interface GatewayOptions {
+  readonly tools?: ReadonlyArray<Tool>
+  readonly bodyLimitBytes?: number
+  readonly contextWindow?: number
+}
+
+/**
+ * The real gateway (routes, middleware, services) on an ephemeral port, over
+ * a fresh in-memory SQLite and a scripted upstream provider `test` with models
+ * `test/m1` and `test/m2`.
+ */
+export const startGateway = async (options: GatewayOptions = {}): Promise<TestGateway> => {
+  const upstream = await startUpstream({ apiKey: UPSTREAM_API_KEY })
+  const config = AppConfig.layerTest({
+    ...(options.bodyLimitBytes === undefined ? {} : { bodyLimitBytes: options.bodyLimitBytes }),
+    providers: [{
+      id: "test",
+      type: "openai-compatible",
+      baseURL: upstream.url,
+      apiKey: Redacted.make(UPSTREAM_API_KEY),
+      models: [
+        { id: "m1", name: "Model One", categories: ["chat"], contextWindow: options.contextWindow ?? 128_000 },
+        { id: "m2", name: "Model Two", categories: ["chat", "tools"] }
+      ]
+    }]
+  })
+  const services = Layer.mergeAll(
+    ApiKeys.layer,
+    ModelRegistry.layer,
+    ToolRegistry.layerTest(options.tools ?? []),
+    Agent.layer,
+    Pruner.layer
+  ).pipe(Layer.provideMerge(config), Layer.provide(Database.layerFromUrl("sqlite::memory:")))
+  const app = HttpRouter.serve(Routes, { disableLogger: true, disableListenLog: true }).pipe(
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { host: "127.0.0.1", port: 0 })),
+    Layer.provideMerge(services)
+  )
+  const runtime = ManagedRuntime.make(app)
+  const context = await runtime.context()
+  const address = Context.get(context, HttpServer.HttpServer).address
+  if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
+  const keys = Context.get(context, ApiKeys)
+
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    upstream,
+    createKey: async (input = {}) => {
+      const { key, secret } = await Effect.runPromise(keys.create({
+        name: "test",
+        allowedModels: input.models ?? ["*"],
+        allowedTools: input.tools ?? ["*"],
+        expiresAt: input.expiresAt
+      }))
+      return { id: key.id, secret }
+    },
+    setStatus: (id, status) => Effect.runPromise(Effect.asVoid(Effect.orDie(keys.setStatus(id, status)))),
+    close: async () => {
+      await runtime.dispose()
+      await upstream.close()
+    }
+  }
+}
