@@ -2,6 +2,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import type { SqlClient } from "effect/sql"
 import { createServer } from "node:http"
 import { Agent } from "./agent/Agent.ts"
 import { Api } from "./api/Api.ts"
@@ -20,26 +21,44 @@ import { ToolRegistry } from "./tools/ToolRegistry.ts"
 /** Every route: the HttpApi (with /openapi.json), the docs page and the gateway middleware. */
 export const Routes = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(
-    Layer.provide([ChatHandlers, CatalogHandlers, SystemHandlers, AuthenticationLive])
+    Layer.provide([ChatHandlers, CatalogHandlers, SystemHandlers])
   ),
   HttpApiScalar.layer(Api, { path: "/docs" }),
   Gateway
 )
 
-/** The services the routes run on, from the environment, the config file and the database. */
-export const Services = Layer.mergeAll(ApiKeys.layer, ModelRegistry.layer, ToolRegistry.layer, Agent.layer, Pruner.layer).pipe(
-  Layer.provideMerge(AppConfig.layer),
-  Layer.provide(Database.layer)
-)
+export interface GatewayParts<E1, E2> {
+  readonly config: Layer.Layer<AppConfig, E1>
+  readonly database: Layer.Layer<SqlClient.SqlClient, E2>
+  readonly tools: Layer.Layer<ToolRegistry>
+  /** A listening Node HTTP server with its platform services (`NodeHttpServer.layer`). */
+  readonly http: Layer.Layer<Layer.Success<ReturnType<typeof NodeHttpServer.layer>>, unknown>
+}
 
-const NodeServer = Layer.unwrap(
+/**
+ * The whole gateway from its parts. `npm start` takes them from the
+ * environment; tests and the demo pass a scripted provider, an ephemeral port
+ * and their own tools. The services and the HTTP server stay in the output so
+ * callers can read the bound address or create keys.
+ */
+export const makeGateway = <E1, E2>(parts: GatewayParts<E1, E2>) => {
+  const services = Layer.mergeAll(ApiKeys.layer, ModelRegistry.layer, parts.tools, Agent.layer, Pruner.layer).pipe(
+    Layer.provideMerge(parts.config),
+    Layer.provide(parts.database)
+  )
+  return HttpRouter.serve(Routes, { disableLogger: true }).pipe(
+    // Resolved per request as well as when the routes are built.
+    Layer.provide(AuthenticationLive),
+    Layer.provideMerge(parts.http),
+    Layer.provideMerge(services)
+  )
+}
+
+const listenFromConfig = Layer.unwrap(
   Effect.map(Effect.service(AppConfig), (config) => NodeHttpServer.layer(createServer, { host: config.host, port: config.port }))
-)
+).pipe(Layer.provide(AppConfig.layer))
 
-export const ServerLive = HttpRouter.serve(Routes, { disableLogger: true }).pipe(
-  Layer.provide(NodeServer),
-  Layer.provide(Services)
+/** `npm start` / `parley serve`: configured from the environment (DESIGN §4). */
+export const runServer = Layer.launch(
+  makeGateway({ config: AppConfig.layer, database: Database.layer, tools: ToolRegistry.layer, http: listenFromConfig })
 )
-
-/** `parley serve` / `npm start`. */
-export const runServer = Layer.launch(ServerLive)

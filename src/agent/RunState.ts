@@ -63,7 +63,11 @@ export class RunState {
   private readonly textIds = new Set<string>()
   private readonly reasoningIds = new Set<string>()
 
-  constructor(readonly emit: Emit) {}
+  readonly emit: Emit
+
+  constructor(emit: Emit) {
+    this.emit = emit
+  }
 
   reserveTextId(id: string): string {
     return reserveId(this.textIds, id)

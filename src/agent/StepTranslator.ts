@@ -18,7 +18,13 @@ export class StepTranslator {
   readonly calls: Array<ParsedToolCall> = []
   finishReason: FinishReason = "other"
 
-  constructor(private readonly state: RunState, private readonly tools: ToolSet) {}
+  private readonly state: RunState
+  private readonly tools: ToolSet
+
+  constructor(state: RunState, tools: ToolSet) {
+    this.state = state
+    this.tools = tools
+  }
 
   push(part: LanguageModelV4StreamPart): void {
     const state = this.state

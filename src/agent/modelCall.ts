@@ -12,7 +12,13 @@ const SHORT_RETRY_AFTER_MS = 10_000
 
 /** A failed attempt; `committed` once the attempt's chunks reached the client. */
 class AttemptFailure {
-  constructor(readonly error: unknown, readonly committed: boolean) {}
+  readonly error: unknown
+  readonly committed: boolean
+
+  constructor(error: unknown, committed: boolean) {
+    this.error = error
+    this.committed = committed
+  }
 }
 
 class NoOutput extends Error {

@@ -9,7 +9,7 @@ const secretPrefix = "pk_"
 const secretBytes = 32
 
 /** Characters of the secret that may be shown (in `keys list`, logs). */
-export const displayPrefixLength = 12
+const displayPrefixLength = 12
 
 export const generateSecret = (): string => secretPrefix + randomBytes(secretBytes).toString("base64url")
 

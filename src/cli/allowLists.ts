@@ -6,12 +6,12 @@ import { CliFailure } from "./CliFailure.ts"
  * `--models` / `--tools` values: comma-separated; `*` allows everything,
  * `openai/*` a whole provider; an omitted or empty list allows nothing.
  */
-export const splitList = (raw: Option.Option<string>): ReadonlyArray<string> => {
+const splitList = (raw: Option.Option<string>): ReadonlyArray<string> => {
   const entries = Option.getOrElse(raw, () => "").split(",").map((entry) => entry.trim())
   return [...new Set(entries.filter((entry) => entry !== ""))]
 }
 
-export const knownTools: ReadonlyArray<string> = [...new Set(Object.values(promptTypeTools).flat())].sort()
+const knownTools: ReadonlyArray<string> = [...new Set(Object.values(promptTypeTools).flat())].sort()
 
 const modelEntry = /^[^\s/]+\/\S+$/
 

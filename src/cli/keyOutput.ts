@@ -47,6 +47,7 @@ export const keySummary = (key: ApiKey): string =>
   [
     `  id:      ${key.id}`,
     `  name:    ${key.name}`,
+    `  status:  ${key.status}`,
     `  models:  ${listText(key.allowedModels)}`,
     `  tools:   ${listText(key.allowedTools)}`,
     `  expires: ${key.expiresAt === null ? "never" : minute(key.expiresAt)}`

@@ -18,9 +18,10 @@ export type DatabaseTarget =
 
 export const defaultDatabaseUrl = "sqlite:./data/parley.db"
 
-/** Redacted: a Postgres URL may carry a password. */
+/** Redacted: a Postgres URL may carry a password. Unset or blank means the default. */
 export const databaseUrl = Config.Redacted("DATABASE_URL").pipe(
-  Config.withDefault(Redacted.make(defaultDatabaseUrl))
+  Config.withDefault(Redacted.make(defaultDatabaseUrl)),
+  Config.map((url) => Redacted.value(url).trim() === "" ? Redacted.make(defaultDatabaseUrl) : url)
 )
 
 export const parseDatabaseUrl = (url: Redacted.Redacted<string>): Effect.Effect<DatabaseTarget, InvalidDatabaseUrl> => {

@@ -91,6 +91,7 @@ const makeConnection = (db: DatabaseSync): SqliteConnection => {
     db,
     execute: (sql, params, transformRows) => withTransform(rows(sql, params, true, false), transformRows),
     executeRaw: (sql, params) => run("executeRaw", () => prepare(sql, false).run(...params.map(toSqlite))),
+    // node:sqlite is synchronous: a "stream" reads its rows in one step.
     executeStream: (sql, params, transformRows) =>
       Stream.fromIterableEffect(withTransform(rows(sql, params, true, false), transformRows)),
     executeValues: (sql, params) => rows(sql, params, true, true),

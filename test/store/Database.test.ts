@@ -80,8 +80,10 @@ describe("parseDatabaseUrl", () => {
 
   it.effect("defaults to ./data/parley.db", () =>
     Effect.gen(function*() {
-      const url = yield* Database.databaseUrl.parse(ConfigProvider.fromUnknown({}))
-      assert.strictEqual(Redacted.value(url), "sqlite:./data/parley.db")
+      for (const env of [{}, { DATABASE_URL: " " }]) {
+        const url = yield* Database.databaseUrl.parse(ConfigProvider.fromUnknown(env))
+        assert.strictEqual(Redacted.value(url), "sqlite:./data/parley.db")
+      }
     }))
 })
 

@@ -1,14 +1,11 @@
 import { NodeHttpServer } from "@effect/platform-node"
-import { Context, Effect, Layer, ManagedRuntime, Redacted } from "effect"
-import { HttpRouter, HttpServer } from "effect/http"
+import { Context, Effect, ManagedRuntime, Redacted } from "effect"
+import { HttpServer } from "effect/http"
 import { createServer } from "node:http"
-import { Agent } from "../../src/agent/Agent.ts"
 import { ApiKeys } from "../../src/auth/ApiKeys.ts"
 import { AppConfig } from "../../src/config/AppConfig.ts"
 import type { KeyStatus } from "../../src/domain/ApiKey.ts"
-import { ModelRegistry } from "../../src/models/ModelRegistry.ts"
-import { Pruner } from "../../src/prune/Pruner.ts"
-import { Routes } from "../../src/server.ts"
+import { makeGateway } from "../../src/server.ts"
 import * as Database from "../../src/store/Database.ts"
 import type { Tool } from "../../src/tools/Tool.ts"
 import { ToolRegistry } from "../../src/tools/ToolRegistry.ts"
@@ -55,21 +52,16 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<TestGa
       ]
     }]
   })
-  const services = Layer.mergeAll(
-    ApiKeys.layer,
-    ModelRegistry.layer,
-    ToolRegistry.layerTest(options.tools ?? []),
-    Agent.layer,
-    Pruner.layer
-  ).pipe(Layer.provideMerge(config), Layer.provide(Database.layerFromUrl("sqlite::memory:")))
-  const app = HttpRouter.serve(Routes, { disableLogger: true, disableListenLog: true }).pipe(
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { host: "127.0.0.1", port: 0 })),
-    Layer.provideMerge(services)
-  )
+  const app = makeGateway({
+    config,
+    database: Database.layerFromUrl("sqlite::memory:"),
+    tools: ToolRegistry.layerTest(options.tools ?? []),
+    http: NodeHttpServer.layer(createServer, { host: "127.0.0.1", port: 0 })
+  })
   const runtime = ManagedRuntime.make(app)
   const context = await runtime.context()
   const address = Context.get(context, HttpServer.HttpServer).address
-  if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
+  if (address._tag === "UnixPathAddress") throw new Error("expected a TCP address")
   const keys = Context.get(context, ApiKeys)
 
   return {

@@ -1,0 +1,211 @@
+import type { UIMessage, UIMessageChunk } from "ai"
+import { Predicate } from "effect"
+import type { RunSummary, Usage } from "./Agent.ts"
+
+type Part = Record<string, unknown>
+
+const isOutputState = (state: string) => state === "output-available" || state === "output-error"
+
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+// A part as JSON carries it: fields the stream never set are absent.
+const clean = (part: Part): Part => {
+  const out: Part = {}
+  for (const key in part) if (part[key] !== undefined) out[key] = part[key]
+  return out
+}
+
+interface ToolUpdate {
+  readonly state: string
+  readonly input: unknown
+  readonly output?: unknown
+  readonly errorText?: string | undefined
+  readonly rawInput?: string | undefined
+  readonly preliminary?: boolean | undefined
+  readonly providerExecuted?: boolean | undefined
+  readonly providerMetadata?: unknown
+  readonly title?: string | undefined
+  readonly inputEncoding?: string | undefined
+}
+
+/**
+ * Folds a run's chunks into the assistant UIMessage (as the AI SDK's
+ * `readUIMessageStream` builds it) and the run's summary from the `finish`
+ * chunk's metadata. Builds the non-streaming JSON response.
+ */
+export const collectMessage = (
+  chunks: Iterable<UIMessageChunk>
+): { readonly message: UIMessage; readonly summary: RunSummary } => {
+  let id = ""
+  let metadata: Part | undefined
+  const parts: Array<Part> = []
+  const openText = new Map<string, Part>()
+  const openReasoning = new Map<string, Part>()
+  const toolParts = new Map<string, Part>()
+  const rawInputs = new Map<string, string>()
+
+  const mergeMetadata = (value: unknown) => {
+    if (Predicate.isObject(value)) metadata = metadata === undefined ? { ...value } : { ...metadata, ...value }
+  }
+
+  const updateTool = (toolCallId: string, toolName: string, dynamic: boolean, update: ToolUpdate) => {
+    let part = toolParts.get(toolCallId)
+    if (part === undefined) {
+      part = dynamic ? { type: "dynamic-tool", toolName, toolCallId } : { type: `tool-${toolName}`, toolCallId }
+      toolParts.set(toolCallId, part)
+      parts.push(part)
+    } else if (part.type === "dynamic-tool") {
+      part.toolName = toolName
+    }
+    part.state = update.state
+    part.input = update.input
+    part.output = update.output
+    part.errorText = update.errorText
+    part.rawInput = update.rawInput
+    part.preliminary = update.preliminary
+    part.inputEncoding = update.inputEncoding
+    if (update.title !== undefined) part.title = update.title
+    part.providerExecuted = update.providerExecuted ?? part.providerExecuted
+    if (update.providerMetadata != null) {
+      part[isOutputState(update.state) ? "resultProviderMetadata" : "callProviderMetadata"] = update.providerMetadata
+    }
+  }
+
+  const existingTool = (toolCallId: string) => {
+    const part = toolParts.get(toolCallId)
+    if (part === undefined) throw new Error(`No tool invocation found for tool call ID "${toolCallId}".`)
+    const dynamic = part.type === "dynamic-tool"
+    const toolName = dynamic ? String(part.toolName) : String(part.type).slice("tool-".length)
+    return { part, dynamic, toolName }
+  }
+
+  let summary: RunSummary = { usage: {}, finished: false }
+
+  for (const chunk of chunks) {
+    switch (chunk.type) {
+      case "start":
+        if (chunk.messageId != null) id = chunk.messageId
+        mergeMetadata(chunk.messageMetadata)
+        break
+      case "start-step":
+        parts.push({ type: "step-start" })
+        break
+      case "text-start":
+      case "reasoning-start": {
+        const isText = chunk.type === "text-start"
+        const part: Part = isText
+          ? { type: "text", text: "", providerMetadata: chunk.providerMetadata, state: "streaming" }
+          : { type: "reasoning", id: chunk.id, text: "", providerMetadata: chunk.providerMetadata, state: "streaming" }
+        ;(isText ? openText : openReasoning).set(chunk.id, part)
+        parts.push(part)
+        break
+      }
+      case "text-delta":
+      case "reasoning-delta": {
+        const part = (chunk.type === "text-delta" ? openText : openReasoning).get(chunk.id)
+        if (part === undefined) throw new Error(`${chunk.type} for missing part with ID "${chunk.id}"`)
+        part.text = `${part.text}${chunk.delta}`
+        part.providerMetadata = chunk.providerMetadata ?? part.providerMetadata
+        break
+      }
+      case "text-end":
+      case "reasoning-end": {
+        const open = chunk.type === "text-end" ? openText : openReasoning
+        const part = open.get(chunk.id)
+        if (part === undefined) throw new Error(`${chunk.type} for missing part with ID "${chunk.id}"`)
+        part.state = "done"
+        if (chunk.type === "text-end" && chunk.citations != null) part.citations = chunk.citations
+        part.providerMetadata = chunk.providerMetadata ?? part.providerMetadata
+        open.delete(chunk.id)
+        break
+      }
+      case "tool-input-start":
+        rawInputs.set(chunk.toolCallId, "")
+        updateTool(chunk.toolCallId, chunk.toolName, chunk.dynamic === true, {
+          state: "input-streaming",
+          input: undefined,
+          inputEncoding: chunk.inputEncoding,
+          providerExecuted: chunk.providerExecuted,
+          title: chunk.title,
+          providerMetadata: chunk.providerMetadata
+        })
+        break
+      case "tool-input-delta": {
+        const { dynamic, part, toolName } = existingTool(chunk.toolCallId)
+        const rawInput = `${rawInputs.get(chunk.toolCallId) ?? ""}${chunk.inputTextDelta}`
+        rawInputs.set(chunk.toolCallId, rawInput)
+        const inputEncoding = part.inputEncoding as string | undefined
+        updateTool(chunk.toolCallId, toolName, dynamic, {
+          state: "input-streaming",
+          input: inputEncoding === "text" ? rawInput : parseJson(rawInput),
+          rawInput,
+          inputEncoding
+        })
+        break
+      }
+      case "tool-input-available":
+      case "tool-input-error": {
+        const existing = toolParts.get(chunk.toolCallId)
+        const dynamic = existing === undefined ? chunk.dynamic === true : existing.type === "dynamic-tool"
+        const isError = chunk.type === "tool-input-error"
+        updateTool(chunk.toolCallId, chunk.toolName, dynamic, {
+          state: isError ? "output-error" : "input-available",
+          input: chunk.input,
+          errorText: isError ? chunk.errorText : undefined,
+          providerExecuted: chunk.providerExecuted,
+          title: isError ? undefined : chunk.title,
+          providerMetadata: chunk.providerMetadata
+        })
+        break
+      }
+      case "tool-output-available":
+      case "tool-output-error": {
+        const { dynamic, part, toolName } = existingTool(chunk.toolCallId)
+        const isError = chunk.type === "tool-output-error"
+        updateTool(chunk.toolCallId, toolName, dynamic, {
+          state: isError ? "output-error" : "output-available",
+          input: part.input,
+          output: isError ? undefined : chunk.output,
+          errorText: isError ? chunk.errorText : undefined,
+          preliminary: isError ? undefined : chunk.preliminary,
+          providerExecuted: chunk.providerExecuted,
+          title: part.title as string | undefined,
+          providerMetadata: chunk.providerMetadata
+        })
+        break
+      }
+      case "message-metadata":
+        mergeMetadata(chunk.messageMetadata)
+        break
+      case "finish": {
+        mergeMetadata(chunk.messageMetadata)
+        const meta = Predicate.isObject(chunk.messageMetadata) ? chunk.messageMetadata : {}
+        summary = {
+          usage: (Predicate.isObject(meta.usage) ? meta.usage : {}) as Usage,
+          finished: meta.finished === true,
+          ...(meta.finishReason === "step-limit" || meta.finishReason === "timeout"
+            ? { finishReason: meta.finishReason }
+            : {})
+        }
+        break
+      }
+      default:
+        // finish-step, error and kinds the agent never emits change no part.
+        break
+    }
+  }
+
+  const message: UIMessage = {
+    id,
+    role: "assistant",
+    ...(metadata === undefined ? {} : { metadata }),
+    parts: parts.map(clean) as unknown as UIMessage["parts"]
+  }
+  return { message, summary }
+}

@@ -1,0 +1,85 @@
+import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from "@ai-sdk/provider"
+import { Effect, Option } from "effect"
+import type { AgentRun } from "./Agent.ts"
+import { initialPrompt, type PromptTarget, stepMessages } from "./history.ts"
+import { streamModelCall } from "./modelCall.ts"
+import { type Emit, RunState } from "./RunState.ts"
+import { runTools, type ToolOutcome } from "./runTools.ts"
+import { StepTranslator } from "./StepTranslator.ts"
+import { makeToolSet, type ToolSet } from "./toolSet.ts"
+import { UpstreamError } from "./UpstreamError.ts"
+
+const TIMEOUT_ERROR_TEXT = "Error: the request time limit was reached before this tool call completed"
+
+/** How the steps ended when no limit cut them short. */
+type StepsEnd = "done" | "step-limit"
+
+const callOptions = (run: AgentRun, tools: ToolSet, prompt: LanguageModelV4Prompt): LanguageModelV4CallOptions => ({
+  prompt,
+  ...(tools.definitions === undefined ? {} : { tools: tools.definitions, toolChoice: { type: "auto" } }),
+  ...(run.maxOutputTokens === undefined ? {} : { maxOutputTokens: run.maxOutputTokens })
+})
+
+/**
+ * One model call per step; after a step that called tools, run them, add the
+ * step to the prompt and call the model again. Ends after a step without
+ * tool calls, or after `maxSteps` model calls.
+ */
+const runSteps = Effect.fnUntraced(function*(
+  run: AgentRun,
+  state: RunState,
+  tools: ToolSet,
+  target: PromptTarget,
+  firstPrompt: LanguageModelV4Prompt
+) {
+  let prompt = firstPrompt
+  for (let step = 1;; step++) {
+    const translator = new StepTranslator(state, tools)
+    yield* streamModelCall(run.model, run.provider, callOptions(run, tools, prompt), state, translator)
+
+    const calls = translator.calls.filter((call) => call.providerExecuted !== true)
+    const outcomes = new Map<string, ToolOutcome>()
+    for (const call of calls) if (!call.valid) outcomes.set(call.toolCallId, { ok: false, errorText: call.errorText })
+    // As the AI SDK: tools run only when the model finished its turn normally.
+    const valid = calls.filter((call) => call.valid)
+    if (valid.length > 0 && (translator.finishReason === "stop" || translator.finishReason === "tool-calls")) {
+      for (const [id, outcome] of yield* runTools(state, valid, run)) outcomes.set(id, outcome)
+    }
+    state.endStep()
+
+    const answered = calls.length > 0 && outcomes.size === calls.length
+    if (!answered || translator.finishReason === "interrupted") return "done" satisfies StepsEnd
+    if (step >= run.maxSteps) return "step-limit" satisfies StepsEnd
+    const next = yield* Effect.promise(() => stepMessages(target, translator.content, outcomes))
+    prompt = prompt.concat(next)
+  }
+})
+
+/**
+ * Runs a conversation to its end, emitting UI message chunks. A limit ends
+ * the run as a structured interruption: the chunks so far stay valid and
+ * the `finish` chunk says `finished: false` with the reason.
+ */
+export const runAgent = Effect.fn("Agent.run")(function*(run: AgentRun, emit: Emit) {
+  const state = new RunState(emit)
+  const ended = yield* Effect.gen(function*() {
+    const { prompt, target } = yield* initialPrompt(run.model, run.provider, run.system, run.messages)
+    return yield* runSteps(run, state, makeToolSet(run.tools), target, prompt)
+  }).pipe(Effect.timeoutOption(run.timeout))
+
+  if (Option.isSome(ended)) {
+    state.finish(ended.value === "done" ? { finished: true } : { finished: false, finishReason: "step-limit" })
+    return
+  }
+  if (!state.started) {
+    return yield* new UpstreamError({
+      provider: run.provider,
+      status: 504,
+      retryable: true,
+      message: `${run.provider} did not answer within the request time limit`
+    })
+  }
+  state.closeInterrupted(TIMEOUT_ERROR_TEXT)
+  state.finishReason = "other"
+  state.finish({ finished: false, finishReason: "timeout" })
+})
