@@ -17,7 +17,7 @@ const MAX_MESSAGE_LENGTH = 300
 
 // Provider error texts sometimes echo credentials ("Incorrect API key provided: sk-…").
 const SECRET_PATTERNS: ReadonlyArray<RegExp> = [
-  /\b(?:sk|pk|rk|ak|key|api[-_]?key|sess|tok)[-_][A-Za-z0-9*._-]{6,}/gi,
+  /\b(?:sk|pk|rk|ak|key|api[-_]?key|sess|tok)[-_][A-Za-z0-9*_-][A-Za-z0-9*._-]{4,}[A-Za-z0-9*_-]/gi,
   /\bBearer\s+\S+/gi,
   /\b[A-Za-z0-9+/_-]{32,}={0,2}/g
 ]

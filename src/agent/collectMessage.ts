@@ -47,18 +47,27 @@ export const collectMessage = (
   const parts: Array<Part> = []
   const openText = new Map<string, Part>()
   const openReasoning = new Map<string, Part>()
-  const toolParts = new Map<string, Part>()
+  // Tool parts are looked up in the current step first: a provider may reuse call ids across steps.
+  let stepTools = new Map<string, Part>()
+  const latestTools = new Map<string, Part>()
   const rawInputs = new Map<string, string>()
 
   const mergeMetadata = (value: unknown) => {
     if (Predicate.isObject(value)) metadata = metadata === undefined ? { ...value } : { ...metadata, ...value }
   }
 
-  const updateTool = (toolCallId: string, toolName: string, dynamic: boolean, update: ToolUpdate) => {
-    let part = toolParts.get(toolCallId)
+  const updateTool = (
+    toolCallId: string,
+    toolName: string,
+    dynamic: boolean,
+    update: ToolUpdate,
+    existing?: Part
+  ) => {
+    let part = existing ?? stepTools.get(toolCallId)
     if (part === undefined) {
       part = dynamic ? { type: "dynamic-tool", toolName, toolCallId } : { type: `tool-${toolName}`, toolCallId }
-      toolParts.set(toolCallId, part)
+      stepTools.set(toolCallId, part)
+      latestTools.set(toolCallId, part)
       parts.push(part)
     } else if (part.type === "dynamic-tool") {
       part.toolName = toolName
@@ -78,7 +87,7 @@ export const collectMessage = (
   }
 
   const existingTool = (toolCallId: string) => {
-    const part = toolParts.get(toolCallId)
+    const part = stepTools.get(toolCallId) ?? latestTools.get(toolCallId)
     if (part === undefined) throw new Error(`No tool invocation found for tool call ID "${toolCallId}".`)
     const dynamic = part.type === "dynamic-tool"
     const toolName = dynamic ? String(part.toolName) : String(part.type).slice("tool-".length)
@@ -95,6 +104,7 @@ export const collectMessage = (
         break
       case "start-step":
         parts.push({ type: "step-start" })
+        stepTools = new Map()
         break
       case "text-start":
       case "reasoning-start": {
@@ -151,7 +161,7 @@ export const collectMessage = (
       }
       case "tool-input-available":
       case "tool-input-error": {
-        const existing = toolParts.get(chunk.toolCallId)
+        const existing = stepTools.get(chunk.toolCallId)
         const dynamic = existing === undefined ? chunk.dynamic === true : existing.type === "dynamic-tool"
         const isError = chunk.type === "tool-input-error"
         updateTool(chunk.toolCallId, chunk.toolName, dynamic, {
@@ -177,7 +187,7 @@ export const collectMessage = (
           providerExecuted: chunk.providerExecuted,
           title: part.title as string | undefined,
           providerMetadata: chunk.providerMetadata
-        })
+        }, part)
         break
       }
       case "message-metadata":

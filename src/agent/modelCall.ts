@@ -65,6 +65,7 @@ const attempt = async (
   const reader = result.stream.getReader()
   const cancel = () => void reader.cancel(signal.reason).catch(() => undefined)
   signal.addEventListener("abort", cancel, { once: true })
+  if (signal.aborted) return cancel()
   try {
     const early: Array<LanguageModelV4StreamPart> = []
     for (;;) {

@@ -45,6 +45,7 @@ const runOne = (state: RunState, call: ValidToolCall, run: ToolRunContext) =>
     }).pipe(Effect.onInterrupt(() => Effect.sync(() => controller.abort())))
   }).pipe(
     Effect.map(toJsonValue),
+    Effect.withSpan("Agent.tool", { attributes: { "tool.name": call.toolName, "tool.call_id": call.toolCallId } }),
     Effect.matchCauseEffect({
       onSuccess: (output): Effect.Effect<ToolOutcome> => {
         state.pendingOutputs.delete(call.toolCallId)

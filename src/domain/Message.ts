@@ -17,7 +17,9 @@ export const Message = Schema.Struct({
   role: MessageRole,
   content: Schema.optionalKey(Schema.String.annotate({ description: "Message text (simplified form)." })),
   parts: Schema.optionalKey(
-    Schema.Array(MessagePart).annotate({ description: "UIMessage parts (full form); win over `content`." })
+    Schema.Array(MessagePart)
+      .check(Schema.isNonEmpty({ message: "must contain at least one part" }))
+      .annotate({ description: "UIMessage parts (full form); win over `content`." })
   ),
   metadata: Schema.optionalKey(Schema.Unknown)
 })

@@ -29,7 +29,7 @@ const StepStart = Schema.Struct({ type: Schema.Literal("step-start") })
 export const FullMessage = Schema.Struct({
   id: Schema.NonEmptyString,
   role: Role,
-  parts: Schema.Array(Schema.Union([TextPart, ToolPart, FilePart, StepStart])),
+  parts: Schema.NonEmptyArray(Schema.Union([TextPart, ToolPart, FilePart, StepStart])),
   metadata: Schema.optionalKey(Schema.Json)
 })
 

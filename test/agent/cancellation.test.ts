@@ -1,0 +1,66 @@
+import { assert, describe, expect, it } from "@effect/vitest"
+import { Deferred, Effect, Fiber, Stream } from "effect"
+import { Agent } from "../../src/agent/Agent.ts"
+import { makeTestTool } from "../support/tools.ts"
+import { finish, makeRun, runCollecting, scriptedModel, stallingModel, start, toolCall } from "./fixtures.ts"
+
+const waitUntil = (condition: () => boolean) =>
+  Effect.gen(function*() {
+    for (let i = 0; i < 500 && !condition(); i++) yield* Effect.sleep("2 millis")
+    assert.isTrue(condition())
+  })
+
+describe("cancellation", () => {
+  it.live("a consumer that stops pulling aborts the model request", () =>
+    Effect.gen(function*() {
+      const { cancelled, model } = stallingModel([
+        start,
+        { type: "text-start", id: "t" },
+        { type: "text-delta", id: "t", delta: "Once upon" }
+      ])
+      const agent = yield* Agent
+      const chunks = yield* agent.stream(makeRun(model, [])).pipe(Stream.take(3), Stream.runCollect)
+
+      expect(chunks.map((chunk) => chunk.type)).toEqual(["start", "start-step", "text-start"])
+      yield* waitUntil(() => cancelled.length === 1)
+      assert.isTrue(model.doStreamCalls[0]?.abortSignal?.aborted)
+    }).pipe(Effect.provide(Agent.layer)))
+
+  it.live("interrupting the run while the model has not answered aborts the request", () =>
+    Effect.gen(function*() {
+      const { model } = stallingModel([start])
+      const fiber = yield* runCollecting(makeRun(model, [])).pipe(Effect.forkChild)
+      yield* waitUntil(() => model.doStreamCalls.length === 1)
+      yield* Fiber.interrupt(fiber)
+
+      assert.isTrue(model.doStreamCalls[0]?.abortSignal?.aborted)
+    }))
+
+  it.live("interrupting the run interrupts running tools and aborts their signal", () =>
+    Effect.gen(function*() {
+      const started = yield* Deferred.make<AbortSignal>()
+      const interrupted: Array<string> = []
+      const hanging = makeTestTool({
+        name: "hang",
+        execute: (_input, execution) =>
+          Deferred.succeed(started, execution.signal).pipe(
+            Effect.andThen(Effect.never),
+            Effect.onInterrupt(() => Effect.sync(() => interrupted.push(execution.toolCallId)))
+          )
+      })
+      const model = scriptedModel([[
+        start,
+        ...toolCall("call-1", "hang", `{"text":"a"}`),
+        ...toolCall("call-2", "hang", `{"text":"b"}`),
+        finish("tool-calls")
+      ]])
+      const fiber = yield* runCollecting(makeRun(model, [hanging])).pipe(Effect.forkChild)
+      const signal = yield* Deferred.await(started)
+      yield* waitUntil(() => model.doStreamCalls.length === 1)
+      yield* Fiber.interrupt(fiber)
+
+      assert.isTrue(signal.aborted)
+      expect(interrupted.sort()).toEqual(["call-1", "call-2"])
+      assert.strictEqual(model.doStreamCalls.length, 1)
+    }))
+})
