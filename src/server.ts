@@ -33,6 +33,8 @@ export interface GatewayParts<E1, E2> {
   readonly tools: Layer.Layer<ToolRegistry>
   /** A listening Node HTTP server with its platform services (`NodeHttpServer.layer`). */
   readonly http: Layer.Layer<Layer.Success<ReturnType<typeof NodeHttpServer.layer>>, unknown>
+  /** No "Listening on …" line (tests and the demo print their own). */
+  readonly quiet?: boolean
 }
 
 /**
@@ -46,7 +48,7 @@ export const makeGateway = <E1, E2>(parts: GatewayParts<E1, E2>) => {
     Layer.provideMerge(parts.config),
     Layer.provide(parts.database)
   )
-  return HttpRouter.serve(Routes, { disableLogger: true }).pipe(
+  return HttpRouter.serve(Routes, { disableLogger: true, disableListenLog: parts.quiet === true }).pipe(
     // Resolved per request as well as when the routes are built.
     Layer.provide(AuthenticationLive),
     Layer.provideMerge(parts.http),

@@ -81,7 +81,8 @@ export const runDemo: Effect.Effect<void, unknown> = Effect.scoped(
       }),
       database: Database.layerFromUrl(`sqlite:${join(dir, "parley.db")}`),
       tools: Layer.succeed(ToolRegistry, ToolRegistry.make([wordCountTool])),
-      http: NodeHttpServer.layer(createServer, { host: "127.0.0.1", port: 0 })
+      http: NodeHttpServer.layer(createServer, { host: "127.0.0.1", port: 0 }),
+      quiet: true
     }))
     const address = Context.get(context, HttpServer.HttpServer).address
     const url = address._tag === "UnixPathAddress" ? "" : `http://127.0.0.1:${address.port}`

@@ -41,7 +41,7 @@ const invalid = (message: string, contextWindow: number) =>
 export class Pruner extends Context.Service<Pruner, {
   readonly prune: (input: PruneInput) => Effect.Effect<PruneResult, BadRequest>
 }>()("parley/prune/Pruner") {
-  static readonly layer = Layer.succeed(Pruner, {
+  static readonly layer = Layer.succeed(Pruner, Pruner.of({
     prune: Effect.fn("Pruner.prune")(function*(input: PruneInput) {
       const budget = yield* budgetOf(input.options, input.contextWindow)
       const result = pruneHistory({
@@ -58,7 +58,7 @@ export class Pruner extends Context.Service<Pruner, {
       })
       return result
     })
-  })
+  }))
 }
 
 export type { PruneResult } from "./pruneHistory.ts"

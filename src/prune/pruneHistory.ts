@@ -48,6 +48,7 @@ export const pruneHistory = (input: {
   for (let i = tailStart; i < history.length; i++) kept += countMessage(history[i]!)
 
   // Walk back from the tail; `counted` covers history[i..], `kept` history[cut..].
+  // `firstUncounted` stays -1 while everything fits: then nothing is pruned.
   let cut = tailStart
   let counted = kept
   let firstUncounted = kept > budget ? tailStart - 1 : -1
@@ -71,9 +72,9 @@ export const pruneHistory = (input: {
 
   let tokensBefore = counted
   for (let i = 0; i <= firstUncounted; i++) tokensBefore += estimateMessage(history[i]!)
-  const dropped = new Set(history.slice(0, cut))
+  let historyIndex = 0
   return {
-    messages: messages.filter((message) => !dropped.has(message)),
+    messages: messages.filter((message) => message.role === "system" || historyIndex++ >= cut),
     pruned: true,
     tokensBefore,
     tokensAfter: kept,

@@ -1,3 +1,4 @@
+import { Effect } from "effect"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { chatThroughAiSdk, withoutIds } from "../support/chatClient.ts"
 import { startGateway, type TestGateway, UPSTREAM_API_KEY } from "../support/gateway.ts"
@@ -6,10 +7,22 @@ import { makeTestTool } from "../support/tools.ts"
 
 let gateway: TestGateway
 let secret: string
+/** Resolves with the abort reason once a `wait_forever` call is cancelled. */
+let toolAborted: Promise<unknown>
+let onToolAbort: (reason: unknown) => void = () => {}
+
+const waitForever = makeTestTool({
+  name: "wait_forever",
+  execute: (_input, execution) =>
+    Effect.callback<never>(() => {
+      execution.signal.addEventListener("abort", () => onToolAbort(execution.signal.reason))
+    })
+})
 
 beforeAll(async () => {
   gateway = await startGateway({
     tools: [
+      waitForever,
       makeTestTool({ name: "echo" }),
       makeTestTool({ name: "needs_token", requiredContext: [{ field: "partnerToken" }] })
     ]
@@ -41,6 +54,9 @@ describe("POST /chat stream=false", () => {
     expect(response.status).toBe(200)
     expect(response.headers.get("x-correlation-id")).toBeTruthy()
     expect(response.headers.get("cache-control")).toBeNull()
+    expect(response.headers.get("x-accel-buffering")).toBeNull()
+    expect(response.headers.get("x-message-pruned")).toBeNull()
+    expect(response.headers.get("x-tools-skipped")).toBeNull()
     expect(body.success).toBe(true)
     expect(body.data.messages[0]).toMatchObject({ role: "user", parts: [{ type: "text", text: "Hello there" }] })
     const assistant = body.data.messages[1]
@@ -172,5 +188,19 @@ describe("upstream failures (DESIGN §3.3, §3.8)", () => {
     await reader.cancel()
     const aborted = await gateway.upstream.waitForAbort(3_000)
     expect(aborted.aborted).toBe(true)
+  })
+  it("aborts a running tool when the client disconnects", async () => {
+    toolAborted = new Promise((resolve) => {
+      onToolAbort = resolve
+    })
+    gateway.upstream.enqueue({ type: "tool-calls", calls: [{ name: "wait_forever", arguments: { text: "x" } }] })
+    const response = await postJson(`${gateway.url}/api/v1/chat`, chatBody({ stream: true, allowedTools: ["wait_forever"] }), bearer(secret))
+    const reader = response.body!.getReader()
+    let seen = ""
+    while (!seen.includes("tool-input-available")) seen += new TextDecoder().decode((await reader.read()).value)
+    const cancelledAt = Date.now()
+    await reader.cancel()
+    await toolAborted
+    expect(Date.now() - cancelledAt).toBeLessThan(1_000)
   })
 })

@@ -63,6 +63,9 @@ describe("rule 1 and 2: shape and model", () => {
     expectError(result, 403, "Forbidden")
     expect(result.body.message).toBe("Model not available with your API key")
     expect(result.body.details).toEqual({ model: "test/m1" })
+    // Fields that look like allow-lists or keys change nothing.
+    const sneaky = await chat(chatBody({ allowedModels: ["*"], apiKey: secret, key: { allowedModels: ["*"] } }), narrow)
+    expectError(sneaky, 403, "Forbidden")
     expect(gateway.upstream.requests.length).toBe(0)
   })
 

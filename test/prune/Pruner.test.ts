@@ -25,19 +25,25 @@ const GeneratedMessage = Schema.Struct({
 const tokensOf = (system: string, messages: ReadonlyArray<UIMessage>) =>
   messages.reduce((total, message) => total + countMessage(message), countSystem(system))
 
-/** A conversation and a budget between nothing and all of it, so that cuts land anywhere. */
+/**
+ * A conversation and a budget within a few tokens of what some suffix of it
+ * costs, so that cuts land anywhere and budgets sit on the boundaries.
+ */
 const scenarios = Arbitrary.all({
   system: Arbitrary.schema(Schema.String),
   // Generated structurally as UIMessages; the schema's readonly types are narrower than the AI SDK's.
   messages: Arbitrary.array(Arbitrary.schema(GeneratedMessage), { maxLength: 16 }) as unknown as Arbitrary.Arbitrary<
     Array<UIMessage>
   >,
-  budgetPercent: Arbitrary.schema(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 110 }))),
+  suffixPercent: Arbitrary.schema(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 100 }))),
+  slack: Arbitrary.schema(Schema.Int.check(Schema.isBetween({ minimum: -3, maximum: 3 }))),
   preserveRecentMessages: Arbitrary.schema(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 5 })))
-}).pipe(Arbitrary.map(({ budgetPercent, ...scenario }) => ({
-  ...scenario,
-  targetTokens: Math.floor(tokensOf(scenario.system, scenario.messages) * budgetPercent / 100)
-})))
+}).pipe(Arbitrary.map(({ slack, suffixPercent, ...scenario }) => {
+  const start = Math.floor(scenario.messages.length * suffixPercent / 100)
+  const pinned = scenario.messages.slice(0, start).filter((message) => message.role === "system")
+  const suffix = tokensOf(scenario.system, [...pinned, ...scenario.messages.slice(start)])
+  return { ...scenario, targetTokens: Math.max(0, suffix + slack) }
+}))
 type Scenario = typeof scenarios extends Arbitrary.Arbitrary<infer A> ? A : never
 
 const optionsOf = (scenario: Scenario): PruneOptions => ({

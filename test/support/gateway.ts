@@ -56,7 +56,8 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<TestGa
     config,
     database: Database.layerFromUrl("sqlite::memory:"),
     tools: ToolRegistry.layerTest(options.tools ?? []),
-    http: NodeHttpServer.layer(createServer, { host: "127.0.0.1", port: 0 })
+    http: NodeHttpServer.layer(createServer, { host: "127.0.0.1", port: 0 }),
+    quiet: true
   })
   const runtime = ManagedRuntime.make(app)
   const context = await runtime.context()
