@@ -7,6 +7,7 @@ import { CurrentKey } from "../api/Authentication.ts"
 import { prepareChat } from "../chat/prepareChat.ts"
 import { AppConfig } from "../config/AppConfig.ts"
 import { decodeChatRequest } from "../domain/ChatRequest.ts"
+import { BadRequest } from "../domain/errors.ts"
 import { normalizeMessages } from "../domain/Message.ts"
 import { ModelRegistry } from "../models/ModelRegistry.ts"
 import { Pruner } from "../prune/Pruner.ts"
@@ -34,6 +35,11 @@ export const makeHandleChat = Effect.gen(function*() {
     const plan = yield* prepareChat(chat, key).pipe(Effect.provideContext(services))
     if (plan._tag === "Report") return HttpServerResponse.jsonUnsafe(plan.report, { headers })
 
+    // Decoding allows none so validateOnly needs no conversation; a run needs one.
+    if (chat.messages.length === 0) {
+      const message = `Invalid request: "messages" must contain at least one message`
+      return yield* new BadRequest({ message, details: { error: message } })
+    }
     const input: ReadonlyArray<UIMessage> = normalizeMessages(chat.messages)
     let messages = input
     if (chat.prune) {
@@ -41,7 +47,8 @@ export const makeHandleChat = Effect.gen(function*() {
         system: plan.system,
         messages: input,
         options: chat.pruneOptions,
-        contextWindow: plan.entry.contextWindow
+        contextWindow: plan.entry.contextWindow,
+        modelMaxOutputTokens: plan.entry.maxOutputTokens
       })
       messages = result.messages
       if (result.pruned) headers["x-message-pruned"] = "true"

@@ -50,6 +50,13 @@ describe("rule 1 and 2: shape and model", () => {
     }
   })
 
+  it("400 for a conversation with no messages (a report needs none)", async () => {
+    const result = await chat(chatBody({ messages: [] }))
+    expectError(result, 400, "BadRequest")
+    expect(result.body.message).toContain("at least one message")
+    expect((await chat(chatBody({ messages: [], validateOnly: true }))).response.status).toBe(200)
+  })
+
   it("400 for a model not in <provider>/<model> form", async () => {
     for (const model of ["m1", "/m1", "test/", "", "te st/m1"]) {
       const result = await chat(chatBody({ model }))

@@ -25,30 +25,22 @@ const apiKeyColumns = [
 const insertAndReadKey = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const createdAt = new Date("2025-01-02T03:04:05.000Z")
-  yield* sql`INSERT INTO api_keys ${
-    sql.insert({
-      id: "key_1",
-      name: "n",
-      prefix: "pk_abc",
-      secret_hash: "h",
-      status: "active",
-      allowed_models: "[]",
-      allowed_tools: "[]",
-      created_at: createdAt
-    })
-  }`
-  const duplicate = yield* Effect.flip(sql`INSERT INTO api_keys ${
-    sql.insert({
-      id: "key_2",
-      name: "n",
-      prefix: "pk_abc",
-      secret_hash: "h",
-      status: "active",
-      allowed_models: "[]",
-      allowed_tools: "[]",
-      created_at: createdAt
-    })
-  }`)
+  // Same secret hash twice: the second insert must violate the unique index.
+  const insertKey = (id: string) =>
+    sql`INSERT INTO api_keys ${
+      sql.insert({
+        id,
+        name: "n",
+        prefix: "pk_abc",
+        secret_hash: "h",
+        status: "active",
+        allowed_models: "[]",
+        allowed_tools: "[]",
+        created_at: createdAt
+      })
+    }`
+  yield* insertKey("key_1")
+  const duplicate = yield* Effect.flip(insertKey("key_2"))
   assert.strictEqual(duplicate.reason._tag, "UniqueViolation")
   const badStatus = yield* Effect.flip(sql`UPDATE api_keys SET status = 'paused' WHERE id = 'key_1'`)
   assert.strictEqual(badStatus._tag, "SqlError")
