@@ -41,8 +41,9 @@ export const Gateway = HttpRouter.middleware<{ handles: unknown }>()(
               return Effect.succeed(renderError(new NotFound({ message }), correlationId))
             }
             if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
+            // The rendered cause (messages and stacks), never the request object: its headers hold the key.
             return Effect.as(
-              Effect.logError("Unhandled request failure", cause).pipe(Effect.annotateLogs({ correlationId })),
+              Effect.logError("Unhandled request failure", Cause.pretty(cause)).pipe(Effect.annotateLogs({ correlationId })),
               unexpectedError(correlationId)
             )
           })
