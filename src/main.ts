@@ -1,4 +1,4 @@
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { runServer } from "./server.ts"
 
 runServer.pipe(NodeRuntime.runMain)

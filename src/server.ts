@@ -1,4 +1,4 @@
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
@@ -12,16 +12,18 @@ import { AuthenticationLive } from "./http/authentication.ts"
 import { CatalogHandlers } from "./http/catalogHandlers.ts"
 import { ChatHandlers } from "./http/chatHandlers.ts"
 import { Gateway } from "./http/gateway.ts"
+import { SandboxHandlers } from "./http/sandboxHandlers.ts"
 import { SystemHandlers } from "./http/systemHandlers.ts"
 import { ModelRegistry } from "./models/ModelRegistry.ts"
 import { Pruner } from "./prune/Pruner.ts"
+import { SandboxProvider } from "./sandbox/SandboxProvider.ts"
 import * as Database from "./store/Database.ts"
 import { ToolRegistry } from "./tools/ToolRegistry.ts"
 
 /** Every route: the HttpApi (with /openapi.json), the docs page and the gateway middleware. */
 export const Routes = Layer.mergeAll(
   HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(
-    Layer.provide([ChatHandlers, CatalogHandlers, SystemHandlers])
+    Layer.provide([ChatHandlers, CatalogHandlers, SystemHandlers, SandboxHandlers])
   ),
   HttpApiScalar.layer(Api, { path: "/docs" }),
   Gateway
@@ -31,6 +33,8 @@ export interface GatewayParts<E1, E2> {
   readonly config: Layer.Layer<AppConfig, E1>
   readonly database: Layer.Layer<SqlClient.SqlClient, E2>
   readonly tools: Layer.Layer<ToolRegistry>
+  /** Default: the embedded bubblewrap backend configured from the environment (`PARLEY_SANDBOX_*`). */
+  readonly sandboxes?: Layer.Layer<SandboxProvider, unknown>
   /** A listening Node HTTP server with its platform services (`NodeHttpServer.layer`). */
   readonly http: Layer.Layer<Layer.Success<ReturnType<typeof NodeHttpServer.layer>>, unknown>
   /** No "Listening on …" line (tests and the demo print their own). */
@@ -45,6 +49,7 @@ export interface GatewayParts<E1, E2> {
  */
 export const makeGateway = <E1, E2>(parts: GatewayParts<E1, E2>) => {
   const services = Layer.mergeAll(ApiKeys.layer, ModelRegistry.layer, parts.tools, Agent.layer, Pruner.layer).pipe(
+    Layer.provideMerge(parts.sandboxes ?? SandboxProvider.layer),
     Layer.provideMerge(parts.config),
     Layer.provide(parts.database)
   )

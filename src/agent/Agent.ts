@@ -53,6 +53,12 @@ export interface RunSummary {
  */
 export class Agent extends Context.Service<Agent, {
   readonly stream: (run: AgentRun) => Stream.Stream<UIMessageChunk, UpstreamError>
+  /**
+   * The same run with its chunks gathered in memory, for an answer sent in
+   * one piece: no stream and no queue between the loop and the caller
+   * (a tenth of a millisecond per request, BENCHMARKS.md).
+   */
+  readonly collect: (run: AgentRun) => Effect.Effect<ReadonlyArray<UIMessageChunk>, UpstreamError>
 }>()("parley/agent/Agent") {
   static readonly layer = Layer.succeed(
     Agent,
@@ -60,7 +66,12 @@ export class Agent extends Context.Service<Agent, {
       stream: (run) =>
         Stream.callback<UIMessageChunk, UpstreamError>((queue) =>
           runAgent(run, (chunk) => Queue.offerUnsafe(queue, chunk)).pipe(Effect.andThen(Queue.end(queue)))
-        )
+        ),
+      collect: (run) =>
+        Effect.suspend(() => {
+          const chunks: Array<UIMessageChunk> = []
+          return Effect.as(runAgent(run, (chunk) => void chunks.push(chunk)), chunks)
+        })
     })
   )
 }

@@ -1,7 +1,15 @@
 import type { LanguageModelV4, LanguageModelV4Prompt } from "@ai-sdk/provider"
-import { type AssistantContent, convertToModelMessages, type ModelMessage, type ToolContent, type UIMessage } from "ai"
+import {
+  type AssistantContent,
+  convertToModelMessages,
+  type ModelMessage,
+  type ToolContent,
+  type ToolSet,
+  type UIMessage
+} from "ai"
 import { convertToLanguageModelPrompt } from "ai/internal"
 import { Effect } from "effect"
+import type { Tool } from "../tools/Tool.ts"
 import type { ToolOutcome } from "./runTools.ts"
 import type { StepContent } from "./StepTranslator.ts"
 import { redact, UpstreamError } from "./UpstreamError.ts"
@@ -21,15 +29,25 @@ const toPrompt = (target: PromptTarget, instructions: string | undefined, messag
     provider: target.provider
   })
 
+// The run's tools that tell the model their outputs their own way, as the AI SDK's tool set
+// `convertToModelMessages` reads `toModelOutput` from (it calls nothing else on them).
+const modelOutputTools = (tools: ReadonlyArray<{ readonly tool: Tool }>): ToolSet =>
+  Object.fromEntries(tools.flatMap(({ tool }) => {
+    const toModelOutput = tool.toModelOutput
+    return toModelOutput === undefined ? [] : [[tool.name, { toModelOutput: ({ output }: { output: unknown }) => toModelOutput(output) }]]
+  })) as unknown as ToolSet
+
 /**
  * The first step's prompt: the system prompt, then the conversation. A
- * history the model cannot be sent is a client error (status 400).
+ * history the model cannot be sent is a client error (status 400). Outputs
+ * of the run's tools in the history are told to the model as in the run.
  */
 export const initialPrompt = (
   model: LanguageModelV4,
   provider: string,
   system: string,
-  messages: ReadonlyArray<UIMessage>
+  messages: ReadonlyArray<UIMessage>,
+  tools: ReadonlyArray<{ readonly tool: Tool }> = []
 ): Effect.Effect<{ readonly target: PromptTarget; readonly prompt: LanguageModelV4Prompt }, UpstreamError> =>
   Effect.tryPromise({
     try: async () => {
@@ -37,7 +55,7 @@ export const initialPrompt = (
         supportedUrls: await model.supportedUrls,
         provider: model.provider.split(".")[0] ?? model.provider
       }
-      const modelMessages = await convertToModelMessages(Array.from(messages))
+      const modelMessages = await convertToModelMessages(Array.from(messages), { tools: modelOutputTools(tools) })
       return { target, prompt: await toPrompt(target, system, modelMessages) }
     },
     catch: (error) =>
@@ -51,9 +69,11 @@ export const initialPrompt = (
       })
   })
 
-const toModelOutput = (outcome: ToolOutcome) =>
+const toModelOutput = (outcome: ToolOutcome, tool: Tool | undefined) =>
   !outcome.ok
     ? { type: "error-text" as const, value: outcome.errorText }
+    : tool?.toModelOutput !== undefined
+    ? tool.toModelOutput(outcome.output)
     : typeof outcome.output === "string"
     ? { type: "text" as const, value: outcome.output }
     : { type: "json" as const, value: outcome.output }
@@ -97,7 +117,7 @@ export const stepMessages = (
       type: "tool-result",
       toolCallId: call.toolCallId,
       toolName: call.toolName,
-      output: toModelOutput(outcome),
+      output: toModelOutput(outcome, call.valid ? call.runTool.tool : undefined),
       ...(call.valid ? providerOptions : {})
     })
   }

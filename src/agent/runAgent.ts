@@ -63,7 +63,7 @@ const runSteps = Effect.fnUntraced(function*(
 export const runAgent = Effect.fn("Agent.run")(function*(run: AgentRun, emit: Emit) {
   const state = new RunState(emit)
   const ended = yield* Effect.gen(function*() {
-    const { prompt, target } = yield* initialPrompt(run.model, run.provider, run.system, run.messages)
+    const { prompt, target } = yield* initialPrompt(run.model, run.provider, run.system, run.messages, run.tools)
     return yield* runSteps(run, state, makeToolSet(run.tools), target, prompt)
   }).pipe(Effect.timeoutOption(run.timeout))
 

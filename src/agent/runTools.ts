@@ -1,4 +1,4 @@
-import { getErrorMessage, type JSONValue } from "@ai-sdk/provider"
+import { getErrorMessage, type JSONValue, type LanguageModelV4 } from "@ai-sdk/provider"
 import { Cause, Effect, Result } from "effect"
 import type { ApiKey } from "../domain/ApiKey.ts"
 import type { RunState } from "./RunState.ts"
@@ -12,6 +12,7 @@ export type ToolOutcome =
 export interface ToolRunContext {
   readonly sandboxId: string | null
   readonly key: ApiKey
+  readonly model: LanguageModelV4
 }
 
 // A ToolFailure is meant for the model ("ToolFailure: …", as the AI SDK words thrown errors);
@@ -41,6 +42,7 @@ const runOne = (state: RunState, call: ValidToolCall, run: ToolRunContext) =>
       context: call.runTool.context,
       sandboxId: run.sandboxId,
       key: run.key,
+      model: run.model,
       signal: controller.signal
     }).pipe(Effect.onInterrupt(() => Effect.sync(() => controller.abort())))
   }).pipe(

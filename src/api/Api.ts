@@ -1,12 +1,14 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { CatalogApi } from "./CatalogApi.ts"
 import { ChatApi } from "./ChatApi.ts"
+import { SandboxApi } from "./SandboxApi.ts"
 import { SystemApi } from "./SystemApi.ts"
 
 export class Api extends HttpApi.make("parley")
   .add(ChatApi)
   .add(CatalogApi)
   .add(SystemApi)
+  .add(SandboxApi)
   .annotateMerge(
     OpenApi.annotations({
       title: "parley",

@@ -2,11 +2,15 @@ import type { LanguageModelV4 } from "@ai-sdk/provider"
 import { Effect } from "effect"
 import { type ApiKey, allowsModel } from "../domain/ApiKey.ts"
 import { BadRequest, Forbidden } from "../domain/errors.ts"
+import { type Message, normalizeMessages } from "../domain/Message.ts"
+import type { PruneOptions } from "../domain/PruneOptions.ts"
 import type { ValidationReport } from "../domain/ValidationReport.ts"
 import { type ModelEntry, ModelRegistry } from "../models/ModelRegistry.ts"
 import { checkTool, isUsable, mergeContext, type ToolCheck } from "../tools/contextCheck.ts"
+import { Pruner, pruneTarget } from "../prune/Pruner.ts"
 import { ToolRegistry } from "../tools/ToolRegistry.ts"
 import { checkPromptType, resolveSystemPrompt } from "../prompts/resolveSystemPrompt.ts"
+import { checkSandboxAccess } from "../sandbox/sandboxAccess.ts"
 import { selectTools } from "../tools/selectTools.ts"
 
 /** The fields of a decoded ChatRequest that decide what runs. */
@@ -20,6 +24,10 @@ export interface ChatPlanInput {
   readonly sandboxId?: string | null | undefined
   readonly context?: Readonly<Record<string, unknown>> | undefined
   readonly toolContext?: Readonly<Record<string, unknown>> | undefined
+  /** Previewed in the report when `prune` is set. */
+  readonly messages?: ReadonlyArray<Message> | undefined
+  readonly prune?: boolean | undefined
+  readonly pruneOptions?: PruneOptions | undefined
 }
 
 export type ChatPlan =
@@ -84,10 +92,17 @@ export const prepareChat = Effect.fn("prepareChat")(function*(request: ChatPlanI
 
   const selection = selectTools(promptType, request.allowedTools, key, registry.get, reporting)
   if (!("tools" in selection)) return yield* selection
+  yield* checkSandboxAccess(selection.tools, request.sandboxId, key)
 
   const checks = selection.tools.map((tool) =>
     checkTool(tool, mergeContext(tool.name, request.context, request.toolContext), request.sandboxId)
   )
+
+  const system = resolveSystemPrompt({
+    systemPrompt: request.systemPrompt,
+    promptType: request.promptType,
+    context: request.context as { systemPrompts?: Record<string, string> } | undefined
+  })
 
   if (reporting) {
     const tools = [
@@ -104,7 +119,21 @@ export const prepareChat = Effect.fn("prepareChat")(function*(request: ChatPlanI
       ...selection.rejected.map(({ name, error }) => ({ name, valid: false, error }))
     ]
     const model = problem === undefined ? { valid: true } : { valid: false, error: problem.message }
-    const report: ValidationReport = { valid: model.valid && tools.every((t) => t.valid), model, tools }
+    // A preview of pruning needs a usable model: its window and tokenizer set the budget.
+    const prune = request.prune === true && request.pruneOptions !== undefined && found !== undefined && problem === undefined
+      ? yield* (yield* Pruner).preview({
+        system,
+        messages: normalizeMessages(request.messages ?? []),
+        options: request.pruneOptions,
+        ...pruneTarget(found.entry, checks.filter(isUsable).map((check) => check.tool))
+      })
+      : undefined
+    const report: ValidationReport = {
+      valid: model.valid && tools.every((t) => t.valid),
+      model,
+      tools,
+      ...(prune === undefined ? {} : { prune })
+    }
     return { _tag: "Report", report } as const
   }
 
@@ -115,11 +144,7 @@ export const prepareChat = Effect.fn("prepareChat")(function*(request: ChatPlanI
     _tag: "Run",
     entry: found!.entry,
     model: found!.model,
-    system: resolveSystemPrompt({
-      systemPrompt: request.systemPrompt,
-      promptType: request.promptType,
-      context: request.context as { systemPrompts?: Record<string, string> } | undefined
-    }),
+    system,
     tools: checks.filter(isUsable),
     skipped: failed.map((check) => check.name)
   } as const

@@ -4,6 +4,7 @@ import { Effect } from "effect"
 import { Command } from "effect/cli"
 import packageJson from "../../package.json" with { type: "json" }
 import { keysCommand } from "./keysCommand.ts"
+import { sandboxCommand } from "./sandboxCommand.ts"
 
 /** `parley`: the operator's command line (`npx parley <command>`). */
 
@@ -27,7 +28,7 @@ const demo = Command.make("demo", {}, () =>
 
 const parley = Command.make("parley").pipe(
   Command.withDescription("parley: a chat gateway to language models"),
-  Command.withSubcommands([serve, keysCommand, demo])
+  Command.withSubcommands([serve, keysCommand, sandboxCommand, demo])
 )
 
 parley.pipe(

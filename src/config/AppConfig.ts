@@ -1,4 +1,4 @@
-import { NodeFileSystem } from "@effect/platform-node"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { Config, Context, Effect, Layer, Option, Schema } from "effect"
 import { builtinCatalog } from "./builtinCatalogs.ts"
 import { configFilePath, loadConfigFile } from "./ConfigFile.ts"
@@ -44,6 +44,12 @@ export class AppConfig extends Context.Service<AppConfig, {
   readonly providers: ReadonlyArray<ProviderConfig>
   /** Absolute path of the config file that was read, if any. */
   readonly configFile: string | undefined
+  /** Base URL of the partner messaging API (`PARLEY_PARTNER_API_URL`); tool context may name another. */
+  readonly partnerApiBaseUrl?: string | undefined
+  /** The browser tool may reach private, loopback and link-local addresses (`PARLEY_BROWSER_ALLOW_PRIVATE`). */
+  readonly browserAllowPrivate?: boolean | undefined
+  /** Hosts the browser tool may reach whatever they resolve to (`PARLEY_BROWSER_ALLOWED_HOSTS`, comma-separated). */
+  readonly browserAllowedHosts?: ReadonlyArray<string> | undefined
 }>()("parley/config/AppConfig") {
   static readonly layer = Layer.effect(
     AppConfig,
@@ -56,12 +62,18 @@ export class AppConfig extends Context.Service<AppConfig, {
       const fileIds = new Set(fromFile.map((provider) => provider.id))
       // An entry in the file wins over an environment shortcut of the same id.
       const fromEnv = (yield* shortcutProviders).filter((provider) => !fileIds.has(provider.id))
+      const partnerApi = yield* Config.option(Config.URL("PARLEY_PARTNER_API_URL"))
+      const browserAllowPrivate = yield* Config.Boolean("PARLEY_BROWSER_ALLOW_PRIVATE").pipe(Config.withDefault(false))
+      const browserAllowedHosts = yield* Config.Array(Schema.Trim, "PARLEY_BROWSER_ALLOWED_HOSTS").pipe(Config.withDefault([]))
       return AppConfig.of({
         host,
         port,
         bodyLimitBytes: limit,
         providers: [...fromFile, ...fromEnv],
-        configFile: Option.getOrUndefined(configFile)
+        configFile: Option.getOrUndefined(configFile),
+        partnerApiBaseUrl: Option.getOrUndefined(Option.map(partnerApi, (url) => url.href)),
+        browserAllowPrivate,
+        browserAllowedHosts: browserAllowedHosts.filter((host) => host !== "")
       })
     })
   ).pipe(Layer.provide(NodeFileSystem.layer))

@@ -1,4 +1,5 @@
 import { type Redacted, Schema } from "effect"
+import { TokenizerName } from "../prune/TokenizerName.ts"
 
 /** The provider kinds parley can build AI SDK models for. */
 export const ProviderType = Schema.Literals(["openai", "openai-compatible", "anthropic"])
@@ -11,7 +12,8 @@ export const ModelConfig = Schema.Struct({
   name: Schema.NonEmptyString,
   categories: Schema.Array(Schema.String),
   contextWindow: Schema.optionalKey(PositiveInt),
-  maxOutputTokens: Schema.optionalKey(PositiveInt)
+  maxOutputTokens: Schema.optionalKey(PositiveInt),
+  tokenizer: Schema.optionalKey(TokenizerName)
 })
 export type ModelConfig = typeof ModelConfig.Type
 

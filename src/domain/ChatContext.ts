@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { ConfigData, ReplyPrompts } from "./JobsiteConfig.ts"
 
 const JsonObject = Schema.Record(Schema.String, Schema.Unknown)
 
@@ -68,12 +69,26 @@ const fieldInfo = (schema: Schema.Top) => {
 }
 
 /**
+ * ChatContext as GET /config-schema publishes it: with the structures
+ * jobsite_reply_generator checks. Requests still decode any object there, so a
+ * malformed one reaches the per-tool check and is reported as `structureErrors`.
+ */
+const PublishedChatContext = Schema.StructWithRest(
+  ChatContext.schema.mapFields((fields) => ({
+    ...fields,
+    configData: Schema.optionalKey(ConfigData),
+    replyPrompts: Schema.optionalKey(ReplyPrompts)
+  })),
+  ChatContext.records
+).annotate({ description: Schema.resolveAnnotations(ChatContext)?.description })
+
+/**
  * The body of GET /config-schema: the JSON Schema of `context` and the
  * spec's `{type, required, description}` entries for `sandboxId` and
  * `toolContext`, all generated from the schemas above.
  */
 export const configSchemaDocument = () => {
-  const context = Schema.toJsonSchemaDocument(ChatContext)
+  const context = Schema.toJsonSchemaDocument(PublishedChatContext)
   return {
     context: context.schema as Record<string, unknown>,
     sandboxId: fieldInfo(SandboxIdSchema),

@@ -2,7 +2,7 @@ import type { UIMessage } from "ai"
 import { Duration, Effect } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { HttpServerResponse } from "effect/http"
-import { Agent } from "../agent/Agent.ts"
+import { Agent, type AgentRun } from "../agent/Agent.ts"
 import { CurrentKey } from "../api/Authentication.ts"
 import { prepareChat } from "../chat/prepareChat.ts"
 import { AppConfig } from "../config/AppConfig.ts"
@@ -10,7 +10,7 @@ import { decodeChatRequest } from "../domain/ChatRequest.ts"
 import { BadRequest } from "../domain/errors.ts"
 import { normalizeMessages } from "../domain/Message.ts"
 import { ModelRegistry } from "../models/ModelRegistry.ts"
-import { Pruner } from "../prune/Pruner.ts"
+import { Pruner, pruneTarget } from "../prune/Pruner.ts"
 import { ToolRegistry } from "../tools/ToolRegistry.ts"
 import { jsonResponse, streamResponse } from "./chatResponses.ts"
 import { readJsonBody } from "./readJsonBody.ts"
@@ -24,7 +24,7 @@ export const makeHandleChat = Effect.gen(function*() {
   const config = yield* AppConfig
   const agent = yield* Agent
   const pruner = yield* Pruner
-  const services = yield* Effect.context<ModelRegistry | ToolRegistry>()
+  const services = yield* Effect.context<ModelRegistry | ToolRegistry | Pruner>()
 
   return Effect.fn("http.chat")(function*(request: HttpServerRequest.HttpServerRequest) {
     const key = yield* CurrentKey
@@ -47,15 +47,14 @@ export const makeHandleChat = Effect.gen(function*() {
         system: plan.system,
         messages: input,
         options: chat.pruneOptions,
-        contextWindow: plan.entry.contextWindow,
-        modelMaxOutputTokens: plan.entry.maxOutputTokens
+        ...pruneTarget(plan.entry, plan.tools.map((check) => check.tool))
       })
       messages = result.messages
       if (result.pruned) headers["x-message-pruned"] = "true"
     }
     if (plan.skipped.length > 0) headers["x-tools-skipped"] = plan.skipped.join(",")
 
-    const chunks = agent.stream({
+    const run: AgentRun = {
       model: plan.model,
       provider: plan.entry.provider,
       system: plan.system,
@@ -66,9 +65,9 @@ export const makeHandleChat = Effect.gen(function*() {
       maxSteps: MAX_STEPS,
       timeout: MAX_DURATION,
       maxOutputTokens: plan.entry.maxOutputTokens
-    })
-    if (chat.stream) return yield* streamResponse(chunks, headers)
+    }
+    if (chat.stream) return yield* streamResponse(agent.stream(run), headers)
     const tools = { used: plan.tools.map((check) => check.name), skipped: plan.skipped }
-    return yield* jsonResponse(chunks, input, tools, headers)
+    return yield* jsonResponse(agent.collect(run), input, tools, headers)
   })
 })

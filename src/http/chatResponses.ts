@@ -40,13 +40,13 @@ export const streamResponse = (chunks: Stream.Stream<UIMessageChunk, UpstreamErr
 
 /** Runs the agent to the end and answers one ChatResponse body. */
 export const jsonResponse = (
-  chunks: Stream.Stream<UIMessageChunk, UpstreamError>,
+  run: Effect.Effect<ReadonlyArray<UIMessageChunk>, UpstreamError>,
   input: ReadonlyArray<UIMessage>,
   tools: { readonly used: ReadonlyArray<string>; readonly skipped: ReadonlyArray<string> },
   headers: Record<string, string>
 ) =>
   Effect.gen(function*() {
-    const all = yield* Stream.runCollect(chunks).pipe(Effect.mapError(upstreamFailure))
+    const all = yield* Effect.mapError(run, upstreamFailure)
     const { message, summary } = collectMessage(all)
     const data: Record<string, unknown> = {
       messages: [...input, message],

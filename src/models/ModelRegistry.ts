@@ -1,6 +1,7 @@
 import type { LanguageModelV4 } from "@ai-sdk/provider"
 import { Context, Effect, Layer } from "effect"
 import { AppConfig } from "../config/AppConfig.ts"
+import type { TokenizerName } from "../prune/TokenizerName.ts"
 import { modelFactoryFor } from "./providerModels.ts"
 
 /** A model as listed by GET /models, plus what pruning needs to know about it. */
@@ -12,6 +13,8 @@ export interface ModelEntry {
   readonly contextWindow?: number
   readonly maxOutputTokens?: number
   readonly provider: string
+  /** How pruning counts this model's tokens, when configured; otherwise derived from the model id. */
+  readonly tokenizer?: TokenizerName
 }
 
 export interface RegisteredModel {
@@ -48,7 +51,8 @@ export class ModelRegistry extends Context.Service<ModelRegistry, {
             categories: model.categories,
             provider: provider.id,
             ...(model.contextWindow === undefined ? {} : { contextWindow: model.contextWindow }),
-            ...(model.maxOutputTokens === undefined ? {} : { maxOutputTokens: model.maxOutputTokens })
+            ...(model.maxOutputTokens === undefined ? {} : { maxOutputTokens: model.maxOutputTokens }),
+            ...(model.tokenizer === undefined ? {} : { tokenizer: model.tokenizer })
           },
           model: modelFor(model.id)
         }))

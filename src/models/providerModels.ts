@@ -4,6 +4,7 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible"
 import type { LanguageModelV4 } from "@ai-sdk/provider"
 import { Redacted } from "effect"
 import type { ProviderConfig } from "../config/AppConfig.ts"
+import { nodeFetch } from "./nodeFetch.ts"
 
 /**
  * One AI SDK provider instance per configured provider; returns its model
@@ -16,7 +17,7 @@ export const modelFactoryFor = (provider: ProviderConfig): (modelId: string) => 
     case "openai": {
       // Chat Completions rather than Responses: it is what OPENAI_BASE_URL
       // proxies and OpenAI-compatible servers speak as well.
-      const openai = createOpenAI({ ...baseURL, ...(apiKey === undefined ? {} : { apiKey }) })
+      const openai = createOpenAI({ ...baseURL, fetch: nodeFetch, ...(apiKey === undefined ? {} : { apiKey }) })
       return (modelId) => openai.chat(modelId)
     }
     case "openai-compatible": {
@@ -24,12 +25,13 @@ export const modelFactoryFor = (provider: ProviderConfig): (modelId: string) => 
         name: provider.id,
         baseURL: provider.baseURL,
         includeUsage: true,
+        fetch: nodeFetch,
         ...(apiKey === undefined ? {} : { apiKey })
       })
       return (modelId) => compatible.chatModel(modelId)
     }
     case "anthropic": {
-      const anthropic = createAnthropic({ ...baseURL, ...(apiKey === undefined ? {} : { apiKey }) })
+      const anthropic = createAnthropic({ ...baseURL, fetch: nodeFetch, ...(apiKey === undefined ? {} : { apiKey }) })
       return (modelId) => anthropic.messages(modelId)
     }
   }

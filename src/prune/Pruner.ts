@@ -1,8 +1,14 @@
 import type { UIMessage } from "ai"
 import { Context, Effect, Layer } from "effect"
+import { makeToolSet } from "../agent/toolSet.ts"
 import { BadRequest } from "../domain/errors.ts"
 import type { PruneOptions } from "../domain/PruneOptions.ts"
+import type { PruneReport } from "../domain/ValidationReport.ts"
+import type { ModelEntry } from "../models/ModelRegistry.ts"
+import type { Tool } from "../tools/Tool.ts"
 import { pruneHistory, type PruneResult } from "./pruneHistory.ts"
+import { counterFor, type ToolDefinition } from "./tokenCount.ts"
+import { type TokenizerName, tokenizerOf } from "./TokenizerName.ts"
 
 export interface PruneInput {
   readonly system: string
@@ -12,7 +18,20 @@ export interface PruneInput {
   readonly contextWindow?: number | undefined
   /** The most the model can generate, when the catalog knows it. */
   readonly modelMaxOutputTokens?: number | undefined
+  /** The model's tokenizer (ModelEntry.tokenizer); o200k_base when absent. */
+  readonly tokenizer?: TokenizerName | undefined
+  /** The tool definitions sent with the request: they take room in the window too. */
+  readonly tools?: ReadonlyArray<ToolDefinition> | undefined
 }
+
+/** What pruning needs to know about the model a request runs on and the tools it is offered. */
+export const pruneTarget = (entry: ModelEntry, tools: ReadonlyArray<Tool>) => ({
+  contextWindow: entry.contextWindow,
+  modelMaxOutputTokens: entry.maxOutputTokens,
+  tokenizer: tokenizerOf(entry),
+  // The definitions the agent sends (compiled once per tool).
+  tools: makeToolSet(tools.map((tool) => ({ tool, context: {} }))).definitions ?? []
+})
 
 /**
  * The input token budget (DESIGN §3.11): `targetTokens`, capped by what the
@@ -47,26 +66,46 @@ export const budgetOf = (
 const invalid = (message: string, contextWindow: number) =>
   new BadRequest({ message, details: { error: message, contextWindow } })
 
-/** Prunes old history messages so that the input fits the budget (rule 10). */
+const run = (input: PruneInput) =>
+  Effect.gen(function*() {
+    const budget = yield* budgetOf(input.options, input.contextWindow, input.modelMaxOutputTokens)
+    const tokenizer = input.tokenizer ?? "o200k_base"
+    const counter = counterFor(tokenizer)
+    const tools = input.tools ?? []
+    const result = pruneHistory({
+      system: input.system,
+      messages: input.messages,
+      tools,
+      budget,
+      preserveRecentMessages: input.options.preserveRecentMessages,
+      counter
+    })
+    yield* Effect.annotateCurrentSpan({ budget, tokenizer, stage: result.stage, tokensAfter: result.tokensAfter, removed: result.removed })
+    return { result, counter, tools }
+  })
+
+/** Prunes old history so that the input fits the budget (rule 10), in the stages of `pruneHistory`. */
 export class Pruner extends Context.Service<Pruner, {
   readonly prune: (input: PruneInput) => Effect.Effect<PruneResult, BadRequest>
+  /**
+   * The `prune` section of a ValidationReport: what `prune` would do, and the
+   * tokens before it, counted over the whole history (which `prune` does not
+   * read beyond where the budget is decided).
+   */
+  readonly preview: (input: PruneInput) => Effect.Effect<PruneReport, BadRequest>
 }>()("parley/prune/Pruner") {
   static readonly layer = Layer.succeed(Pruner, Pruner.of({
     prune: Effect.fn("Pruner.prune")(function*(input: PruneInput) {
-      const budget = yield* budgetOf(input.options, input.contextWindow, input.modelMaxOutputTokens)
-      const result = pruneHistory({
-        system: input.system,
-        messages: input.messages,
-        budget,
-        preserveRecentMessages: input.options.preserveRecentMessages
-      })
-      yield* Effect.annotateCurrentSpan({
-        budget,
-        tokensBefore: result.tokensBefore,
+      return (yield* run(input)).result
+    }),
+    preview: Effect.fn("Pruner.preview")(function*(input: PruneInput) {
+      const { counter, result, tools } = yield* run(input)
+      return {
+        tokensBefore: counter.input(input.system, tools, input.messages),
         tokensAfter: result.tokensAfter,
-        removed: result.removed
-      })
-      return result
+        messagesRemoved: result.removed,
+        stage: result.stage
+      }
     })
   }))
 }

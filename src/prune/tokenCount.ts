@@ -1,132 +1,192 @@
 import type { UIMessage } from "ai"
-import { isWithinTokenLimit } from "gpt-tokenizer/encoding/o200k_base"
+import { splitMedia } from "./media.ts"
+import { type Tokenizer, tokenizerNamed } from "./Tokenizer.ts"
+import type { TokenizerName } from "./TokenizerName.ts"
 
 /**
- * Token counting for pruning, with the o200k_base encoding (GPT-4o and later;
- * other providers' tokenizers differ by a few percent, which the budget's
- * margin absorbs).
- *
- * What is counted is what the model is sent: the system prompt, text and
- * reasoning parts, tool names with their inputs and outputs as JSON, tool
- * error texts. Sources, data parts and step boundaries are not sent and cost
- * nothing.
+ * What a model is sent, in tokens. Texts are tokenized with the model's
+ * tokenizer: the system prompt, text and reasoning parts, tool names with
+ * their inputs as JSON, tool outputs as sent (a string as is, anything else
+ * as JSON), error texts, and the tool definitions. The framing the provider
+ * adds around them is a fixed cost per item, below; so are images and files,
+ * whose real cost depends on the provider and the picture's size. Sources,
+ * data parts and step boundaries are not sent and cost nothing.
  */
 
-/** Framing of one message in chat formats (role and delimiters; OpenAI's is 3 to 4 tokens). */
-export const MESSAGE_OVERHEAD = 4
+/** Framing of one message (role and delimiters; OpenAI's is 3 to 4 tokens). */
+export const MESSAGE_TOKENS = 4
+
+/** A tool call's id and wrapper, and the framing of the message carrying its result. */
+export const TOOL_CALL_TOKENS = 8
 
 /**
- * Files and images. Their real cost depends on the provider and the image
- * size (a 1024×1024 image is about 765 tokens at OpenAI's high detail); one
- * fixed figure keeps pruning predictable.
+ * An image or file, in a message or in a tool output. A 1024×1024 image is
+ * 765 tokens at OpenAI's high detail; Claude charges width×height/750, about
+ * 1,600 for the largest image it accepts. 1,500 errs high.
  */
-export const FILE_TOKENS = 1000
+export const MEDIA_TOKENS = 1_500
 
-// User text may contain `<|endoftext|>` and the like: it is text, not a special token.
-const encodeOptions = { disallowedSpecial: new Set<string>() }
+/** The wrapper of one tool definition (type, name and parameter keys). */
+export const TOOL_DEFINITION_TOKENS = 8
 
-/**
- * gpt-tokenizer's byte-pair merge is quadratic in the length of one
- * pre-tokenized piece, and a run without spaces is one piece (100,000 letters
- * take seconds). Texts are therefore counted in slices of at most this many
- * characters, cut before a space so that ordinary text counts exactly; a long
- * run without spaces counts a token or so more per slice.
- */
-const SLICE = 512
-
-const sliceEnd = (text: string, start: number): number => {
-  const hardEnd = start + SLICE
-  if (hardEnd >= text.length) return text.length
-  for (let cut = hardEnd; cut > start + SLICE / 2; cut--) {
-    if (text.charCodeAt(cut) === 32 && text.charCodeAt(cut - 1) !== 32) return cut
-  }
-  const code = text.charCodeAt(hardEnd - 1)
-  return code >= 0xd800 && code <= 0xdbff ? hardEnd - 1 : hardEnd
+/** A tool as the model is offered it (the AI SDK's function tool). */
+export interface ToolDefinition {
+  readonly name: string
+  readonly description?: string | undefined
+  readonly inputSchema: unknown
 }
 
-/** Tokens of `text`, or `false` as soon as they exceed `limit` (the rest is not tokenized). */
-export const countTextWithin = (text: string, limit: number): number | false => {
-  let total = 0
-  for (let start = 0; start < text.length;) {
-    const end = sliceEnd(text, start)
-    const tokens = isWithinTokenLimit(text.slice(start, end), limit - total, encodeOptions)
-    if (tokens === false) return false
-    total += tokens
-    start = end
-  }
-  return total
+type Part = UIMessage["parts"][number]
+type ToolPart = Part & {
+  readonly toolCallId: string
+  readonly state: string
+  readonly input?: unknown
+  readonly output?: unknown
+  readonly errorText?: string | undefined
 }
 
-export const countText = (text: string): number => countTextWithin(text, Infinity) as number
+export const isToolPart = (part: Part): part is ToolPart =>
+  (part.type === "dynamic-tool" || part.type.startsWith("tool-")) && "toolCallId" in part
+
+const toolNameOf = (part: ToolPart): string =>
+  part.type === "dynamic-tool" ? (part as { readonly toolName: string }).toolName : part.type.slice("tool-".length)
 
 const json = (value: unknown): string => JSON.stringify(value) ?? ""
 
-type Piece = string | number
+/** Parts that become content of a model message, opening a step when none is open. */
+const sentTypes = new Set(["text", "reasoning", "file", "reasoning-file", "custom"])
 
-const pushToolCall = (
-  part: { readonly input?: unknown; readonly output?: unknown; readonly errorText?: string | undefined },
-  pieces: Array<Piece>
-) => {
-  if (part.input !== undefined) pieces.push(json(part.input))
-  if (part.output !== undefined) pieces.push(json(part.output))
-  if (part.errorText !== undefined) pieces.push(part.errorText)
+/**
+ * An assistant message is sent as one message per step (and steering
+ * messages as their own user messages), anything else as one message.
+ */
+const framingOf = (message: UIMessage): number => {
+  if (message.role !== "assistant") return MESSAGE_TOKENS
+  let steps = 0
+  let open = false
+  for (const part of message.parts) {
+    if (part.type === "step-start" || part.type === "steering-message") open = false
+    else if (!open && (sentTypes.has(part.type) || isToolPart(part))) {
+      steps++
+      open = true
+    }
+  }
+  return MESSAGE_TOKENS * Math.max(1, steps)
 }
 
-/** What a message sends to the model: texts to tokenize and fixed token costs. */
-const piecesOf = (parts: ReadonlyArray<UIMessage["parts"][number]>, pieces: Array<Piece>): Array<Piece> => {
-  for (const part of parts) {
+/** Counts for one tokenizer. Counts are cached per part and per tool definition. */
+export interface Counter {
+  readonly tokenizer: Tokenizer
+  /** Tokens a message costs, or `false` once they exceed `limit`. */
+  readonly messageWithin: (message: UIMessage, limit: number) => number | false
+  readonly message: (message: UIMessage) => number
+  /** The system prompt is sent as one system message; an empty one is not sent. */
+  readonly system: (system: string) => number
+  readonly tools: (tools: ReadonlyArray<ToolDefinition>) => number
+  /** The whole input: system prompt, tool definitions and messages. */
+  readonly input: (system: string, tools: ReadonlyArray<ToolDefinition>, messages: ReadonlyArray<UIMessage>) => number
+}
+
+const makeCounter = (tokenizer: Tokenizer): Counter => {
+  // An exact count `n` is stored as `n`; "more than `limit`" as `-(limit + 1)`.
+  const counts = new WeakMap<object, number>()
+  const text = (value: string, limit: number) => value.length === 0 ? 0 : tokenizer.count(value, limit)
+
+  const cached = (key: object, limit: number, compute: (limit: number) => number | false): number | false => {
+    const known = counts.get(key)
+    if (known !== undefined) {
+      if (known >= 0) return known <= limit ? known : false
+      if (-known - 1 >= limit) return false
+    }
+    const tokens = compute(limit)
+    counts.set(key, tokens === false ? -(limit + 1) : tokens)
+    return tokens
+  }
+
+  /** Adds fixed costs and texts to `total`, stopping at `limit`. */
+  const sum = (limit: number, total: number, texts: ReadonlyArray<string>): number | false => {
+    if (total > limit) return false
+    for (const value of texts) {
+      const tokens = text(value, limit - total)
+      if (tokens === false) return false
+      total += tokens
+    }
+    return total
+  }
+
+  const outputCost = (output: unknown, limit: number): number | false => {
+    const { media, rest } = splitMedia(output)
+    const sent = rest === undefined ? "" : typeof rest === "string" ? rest : json(rest)
+    return sum(limit, media * MEDIA_TOKENS, [sent])
+  }
+
+  const toolCost = (part: ToolPart, limit: number): number | false => {
+    // A call still streaming its input is not sent.
+    if (part.state === "input-streaming") return 0
+    const call = sum(limit, TOOL_CALL_TOKENS, [toolNameOf(part), json(part.input)])
+    if (call === false) return false
+    if (part.state === "output-error") return sum(limit, call, [part.errorText ?? ""])
+    if (part.state !== "output-available") return call
+    const output = outputCost(part.output, limit - call)
+    return output === false ? false : call + output
+  }
+
+  const partsCost = (parts: ReadonlyArray<Part>, limit: number, total: number): number | false => {
+    for (const part of parts) {
+      if (total > limit) return false
+      const tokens = cached(part, limit - total, (left) => partCost(part, left))
+      if (tokens === false) return false
+      total += tokens
+    }
+    return total <= limit ? total : false
+  }
+
+  const partCost = (part: Part, limit: number): number | false => {
     switch (part.type) {
       case "text":
       case "reasoning":
-        pieces.push(part.text)
-        break
+        return text(part.text, limit)
       case "file":
       case "reasoning-file":
-        pieces.push(FILE_TOKENS)
-        break
+        return MEDIA_TOKENS <= limit ? MEDIA_TOKENS : false
       case "steering-message":
-        piecesOf(part.parts, pieces)
-        break
-      case "dynamic-tool":
-        pieces.push(part.toolName)
-        pushToolCall(part, pieces)
-        break
+        return partsCost(part.parts, limit, MESSAGE_TOKENS)
       default:
-        if (part.type.startsWith("tool-") && "toolCallId" in part) {
-          pieces.push(part.type.slice("tool-".length))
-          pushToolCall(part, pieces)
-        }
+        return isToolPart(part) ? toolCost(part, limit) : 0
     }
   }
-  return pieces
-}
 
-const within = (pieces: ReadonlyArray<Piece>, limit: number): number | false => {
-  let total = MESSAGE_OVERHEAD
-  if (total > limit) return false
-  for (const piece of pieces) {
-    const tokens = typeof piece === "number" ? piece : countTextWithin(piece, limit - total)
-    if (tokens === false || total + tokens > limit) return false
-    total += tokens
+  const messageWithin = (message: UIMessage, limit: number) => partsCost(message.parts, limit, framingOf(message))
+
+  const message = (value: UIMessage) => messageWithin(value, Infinity) as number
+  const system = (value: string) => value === "" ? 0 : MESSAGE_TOKENS + (text(value, Infinity) as number)
+  const tools = (definitions: ReadonlyArray<ToolDefinition>) =>
+    definitions.reduce(
+      (total, tool) =>
+        total + (cached(tool, Infinity, () =>
+          sum(Infinity, TOOL_DEFINITION_TOKENS, [tool.name, tool.description ?? "", json(tool.inputSchema)])) as number),
+      0
+    )
+
+  return {
+    tokenizer,
+    messageWithin,
+    message,
+    system,
+    tools,
+    input: (prompt, definitions, messages) =>
+      messages.reduce((total, item) => total + message(item), system(prompt) + tools(definitions))
   }
-  return total
 }
 
-/** Tokens a message costs, or `false` once they exceed `limit`. */
-export const countMessageWithin = (message: UIMessage, limit: number): number | false =>
-  within(piecesOf(message.parts, []), limit)
+const counters = new Map<TokenizerName, Counter>()
 
-export const countMessage = (message: UIMessage): number => countMessageWithin(message, Infinity) as number
-
-/** The system prompt is sent as one system message; an empty one is not sent. */
-export const countSystem = (system: string): number => system === "" ? 0 : MESSAGE_OVERHEAD + countText(system)
-
-/**
- * A cheap estimate (4 characters per token) for messages that pruning drops
- * without tokenizing them; used only to report the size before pruning.
- */
-export const estimateMessage = (message: UIMessage): number =>
-  piecesOf(message.parts, []).reduce<number>(
-    (total, piece) => total + (typeof piece === "number" ? piece : Math.ceil(piece.length / 4)),
-    MESSAGE_OVERHEAD
-  )
+/** The counter of a tokenizer; one per process, so its caches serve every request. */
+export const counterFor = (name: TokenizerName): Counter => {
+  let counter = counters.get(name)
+  if (counter === undefined) {
+    counter = makeCounter(tokenizerNamed(name))
+    counters.set(name, counter)
+  }
+  return counter
+}

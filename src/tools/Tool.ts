@@ -1,3 +1,5 @@
+import type { LanguageModelV4 } from "@ai-sdk/provider"
+import type { ToolResultPart } from "ai"
 import type { Effect, Schema } from "effect"
 import type { ApiKey } from "../domain/ApiKey.ts"
 import type { PromptType } from "../domain/PromptType.ts"
@@ -16,9 +18,14 @@ export interface ToolExecution {
   readonly context: Readonly<Record<string, unknown>>
   readonly sandboxId: string | null
   readonly key: ApiKey
+  /** The run's model: the default of tools that call a model themselves. */
+  readonly model?: LanguageModelV4
   /** Aborted when the client disconnects or a request limit is reached. */
   readonly signal: AbortSignal
 }
+
+/** What the model is told of a tool's output: the AI SDK's tool-result output (text, JSON, or content with files). */
+export type ToolModelOutput = ToolResultPart["output"]
 
 /** A tool failure the model is told about (the loop goes on). */
 export class ToolFailure extends Error {
@@ -39,4 +46,10 @@ export interface Tool {
   readonly requiresSandbox: boolean
   readonly promptTypes: ReadonlyArray<PromptType>
   readonly execute: (input: any, execution: ToolExecution) => Effect.Effect<unknown, ToolFailure>
+  /**
+   * How an output (as JSON) is told to the model when JSON text would not do,
+   * e.g. a screenshot as an image. Applied in the run and to this tool's
+   * outputs in the client's history alike. Absent: text for a string, JSON otherwise.
+   */
+  readonly toModelOutput?: (output: unknown) => ToolModelOutput
 }

@@ -1,5 +1,13 @@
-import { Context, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
+import { AppConfig } from "../config/AppConfig.ts"
+import { ModelRegistry } from "../models/ModelRegistry.ts"
+import { sandboxTools } from "../sandbox/sandboxTools.ts"
+import { BrowserPool } from "./browser/BrowserPool.ts"
+import { makeBrowserTool } from "./browser/browserTool.ts"
+import { makeChatMessage } from "./chatMessage.ts"
+import { makeJobsiteReplyGenerator } from "./jobsite/jobsiteReplyGenerator.ts"
 import type { Tool } from "./Tool.ts"
+import { makeWorkplaceMessage } from "./workplaceMessage.ts"
 
 /**
  * The tools parley can run. The built-in catalog (DESIGN §3.12) registers
@@ -14,8 +22,26 @@ export class ToolRegistry extends Context.Service<ToolRegistry, {
     return ToolRegistry.of({ all: tools, get: (name) => byName.get(name) })
   }
 
-  /** The built-in tools. Each arrives with its own module (sandbox, business, messaging, browser). */
-  static readonly layer = Layer.succeed(ToolRegistry, ToolRegistry.make([]))
+  /**
+   * The built-in tools, built from the services they need. The gateway builds
+   * the same AppConfig and ModelRegistry layers: layers are memoized, so these
+   * are those instances, and a config failure surfaces there first.
+   */
+  static readonly layer = Layer.effect(
+    ToolRegistry,
+    Effect.gen(function*() {
+      const models = yield* ModelRegistry
+      const config = yield* AppConfig
+      const browserPool = yield* BrowserPool
+      return ToolRegistry.make([
+        makeJobsiteReplyGenerator(models),
+        makeWorkplaceMessage(),
+        makeChatMessage(config),
+        makeBrowserTool(browserPool),
+        ...(yield* sandboxTools)
+      ])
+    })
+  ).pipe(Layer.provide([ModelRegistry.layer, BrowserPool.layer]), Layer.provide(AppConfig.layer), Layer.orDie)
 
   static readonly layerTest = (tools: ReadonlyArray<Tool>) => Layer.succeed(ToolRegistry, ToolRegistry.make(tools))
 }

@@ -98,7 +98,16 @@ describe("OpenAPI", () => {
   it("documents every /api/v1 endpoint", async () => {
     const document = await (await fetch(`${gateway.url}/openapi.json`)).json()
     expect(Object.keys(document.paths).sort()).toEqual(
-      ["/api/v1/chat", "/api/v1/config-schema", "/api/v1/models", "/api/v1/prompt-types", "/api/v1/tools", "/health"]
+      [
+        "/api/v1/chat",
+        "/api/v1/config-schema",
+        "/api/v1/models",
+        "/api/v1/prompt-types",
+        "/api/v1/sandboxes",
+        "/api/v1/sandboxes/{id}",
+        "/api/v1/tools",
+        "/health"
+      ]
     )
     expect(document.info.version).toBe("1.0.0")
   })

@@ -1,10 +1,12 @@
 import { NodeHttpServer } from "@effect/platform-node"
-import { Context, Effect, ManagedRuntime, Redacted } from "effect"
+import { Context, Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { HttpServer } from "effect/http"
 import { createServer } from "node:http"
 import { ApiKeys } from "../../src/auth/ApiKeys.ts"
 import { AppConfig } from "../../src/config/AppConfig.ts"
 import type { KeyStatus } from "../../src/domain/ApiKey.ts"
+import type { SandboxProvider } from "../../src/sandbox/SandboxProvider.ts"
+import { sandboxTools } from "../../src/sandbox/sandboxTools.ts"
 import { makeGateway } from "../../src/server.ts"
 import * as Database from "../../src/store/Database.ts"
 import type { Tool } from "../../src/tools/Tool.ts"
@@ -30,6 +32,10 @@ export interface GatewayOptions {
   readonly tools?: ReadonlyArray<Tool>
   readonly bodyLimitBytes?: number
   readonly contextWindow?: number
+  /** Default: a fresh in-memory SQLite. */
+  readonly databaseUrl?: string
+  /** A sandbox provider for the gateway; its `bash` and `computer` tools join `tools`. */
+  readonly sandboxes?: Layer.Layer<SandboxProvider, unknown>
 }
 
 /**
@@ -54,8 +60,11 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<TestGa
   })
   const app = makeGateway({
     config,
-    database: Database.layerFromUrl("sqlite::memory:"),
-    tools: ToolRegistry.layerTest(options.tools ?? []),
+    database: Database.layerFromUrl(options.databaseUrl ?? "sqlite::memory:"),
+    tools: options.sandboxes === undefined
+      ? ToolRegistry.layerTest(options.tools ?? [])
+      : Layer.effect(ToolRegistry, Effect.map(sandboxTools, (tools) => ToolRegistry.make([...(options.tools ?? []), ...tools]))),
+    ...(options.sandboxes === undefined ? {} : { sandboxes: options.sandboxes }),
     http: NodeHttpServer.layer(createServer, { host: "127.0.0.1", port: 0 }),
     quiet: true
   })

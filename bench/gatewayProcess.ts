@@ -1,0 +1,70 @@
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import { Context, Effect, Layer, ManagedRuntime, Schema } from "effect"
+import { HttpServer } from "effect/http"
+import { createServer } from "node:http"
+import { monitorEventLoopDelay } from "node:perf_hooks"
+import { writeHeapSnapshot } from "node:v8"
+import { ApiKeys } from "../src/auth/ApiKeys.ts"
+import { AppConfig } from "../src/config/AppConfig.ts"
+import { makeGateway } from "../src/server.ts"
+import * as Database from "../src/store/Database.ts"
+import type { Tool } from "../src/tools/Tool.ts"
+import { ToolRegistry } from "../src/tools/ToolRegistry.ts"
+import { TOOL_NAME } from "./scenarios.ts"
+
+/**
+ * Child process: the real gateway as `npm start` builds it (config file from
+ * PARLEY_CONFIG, a SQLite file from DATABASE_URL) plus one trivial tool, on an
+ * ephemeral loopback port. It creates one key, reports it over IPC and answers
+ * `stats` requests with its CPU time, memory and event-loop delay, measured
+ * inside this process (and `heap-snapshot` requests with a snapshot's path).
+ */
+const echo: Tool = {
+  name: TOOL_NAME,
+  description: "Echoes its input",
+  category: "bench",
+  inputSchema: Schema.Struct({ text: Schema.String }),
+  requiredContext: [],
+  requiresSandbox: false,
+  promptTypes: [],
+  execute: (input: { text: string }) => Effect.succeed({ echoed: input.text })
+}
+
+const app = makeGateway({
+  config: AppConfig.layer,
+  database: Database.layer,
+  tools: Layer.succeed(ToolRegistry, ToolRegistry.make([echo])),
+  // The open-streams run connects thousands of clients in a burst; Node's default backlog (511) drops them.
+  http: NodeHttpServer.layer(createServer, { host: "127.0.0.1", port: 0, backlog: 4096 }),
+  quiet: true
+})
+const runtime = ManagedRuntime.make(app)
+const context = await runtime.context()
+const address = Context.get(context, HttpServer.HttpServer).address
+if (address._tag === "UnixPathAddress") throw new Error("expected a TCP address")
+const { secret } = await Effect.runPromise(
+  Context.get(context, ApiKeys).create({ name: "bench", allowedModels: ["*"], allowedTools: ["*"] })
+)
+
+const lag = monitorEventLoopDelay({ resolution: 10 })
+lag.enable()
+const ms = (ns: number) => ns / 1e6
+
+process.on("message", (message: { type?: string; id?: number }) => {
+  if (message.type === "stats") {
+    const cpu = process.cpuUsage()
+    process.send?.({
+      type: "stats",
+      id: message.id,
+      cpuMicros: cpu.user + cpu.system,
+      rss: process.memoryUsage.rss(),
+      memory: process.memoryUsage(),
+      lag: { p50: ms(lag.percentile(50)), p99: ms(lag.percentile(99)), max: ms(lag.max) }
+    })
+    lag.reset()
+  }
+  if (message.type === "heap-snapshot") process.send?.({ type: "heap-snapshot", id: message.id, file: writeHeapSnapshot() })
+  if (message.type === "exit") void runtime.dispose().finally(() => process.exit(0))
+})
+process.on("disconnect", () => process.exit(0))
+process.send?.({ type: "ready", url: `http://127.0.0.1:${address.port}`, key: secret })

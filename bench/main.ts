@@ -1,0 +1,100 @@
+import { cpus, loadavg, totalmem } from "node:os"
+import { memoryOf } from "./children.ts"
+import { manyStreams, nonStreaming, streaming, toolLoop, warmUp } from "./phases.ts"
+import { rounded, type Row, table, verdict } from "./report.ts"
+import { startTarget } from "./setup.ts"
+import { full, smoke } from "./settings.ts"
+
+/**
+ * `npm run bench` (`-- --smoke` for the CI run): starts the scripted upstream
+ * and the gateway as child processes on a fresh SQLite file, warms up, runs
+ * every figure of issue 6 direct and through parley in alternation, prints a
+ * table and one JSON line. `--cpu-prof=DIR` writes the gateway's CPU profile.
+ * Never fails on timing: only on a broken setup.
+ */
+const settings = process.argv.includes("--smoke") ? smoke : full
+const profileDir = process.argv.find((arg) => arg.startsWith("--cpu-prof="))?.slice("--cpu-prof=".length)
+const MiB = 1024 * 1024
+const log = (text: string) => process.stderr.write(`[bench] ${text}\n`)
+const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+const loadStart = loadavg()
+const target = await startTarget(settings, profileDir)
+const { gateway } = target
+
+try {
+  await settle(500)
+  const rssStart = memoryOf(gateway.pid).rss
+  log(`${settings.name} run; warming up`)
+  await warmUp(target)
+  await settle(1_000)
+  const rssIdle = memoryOf(gateway.pid).rss
+  log("non-streaming, concurrency 1")
+  const c1 = await nonStreaming(target, 1, settings.seconds.c1)
+  log("non-streaming, concurrency 50")
+  const c50 = await nonStreaming(target, 50, settings.seconds.c50)
+  log("streaming")
+  const stream = await streaming(target)
+  log("tool loop")
+  const loop = await toolLoop(target)
+  log(`${settings.openStreams.streams} open streams`)
+  const open = await manyStreams(target)
+  const loadEnd = loadavg()
+
+  const rows: Array<Row> = [
+    { figure: "c=1 req/s", direct: c1.direct.rps, parley: c1.parley.rps, unit: "req/s" },
+    { figure: "c=1 p50", direct: c1.direct.p50, parley: c1.parley.p50, unit: "ms" },
+    { figure: "c=1 p90", direct: c1.direct.p90, parley: c1.parley.p90, unit: "ms" },
+    { figure: "c=1 p99", direct: c1.direct.p99, parley: c1.parley.p99, unit: "ms" },
+    { figure: "c=1 added p50", parley: c1.parley.p50 - c1.direct.p50, unit: "ms", target: { limit: 0.3 } },
+    { figure: "c=50 req/s", direct: c50.direct.rps, parley: c50.parley.rps, unit: "req/s", target: { limit: 3000, atLeast: true } },
+    { figure: "c=50 p50", direct: c50.direct.p50, parley: c50.parley.p50, unit: "ms" },
+    { figure: "c=50 p90", direct: c50.direct.p90, parley: c50.parley.p90, unit: "ms" },
+    { figure: "c=50 p99", direct: c50.direct.p99, parley: c50.parley.p99, unit: "ms" },
+    { figure: "c=50 direct/parley throughput", parley: c50.direct.rps / c50.parley.rps, unit: "×" },
+    { figure: "CPU per request, non-streaming c=50", parley: c50.cpuMsPerRequest, unit: "ms" },
+    { figure: "stream TTFB p50", direct: stream.direct.ttfbP50, parley: stream.parley.ttfbP50, unit: "ms" },
+    { figure: "stream TTFB p99", direct: stream.direct.ttfbP99, parley: stream.parley.ttfbP99, unit: "ms" },
+    { figure: "stream added TTFB p50", parley: stream.parley.ttfbP50 - stream.direct.ttfbP50, unit: "ms", target: { limit: 1 } },
+    { figure: "stream [DONE] p50", direct: stream.direct.doneP50, parley: stream.parley.doneP50, unit: "ms" },
+    { figure: "stream [DONE] p99", direct: stream.direct.doneP99, parley: stream.parley.doneP99, unit: "ms" },
+    { figure: `stream req/s, c=${settings.streamConcurrency}`, direct: stream.direct.rps, parley: stream.parley.rps, unit: "req/s" },
+    { figure: "CPU per streamed 20-chunk answer", parley: stream.cpuMsPerRequest, unit: "ms", target: { limit: 0.4 } },
+    { figure: "tool loop p50 (3 upstream calls)", direct: 3 * loop.upstreamCallP50, parley: loop.loopP50, unit: "ms" },
+    { figure: "tool loop added time per step", parley: loop.addedMsPerStep, unit: "ms", target: { limit: 0.5 } },
+    { figure: "tool loop CPU per step", parley: loop.cpuMsPerStep, unit: "ms" },
+    { figure: "RSS idle", parley: rssIdle / MiB, unit: "MiB", target: { limit: 80 } },
+    { figure: "RSS under c=50 (peak)", parley: c50.peakRss / MiB, unit: "MiB", target: { limit: 150 } },
+    { figure: `${open.streams} open streams: peak RSS`, parley: open.peakRss / MiB, unit: "MiB", target: { limit: 1024 } },
+    { figure: `${open.streams} open streams: lag p99`, parley: open.lagP99, unit: "ms", target: { limit: 50 } },
+    { figure: `${open.streams} open streams: completed`, parley: open.completed, unit: "streams", target: { limit: open.streams, atLeast: true } }
+  ]
+  const failures = c1.parley.failures + c1.direct.failures + c50.parley.failures + c50.direct.failures +
+    stream.parley.failures + stream.direct.failures + stream.loadFailures + loop.failures
+
+  // Slow is reported, broken is not: a phase in which parley answered nothing fails the run (and CI).
+  const answered = { c1: c1.parley.requests, c50: c50.parley.requests, stream: stream.parley.rps, toolLoop: loop.loopP50, open: open.completed }
+  const broken = Object.entries(answered).filter(([, value]) => !(value > 0)).map(([name]) => name)
+  if (broken.length > 0) process.exitCode = 1
+
+  console.log(table(rows))
+  console.log(`open streams: ${open.connections} client connections × ${open.pipelining} pipelined; ` +
+    `peak upstream connections ${open.peakUpstreamConnections}; ${open.seconds.toFixed(1)} s; lag max ${open.lagMax.toFixed(1)} ms`)
+  if (broken.length > 0) console.log(`BROKEN: parley answered nothing in ${broken.join(", ")}`)
+  console.log(`load average: start ${loadStart.map((n) => n.toFixed(2)).join(" ")}, end ${loadEnd.map((n) => n.toFixed(2)).join(" ")}; failed requests: ${failures}`)
+  console.log(JSON.stringify(rounded({
+    bench: "parley",
+    settings: settings.name,
+    machine: { cpu: cpus()[0]?.model, cores: cpus().length, memoryGiB: totalmem() / 1024 ** 3, node: process.version },
+    loadAverage: { start: loadStart, end: loadEnd },
+    failures,
+    nonStreaming: { c1, c50 },
+    streaming: stream,
+    toolLoop: loop,
+    openStreams: open,
+    rss: { startMiB: rssStart / MiB, idleMiB: rssIdle / MiB, c50PeakMiB: c50.peakRss / MiB, openStreamsPeakMiB: open.peakRss / MiB },
+    targets: Object.fromEntries(rows.filter((row) => row.target !== undefined).map((row) => [row.figure, verdict(row)]))
+  })))
+} finally {
+  await target.stop()
+}

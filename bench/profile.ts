@@ -1,0 +1,61 @@
+import { load } from "./load.ts"
+import { manyStreams } from "./phases.ts"
+import { directBody, parleyBody } from "./scenarios.ts"
+import { startTarget } from "./setup.ts"
+import { full } from "./settings.ts"
+
+/**
+ * `npm run bench:one -- <json|stream|tools|open> [seconds|streams] [--cpu-prof=DIR] [--heap-snapshot]`:
+ * one scenario through the gateway at concurrency 50 (1 for the tool loop),
+ * for measuring one fix before and after. Prints req/s, p50 and the gateway's
+ * CPU per request (`open`: the open-streams run of the full bench); with
+ * `--cpu-prof` the gateway's profile lands in DIR, and `bench/topFunctions.ts`
+ * summarizes it.
+ */
+const [scenario = "json", secondsArg = "10"] = process.argv.slice(2).filter((arg) => !arg.startsWith("--"))
+const profileDir = process.argv.find((arg) => arg.startsWith("--cpu-prof="))?.slice("--cpu-prof=".length)
+const bodies: Record<string, string> = {
+  json: parleyBody.text(false),
+  stream: parleyBody.text(true),
+  tools: parleyBody.toolLoop()
+}
+const body = bodies[scenario]
+if (body === undefined && scenario !== "open") throw new Error(`unknown scenario ${scenario}: use json, stream, tools or open`)
+
+const streams = body === undefined && process.argv.slice(2).filter((arg) => !arg.startsWith("--")).length > 1
+  ? Number(secondsArg)
+  : full.openStreams.streams
+const target = await startTarget({ ...full, openStreams: { ...full.openStreams, streams } }, profileDir)
+try {
+  if (body === undefined) {
+    // `--heap-snapshot`: one snapshot of the gateway once every stream has been started.
+    const o = target.settings.openStreams
+    const snapshotAfter = (o.streams / o.batch) * o.batchIntervalMs + 3_000
+    const snapshot = process.argv.includes("--heap-snapshot")
+      ? new Promise((resolve) => setTimeout(resolve, snapshotAfter)).then(() =>
+        target.gateway.ask<{ file: string }>({ type: "heap-snapshot" })
+      )
+      : undefined
+    const open = await manyStreams(target)
+    if (snapshot !== undefined) console.log(`heap snapshot: ${(await snapshot).file} (node bench/heapSummary.ts FILE)`)
+    console.log(JSON.stringify({ ...open, peakRssMiB: open.peakRss / 2 ** 20 }))
+  } else {
+    await measure(body)
+  }
+} finally {
+  await target.stop()
+}
+
+async function measure(body: string) {
+  await load({ url: target.directUrl, body: directBody.text(true), connections: 10, durationSeconds: 1 })
+  const connections = scenario === "tools" ? 1 : 50
+  await load({ url: target.chatUrl, body, headers: target.auth, connections, durationSeconds: 2 })
+  const before = await target.gateway.ask<{ cpuMicros: number }>({ type: "stats" })
+  const result = await load({ url: target.chatUrl, body, headers: target.auth, connections, durationSeconds: Number(secondsArg) })
+  const after = await target.gateway.ask<{ cpuMicros: number }>({ type: "stats" })
+  const cpuMs = (after.cpuMicros - before.cpuMicros) / 1000 / result.requests
+  console.log(
+    `${scenario} c=${connections}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(3)} ms, ` +
+      `CPU ${cpuMs.toFixed(3)} ms/request, ${result.requests} requests, ${result.failures} failures`
+  )
+}

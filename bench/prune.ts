@@ -1,0 +1,154 @@
+/**
+ * `npm run bench:prune`: the Pruner on long histories (issue 3).
+ *
+ * Targets: a 1,000,000-token, 5,000-message history pruned to 80,000 tokens
+ * in at most 50 ms, and a 100,000-token history within 1.5× of that time
+ * (the cost follows the budget, not the history). Histories are a realistic
+ * mix: requests and replies, reasoning, bash calls with short and long
+ * outputs, computer-use screenshots. Every timed run prunes fresh message and
+ * part objects, as a request parsed from JSON would bring, so no per-part
+ * count is cached; the tokenizer's own merge cache stays warm, as in a server.
+ * Garbage is collected between runs (`--expose-gc`) so that no run pays for
+ * the benchmark's own copies. Exits with status 1 when a target is missed.
+ */
+import type { UIMessage } from "ai"
+import { Effect } from "effect"
+import { Pruner } from "../src/prune/Pruner.ts"
+import { counterFor } from "../src/prune/tokenCount.ts"
+
+const BUDGET = 80_000
+const RUNS = 21
+
+let seed = 42
+const random = (below: number) => {
+  seed = (seed * 1103515245 + 12345) % 2 ** 31
+  // The high bits: an LCG's low bits repeat with a short period.
+  return Math.floor((seed / 2 ** 31) * below)
+}
+const words = (
+  "the a to of and in for is on that with we you it this be are as can have will your our from at by an " +
+  "candidate role position salary interview schedule offer reply message recruiter team remote office hybrid " +
+  "senior junior backend frontend engineer designer manager python typescript go rust java docker kubernetes " +
+  "experience years contract start date notice period relocation visa benefits equity bonus budget range " +
+  "Berlin Munich Paris London Lyon Madrid Warsaw Amsterdam please thanks sure let me check the calendar " +
+  "next week tomorrow Monday Friday morning afternoon works for me sounds good I'll send the details"
+).split(" ")
+const sentence = (count: number) => Array.from({ length: count }, () => words[random(words.length)]).join(" ")
+const logLine = () =>
+  `2025-0${1 + random(9)}-1${random(10)}T0${random(10)}:${10 + random(50)}:${10 + random(50)}Z ` +
+  `${["INFO", "WARN", "DEBUG"][random(3)]} request_id=${random(1e6).toString(16)} status=${[200, 201, 404, 429][random(4)]} ` +
+  `latency_ms=${random(900)} path=/api/v1/${["chat", "jobs", "candidates"][random(3)]}`
+const screenshot = Buffer.from(Array.from({ length: 60_000 }, (_, i) => (i * 31) % 256)).toString("base64")
+
+/** One exchange: a user request and a reply that may run tools over several steps. */
+const exchange = (index: number): Array<UIMessage> => {
+  const user: UIMessage = { id: `u${index}`, role: "user", parts: [{ type: "text", text: sentence(10 + random(40)) }] }
+  const parts: Array<UIMessage["parts"][number]> = []
+  const steps = random(3)
+  for (let step = 0; step < steps; step++) {
+    parts.push({ type: "step-start" }, { type: "reasoning", text: sentence(5 + random(30)) })
+    const kind = random(20)
+    const call = { toolCallId: `c${index}-${step}`, state: "output-available" as const }
+    if (kind < 2) {
+      parts.push({
+        ...call,
+        type: "dynamic-tool",
+        toolName: "computer",
+        input: { action: "screenshot" },
+        output: { type: "content", value: [{ type: "text", text: "Screenshot taken" }, { type: "image-data", data: screenshot, mediaType: "image/png" }] }
+      })
+    } else {
+      const lines = kind === 19 ? 60 + random(120) : 1 + random(6)
+      parts.push({
+        ...call,
+        type: "dynamic-tool",
+        toolName: "bash",
+        input: { command: `grep -n ${words[random(words.length)]} /work/logs/app.log`, timeout_ms: 10_000 },
+        output: { stdout: Array.from({ length: lines }, logLine).join("\n"), stderr: "", exit_code: 0 }
+      })
+    }
+  }
+  parts.push({ type: "step-start" }, { type: "text", text: sentence(15 + random(70)) })
+  return [user, { id: `a${index}`, role: "assistant", parts }]
+}
+
+const history = (messages: number): Array<UIMessage> => Array.from({ length: messages / 2 }, (_, i) => exchange(i)).flat()
+/** New message and part objects (no cached count applies), sharing the strings. */
+const fresh = (messages: ReadonlyArray<UIMessage>): Array<UIMessage> =>
+  messages.map((message) => ({ ...message, parts: message.parts.map((part) => ({ ...part })) }))
+const counter = counterFor("o200k_base")
+const tokensOf = (messages: ReadonlyArray<UIMessage>) => fresh(messages).reduce((total, message) => total + counter.message(message), 0)
+const collectGarbage = (globalThis as { gc?: () => void }).gc ?? (() => {})
+
+const pruner = Effect.runSync(Effect.gen(function*() {
+  return yield* Pruner
+}).pipe(Effect.provide(Pruner.layer)))
+const input = (messages: ReadonlyArray<UIMessage>) => ({
+  system: "You are a recruiting assistant. Be concise and friendly.",
+  messages,
+  tokenizer: "o200k_base" as const,
+  options: { maxOutputTokens: 16_000, targetTokens: BUDGET, preserveRecentMessages: 3 },
+  contextWindow: 400_000,
+  modelMaxOutputTokens: 128_000
+})
+
+const median = (values: ReadonlyArray<number>) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)]!
+const max = (values: ReadonlyArray<number>) => Math.max(...values)
+const ms = (value: number) => `${value.toFixed(1)} ms`
+
+const timed = <A>(run: () => A): [A, number] => {
+  collectGarbage()
+  const start = performance.now()
+  const result = run()
+  return [result, performance.now() - start]
+}
+
+const prune = (messages: ReadonlyArray<UIMessage>) => Effect.runSync(pruner.prune(input(messages)))
+
+interface Case {
+  readonly label: string
+  readonly messages: ReadonlyArray<UIMessage>
+  readonly times: Array<number>
+}
+
+console.log(`Pruner benchmark, node ${process.version}`)
+const big = history(5_000)
+const cases: ReadonlyArray<Case> = [
+  { label: "1M-token history", messages: big, times: [] },
+  { label: "100k-token history", messages: big.slice(-500), times: [] }
+]
+// Warm-up on another history: compiles the code paths.
+for (let run = 0; run < 5; run++) prune(fresh(history(1_000)))
+
+// First sight of each history: the tokenizer's merge cache has not seen its numbers and ids yet.
+const first = cases.map(({ messages }) => timed(() => prune(fresh(messages))))
+// The cases take turns, so that both meet the same load on the machine.
+for (let run = 0; run < RUNS; run++) {
+  for (const { messages, times } of cases) {
+    const copy = fresh(messages)
+    times.push(timed(() => prune(copy))[1])
+  }
+}
+
+cases.forEach(({ label, messages, times }, index) => {
+  const [result, cold] = first[index]!
+  const copy = fresh(messages)
+  const again = Array.from({ length: RUNS }, () => timed(() => prune(copy))[1])
+  const [preview, previewTime] = timed(() => Effect.runSync(pruner.preview(input(fresh(messages)))))
+  console.log(`\n${label}: ${messages.length} messages, ${tokensOf(messages).toLocaleString("en")} tokens (o200k_base), budget ${BUDGET.toLocaleString("en")}`)
+  console.log(`  result          stage ${result.stage}, ${result.removed} messages removed, ${result.tokensAfter.toLocaleString("en")} tokens sent`)
+  console.log(`  first prune     ${ms(cold)}`)
+  console.log(`  fresh messages  median ${ms(median(times))}, min ${ms(Math.min(...times))}, max ${ms(max(times))} over ${RUNS} runs`)
+  console.log(`  same messages   median ${ms(median(again))} (counts cached per part)`)
+  console.log(`  preview         ${ms(previewTime)} (tokens before counted exactly: ${preview.tokensBefore.toLocaleString("en")})`)
+})
+
+const large = median(cases[0]!.times)
+const ratio = large / median(cases[1]!.times)
+const checks = [
+  [`1M tokens pruned to ${BUDGET.toLocaleString("en")} in ${ms(large)} (median; target ≤ 50 ms)`, large <= 50],
+  [`1M / 100k time ratio ${ratio.toFixed(2)} (medians; target within 1.5×)`, ratio <= 1.5 && ratio >= 1 / 1.5]
+] as const
+console.log("")
+for (const [text, ok] of checks) console.log(`${ok ? "PASS" : "FAIL"}  ${text}`)
+if (checks.some(([, ok]) => !ok)) process.exitCode = 1

@@ -1,0 +1,80 @@
+import type { Reply } from "../test/support/upstream/index.ts"
+
+/**
+ * What the bench asks and how the scripted upstream answers. The upstream
+ * runs in its own process, so each scenario is a model id it answers by.
+ */
+export const PROVIDER = "bench"
+export const TOOL_NAME = "bench_echo"
+
+/** Twenty words, sent as twenty text deltas. */
+const ANSWER = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty"
+const CHUNKS = 20
+
+export interface SlowStream {
+  readonly chunks: number
+  readonly chunkDelayMs: number
+}
+
+/** The upstream's answer to one chat request, chosen by model (and, for the loop, by how many tool results came back). */
+export const replyFor = (slow: SlowStream) => (body: any): Reply => {
+  switch (body?.model) {
+    case "tools": {
+      const results = Array.isArray(body.messages) ? body.messages.filter((m: any) => m?.role === "tool").length : 0
+      return results < 2
+        ? { type: "tool-calls", calls: [{ name: TOOL_NAME, arguments: { text: `step ${results + 1}` } }] }
+        : { type: "text", text: "done after two tool calls" }
+    }
+    case "slow":
+      return { type: "text", text: ANSWER, chunks: slow.chunks, chunkDelayMs: slow.chunkDelayMs }
+    default:
+      return { type: "text", text: ANSWER, chunks: CHUNKS }
+  }
+}
+
+export const UPSTREAM_MODELS = ["text", "tools", "slow"] as const
+
+const user = { role: "user", content: "Hello, how are you today?" }
+
+/** Bodies sent to the upstream directly (OpenAI Chat Completions), as the gateway would send them. */
+export const directBody = {
+  text: (stream: boolean) =>
+    JSON.stringify({ model: "text", messages: [user], stream, ...(stream ? { stream_options: { include_usage: true } } : {}) }),
+  /** The three calls of the tool loop, in order: user; + one call and result; + two. */
+  toolSteps: (): Array<string> => {
+    const tools = [{
+      type: "function",
+      function: {
+        name: TOOL_NAME,
+        description: "Echoes its input",
+        parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] }
+      }
+    }]
+    const step = (n: number) => [
+      {
+        role: "assistant",
+        content: "",
+        tool_calls: [{ id: `call_${n}`, type: "function", function: { name: TOOL_NAME, arguments: `{"text":"step ${n}"}` } }]
+      },
+      { role: "tool", tool_call_id: `call_${n}`, content: `{"echoed":"step ${n}"}` }
+    ]
+    const history = [[user], [user, ...step(1)], [user, ...step(1), ...step(2)]]
+    return history.map((messages) =>
+      JSON.stringify({
+        model: "tools",
+        messages,
+        tools,
+        tool_choice: "auto",
+        stream: true,
+        stream_options: { include_usage: true }
+      })
+    )
+  }
+}
+
+/** Bodies of POST /api/v1/chat. */
+export const parleyBody = {
+  text: (stream: boolean) => JSON.stringify({ model: `${PROVIDER}/text`, messages: [user], stream }),
+  toolLoop: () => JSON.stringify({ model: `${PROVIDER}/tools`, messages: [user], stream: false, allowedTools: [TOOL_NAME] }),
+  slow: () => JSON.stringify({ model: `${PROVIDER}/slow`, messages: [user], stream: true })
+}

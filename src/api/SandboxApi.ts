@@ -1,0 +1,72 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { Authentication } from "./Authentication.ts"
+import { errorAt } from "./errorSchemas.ts"
+
+export const CreateSandboxRequest = Schema.Struct({
+  desktop: Schema.optional(Schema.Boolean).annotate({
+    description: "Give it a desktop (an Xvfb display) for the computer tool. Default false."
+  }),
+  network: Schema.optional(Schema.Boolean).annotate({
+    description: "Let its commands reach the network. Default false: no network at all, not even the gateway."
+  })
+}).annotate({ identifier: "CreateSandboxRequest" })
+
+export const SandboxView = Schema.Struct({
+  id: Schema.String,
+  desktop: Schema.Boolean,
+  network: Schema.Boolean,
+  createdAt: Schema.String,
+  owner: Schema.Literals(["key", "account"]).annotate({
+    description: "key: created with this API key; account: created by the operator for every key."
+  }),
+  display: Schema.optional(Schema.Struct({ width: Schema.Number, height: Schema.Number }))
+}).annotate({ identifier: "Sandbox" })
+
+const SandboxResponse = Schema.Struct({
+  success: Schema.Literal(true),
+  data: Schema.Struct({ sandbox: SandboxView })
+}).annotate({ identifier: "SandboxResponse" })
+
+const SandboxesResponse = Schema.Struct({
+  success: Schema.Literal(true),
+  data: Schema.Struct({ sandboxes: Schema.Array(SandboxView) })
+}).annotate({ identifier: "SandboxesResponse" })
+
+const DeletedResponse = Schema.Struct({
+  success: Schema.Literal(true),
+  data: Schema.Struct({ id: Schema.String, deleted: Schema.Literal(true) })
+}).annotate({ identifier: "SandboxDeletedResponse" })
+
+const params = { id: Schema.String }
+
+export class SandboxApi extends HttpApiGroup.make("sandboxes")
+  .add(
+    HttpApiEndpoint.post("create", "/sandboxes", {
+      payload: CreateSandboxRequest,
+      success: SandboxResponse.pipe(HttpApiSchema.status(201)),
+      error: [errorAt(400), errorAt(401), errorAt(413), errorAt(500), errorAt(503)]
+    }).annotateMerge(OpenApi.annotations({
+      description:
+        "Creates a sandbox owned by the calling key: an isolated workspace for the bash and computer tools. Pass its id as sandboxId."
+    })),
+    HttpApiEndpoint.get("list", "/sandboxes", {
+      success: SandboxesResponse,
+      error: [errorAt(401), errorAt(500)]
+    }).annotateMerge(OpenApi.annotations({ description: "Sandboxes the calling key may use: its own and the operator's." })),
+    HttpApiEndpoint.get("get", "/sandboxes/:id", {
+      params,
+      success: SandboxResponse,
+      error: [errorAt(401), errorAt(403), errorAt(404), errorAt(500)]
+    }),
+    HttpApiEndpoint.delete("remove", "/sandboxes/:id", {
+      params,
+      success: DeletedResponse,
+      error: [errorAt(401), errorAt(403), errorAt(404), errorAt(500)]
+    }).annotateMerge(OpenApi.annotations({
+      description: "Deletes one of the calling key's sandboxes with its workspace and stops its desktop."
+    }))
+  )
+  .middleware(Authentication)
+  .prefix("/api/v1")
+{}

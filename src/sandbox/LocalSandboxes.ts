@@ -1,0 +1,224 @@
+import { Effect, Option, Schedule } from "effect"
+import { makeDesktopSessions } from "./DesktopSessions.ts"
+import { checkAction, parseCursor, xdotoolArgs, type DesktopAction } from "./desktopActions.ts"
+import { prepareFolders, removeFolders } from "./folders.ts"
+import { findInJail } from "./jail.ts"
+import { findHostPrograms, type HostPrograms, runJailed } from "./runJailed.ts"
+import type { ProcessResult } from "./runProcess.ts"
+import {
+  type CommandResult,
+  type CreateSandbox,
+  InvalidDesktopAction,
+  newSandboxId,
+  type RunCommand,
+  SandboxFileError,
+  type SandboxInfo,
+  SandboxNotFound,
+  SandboxUnavailable,
+  isSandboxId
+} from "./Sandbox.ts"
+import type { SandboxProvider } from "./SandboxProvider.ts"
+import type { SandboxSettings } from "./SandboxSettings.ts"
+import { SandboxStore } from "./SandboxStore.ts"
+import { decodeXwd, encodePng } from "./screenshot.ts"
+
+const MiB = 1024 * 1024
+const FILE_LIMIT = 64 * MiB
+const DESKTOP_ACTION_TIMEOUT_MS = 60_000
+const desktopPrograms = ["Xvfb", "xdotool", "xwd"]
+
+const bytesOf = (result: ProcessResult) => ({ stdout: result.stdout.bytes(), stderr: result.stderr.text().trim() })
+
+/**
+ * The embedded backend: each command runs in a fresh bubblewrap jail over
+ * the sandbox's workspace folder; a desktop sandbox also keeps a jail
+ * running Xvfb whose namespaces its commands and desktop actions join.
+ */
+export const makeLocalSandboxes = (settings: SandboxSettings) =>
+  Effect.gen(function*() {
+    const store = yield* SandboxStore
+    const { limits } = settings
+    let programs: HostPrograms | undefined
+    const hostPrograms = Effect.suspend(() =>
+      programs !== undefined ? Effect.succeed(programs) : Effect.tap(findHostPrograms, (found) =>
+        Effect.sync(() => {
+          programs = found
+        }))
+    )
+    const desktops = makeDesktopSessions(limits, settings.display)
+
+    const get = (id: string): Effect.Effect<SandboxInfo, SandboxNotFound> =>
+      isSandboxId(id)
+        ? Effect.flatMap(Effect.orDie(store.get(id)), Option.match({
+          onNone: () => Effect.fail(new SandboxNotFound({ id })),
+          onSome: Effect.succeed
+        }))
+        : Effect.fail(new SandboxNotFound({ id }))
+
+    /** Runs argv in a jail of the sandbox (joining its desktop when it has one). */
+    const jailed = Effect.fnUntraced(function*(
+      info: SandboxInfo,
+      argv: ReadonlyArray<string>,
+      options: {
+        readonly timeoutMs: number
+        readonly stdin?: Uint8Array | undefined
+        readonly keep: { readonly headBytes: number; readonly tailBytes: number }
+        readonly stopAfterBytes: number
+      }
+    ) {
+      const found = yield* hostPrograms
+      const folders = yield* prepareFolders(settings.root, info.id, info.desktop)
+      const session = info.desktop ? yield* desktops.ensure(found, info.id, folders, info.network) : undefined
+      return yield* runJailed(found, limits, {
+        sandboxId: info.id,
+        folders,
+        network: info.network,
+        display: info.desktop,
+        sessionPid: session?.pid,
+        argv,
+        ...options
+      })
+    })
+
+    const create = Effect.fn("SandboxProvider.create")(function*(input: CreateSandbox) {
+      if (input.desktop) {
+        const missing = desktopPrograms.filter((program) => findInJail(program) === undefined)
+        if (missing.length > 0) {
+          return yield* new SandboxUnavailable({
+            message: `Desktop sandboxes need ${missing.join(", ")}: run \`apt-get install xvfb xdotool x11-apps\``
+          })
+        }
+      }
+      const info: SandboxInfo = { id: newSandboxId(), ...input, createdAt: new Date() }
+      // A sandbox that is listed works: one trivial command proves the jail on this host.
+      const probe = yield* Effect.exit(jailed({ ...info, desktop: false }, ["/bin/true"], {
+        timeoutMs: 10_000,
+        keep: { headBytes: 4096, tailBytes: 0 },
+        stopAfterBytes: MiB
+      }))
+      if (probe._tag === "Failure" || probe.value.exitCode !== 0) {
+        yield* removeFolders(settings.root, info.id)
+        if (probe._tag === "Failure") return yield* Effect.failCause(probe.cause)
+        return yield* new SandboxUnavailable({
+          message: `bubblewrap cannot create a jail on this host (${
+            probe.value.stderr.text().trim() || `exit code ${probe.value.exitCode}`
+          }); it needs unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1)`
+        })
+      }
+      yield* Effect.orDie(store.insert(info))
+      return info
+    })
+
+    const destroy = Effect.fn("SandboxProvider.destroy")(function*(id: string) {
+      yield* get(id)
+      yield* desktops.stop(id)
+      yield* Effect.orDie(store.remove(id))
+    })
+
+    const run = Effect.fn("SandboxProvider.run")(function*(id: string, command: RunCommand) {
+      const info = yield* get(id)
+      const timeoutMs = Math.min(Math.max(1, command.timeoutMs ?? limits.defaultTimeoutMs), limits.maxTimeoutMs)
+      const result = yield* jailed(info, ["/bin/bash", "-c", command.command], {
+        timeoutMs,
+        stdin: command.stdin,
+        keep: { headBytes: limits.outputHeadBytes, tailBytes: limits.outputTailBytes },
+        stopAfterBytes: limits.outputStopBytes
+      })
+      const notes = [
+        ...(result.timedOut ? [`[parley: stopped after the ${timeoutMs} ms timeout]`] : []),
+        ...(result.outputLimited ? [`[parley: stopped after ${limits.outputStopBytes} bytes of output]`] : [])
+      ]
+      const stderr = result.stderr.text()
+      return {
+        stdout: result.stdout.text(),
+        stderr: notes.length === 0 ? stderr : [stderr.replace(/\n$/, ""), ...notes].filter((line) => line !== "").join("\n"),
+        exitCode: result.exitCode,
+        truncated: result.stdout.truncated || result.stderr.truncated || result.outputLimited,
+        timedOut: result.timedOut
+      } satisfies CommandResult
+    })
+
+    const fileCommand = (id: string, script: string, path: string, stdin?: Uint8Array) =>
+      Effect.flatMap(get(id), (info) =>
+        jailed(info, ["/bin/bash", "-c", script, "parley", path], {
+          timeoutMs: limits.defaultTimeoutMs,
+          stdin,
+          keep: { headBytes: FILE_LIMIT, tailBytes: 0 },
+          stopAfterBytes: FILE_LIMIT
+        }))
+
+    const readFile = Effect.fn("SandboxProvider.readFile")(function*(id: string, path: string) {
+      const result = yield* fileCommand(id, `[ -e "$1" ] || exit 3; exec cat -- "$1"`, path)
+      if (result.exitCode === 3) return null
+      const { stderr, stdout } = bytesOf(result)
+      if (result.exitCode !== 0 || result.outputLimited) {
+        return yield* new SandboxFileError({ message: result.outputLimited ? `${path} is over ${FILE_LIMIT} bytes` : stderr })
+      }
+      return new Uint8Array(stdout)
+    })
+
+    const writeFile = Effect.fn("SandboxProvider.writeFile")(function*(id: string, path: string, content: Uint8Array) {
+      const result = yield* fileCommand(id, `mkdir -p -- "$(dirname -- "$1")" && exec cat > "$1"`, path, content)
+      if (result.exitCode !== 0) return yield* new SandboxFileError({ message: bytesOf(result).stderr })
+    })
+
+    const desktop = Effect.fn("SandboxProvider.desktop")(function*(id: string, action: DesktopAction) {
+      const info = yield* get(id)
+      if (!info.desktop) {
+        return yield* new InvalidDesktopAction({
+          message: `Sandbox ${id} has no desktop: create one with {"desktop": true} (or \`parley sandbox create --desktop\`)`
+        })
+      }
+      const problem = checkAction(action, settings.display)
+      if (problem !== undefined) return yield* problem
+      if (action.action === "wait") {
+        yield* Effect.sleep(Math.round(action.seconds * 1000))
+        return {}
+      }
+      const screenshot = action.action === "screenshot"
+      const result = yield* jailed(info, screenshot ? ["xwd", "-root", "-silent"] : ["xdotool", ...xdotoolArgs(action)!], {
+        timeoutMs: DESKTOP_ACTION_TIMEOUT_MS,
+        keep: screenshot ? { headBytes: FILE_LIMIT, tailBytes: 0 } : { headBytes: 64 * 1024, tailBytes: 0 },
+        stopAfterBytes: FILE_LIMIT
+      })
+      const { stderr, stdout } = bytesOf(result)
+      if (result.exitCode !== 0) {
+        return yield* new InvalidDesktopAction({ message: `${action.action} failed: ${stderr || `exit code ${result.exitCode}`}` })
+      }
+      if (screenshot) {
+        return yield* Effect.try({
+          try: () => ({ screenshot: new Uint8Array(encodePng(decodeXwd(stdout))) }),
+          catch: (error) => new SandboxUnavailable({ message: `Could not read the screen: ${String(error)}` })
+        })
+      }
+      if (action.action === "cursor_position") {
+        const cursor = parseCursor(stdout.toString("utf8"))
+        if (cursor === undefined) return yield* new SandboxUnavailable({ message: "xdotool did not report the pointer" })
+        return { cursor }
+      }
+      return {}
+    })
+
+    // Desktops of removed sandboxes (say, `parley sandbox rm` in another process) and idle ones stop here.
+    const sweep = Effect.gen(function*() {
+      const now = Date.now()
+      for (const [id, lastUsed] of desktops.running()) {
+        const exists = yield* Effect.map(store.get(id), Option.isSome).pipe(Effect.orElseSucceed(() => true))
+        if (!exists || now - lastUsed > settings.desktopIdleMs) yield* desktops.stop(id)
+      }
+    })
+    yield* Effect.forkScoped(Effect.repeat(sweep, Schedule.spaced(settings.sweepIntervalMs)))
+    yield* Effect.addFinalizer(() => desktops.stopAll)
+
+    return {
+      display: settings.display,
+      create,
+      get,
+      list: Effect.orDie(store.list),
+      destroy,
+      run,
+      readFile,
+      writeFile,
+      desktop
+    } satisfies SandboxProvider["Service"]
+  })

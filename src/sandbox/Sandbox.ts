@@ -1,0 +1,73 @@
+import { Schema } from "effect"
+import { randomBytes } from "node:crypto"
+
+/**
+ * A sandbox as its provider records it. `ownerKeyId` is the API key that
+ * created it; `null` means the operator created it for the whole account
+ * (`parley sandbox create` without `--key`), so every key may use it.
+ */
+export interface SandboxInfo {
+  readonly id: string
+  readonly ownerKeyId: string | null
+  readonly desktop: boolean
+  readonly network: boolean
+  readonly createdAt: Date
+}
+
+export interface CreateSandbox {
+  readonly ownerKeyId: string | null
+  readonly desktop: boolean
+  readonly network: boolean
+}
+
+/** A finished command. `exitCode` is null when parley stopped it (timeout, cancel, output limit). */
+export interface CommandResult {
+  readonly stdout: string
+  readonly stderr: string
+  readonly exitCode: number | null
+  /** Some output was dropped: only the head and tail of each stream are kept. */
+  readonly truncated: boolean
+  readonly timedOut: boolean
+}
+
+export interface RunCommand {
+  readonly command: string
+  /** Defaults to the provider's command timeout; capped at its maximum. */
+  readonly timeoutMs?: number | undefined
+  readonly stdin?: Uint8Array | undefined
+}
+
+export interface DisplaySize {
+  readonly width: number
+  readonly height: number
+}
+
+export class SandboxNotFound extends Schema.TaggedError<SandboxNotFound>()("SandboxNotFound", {
+  id: Schema.String
+}) {
+  override get message() {
+    return `Unknown sandbox "${this.id}"`
+  }
+}
+
+/** The host cannot run sandboxes (a missing package, no user namespaces); the message says what to install. */
+export class SandboxUnavailable extends Schema.TaggedError<SandboxUnavailable>()("SandboxUnavailable", {
+  message: Schema.String
+}) {}
+
+/** A desktop action the sandbox cannot perform as asked (no desktop, a coordinate off the display). */
+export class InvalidDesktopAction extends Schema.TaggedError<InvalidDesktopAction>()("InvalidDesktopAction", {
+  message: Schema.String
+}) {}
+
+const idPattern = /^sbx_[0-9a-f]{24}$/
+
+export const newSandboxId = (): string => `sbx_${randomBytes(12).toString("hex")}`
+
+/** Ids reach file paths, so anything but the generated shape is unknown before any lookup. */
+export const isSandboxId = (id: string): boolean => idPattern.test(id)
+
+/** A file operation the sandbox refused (a directory, no permission); the message is the jail's own. */
+export class SandboxFileError extends Schema.TaggedError<SandboxFileError>()("SandboxFileError", {
+  message: Schema.String
+}) {}

@@ -1,0 +1,120 @@
+import { Effect } from "effect"
+import { spawn, type StdioOptions } from "node:child_process"
+import { OutputCapture } from "./OutputCapture.ts"
+import { SandboxUnavailable } from "./Sandbox.ts"
+
+export interface ProcessSpec {
+  readonly file: string
+  readonly args: ReadonlyArray<string>
+  /** Host user and group to run as (the gateway must be root); undefined: the gateway's own. */
+  readonly identity?: { readonly uid: number; readonly gid: number } | undefined
+  readonly stdin?: Uint8Array | undefined
+  /** Extra descriptors handed to the child as fd 3, 4, … */
+  readonly fds?: ReadonlyArray<number> | undefined
+  readonly timeoutMs: number
+  readonly keep: { readonly headBytes: number; readonly tailBytes: number }
+  /** The process group is stopped once stdout and stderr together exceed this. */
+  readonly stopAfterBytes: number
+}
+
+export interface ProcessResult {
+  readonly stdout: OutputCapture
+  readonly stderr: OutputCapture
+  /** null when parley killed it. */
+  readonly exitCode: number | null
+  readonly timedOut: boolean
+  readonly outputLimited: boolean
+}
+
+// A program the command left running in the background may hold the output
+// pipes open; its output after the command ended is not the command's.
+const CLOSE_GRACE_MS = 150
+
+const killGroup = (pid: number | undefined) => {
+  if (pid === undefined) return
+  try {
+    process.kill(-pid, "SIGKILL")
+  } catch {
+    // already gone
+  }
+}
+
+/**
+ * Runs a program in its own process group and collects its output. On
+ * timeout, on too much output and on interruption (a cancelled request) the
+ * whole group is killed with SIGKILL; interruption completes only once the
+ * group leader is gone.
+ */
+export const runProcess = (spec: ProcessSpec): Effect.Effect<ProcessResult, SandboxUnavailable> =>
+  Effect.callback<ProcessResult, SandboxUnavailable>((resume) => {
+    const stdio: StdioOptions = [spec.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe", ...(spec.fds ?? [])]
+    const child = spawn(spec.file, spec.args, {
+      stdio,
+      detached: true,
+      cwd: "/",
+      env: {},
+      ...(spec.identity === undefined ? {} : { uid: spec.identity.uid, gid: spec.identity.gid })
+    })
+    const stdout = new OutputCapture(spec.keep.headBytes, spec.keep.tailBytes)
+    const stderr = new OutputCapture(spec.keep.headBytes, spec.keep.tailBytes)
+    let exited = false
+    let killed = false
+    let timedOut = false
+    let outputLimited = false
+    const exitWaiters: Array<() => void> = []
+
+    const kill = () => {
+      killed = true
+      killGroup(child.pid)
+    }
+    const timer = setTimeout(() => {
+      timedOut = true
+      kill()
+    }, spec.timeoutMs)
+    const collect = (capture: OutputCapture) => (chunk: Buffer) => {
+      capture.push(chunk)
+      if (!outputLimited && stdout.total + stderr.total > spec.stopAfterBytes) {
+        outputLimited = true
+        kill()
+      }
+    }
+    child.stdout?.on("data", collect(stdout))
+    child.stderr?.on("data", collect(stderr))
+    if (spec.stdin !== undefined) {
+      child.stdin?.on("error", () => {}) // the program may exit without reading it all
+      child.stdin?.end(spec.stdin)
+    }
+
+    child.once("error", (error) => {
+      clearTimeout(timer)
+      exited = true
+      exitWaiters.forEach((wake) => wake())
+      resume(Effect.fail(new SandboxUnavailable({ message: `Could not start ${spec.file}: ${error.message}` })))
+    })
+    child.once("exit", (code) => {
+      exited = true
+      clearTimeout(timer)
+      exitWaiters.forEach((wake) => wake())
+      let finished = false
+      const finish = () => {
+        if (finished) return
+        finished = true
+        child.stdout?.destroy()
+        child.stderr?.destroy()
+        resume(Effect.succeed({ stdout, stderr, exitCode: killed ? null : code, timedOut, outputLimited }))
+      }
+      if (child.stdout?.closed !== false && child.stderr?.closed !== false) return finish()
+      const grace = setTimeout(finish, CLOSE_GRACE_MS)
+      child.once("close", () => {
+        clearTimeout(grace)
+        finish()
+      })
+    })
+
+    return Effect.callback<void>((done) => {
+      clearTimeout(timer)
+      kill()
+      if (exited) return done(Effect.void)
+      exitWaiters.push(() => done(Effect.void))
+    })
+  })

@@ -1,0 +1,18 @@
+import { Effect, Option } from "effect"
+import { makeBashTool } from "../tools/bash.ts"
+import { makeComputerTool } from "../tools/computer.ts"
+import type { Tool } from "../tools/Tool.ts"
+import { SandboxProvider } from "./SandboxProvider.ts"
+
+/**
+ * `bash` and `computer` on the gateway's sandbox provider. The gateway
+ * always has one (`makeGateway` provides it before the registry is built);
+ * a registry built without one simply has no sandbox tools.
+ */
+export const sandboxTools: Effect.Effect<ReadonlyArray<Tool>> = Effect.map(
+  Effect.serviceOption(SandboxProvider),
+  Option.match({
+    onNone: () => [],
+    onSome: (sandboxes) => [makeBashTool(sandboxes), makeComputerTool(sandboxes)]
+  })
+)

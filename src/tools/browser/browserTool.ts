@@ -1,0 +1,38 @@
+import { Effect } from "effect"
+import { type Tool, ToolFailure } from "../Tool.ts"
+import { runAction } from "./actions.ts"
+import { type BrowserAction, BrowserInput } from "./BrowserInput.ts"
+import type { BrowserPool } from "./BrowserPool.ts"
+import { browserModelOutput } from "./modelOutput.ts"
+
+const description = [
+  "Operates a headless web browser. Pages stay open between calls: within one request, or across requests for the same sandboxId.",
+  "Actions and the fields they need:",
+  "navigate {url, timeoutMs?}; click {selector}; fill {selector, value}; press {key, selector?};",
+  "select {selector, values}; extract {selector?, maxChars?} returns the page's (or the element's) readable text;",
+  "screenshot {selector?, fullPage?} returns a PNG image; back; wait_for {selector? | text?, timeoutMs?}.",
+  "Every answer has the current url and title. Only public http(s) addresses are reachable unless the server allows others."
+].join(" ")
+
+/** The `browser` tool (DESIGN §3.12) over the gateway's shared browser. */
+export const makeBrowserTool = (pool: BrowserPool["Service"]): Tool => ({
+  name: "browser",
+  description,
+  category: "browser automation",
+  inputSchema: BrowserInput,
+  requiredContext: [],
+  requiresSandbox: false,
+  promptTypes: ["bossJobsiteSystemPrompt", "bossJobsiteLocalSystemPrompt", "generalComputerSystemPrompt"],
+  toModelOutput: browserModelOutput,
+  execute: (input: BrowserAction, execution) =>
+    pool.use(
+      execution.sandboxId === null || execution.sandboxId === ""
+        ? { request: execution.context }
+        : { sandboxId: execution.sandboxId, keyId: execution.key.id },
+      execution.signal,
+      (session) => runAction(session, input)
+    ).pipe(
+      Effect.mapError((error) => new ToolFailure(error.message)),
+      Effect.withSpan("browser.execute", { attributes: { "browser.action": input.action } })
+    )
+})

@@ -1,0 +1,113 @@
+import { Effect, Redacted, Result } from "effect"
+import { jsonBody, postJson, type RemoteAnswer } from "../messaging/postJson.ts"
+import { excerpt } from "../messaging/redact.ts"
+import { ToolFailure } from "../Tool.ts"
+import { backoffMs, isRetryableStatus, retryAfterMs, type RetryPolicy } from "./retryPolicy.ts"
+
+/**
+ * The partner messaging API, as chat_message speaks it:
+ *
+ *     POST {baseUrl}/v1/messages
+ *     Authorization: Bearer <partnerToken>
+ *     Idempotency-Key: <key>            (one per tool call, the same on every retry)
+ *     Content-Type: application/json
+ *     {"from": "<defaultMessengerId>", "to": "<contact id>", "text": "<message>"}
+ *
+ *     2xx     {"id": "<message id>", "status": "<sent|queued|…>"}   (both optional)
+ *     error   {"error": {"code": "<code>", "message": "<text>"}}    (optional)
+ *
+ * 408, 429, 5xx and unreachable or silent servers are retried with backoff,
+ * honouring `Retry-After`; the partner must treat a repeated key as the same
+ * message, so a retry never sends twice.
+ */
+export interface SendRequest {
+  readonly baseUrl: string
+  readonly token: Redacted.Redacted<string>
+  readonly idempotencyKey: string
+  readonly from: string
+  readonly to: string
+  readonly text: string
+}
+
+export interface SendReceipt {
+  readonly id: string | undefined
+  readonly status: string | undefined
+  readonly attempts: number
+}
+
+/** `{baseUrl}/v1/messages`, keeping a path prefix of the base URL. */
+export const messagesUrl = (baseUrl: string): string => new URL("v1/messages", baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`).href
+
+const errorDetail = (answer: RemoteAnswer, secrets: ReadonlyArray<Redacted.Redacted<string>>): string => {
+  const body = jsonBody(answer) as { error?: { code?: unknown; message?: unknown } } | undefined
+  const parts = [body?.error?.code, body?.error?.message].filter((part): part is string => typeof part === "string")
+  return parts.length === 0 ? "" : ` (${excerpt(parts.join(": "), secrets)})`
+}
+
+const refusal = (answer: RemoteAnswer, request: SendRequest): string => {
+  const detail = errorDetail(answer, [request.token])
+  switch (answer.status) {
+    case 400:
+    case 422:
+      return `The partner API refused the message (HTTP ${answer.status})${detail}.`
+    case 401:
+      return `The partner API did not accept context.partnerToken (HTTP 401)${detail}.`
+    case 403:
+      return `context.partnerToken may not send as "${request.from}" (HTTP 403)${detail}.`
+    case 404:
+      return `The partner API knows no contact "${request.to}" or account "${request.from}" (HTTP 404)${detail}.`
+    case 409:
+      return `The partner API holds another message under this idempotency key (HTTP 409)${detail}.`
+    default:
+      return `The partner API answered HTTP ${answer.status}${detail}.`
+  }
+}
+
+const receiptOf = (answer: RemoteAnswer, attempts: number): SendReceipt => {
+  const body = jsonBody(answer) as { id?: unknown; status?: unknown } | undefined
+  return {
+    id: typeof body?.id === "string" ? body.id : undefined,
+    status: typeof body?.status === "string" ? body.status : undefined,
+    attempts
+  }
+}
+
+const tried = (attempts: number) => (attempts === 1 ? "" : ` Gave up after ${attempts} attempts.`)
+
+/** Sends one message, retrying what may be retried; fails with a ToolFailure the model can act on. */
+export const sendMessage = Effect.fn("PartnerApi.sendMessage")(function*(request: SendRequest, policy: RetryPolicy) {
+  const url = Redacted.make(messagesUrl(request.baseUrl))
+  for (let attempt = 1;; attempt++) {
+    const outcome = yield* Effect.result(postJson({
+      service: "the partner messaging API",
+      url,
+      headers: { authorization: `Bearer ${Redacted.value(request.token)}`, "idempotency-key": request.idempotencyKey },
+      body: { from: request.from, to: request.to, text: request.text },
+      timeoutMs: policy.timeoutMs
+    }))
+    const last = attempt >= policy.maxAttempts
+    if (Result.isFailure(outcome)) {
+      if (last) return yield* Effect.fail(new ToolFailure(`${outcome.failure.message}${tried(attempt)}`))
+      yield* retryAfter(backoffMs(policy, attempt), attempt, "unreachable")
+      continue
+    }
+    const answer = outcome.success
+    if (answer.status >= 200 && answer.status < 300) return receiptOf(answer, attempt)
+    if (!isRetryableStatus(answer.status)) return yield* Effect.fail(new ToolFailure(refusal(answer, request)))
+
+    const asked = retryAfterMs(answer.headers.get("retry-after"), Date.now())
+    if (asked !== undefined && asked > policy.maxRetryAfterMs) {
+      return yield* Effect.fail(
+        new ToolFailure(`The partner API is busy (HTTP ${answer.status}); try again in ${Math.ceil(asked / 1000)} s.`)
+      )
+    }
+    if (last) return yield* Effect.fail(new ToolFailure(`${refusal(answer, request)}${tried(attempt)}`))
+    yield* retryAfter(asked ?? backoffMs(policy, attempt), attempt, `HTTP ${answer.status}`)
+  }
+})
+
+const retryAfter = (delayMs: number, attempt: number, reason: string) =>
+  Effect.logInfo("chat_message: retrying the partner API").pipe(
+    Effect.annotateLogs({ attempt, reason, delayMs }),
+    Effect.andThen(Effect.sleep(delayMs))
+  )

@@ -1,0 +1,87 @@
+import { Effect, Result, Schema } from "effect"
+import { randomUUID } from "node:crypto"
+import type { AppConfig } from "../config/AppConfig.ts"
+import { sendMessage } from "./chat/partnerApi.ts"
+import { MessengerId, PartnerContext, PartnerToken } from "./chat/PartnerContext.ts"
+import { defaultRetryPolicy, type RetryPolicy } from "./chat/retryPolicy.ts"
+import { scrub } from "./messaging/redact.ts"
+import { type Tool, type ToolExecution, ToolFailure } from "./Tool.ts"
+
+const Text = Schema.String.check(Schema.isMinLength(1))
+
+export const ChatMessageInput = Schema.Struct({
+  to: Text.annotate({ description: "The contact's id on the chat app, e.g. the candidate's." }),
+  text: Text.annotate({ description: "The message to send." })
+})
+export type ChatMessageInput = typeof ChatMessageInput.Type
+
+export interface ChatMessageOptions {
+  readonly retry?: Partial<RetryPolicy>
+}
+
+/**
+ * One key per tool call, the same on each of its retries: readable (the tool
+ * call it belongs to) and unique (providers reuse ids such as "call_0" across
+ * conversations, and the same words to the same contact may be meant twice).
+ */
+export const idempotencyKeyFor = (toolCallId: string): string => {
+  const readable = toolCallId.replace(/[^A-Za-z0-9_-]/g, "").slice(0, 64)
+  return `${readable === "" ? "call" : readable}.${randomUUID()}`
+}
+
+const decodeContext = Schema.decodeUnknownResult(PartnerContext)
+
+const send = (config: Pick<AppConfig["Service"], "partnerApiBaseUrl">, policy: RetryPolicy) =>
+  Effect.fn("chat_message")(function*(input: ChatMessageInput, execution: ToolExecution) {
+    const decoded = decodeContext(execution.context)
+    if (Result.isFailure(decoded)) {
+      return yield* Effect.fail(new ToolFailure(`The chat_message context is malformed: ${decoded.failure.message}`))
+    }
+    const { defaultMessengerId, partnerApiUrl, partnerToken } = decoded.success
+    const baseUrl = partnerApiUrl ?? config.partnerApiBaseUrl
+    if (baseUrl === undefined) {
+      return yield* Effect.fail(
+        new ToolFailure("No partner API is configured: set PARLEY_PARTNER_API_URL on the server or toolContext.chat_message.partnerApiUrl.")
+      )
+    }
+    const receipt = yield* sendMessage({
+      baseUrl,
+      token: partnerToken,
+      idempotencyKey: idempotencyKeyFor(execution.toolCallId),
+      from: defaultMessengerId,
+      to: input.to,
+      text: input.text
+    }, policy).pipe(Effect.mapError((failure) => new ToolFailure(scrub(failure.message, [partnerToken]))))
+    return {
+      sent: true,
+      messageId: receipt.id ?? null,
+      status: receipt.status ?? null,
+      from: defaultMessengerId,
+      to: input.to,
+      attempts: receipt.attempts
+    }
+  })
+
+/**
+ * `chat_message` (DESIGN §3.12): sends a message to a contact through the
+ * partner messaging API (wire contract: `chat/partnerApi.ts`) as
+ * `defaultMessengerId`, authenticated with `partnerToken`, which stays
+ * `Redacted` from decoding to the Authorization header.
+ */
+export const makeChatMessage = (
+  config: Pick<AppConfig["Service"], "partnerApiBaseUrl">,
+  options: ChatMessageOptions = {}
+): Tool => ({
+  name: "chat_message",
+  description:
+    "Sends a chat-app message to a contact (e.g. a candidate) from the recruiting account. Use it to follow up outside the job site, e.g. with interview details. Returns the partner's message id.",
+  category: "chat messaging",
+  inputSchema: ChatMessageInput,
+  requiredContext: [
+    { field: "partnerToken", schema: PartnerToken },
+    { field: "defaultMessengerId", schema: MessengerId }
+  ],
+  requiresSandbox: false,
+  promptTypes: ["bossJobsiteSystemPrompt", "bossJobsiteLocalSystemPrompt"],
+  execute: send(config, { ...defaultRetryPolicy, ...options.retry })
+})

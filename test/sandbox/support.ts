@@ -1,0 +1,50 @@
+import { chmodSync, mkdtempSync, readdirSync, readFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import type { SandboxLimits } from "../../src/sandbox/SandboxSettings.ts"
+import { SandboxProvider } from "../../src/sandbox/SandboxProvider.ts"
+
+/**
+ * A data directory for a test, laid out as in production (`data/parley.db`
+ * beside `data/sandboxes`). Sandboxes run as other users, so the folders on
+ * the way must be passable (mkdtemp makes them 0700).
+ */
+export const dataDirectory = (): { readonly base: string; readonly data: string; readonly sandboxes: string } => {
+  const base = mkdtempSync(join(tmpdir(), "parley-sandbox-"))
+  chmodSync(base, 0o711)
+  return { base, data: join(base, "data"), sandboxes: join(base, "data", "sandboxes") }
+}
+
+/** Small limits keep the containment tests quick and light on this machine. */
+export const testLimits: Partial<SandboxLimits> = {
+  memoryBytes: 256 * 1024 * 1024,
+  processes: 64,
+  cpuSeconds: 20,
+  outputHeadBytes: 4096,
+  outputTailBytes: 4096,
+  outputStopBytes: 1024 * 1024,
+  defaultTimeoutMs: 15_000
+}
+
+export const testSandboxes = (root: string, overrides: Partial<SandboxLimits> = {}) =>
+  SandboxProvider.layerTest({ root, limits: { ...testLimits, ...overrides }, sweepIntervalMs: 500 })
+
+/** Host pids of processes whose command line contains `marker` (a process forked from a marked one keeps it). */
+export const processesWith = (marker: string): ReadonlyArray<number> =>
+  readdirSync("/proc").filter((name) => /^\d+$/.test(name)).flatMap((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker) && Number(pid) !== process.pid ? [Number(pid)] : []
+    } catch {
+      return []
+    }
+  })
+
+/** Polls until `check` holds or `timeoutMs` passes; returns whether it held. */
+export const eventually = async (check: () => boolean, timeoutMs: number, intervalMs = 20): Promise<boolean> => {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (check()) return true
+    await new Promise((resolve) => setTimeout(resolve, intervalMs))
+  }
+  return check()
+}

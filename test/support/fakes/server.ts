@@ -1,0 +1,88 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
+
+/** A request as a fake API received it. */
+export interface Received {
+  readonly method: string
+  /** Path and query, e.g. `/cgi-bin/webhook/send?key=k`. */
+  readonly url: string
+  readonly headers: Record<string, string | Array<string> | undefined>
+  readonly raw: string
+  /** The body parsed as JSON, or undefined when it is not JSON. */
+  readonly json: any
+  readonly at: number
+}
+
+/** What a fake answers: a status, a body (objects are JSON-encoded) and headers. */
+export interface Answer {
+  readonly status: number
+  readonly body: unknown
+  readonly headers?: Record<string, string>
+  /** Cut the connection instead of answering (the request was still handled). */
+  readonly drop?: boolean
+}
+
+export interface FakeServer {
+  readonly url: string
+  readonly received: ReadonlyArray<Received>
+  close(): Promise<void>
+}
+
+const readBody = (req: IncomingMessage): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const parts: Array<Buffer> = []
+    req.on("data", (part: Buffer) => parts.push(part))
+    req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")))
+    req.on("error", reject)
+  })
+
+const parse = (raw: string): unknown => {
+  try {
+    return JSON.parse(raw)
+  } catch {
+    return undefined
+  }
+}
+
+const write = (res: ServerResponse, answer: Answer) => {
+  if (answer.drop === true) return void res.socket?.destroy()
+  const text = typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body)
+  const type = typeof answer.body === "string" ? "text/plain" : "application/json"
+  res.writeHead(answer.status, { "content-type": type, ...answer.headers })
+  res.end(text)
+}
+
+/** A loopback HTTP server that records every request and answers with `handle`. */
+export const startFakeServer = async (handle: (request: Received) => Answer): Promise<FakeServer> => {
+  const received: Array<Received> = []
+  const server = createServer((req, res) => {
+    readBody(req).then((raw) => {
+      const request: Received = {
+        method: req.method ?? "",
+        url: req.url ?? "/",
+        headers: { ...req.headers },
+        raw,
+        json: parse(raw),
+        at: Date.now()
+      }
+      received.push(request)
+      write(res, handle(request))
+    }, () => res.destroy())
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    close: () => new Promise((resolve) => server.close(() => resolve()))
+  }
+}
+
+/** A loopback port nothing listens on (it was just released). */
+export const closedPort = async (): Promise<number> => {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
