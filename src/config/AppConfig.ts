@@ -46,10 +46,10 @@ export class AppConfig extends Context.Service<AppConfig, {
   readonly configFile: string | undefined
   /** Base URL of the partner messaging API (`PARLEY_PARTNER_API_URL`); tool context may name another. */
   readonly partnerApiBaseUrl?: string | undefined
-  /** The browser tool may reach private, loopback and link-local addresses (`PARLEY_BROWSER_ALLOW_PRIVATE`). */
-  readonly browserAllowPrivate?: boolean | undefined
-  /** Hosts the browser tool may reach whatever they resolve to (`PARLEY_BROWSER_ALLOWED_HOSTS`, comma-separated). */
-  readonly browserAllowedHosts?: ReadonlyArray<string> | undefined
+  /** Tools may reach private, loopback and link-local addresses from request-given URLs (browser, webhooks, a partner API named in tool context) (`PARLEY_OUTBOUND_ALLOW_PRIVATE`). */
+  readonly outboundAllowPrivate?: boolean | undefined
+  /** Hosts those tools may reach whatever they resolve to (`PARLEY_OUTBOUND_ALLOWED_HOSTS`, comma-separated). */
+  readonly outboundAllowedHosts?: ReadonlyArray<string> | undefined
 }>()("parley/config/AppConfig") {
   static readonly layer = Layer.effect(
     AppConfig,
@@ -63,8 +63,8 @@ export class AppConfig extends Context.Service<AppConfig, {
       // An entry in the file wins over an environment shortcut of the same id.
       const fromEnv = (yield* shortcutProviders).filter((provider) => !fileIds.has(provider.id))
       const partnerApi = yield* Config.option(Config.URL("PARLEY_PARTNER_API_URL"))
-      const browserAllowPrivate = yield* Config.Boolean("PARLEY_BROWSER_ALLOW_PRIVATE").pipe(Config.withDefault(false))
-      const browserAllowedHosts = yield* Config.Array(Schema.Trim, "PARLEY_BROWSER_ALLOWED_HOSTS").pipe(Config.withDefault([]))
+      const outboundAllowPrivate = yield* Config.Boolean("PARLEY_OUTBOUND_ALLOW_PRIVATE").pipe(Config.withDefault(false))
+      const outboundAllowedHosts = yield* Config.Array(Schema.Trim, "PARLEY_OUTBOUND_ALLOWED_HOSTS").pipe(Config.withDefault([]))
       return AppConfig.of({
         host,
         port,
@@ -72,8 +72,8 @@ export class AppConfig extends Context.Service<AppConfig, {
         providers: [...fromFile, ...fromEnv],
         configFile: Option.getOrUndefined(configFile),
         partnerApiBaseUrl: Option.getOrUndefined(Option.map(partnerApi, (url) => url.href)),
-        browserAllowPrivate,
-        browserAllowedHosts: browserAllowedHosts.filter((host) => host !== "")
+        outboundAllowPrivate,
+        outboundAllowedHosts: outboundAllowedHosts.filter((host) => host !== "")
       })
     })
   ).pipe(Layer.provide(NodeFileSystem.layer))

@@ -6,6 +6,7 @@ import { BrowserPool } from "./browser/BrowserPool.ts"
 import { makeBrowserTool } from "./browser/browserTool.ts"
 import { makeChatMessage } from "./chatMessage.ts"
 import { makeJobsiteReplyGenerator } from "./jobsite/jobsiteReplyGenerator.ts"
+import { makeUrlPolicy } from "./outbound/urlPolicy.ts"
 import type { Tool } from "./Tool.ts"
 import { makeWorkplaceMessage } from "./workplaceMessage.ts"
 
@@ -33,10 +34,14 @@ export class ToolRegistry extends Context.Service<ToolRegistry, {
       const models = yield* ModelRegistry
       const config = yield* AppConfig
       const browserPool = yield* BrowserPool
+      const policy = makeUrlPolicy({
+        allowPrivate: config.outboundAllowPrivate ?? false,
+        allowedHosts: config.outboundAllowedHosts ?? []
+      })
       return ToolRegistry.make([
         makeJobsiteReplyGenerator(models),
-        makeWorkplaceMessage(),
-        makeChatMessage(config),
+        makeWorkplaceMessage({ policy }),
+        makeChatMessage(config, { policy }),
         makeBrowserTool(browserPool),
         ...(yield* sandboxTools)
       ])

@@ -5,6 +5,7 @@ import { sendMessage } from "./chat/partnerApi.ts"
 import { MessengerId, PartnerContext, PartnerToken } from "./chat/PartnerContext.ts"
 import { defaultRetryPolicy, type RetryPolicy } from "./chat/retryPolicy.ts"
 import { scrub } from "./messaging/redact.ts"
+import type { UrlPolicy } from "./outbound/urlPolicy.ts"
 import { type Tool, type ToolExecution, ToolFailure } from "./Tool.ts"
 
 const Text = Schema.String.check(Schema.isMinLength(1))
@@ -17,6 +18,8 @@ export type ChatMessageInput = typeof ChatMessageInput.Type
 
 export interface ChatMessageOptions {
   readonly retry?: Partial<RetryPolicy>
+  /** Where a partner API named in tool context may point; the server's own setting is trusted. */
+  readonly policy?: UrlPolicy
 }
 
 /**
@@ -31,7 +34,7 @@ export const idempotencyKeyFor = (toolCallId: string): string => {
 
 const decodeContext = Schema.decodeUnknownResult(PartnerContext)
 
-const send = (config: Pick<AppConfig["Service"], "partnerApiBaseUrl">, policy: RetryPolicy) =>
+const send = (config: Pick<AppConfig["Service"], "partnerApiBaseUrl">, policy: RetryPolicy, urlPolicy: UrlPolicy | undefined) =>
   Effect.fn("chat_message")(function*(input: ChatMessageInput, execution: ToolExecution) {
     const decoded = decodeContext(execution.context)
     if (Result.isFailure(decoded)) {
@@ -46,6 +49,7 @@ const send = (config: Pick<AppConfig["Service"], "partnerApiBaseUrl">, policy: R
     }
     const receipt = yield* sendMessage({
       baseUrl,
+      urlPolicy: partnerApiUrl === undefined ? undefined : urlPolicy,
       token: partnerToken,
       idempotencyKey: idempotencyKeyFor(execution.toolCallId),
       from: defaultMessengerId,
@@ -83,5 +87,5 @@ export const makeChatMessage = (
   ],
   requiresSandbox: false,
   promptTypes: ["bossJobsiteSystemPrompt", "bossJobsiteLocalSystemPrompt"],
-  execute: send(config, { ...defaultRetryPolicy, ...options.retry })
+  execute: send(config, { ...defaultRetryPolicy, ...options.retry }, options.policy)
 })

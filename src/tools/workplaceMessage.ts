@@ -1,5 +1,6 @@
 import { Effect, type Redacted, Result, Schema } from "effect"
 import { postJson } from "./messaging/postJson.ts"
+import type { UrlPolicy } from "./outbound/urlPolicy.ts"
 import { scrub } from "./messaging/redact.ts"
 import { type Tool, type ToolExecution, ToolFailure } from "./Tool.ts"
 import { feishu } from "./workplace/feishu.ts"
@@ -23,6 +24,8 @@ export interface WorkplaceMessageOptions {
   readonly timeoutMs?: number
   /** The clock Feishu signatures use (tests pin it). */
   readonly now?: () => Date
+  /** Where request-given webhook URLs may point (the server's outbound policy). */
+  readonly policy?: UrlPolicy
 }
 
 const decodeContext = Schema.decodeUnknownResult(WorkplaceContext)
@@ -45,7 +48,8 @@ const send = (options: WorkplaceMessageOptions) =>
       service: `the ${wire.label} webhook`,
       url: webhookUrl,
       body: wire.payload(message, { secret, now: options.now?.() ?? new Date() }),
-      timeoutMs: options.timeoutMs ?? 10_000
+      timeoutMs: options.timeoutMs ?? 10_000,
+      policy: options.policy
     })
     const refusal = wire.refusal(answer)
     if (refusal !== undefined) {

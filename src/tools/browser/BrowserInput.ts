@@ -1,5 +1,5 @@
 import { Schema, SchemaTransformation } from "effect"
-import { parseWebUrl } from "./urlPolicy.ts"
+import { parseWebUrl } from "../outbound/urlPolicy.ts"
 
 // Only web pages: file:, data:, chrome:, javascript: and the like never reach the browser.
 const webUrl = Schema.makeFilter((raw: string) => {

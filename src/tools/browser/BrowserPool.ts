@@ -3,7 +3,7 @@ import { type Browser, chromium } from "playwright-core"
 import { AppConfig } from "../../config/AppConfig.ts"
 import { BrowserError, toBrowserError } from "./BrowserError.ts"
 import { type BrowserSession, openSession, type SessionTimeouts } from "./BrowserSession.ts"
-import { makeUrlPolicy, type UrlPolicySettings } from "./urlPolicy.ts"
+import { makeUrlPolicy, type UrlPolicySettings } from "../outbound/urlPolicy.ts"
 
 export interface BrowserPoolSettings {
   readonly policy: UrlPolicySettings
@@ -176,6 +176,6 @@ export class BrowserPool extends Context.Service<BrowserPool, {
   /** The pool with the outbound policy from the server config. */
   static readonly layer = Layer.unwrap(Effect.map(Effect.service(AppConfig), (config) =>
     BrowserPool.layerWith({
-      policy: { allowPrivate: config.browserAllowPrivate ?? false, allowedHosts: config.browserAllowedHosts ?? [] }
+      policy: { allowPrivate: config.outboundAllowPrivate ?? false, allowedHosts: config.outboundAllowedHosts ?? [] }
     })))
 }

@@ -2,7 +2,7 @@ import { Effect, Semaphore } from "effect"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { BrowserError, toBrowserError } from "./BrowserError.ts"
 import { type Refusal, startPolicyProxy } from "./policyProxy.ts"
-import type { UrlPolicy } from "./urlPolicy.ts"
+import type { UrlPolicy } from "../outbound/urlPolicy.ts"
 
 export interface SessionTimeouts {
   /** Longest wait of one action (click, fill, …) in milliseconds. */

@@ -1,7 +1,7 @@
 import { Agent, createServer, request, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http"
 import { connect, type AddressInfo, type Socket } from "node:net"
 import type { Duplex } from "node:stream"
-import type { UrlPolicy } from "./urlPolicy.ts"
+import type { UrlPolicy } from "../outbound/urlPolicy.ts"
 
 /** A request the policy refused: the URL (plain HTTP) or `host:port` (a tunnel), and why. */
 export interface Refusal {

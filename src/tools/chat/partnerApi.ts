@@ -1,5 +1,6 @@
 import { Effect, Redacted, Result } from "effect"
-import { jsonBody, postJson, type RemoteAnswer } from "../messaging/postJson.ts"
+import { checkHost, jsonBody, postJson, type RemoteAnswer } from "../messaging/postJson.ts"
+import type { UrlPolicy } from "../outbound/urlPolicy.ts"
 import { excerpt } from "../messaging/redact.ts"
 import { ToolFailure } from "../Tool.ts"
 import { backoffMs, isRetryableStatus, retryAfterMs, type RetryPolicy } from "./retryPolicy.ts"
@@ -22,6 +23,8 @@ import { backoffMs, isRetryableStatus, retryAfterMs, type RetryPolicy } from "./
  */
 export interface SendRequest {
   readonly baseUrl: string
+  /** Checks the host when the base URL came from the request. */
+  readonly urlPolicy?: UrlPolicy | undefined
   readonly token: Redacted.Redacted<string>
   readonly idempotencyKey: string
   readonly from: string
@@ -77,6 +80,8 @@ const tried = (attempts: number) => (attempts === 1 ? "" : ` Gave up after ${att
 /** Sends one message, retrying what may be retried; fails with a ToolFailure the model can act on. */
 export const sendMessage = Effect.fn("PartnerApi.sendMessage")(function*(request: SendRequest, policy: RetryPolicy) {
   const url = Redacted.make(messagesUrl(request.baseUrl))
+  // Checked once: a refused host is not a failure worth retrying.
+  yield* checkHost("the partner messaging API", url, request.urlPolicy)
   for (let attempt = 1;; attempt++) {
     const outcome = yield* Effect.result(postJson({
       service: "the partner messaging API",

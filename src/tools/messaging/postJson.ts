@@ -1,4 +1,5 @@
 import { Effect, Redacted } from "effect"
+import type { UrlPolicy } from "../outbound/urlPolicy.ts"
 import { ToolFailure } from "../Tool.ts"
 
 /** What a remote API answered; the body is read up to a cap (error texts, small JSON). */
@@ -15,6 +16,8 @@ export interface PostJsonRequest {
   readonly headers?: Readonly<Record<string, string>>
   readonly body: unknown
   readonly timeoutMs: number
+  /** Checks the host first when the URL came from a request (a webhook, a partner API in tool context). */
+  readonly policy?: UrlPolicy | undefined
 }
 
 const MAX_BODY_BYTES = 64 * 1024
@@ -49,6 +52,30 @@ const causeCode = (error: unknown): string | undefined => {
  * request elsewhere).
  */
 export const postJson = (request: PostJsonRequest): Effect.Effect<RemoteAnswer, ToolFailure> =>
+  Effect.andThen(checkHost(request.service, request.url, request.policy), send(request))
+
+/**
+ * Refuses a URL whose host the outbound policy does not allow. DNS is
+ * resolved again by fetch: a name that changes its answer between the two
+ * lookups is the residual risk.
+ */
+export const checkHost = (
+  service: string,
+  url: Redacted.Redacted<string>,
+  policy: UrlPolicy | undefined
+): Effect.Effect<void, ToolFailure> => {
+  if (policy === undefined) return Effect.void
+  return Effect.flatMap(Effect.promise(() => policy.check(new URL(Redacted.value(url)).hostname)), (decision) =>
+    decision._tag === "Allowed"
+      ? Effect.void
+      : Effect.fail(
+        new ToolFailure(
+          `Refused to call ${service}: ${decision.reason}. Private, loopback and link-local addresses are reachable only when the server allows them (PARLEY_OUTBOUND_ALLOW_PRIVATE, PARLEY_OUTBOUND_ALLOWED_HOSTS).`
+        )
+      ))
+}
+
+const send = (request: PostJsonRequest): Effect.Effect<RemoteAnswer, ToolFailure> =>
   Effect.tryPromise({
     try: async (signal) => {
       const response = await fetch(Redacted.value(request.url), {

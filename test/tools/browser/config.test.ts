@@ -6,23 +6,23 @@ describe("browser settings in AppConfig", () => {
   it.effect("refuse private addresses and list no host by default", () =>
     Effect.gen(function*() {
       const config = yield* loadAppConfig({})
-      assert.strictEqual(config.browserAllowPrivate, false)
-      assert.deepStrictEqual(config.browserAllowedHosts, [])
+      assert.strictEqual(config.outboundAllowPrivate, false)
+      assert.deepStrictEqual(config.outboundAllowedHosts, [])
     }))
 
-  it.effect("read PARLEY_BROWSER_ALLOW_PRIVATE and a comma-separated PARLEY_BROWSER_ALLOWED_HOSTS", () =>
+  it.effect("read PARLEY_OUTBOUND_ALLOW_PRIVATE and a comma-separated PARLEY_OUTBOUND_ALLOWED_HOSTS", () =>
     Effect.gen(function*() {
       const config = yield* loadAppConfig({
-        PARLEY_BROWSER_ALLOW_PRIVATE: "true",
-        PARLEY_BROWSER_ALLOWED_HOSTS: "intranet.example, 10.0.0.8 ,,[fd00::1]"
+        PARLEY_OUTBOUND_ALLOW_PRIVATE: "true",
+        PARLEY_OUTBOUND_ALLOWED_HOSTS: "intranet.example, 10.0.0.8 ,,[fd00::1]"
       })
-      assert.strictEqual(config.browserAllowPrivate, true)
-      assert.deepStrictEqual(config.browserAllowedHosts, ["intranet.example", "10.0.0.8", "[fd00::1]"])
+      assert.strictEqual(config.outboundAllowPrivate, true)
+      assert.deepStrictEqual(config.outboundAllowedHosts, ["intranet.example", "10.0.0.8", "[fd00::1]"])
     }))
 
   it.effect("fail on a flag that is not a boolean", () =>
     Effect.gen(function*() {
-      const error = yield* Effect.flip(loadAppConfig({ PARLEY_BROWSER_ALLOW_PRIVATE: "maybe" }))
-      assert.include(error.message, "PARLEY_BROWSER_ALLOW_PRIVATE")
+      const error = yield* Effect.flip(loadAppConfig({ PARLEY_OUTBOUND_ALLOW_PRIVATE: "maybe" }))
+      assert.include(error.message, "PARLEY_OUTBOUND_ALLOW_PRIVATE")
     }))
 })

@@ -66,7 +66,7 @@ layer(Layer.merge(configuredPoolLayer({}), TestSites.layer), options)("browser p
     }))
 })
 
-layer(Layer.merge(configuredPoolLayer({ browserAllowPrivate: true }), TestSites.layer), options)("browser policy with PARLEY_BROWSER_ALLOW_PRIVATE", (it) => {
+layer(Layer.merge(configuredPoolLayer({ outboundAllowPrivate: true }), TestSites.layer), options)("browser policy with PARLEY_OUTBOUND_ALLOW_PRIVATE", (it) => {
   it.effect("reaches private addresses when the server allows them", () =>
     Effect.gen(function*() {
       const sites = yield* TestSites

@@ -4,7 +4,7 @@ import type { ApiKey } from "../../../src/domain/ApiKey.ts"
 import type { ActionResult } from "../../../src/tools/browser/actions.ts"
 import { BrowserPool } from "../../../src/tools/browser/BrowserPool.ts"
 import { makeBrowserTool } from "../../../src/tools/browser/browserTool.ts"
-import type { UrlPolicySettings } from "../../../src/tools/browser/urlPolicy.ts"
+import type { UrlPolicySettings } from "../../../src/tools/outbound/urlPolicy.ts"
 import { type Sites, startSites } from "./sites.ts"
 
 export class TestSites extends Context.Service<TestSites, Sites>()("test/tools/browser/TestSites") {

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { nonPublicKind } from "../../../src/tools/browser/addressRanges.ts"
-import { type Lookup, makeUrlPolicy, parseWebUrl } from "../../../src/tools/browser/urlPolicy.ts"
+import { nonPublicKind } from "../../../src/tools/outbound/addressRanges.ts"
+import { type Lookup, makeUrlPolicy, parseWebUrl } from "../../../src/tools/outbound/urlPolicy.ts"
 
 describe("nonPublicKind", () => {
   it.each([

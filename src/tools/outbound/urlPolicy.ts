@@ -11,9 +11,9 @@ export interface ResolvedAddress {
 export type Lookup = (hostname: string) => Promise<ReadonlyArray<ResolvedAddress>>
 
 export interface UrlPolicySettings {
-  /** Private, loopback and link-local addresses are reachable (`PARLEY_BROWSER_ALLOW_PRIVATE`). */
+  /** Private, loopback and link-local addresses are reachable (`PARLEY_OUTBOUND_ALLOW_PRIVATE`). */
   readonly allowPrivate: boolean
-  /** Host names or IP literals reachable whatever they resolve to (`PARLEY_BROWSER_ALLOWED_HOSTS`). */
+  /** Host names or IP literals reachable whatever they resolve to (`PARLEY_OUTBOUND_ALLOWED_HOSTS`). */
   readonly allowedHosts: ReadonlyArray<string>
   readonly lookup?: Lookup | undefined
 }
@@ -34,7 +34,8 @@ const systemLookup: Lookup = (hostname) => dnsLookup(hostname, { all: true, verb
 export const normalizeHost = (hostname: string): string => hostname.replace(/^\[|\]$/g, "").toLowerCase()
 
 /**
- * The outbound policy of the browser. A host is checked after DNS
+ * The outbound policy of every tool that goes where a request says (the
+ * browser, webhooks, a partner API named in tool context). A host is checked after DNS
  * resolution: it is refused when any of its addresses is not public (a
  * name with one private answer could be steered there), unless the server
  * allows private addresses or lists the host. The caller connects to the
