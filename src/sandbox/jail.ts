@@ -18,23 +18,8 @@ export const DISPLAY = ":0"
 
 const JAIL_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
-/** Where to find a program inside a jail: the jail's PATH over the host's (read-only) system folders. */
-export const findInJail = (program: string): string | undefined => {
-  for (const dir of JAIL_PATH.split(":")) {
-    const path = join(dir, program)
-    try {
-      accessSync(path, constants.X_OK)
-      return path
-    } catch {
-      continue
-    }
-  }
-  return undefined
-}
-
-/** A host program for the gateway itself (bwrap, prlimit), found on the gateway's PATH. */
-export const findOnHost = (program: string): string | undefined => {
-  for (const dir of [...(process.env.PATH ?? "").split(":"), ...JAIL_PATH.split(":")]) {
+const firstExecutable = (dirs: ReadonlyArray<string>, program: string): string | undefined => {
+  for (const dir of dirs) {
     if (dir === "") continue
     const path = join(dir, program)
     try {
@@ -46,6 +31,13 @@ export const findOnHost = (program: string): string | undefined => {
   }
   return undefined
 }
+
+/** Where to find a program inside a jail: the jail's PATH over the host's (read-only) system folders. */
+export const findInJail = (program: string): string | undefined => firstExecutable(JAIL_PATH.split(":"), program)
+
+/** A host program for the gateway itself (bwrap, prlimit), found on the gateway's PATH. */
+export const findOnHost = (program: string): string | undefined =>
+  firstExecutable([...(process.env.PATH ?? "").split(":"), ...JAIL_PATH.split(":")], program)
 
 const systemFolders = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"]
 

@@ -5,6 +5,7 @@ import type { ActionResult } from "../../../src/tools/browser/actions.ts"
 import { BrowserPool } from "../../../src/tools/browser/BrowserPool.ts"
 import { makeBrowserTool } from "../../../src/tools/browser/browserTool.ts"
 import type { UrlPolicySettings } from "../../../src/tools/outbound/urlPolicy.ts"
+import { makeKey } from "../../support/keys.ts"
 import { type Sites, startSites } from "./sites.ts"
 
 export class TestSites extends Context.Service<TestSites, Sites>()("test/tools/browser/TestSites") {
@@ -22,17 +23,7 @@ export const poolLayer = (policy: UrlPolicySettings = { allowPrivate: false, all
 export const configuredPoolLayer = (config: Partial<AppConfig["Service"]>) =>
   BrowserPool.layer.pipe(Layer.provide(AppConfig.layerTest(config)))
 
-const key: ApiKey = {
-  id: "key_test",
-  name: "test",
-  prefix: "pk_test",
-  status: "active",
-  allowedModels: ["*"],
-  allowedTools: ["*"],
-  createdAt: new Date(0),
-  lastUsedAt: null,
-  expiresAt: null
-}
+const key: ApiKey = makeKey()
 
 export interface CallOptions {
   /** The request's merged context: the same object for every call of one request. */
