@@ -1,5 +1,4 @@
-import * as cl100k from "gpt-tokenizer/encoding/cl100k_base"
-import * as o200k from "gpt-tokenizer/encoding/o200k_base"
+import { createRequire } from "node:module"
 import type { TokenizerName } from "./TokenizerName.ts"
 
 /** Counts the tokens of texts for one model family. */
@@ -11,6 +10,23 @@ export interface Tokenizer {
 
 // User text may contain `<|endoftext|>` and the like: it is text, not a special token.
 const encodeOptions = { disallowedSpecial: new Set<string>() }
+
+type CountTokens = (text: string, options: typeof encodeOptions) => number
+
+const require = createRequire(import.meta.url)
+
+/**
+ * An encoding's tables take 40–80 MiB of heap once loaded: each loads on its
+ * first count, so a gateway that never prunes (or never meets an older
+ * OpenAI model) never pays for it.
+ */
+const lazyCountTokens = (encoding: "o200k_base" | "cl100k_base"): CountTokens => {
+  let count: CountTokens | undefined
+  return (text, options) => {
+    count ??= (require(`gpt-tokenizer/encoding/${encoding}`) as { countTokens: CountTokens }).countTokens
+    return count(text, options)
+  }
+}
 
 /**
  * gpt-tokenizer's byte-pair merge is quadratic in the length of one
@@ -32,7 +48,7 @@ const sliceEnd = (text: string, start: number): number => {
 }
 
 /** Counts slice by slice, `scale`d, stopping at the first slice that passes `limit`. */
-const slicedCounter = (countTokens: typeof o200k.countTokens, scale: number) => (text: string, limit: number) => {
+const slicedCounter = (countTokens: CountTokens, scale: number) => (text: string, limit: number) => {
   let raw = 0
   for (let start = 0; start < text.length;) {
     const end = sliceEnd(text, start)
@@ -52,10 +68,12 @@ const slicedCounter = (countTokens: typeof o200k.countTokens, scale: number) => 
  */
 export const APPROXIMATION_FACTOR = 1.3
 
+const o200k = lazyCountTokens("o200k_base")
+
 const tokenizers: Record<TokenizerName, Tokenizer> = {
-  o200k_base: { name: "o200k_base", count: slicedCounter(o200k.countTokens, 1) },
-  cl100k_base: { name: "cl100k_base", count: slicedCounter(cl100k.countTokens, 1) },
-  approximate: { name: "approximate", count: slicedCounter(o200k.countTokens, APPROXIMATION_FACTOR) }
+  o200k_base: { name: "o200k_base", count: slicedCounter(o200k, 1) },
+  cl100k_base: { name: "cl100k_base", count: slicedCounter(lazyCountTokens("cl100k_base"), 1) },
+  approximate: { name: "approximate", count: slicedCounter(o200k, APPROXIMATION_FACTOR) }
 }
 
 export const tokenizerNamed = (name: TokenizerName): Tokenizer => tokenizers[name]

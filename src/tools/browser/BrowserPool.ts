@@ -1,5 +1,5 @@
 import { Cause, Context, type Duration, Effect, Layer, RcMap, type Scope } from "effect"
-import { type Browser, chromium } from "playwright-core"
+import type { Browser } from "playwright-core"
 import { AppConfig } from "../../config/AppConfig.ts"
 import { BrowserError, toBrowserError } from "./BrowserError.ts"
 import { type BrowserSession, openSession, type SessionTimeouts } from "./BrowserSession.ts"
@@ -42,8 +42,9 @@ const launch = (executablePath: string) =>
   Effect.acquireRelease(
     Effect.tryPromise({
       // A fresh temporary profile per launch; parley's own finalizer closes the browser on shutdown.
+      // playwright-core costs ~50 MiB once imported: only a gateway that browses loads it.
       try: () =>
-        chromium.launch({
+        import("playwright-core").then(({ chromium }) => chromium.launch({
           executablePath,
           headless: true,
           chromiumSandbox: false,
@@ -51,7 +52,7 @@ const launch = (executablePath: string) =>
           handleSIGINT: false,
           handleSIGTERM: false,
           handleSIGHUP: false
-        }),
+        })),
       catch: (error) => new BrowserError({ message: `Could not start the browser (${executablePath}): ${toBrowserError(error).message}` })
     }),
     (browser) => Effect.promise(() => browser.close().catch(() => undefined))
