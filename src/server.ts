@@ -61,8 +61,12 @@ export const makeGateway = <E1, E2>(parts: GatewayParts<E1, E2>) => {
   )
 }
 
+// Node's default backlog (511) overflows under connection bursts (seen in `npm run bench`); the kernel caps it at somaxconn.
+const LISTEN_BACKLOG = 4096
+
 const listenFromConfig = Layer.unwrap(
-  Effect.map(Effect.service(AppConfig), (config) => NodeHttpServer.layer(createServer, { host: config.host, port: config.port }))
+  Effect.map(Effect.service(AppConfig), (config) =>
+    NodeHttpServer.layer(createServer, { host: config.host, port: config.port, backlog: LISTEN_BACKLOG }))
 ).pipe(Layer.provide(AppConfig.layer))
 
 /** `npm start` / `parley serve`: configured from the environment (DESIGN §4). */
