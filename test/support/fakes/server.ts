@@ -1,5 +1,6 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import { createServer, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
+import { readBody } from "../readBody.ts"
 
 /** A request as a fake API received it. */
 export interface Received {
@@ -27,14 +28,6 @@ export interface FakeServer {
   readonly received: ReadonlyArray<Received>
   close(): Promise<void>
 }
-
-const readBody = (req: IncomingMessage): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const parts: Array<Buffer> = []
-    req.on("data", (part: Buffer) => parts.push(part))
-    req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")))
-    req.on("error", reject)
-  })
 
 const parse = (raw: string): unknown => {
   try {

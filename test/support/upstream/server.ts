@@ -4,6 +4,7 @@ import { demoReply } from "./demo.ts"
 import { writeJson, writeReply } from "./respond.ts"
 import type { RecordedRequest, Reply, Upstream, UpstreamOptions } from "./types.ts"
 import { errorBody } from "./wire.ts"
+import { readBody } from "../readBody.ts"
 
 /**
  * A scripted OpenAI Chat Completions server on plain `node:http`: tests,
@@ -29,14 +30,6 @@ export const startUpstream = async (options: UpstreamOptions = {}): Promise<Upst
     undeliveredAborts.push(request)
     for (const waiter of abortWaiters.splice(0)) waiter()
   }
-
-  const readBody = (req: IncomingMessage): Promise<string> =>
-    new Promise((resolve, reject) => {
-      const parts: Array<Buffer> = []
-      req.on("data", (part: Buffer) => parts.push(part))
-      req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")))
-      req.on("error", reject)
-    })
 
   const chat = async (req: IncomingMessage, res: ServerResponse) => {
     let body: any

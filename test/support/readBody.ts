@@ -1,0 +1,10 @@
+import type { IncomingMessage } from "node:http"
+
+/** A request body as UTF-8 text, read whole (test servers: the scripted upstream and the API fakes). */
+export const readBody = (req: IncomingMessage): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const parts: Array<Buffer> = []
+    req.on("data", (part: Buffer) => parts.push(part))
+    req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")))
+    req.on("error", reject)
+  })
