@@ -1,7 +1,5 @@
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Context, Effect, Layer, ManagedRuntime, Schema } from "effect"
 import { HttpServer } from "effect/http"
-import { createServer } from "node:http"
 import { monitorEventLoopDelay } from "node:perf_hooks"
 import { writeHeapSnapshot } from "node:v8"
 import { ApiKeys } from "../src/auth/ApiKeys.ts"
@@ -34,8 +32,7 @@ const app = makeGateway({
   config: AppConfig.layer,
   database: Database.layer,
   tools: Layer.succeed(ToolRegistry, ToolRegistry.make([echo])),
-  // The open-streams run connects thousands of clients in a burst; Node's default backlog (511) drops them.
-  http: NodeHttpServer.layer(createServer, { host: "127.0.0.1", port: 0, backlog: 4096 }),
+  listen: { host: "127.0.0.1", port: 0 },
   quiet: true
 })
 const runtime = ManagedRuntime.make(app)

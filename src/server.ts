@@ -3,7 +3,6 @@ import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import type { SqlClient } from "effect/sql"
-import { createServer } from "node:http"
 import { Agent } from "./agent/Agent.ts"
 import { Api } from "./api/Api.ts"
 import { ApiKeys } from "./auth/ApiKeys.ts"
@@ -11,7 +10,9 @@ import { AppConfig } from "./config/AppConfig.ts"
 import { AuthenticationLive } from "./http/authentication.ts"
 import { CatalogHandlers } from "./http/catalogHandlers.ts"
 import { ChatHandlers } from "./http/chatHandlers.ts"
+import { makeChatRoute } from "./http/chatRoute.ts"
 import { Gateway } from "./http/gateway.ts"
+import { GatewayServer } from "./http/GatewayServer.ts"
 import { SandboxHandlers } from "./http/sandboxHandlers.ts"
 import { SystemHandlers } from "./http/systemHandlers.ts"
 import { ModelRegistry } from "./models/ModelRegistry.ts"
@@ -35,11 +36,14 @@ export interface GatewayParts<E1, E2> {
   readonly tools: Layer.Layer<ToolRegistry>
   /** Default: the embedded bubblewrap backend configured from the environment (`PARLEY_SANDBOX_*`). */
   readonly sandboxes?: Layer.Layer<SandboxProvider, unknown>
-  /** A listening Node HTTP server with its platform services (`NodeHttpServer.layer`). */
-  readonly http: Layer.Layer<Layer.Success<ReturnType<typeof NodeHttpServer.layer>>, unknown>
+  /** Where to listen (port 0: any free port; read the bound one from `HttpServer`). */
+  readonly listen: NodeHttpServer.Options
   /** No "Listening on …" line (tests and the demo print their own). */
   readonly quiet?: boolean
 }
+
+// Node's default backlog (511) overflows under connection bursts (seen in `npm run bench`); the kernel caps it at somaxconn.
+const LISTEN_BACKLOG = 4096
 
 /**
  * The whole gateway from its parts. `npm start` takes them from the
@@ -47,29 +51,42 @@ export interface GatewayParts<E1, E2> {
  * and their own tools. The services and the HTTP server stay in the output so
  * callers can read the bound address or create keys.
  */
-export const makeGateway = <E1, E2>(parts: GatewayParts<E1, E2>) => {
-  const services = Layer.mergeAll(ApiKeys.layer, ModelRegistry.layer, parts.tools, Agent.layer, Pruner.layer).pipe(
+export const makeGateway = <E1, E2>(parts: GatewayParts<E1, E2>) =>
+  Layer.unwrap(Effect.sync(() => {
+    const server = new GatewayServer()
+    const chatRoute = Layer.effectDiscard(Effect.gen(function*() {
+      server.chatRoute = yield* makeChatRoute
+      yield* Effect.addFinalizer(() => Effect.sync(() => server.chatRoute = undefined))
+    }))
+    return serveRoutes(parts).pipe(
+      Layer.merge(chatRoute),
+      Layer.provideMerge(NodeHttpServer.layer(() => server, { backlog: LISTEN_BACKLOG, ...parts.listen })),
+      Layer.provideMerge(gatewayServices(parts))
+    )
+  }))
+
+/** The services every route uses, from the gateway's parts. */
+export const gatewayServices = <E1, E2>(parts: GatewayParts<E1, E2>) =>
+  Layer.mergeAll(ApiKeys.layer, ModelRegistry.layer, parts.tools, Agent.layer, Pruner.layer).pipe(
     Layer.provideMerge(parts.sandboxes ?? SandboxProvider.layer),
     Layer.provideMerge(parts.config),
     Layer.provide(parts.database)
   )
-  return HttpRouter.serve(Routes, { disableLogger: true, disableListenLog: parts.quiet === true }).pipe(
+
+/** The routes served by whatever HTTP server is provided; without GatewayServer, chat goes through the router. */
+export const serveRoutes = (options: { readonly quiet?: boolean }) =>
+  HttpRouter.serve(Routes, { disableLogger: true, disableListenLog: options.quiet === true }).pipe(
     // Resolved per request as well as when the routes are built.
-    Layer.provide(AuthenticationLive),
-    Layer.provideMerge(parts.http),
-    Layer.provideMerge(services)
+    Layer.provide(AuthenticationLive)
   )
-}
-
-// Node's default backlog (511) overflows under connection bursts (seen in `npm run bench`); the kernel caps it at somaxconn.
-const LISTEN_BACKLOG = 4096
-
-const listenFromConfig = Layer.unwrap(
-  Effect.map(Effect.service(AppConfig), (config) =>
-    NodeHttpServer.layer(createServer, { host: config.host, port: config.port, backlog: LISTEN_BACKLOG }))
-).pipe(Layer.provide(AppConfig.layer))
 
 /** `npm start` / `parley serve`: configured from the environment (DESIGN §4). */
 export const runServer = Layer.launch(
-  makeGateway({ config: AppConfig.layer, database: Database.layer, tools: ToolRegistry.layer, http: listenFromConfig })
+  Layer.unwrap(Effect.map(Effect.service(AppConfig), (config) =>
+    makeGateway({
+      config: AppConfig.layer,
+      database: Database.layer,
+      tools: ToolRegistry.layer,
+      listen: { host: config.host, port: config.port }
+    }))).pipe(Layer.provide(AppConfig.layer))
 )

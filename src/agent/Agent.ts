@@ -1,6 +1,6 @@
 import type { LanguageModelV4 } from "@ai-sdk/provider"
 import type { UIMessage, UIMessageChunk } from "ai"
-import { Context, type Duration, Effect, Layer, Queue, Stream } from "effect"
+import { Context, type Duration, Effect, Layer } from "effect"
 import type { ApiKey } from "../domain/ApiKey.ts"
 import type { Tool } from "../tools/Tool.ts"
 import { runAgent } from "./runAgent.ts"
@@ -45,28 +45,26 @@ export interface RunSummary {
 }
 
 /**
- * The tool loop: turns a conversation into a stream of AI SDK UI message
- * chunks, one model call per step, running the tools itself. No chunk is
- * emitted before the first model call answers, so a failing first call
- * fails the stream with an UpstreamError before anything was sent.
- * Stopping the stream aborts the model call and every running tool.
+ * The tool loop: turns a conversation into AI SDK UI message chunks, one
+ * model call per step, running the tools itself. No chunk is emitted before
+ * the first model call answers, so a failing first call fails the run with
+ * an UpstreamError before anything was emitted. Interrupting the run aborts
+ * the model call and every running tool.
  */
 export class Agent extends Context.Service<Agent, {
-  readonly stream: (run: AgentRun) => Stream.Stream<UIMessageChunk, UpstreamError>
   /**
-   * The same run with its chunks gathered in memory, for an answer sent in
-   * one piece: no stream and no queue between the loop and the caller
-   * (a tenth of a millisecond per request, BENCHMARKS.md).
+   * Runs to the end, handing each chunk to `emit` as it is produced: a
+   * streamed answer writes them straight to the socket, with no stream or
+   * queue between the loop and the client (BENCHMARKS.md).
    */
+  readonly run: (run: AgentRun, emit: (chunk: UIMessageChunk) => void) => Effect.Effect<void, UpstreamError>
+  /** The same run with its chunks gathered in memory, for an answer sent in one piece. */
   readonly collect: (run: AgentRun) => Effect.Effect<ReadonlyArray<UIMessageChunk>, UpstreamError>
 }>()("parley/agent/Agent") {
   static readonly layer = Layer.succeed(
     Agent,
     Agent.of({
-      stream: (run) =>
-        Stream.callback<UIMessageChunk, UpstreamError>((queue) =>
-          runAgent(run, (chunk) => Queue.offerUnsafe(queue, chunk)).pipe(Effect.andThen(Queue.end(queue)))
-        ),
+      run: runAgent,
       collect: (run) =>
         Effect.suspend(() => {
           const chunks: Array<UIMessageChunk> = []

@@ -1,9 +1,7 @@
-import { NodeHttpServer } from "@effect/platform-node"
 import type { UIMessageChunk } from "ai"
 import { Console, Context, Effect, Layer, Redacted } from "effect"
 import { HttpServer } from "effect/http"
 import { mkdtempSync, rmSync } from "node:fs"
-import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { startUpstream } from "../../test/support/upstream/index.ts"
@@ -81,7 +79,7 @@ export const runDemo: Effect.Effect<void, unknown> = Effect.scoped(
       }),
       database: Database.layerFromUrl(`sqlite:${join(dir, "parley.db")}`),
       tools: Layer.succeed(ToolRegistry, ToolRegistry.make([wordCountTool])),
-      http: NodeHttpServer.layer(createServer, { host: "127.0.0.1", port: 0 }),
+      listen: { host: "127.0.0.1", port: 0 },
       quiet: true
     }))
     const address = Context.get(context, HttpServer.HttpServer).address

@@ -3,33 +3,43 @@ import { HttpServerResponse } from "effect/http"
 import { type ApiFailure, statusOf } from "../domain/errors.ts"
 import { CorrelationId } from "./CorrelationId.ts"
 
-/**
- * Renders a failure as the spec's error body. 401s carry no correlation id;
- * every other error carries it in the body (the gateway middleware adds the
- * header to every answer but 401s).
- */
-export const errorResponse = (failure: ApiFailure): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
-  Effect.map(Effect.service(CorrelationId), (correlationId) => renderError(failure, correlationId))
+export interface ErrorBody {
+  readonly status: number
+  readonly body: Record<string, unknown>
+}
 
-export const renderError = (failure: ApiFailure, correlationId: string): HttpServerResponse.HttpServerResponse => {
-  const statusCode = statusOf[failure._tag]
-  if (failure._tag === "Unauthorized") {
-    return HttpServerResponse.jsonUnsafe({ error: failure._tag, message: failure.message, statusCode }, { status: statusCode })
-  }
-  const body: Record<string, unknown> = { error: failure._tag, message: failure.message, statusCode, correlationId }
+/**
+ * The spec's error body for a failure. 401s carry no correlation id; every
+ * other error carries it in the body (and in the `X-Correlation-Id` header).
+ */
+export const errorBody = (failure: ApiFailure, correlationId: string): ErrorBody => {
+  const status = statusOf[failure._tag]
+  if (failure._tag === "Unauthorized") return { status, body: { error: failure._tag, message: failure.message, statusCode: status } }
+  const body: Record<string, unknown> = { error: failure._tag, message: failure.message, statusCode: status, correlationId }
   if (failure.details !== undefined) body.details = failure.details
-  return HttpServerResponse.jsonUnsafe(body, { status: statusCode })
+  return { status, body }
 }
 
 /** The 500 body for anything unexpected: no internals reach the client. */
+export const unexpectedBody = (correlationId: string): ErrorBody => ({
+  status: 500,
+  body: {
+    error: "InternalServerError",
+    message: "An unexpected error occurred",
+    statusCode: 500,
+    correlationId,
+    details: { error: "An unexpected error occurred" }
+  }
+})
+
+const toResponse = ({ body, status }: ErrorBody) => HttpServerResponse.jsonUnsafe(body, { status })
+
+export const renderError = (failure: ApiFailure, correlationId: string): HttpServerResponse.HttpServerResponse =>
+  toResponse(errorBody(failure, correlationId))
+
 export const unexpectedError = (correlationId: string): HttpServerResponse.HttpServerResponse =>
-  HttpServerResponse.jsonUnsafe(
-    {
-      error: "InternalServerError",
-      message: "An unexpected error occurred",
-      statusCode: 500,
-      correlationId,
-      details: { error: "An unexpected error occurred" }
-    },
-    { status: 500 }
-  )
+  toResponse(unexpectedBody(correlationId))
+
+/** Renders a failure of a routed handler, with the request's correlation id. */
+export const errorResponse = (failure: ApiFailure): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
+  Effect.map(Effect.service(CorrelationId), (correlationId) => renderError(failure, correlationId))

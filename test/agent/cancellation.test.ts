@@ -1,5 +1,6 @@
 import { assert, describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Fiber, Stream } from "effect"
+import type { UIMessageChunk } from "ai"
+import { Deferred, Effect, Fiber } from "effect"
 import { Agent } from "../../src/agent/Agent.ts"
 import { makeTestTool } from "../support/tools.ts"
 import { finish, makeRun, runCollecting, scriptedModel, stallingModel, start, toolCall } from "./fixtures.ts"
@@ -11,7 +12,7 @@ const waitUntil = (condition: () => boolean) =>
   })
 
 describe("cancellation", () => {
-  it.live("a consumer that stops pulling aborts the model request", () =>
+  it.live("interrupting the run after its first chunks aborts the model request", () =>
     Effect.gen(function*() {
       const { cancelled, model } = stallingModel([
         start,
@@ -19,9 +20,12 @@ describe("cancellation", () => {
         { type: "text-delta", id: "t", delta: "Once upon" }
       ])
       const agent = yield* Agent
-      const chunks = yield* agent.stream(makeRun(model, [])).pipe(Stream.take(3), Stream.runCollect)
+      const chunks: Array<UIMessageChunk> = []
+      const fiber = yield* agent.run(makeRun(model, []), (chunk) => void chunks.push(chunk)).pipe(Effect.forkChild)
+      yield* waitUntil(() => chunks.length === 4)
+      yield* Fiber.interrupt(fiber)
 
-      expect(chunks.map((chunk) => chunk.type)).toEqual(["start", "start-step", "text-start"])
+      expect(chunks.map((chunk) => chunk.type)).toEqual(["start", "start-step", "text-start", "text-delta"])
       yield* waitUntil(() => cancelled.length === 1)
       assert.isTrue(model.doStreamCalls[0]?.abortSignal?.aborted)
     }).pipe(Effect.provide(Agent.layer)))

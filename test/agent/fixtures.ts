@@ -1,7 +1,7 @@
 import type { LanguageModelV4, LanguageModelV4StreamPart, LanguageModelV4Usage } from "@ai-sdk/provider"
 import type { UIMessage, UIMessageChunk } from "ai"
 import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test"
-import { Cause, Effect, Exit, Option, Stream } from "effect"
+import { Cause, Effect, Exit, Option } from "effect"
 import { Agent, type AgentRun } from "../../src/agent/Agent.ts"
 import type { UpstreamError } from "../../src/agent/UpstreamError.ts"
 import type { Tool } from "../../src/tools/Tool.ts"
@@ -101,17 +101,14 @@ export const runCollecting = (run: AgentRun) =>
   Effect.gen(function*() {
     const agent = yield* Agent
     const chunks: Array<UIMessageChunk> = []
-    const exit = yield* agent.stream(run).pipe(
-      Stream.runForEach((chunk) => Effect.sync(() => chunks.push(chunk))),
-      Effect.exit
-    )
+    const exit = yield* Effect.exit(agent.run(run, (chunk) => void chunks.push(chunk)))
     return { chunks, exit }
   }).pipe(Effect.provide(Agent.layer))
 
 export const runChunks = (run: AgentRun): Effect.Effect<Array<UIMessageChunk>, UpstreamError> =>
   Effect.gen(function*() {
     const agent = yield* Agent
-    return yield* Stream.runCollect(agent.stream(run))
+    return [...yield* agent.collect(run)]
   }).pipe(Effect.provide(Agent.layer))
 
 /** The finish chunk's metadata. */

@@ -4,7 +4,7 @@ import { makeRun, runChunks, scriptedModel, userMessage } from "./fixtures.ts"
 import { normalize, referenceRun } from "./oracle.ts"
 import { scenarios, tools } from "./scenarios.ts"
 
-describe("Agent.stream matches streamText + toUIMessageStream", () => {
+describe("Agent.run matches streamText + toUIMessageStream", () => {
   for (const scenario of scenarios) {
     it.live(scenario.name, () =>
       Effect.gen(function*() {

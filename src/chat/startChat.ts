@@ -1,39 +1,47 @@
 import type { UIMessage } from "ai"
 import { Duration, Effect } from "effect"
-import type { HttpServerRequest } from "effect/http"
-import { HttpServerResponse } from "effect/http"
-import { Agent, type AgentRun } from "../agent/Agent.ts"
-import { CurrentKey } from "../api/Authentication.ts"
-import { prepareChat } from "../chat/prepareChat.ts"
-import { AppConfig } from "../config/AppConfig.ts"
+import type { AgentRun } from "../agent/Agent.ts"
+import type { ApiKey } from "../domain/ApiKey.ts"
 import { decodeChatRequest } from "../domain/ChatRequest.ts"
 import { BadRequest } from "../domain/errors.ts"
 import { normalizeMessages } from "../domain/Message.ts"
-import { ModelRegistry } from "../models/ModelRegistry.ts"
+import type { ValidationReport } from "../domain/ValidationReport.ts"
+import type { ModelRegistry } from "../models/ModelRegistry.ts"
 import { Pruner, pruneTarget } from "../prune/Pruner.ts"
-import { ToolRegistry } from "../tools/ToolRegistry.ts"
-import { jsonResponse, streamResponse } from "./chatResponses.ts"
-import { readJsonBody } from "./readJsonBody.ts"
+import type { ToolRegistry } from "../tools/ToolRegistry.ts"
+import { prepareChat } from "./prepareChat.ts"
 
 /** Spec limits: 30 tool-call steps and 300 s per request. */
 export const MAX_STEPS = 30
 export const MAX_DURATION = Duration.seconds(300)
 
-/** POST /api/v1/chat, in the order of DESIGN §2. Services are taken once, when the routes are built. */
-export const makeHandleChat = Effect.gen(function*() {
-  const config = yield* AppConfig
-  const agent = yield* Agent
+/** What a chat request turned into, before anything is sent: a report, or a run and how to answer it. */
+export type ChatStart =
+  | { readonly _tag: "Report"; readonly report: ValidationReport; readonly headers: Record<string, string> }
+  | {
+    readonly _tag: "Run"
+    readonly run: AgentRun
+    readonly stream: boolean
+    /** The conversation as the client sent it (normalized), which a JSON answer repeats. */
+    readonly input: ReadonlyArray<UIMessage>
+    readonly tools: { readonly used: ReadonlyArray<string>; readonly skipped: ReadonlyArray<string> }
+    readonly headers: Record<string, string>
+  }
+
+/**
+ * POST /api/v1/chat up to the run, in the order of DESIGN §2: decode, plan
+ * (model, prompt, tools, context), prune. Independent of how the answer is
+ * written. Services are taken once, when the route is built.
+ */
+export const makeStartChat = Effect.gen(function*() {
   const pruner = yield* Pruner
   const services = yield* Effect.context<ModelRegistry | ToolRegistry | Pruner>()
 
-  return Effect.fn("http.chat")(function*(request: HttpServerRequest.HttpServerRequest) {
-    const key = yield* CurrentKey
+  return Effect.fn("chat.start")(function*(body: unknown, key: ApiKey) {
     const headers: Record<string, string> = {}
-
-    const body = yield* readJsonBody(request, config.bodyLimitBytes)
     const chat = yield* decodeChatRequest(body)
     const plan = yield* prepareChat(chat, key).pipe(Effect.provideContext(services))
-    if (plan._tag === "Report") return HttpServerResponse.jsonUnsafe(plan.report, { headers })
+    if (plan._tag === "Report") return { _tag: "Report", report: plan.report, headers } satisfies ChatStart
 
     // Decoding allows none so validateOnly needs no conversation; a run needs one.
     if (chat.messages.length === 0) {
@@ -66,8 +74,7 @@ export const makeHandleChat = Effect.gen(function*() {
       timeout: MAX_DURATION,
       maxOutputTokens: plan.entry.maxOutputTokens
     }
-    if (chat.stream) return yield* streamResponse(agent.stream(run), headers)
     const tools = { used: plan.tools.map((check) => check.name), skipped: plan.skipped }
-    return yield* jsonResponse(agent.collect(run), input, tools, headers)
+    return { _tag: "Run", run, stream: chat.stream, input, tools, headers } satisfies ChatStart
   })
 })

@@ -1,0 +1,89 @@
+import { Cause, Effect, Fiber } from "effect"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { Agent } from "../agent/Agent.ts"
+import { ApiKeys } from "../auth/ApiKeys.ts"
+import { chatResponseBody } from "../chat/chatResponseBody.ts"
+import { makeStartChat } from "../chat/startChat.ts"
+import { AppConfig } from "../config/AppConfig.ts"
+import { correlationIdFor } from "./CorrelationId.ts"
+import { errorBody, unexpectedBody } from "./errorResponse.ts"
+import { writeError, writeJson } from "./nodeAnswers.ts"
+import { closeIfBodyUnread, readJsonBody } from "./nodeBody.ts"
+import { SseWriter } from "./SseWriter.ts"
+import { upstreamFailure } from "./upstreamFailure.ts"
+
+export const CHAT_PATH = "/api/v1/chat"
+
+/** The requests this route answers: exactly POST /api/v1/chat, with or without a query. */
+export const isChatRequest = (method: string | undefined, url: string | undefined): boolean =>
+  method === "POST" && url !== undefined && (url === CHAT_PATH || url.startsWith(`${CHAT_PATH}?`))
+
+export type NodeRoute = (req: IncomingMessage, res: ServerResponse) => void
+
+/**
+ * POST /api/v1/chat on Node's own request and response: authentication,
+ * correlation id, body, plan, run, and the answer written straight to the
+ * socket. It is the gateway's hot path, so it skips the router and the
+ * HttpServerResponse layer (0.2 ms a request, BENCHMARKS.md) while keeping
+ * every rule the routed endpoints follow: the spec's error bodies, 401s
+ * without a correlation id, nothing internal in a 500, and a client that
+ * goes away interrupting the run (which aborts the model call and the tools).
+ */
+export const makeChatRoute = Effect.gen(function*() {
+  const keys = yield* ApiKeys
+  const config = yield* AppConfig
+  const agent = yield* Agent
+  const startChat = yield* makeStartChat
+  const scope = yield* Effect.scope
+  const context = yield* Effect.context<never>()
+
+  const answer = (req: IncomingMessage, res: ServerResponse, correlationId: string, stream: { sse?: SseWriter }) =>
+    Effect.gen(function*() {
+      const key = yield* keys.authenticate(req.headers.authorization)
+      const body = yield* readJsonBody(req, res, config.bodyLimitBytes)
+      const start = yield* startChat(body, key)
+      const headers = { ...start.headers, "x-correlation-id": correlationId }
+      if (start._tag === "Report") return writeJson(res, 200, start.report, headers)
+      if (!start.stream) {
+        const chunks = yield* Effect.mapError(agent.collect(start.run), upstreamFailure)
+        return writeJson(res, 200, chatResponseBody(chunks, start.input, start.tools), headers)
+      }
+      const sse = stream.sse = new SseWriter(res, headers)
+      yield* Effect.mapError(agent.run(start.run, sse.emit), upstreamFailure)
+      sse.end()
+    })
+
+  // A failure before the answer started is an error body; after, it ends the stream (DESIGN §3.3).
+  const fail = (cause: Cause.Cause<Parameters<typeof errorBody>[0]>, res: ServerResponse, correlationId: string, sse: SseWriter | undefined) => {
+    if (Cause.hasInterruptsOnly(cause)) return Effect.void
+    const failure = Cause.findErrorOption(cause)
+    if (failure._tag === "Some") {
+      if (sse?.started) return Effect.sync(() => sse.fail(failure.value.message))
+      return Effect.sync(() => writeError(res, errorBody(failure.value, correlationId), correlationId))
+    }
+    const unexpected = unexpectedBody(correlationId)
+    // The rendered cause (messages and stacks), never the request: its headers hold the key.
+    return Effect.logError("Unhandled request failure", Cause.pretty(cause)).pipe(
+      Effect.annotateLogs({ correlationId }),
+      Effect.andThen(Effect.sync(() => {
+        if (sse?.started) sse.fail(String(unexpected.body.message))
+        else if (!res.headersSent) writeError(res, unexpected, correlationId)
+        else res.destroy()
+      }))
+    )
+  }
+
+  return ((req, res) => {
+    const correlationId = correlationIdFor(req.headers["x-correlation-id"] as string | undefined)
+    const stream: { sse?: SseWriter } = {}
+    const program = answer(req, res, correlationId, stream).pipe(
+      Effect.catchCause((cause) => fail(cause, res, correlationId, stream.sse))
+    )
+    res.once("finish", () => closeIfBodyUnread(req))
+    const fiber = Fiber.runIn(Effect.runForkWith(context)(program), scope)
+    if (fiber.pollUnsafe() !== undefined) return
+    res.once("close", () => {
+      if (!res.writableEnded) fiber.interruptUnsafe()
+    })
+  }) satisfies NodeRoute
+})

@@ -1,0 +1,73 @@
+import { Effect } from "effect"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { BadRequest, PayloadTooLarge } from "../domain/errors.ts"
+
+const tooLarge = (limit: number) =>
+  new PayloadTooLarge({
+    message: `Request body exceeds the limit of ${limit} bytes. Send fewer or smaller messages, or prune=true.`,
+    details: { limit }
+  })
+
+const unreadable = () => new BadRequest({ message: "Could not read the request body", details: { error: "unreadable body" } })
+
+const parse = (text: string) => {
+  if (text.length === 0) {
+    return Effect.fail(new BadRequest({ message: "Request body is empty: send a JSON ChatRequest", details: { error: "empty body" } }))
+  }
+  try {
+    return Effect.succeed(JSON.parse(text) as unknown)
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error)
+    return Effect.fail(new BadRequest({ message: `Malformed JSON body: ${detail}`, details: { error: detail } }))
+  }
+}
+
+/**
+ * Reads a JSON body under a byte limit (DESIGN §3.9): over the limit is 413,
+ * malformed JSON is 400. A declared length over the limit is refused before
+ * anything is read; a client that asked to wait (`Expect: 100-continue`) is
+ * told to send only once the body is wanted.
+ */
+export const readJsonBody = (req: IncomingMessage, res: ServerResponse, limit: number) =>
+  Effect.callback<unknown, BadRequest | PayloadTooLarge>((resume) => {
+    if (Number(req.headers["content-length"]) > limit) return resume(Effect.fail(tooLarge(limit)))
+    if (req.headers.expect?.toLowerCase() === "100-continue" && !res.headersSent) res.writeContinue()
+    const chunks: Array<Buffer> = []
+    let size = 0
+    const done = () => {
+      req.off("data", onData)
+      req.off("end", onEnd)
+      req.off("error", onError)
+    }
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= limit) return void chunks.push(chunk)
+      done()
+      resume(Effect.fail(tooLarge(limit)))
+    }
+    const onEnd = () => {
+      done()
+      resume(parse(chunks.length === 1 ? chunks[0]!.toString() : Buffer.concat(chunks).toString()))
+    }
+    const onError = () => {
+      done()
+      resume(Effect.fail(unreadable()))
+    }
+    req.on("data", onData)
+    req.on("end", onEnd)
+    req.on("error", onError)
+    return Effect.sync(done)
+  })
+
+// A body the answer did not need may still be arriving: close the connection
+// gracefully rather than read an unbounded rest (a 401 or 413 sent early).
+const CLOSE_GRACE_MS = 1_000
+
+/** Call once the response is written: drops the connection if the request body was left unread. */
+export const closeIfBodyUnread = (req: IncomingMessage) => {
+  if (req.complete || req.destroyed) return
+  const socket = req.socket
+  socket.end()
+  const timer = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS).unref()
+  socket.once("close", () => clearTimeout(timer))
+}
