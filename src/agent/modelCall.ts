@@ -1,5 +1,6 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart } from "@ai-sdk/provider"
 import { Effect } from "effect"
+import { OpenAICompatibleChatModel } from "../models/openaiCompatible/OpenAICompatibleChatModel.ts"
 import type { RunState } from "./RunState.ts"
 import type { StepTranslator } from "./StepTranslator.ts"
 import { retryAfterMs, toUpstreamError, type UpstreamError } from "./UpstreamError.ts"
@@ -33,22 +34,55 @@ const isAnswer = (part: LanguageModelV4StreamPart): boolean =>
   part.type !== "stream-start" && part.type !== "response-metadata" && part.type !== "raw" &&
   part.type !== "ping" && part.type !== "error"
 
-const read = async (
-  reader: ReadableStreamDefaultReader<LanguageModelV4StreamPart>,
-  committed: boolean
-): Promise<ReadableStreamReadResult<LanguageModelV4StreamPart>> => {
-  try {
-    return await reader.read()
-  } catch (error) {
-    throw new AttemptFailure(error, committed)
+/**
+ * Where one attempt's parts go. They are held back until the first part of
+ * the answer, then the step begins and every part goes through the
+ * translator; `begun` tells whether a failure is still retryable.
+ */
+class StepFeed {
+  begun = false
+  private readonly early: Array<LanguageModelV4StreamPart> = []
+  private readonly state: RunState
+  private readonly translator: StepTranslator
+
+  constructor(state: RunState, translator: StepTranslator) {
+    this.state = state
+    this.translator = translator
+  }
+
+  readonly push = (part: LanguageModelV4StreamPart): void => {
+    if (part.type === "error") throw new AttemptFailure(part.error, this.begun)
+    if (this.begun) return this.translator.push(part)
+    this.early.push(part)
+    if (!isAnswer(part)) return
+    this.begun = true
+    this.state.beginStep()
+    for (const early of this.early) this.translator.push(early)
   }
 }
 
-/**
- * One model call, read to its end. Parts are held back until the first part
- * of the answer, then the step begins and every part goes through the
- * translator. Aborting `signal` aborts the request and stops the reading.
- */
+// Any LanguageModelV4: its stream read part by part, a promise per part.
+const readStream = async (model: LanguageModelV4, options: LanguageModelV4CallOptions, feed: StepFeed, signal: AbortSignal) => {
+  const reader = (await model.doStream(options)).stream.getReader()
+  const cancel = () => void reader.cancel(signal.reason).catch(() => undefined)
+  signal.addEventListener("abort", cancel, { once: true })
+  try {
+    for (;;) {
+      if (signal.aborted) return
+      const next = await reader.read()
+      if (signal.aborted || next.done) return
+      feed.push(next.value)
+    }
+  } finally {
+    signal.removeEventListener("abort", cancel)
+  }
+}
+
+// parley's own OpenAI-compatible model hands over the parts of each network read at once.
+const readParts = async (model: OpenAICompatibleChatModel, options: LanguageModelV4CallOptions, feed: StepFeed) =>
+  (await model.openStream(options)).read(feed.push)
+
+/** One model call, read to its end. Aborting `signal` aborts the request and stops the reading. */
 const attempt = async (
   model: LanguageModelV4,
   options: LanguageModelV4CallOptions,
@@ -56,41 +90,14 @@ const attempt = async (
   translator: StepTranslator,
   signal: AbortSignal
 ): Promise<void> => {
-  let result
+  const feed = new StepFeed(state, translator)
+  const call = { ...options, abortSignal: signal }
   try {
-    result = await model.doStream({ ...options, abortSignal: signal })
+    await (model instanceof OpenAICompatibleChatModel ? readParts(model, call, feed) : readStream(model, call, feed, signal))
   } catch (error) {
-    throw new AttemptFailure(error, false)
+    throw error instanceof AttemptFailure ? error : new AttemptFailure(error, feed.begun)
   }
-  const reader = result.stream.getReader()
-  const cancel = () => void reader.cancel(signal.reason).catch(() => undefined)
-  signal.addEventListener("abort", cancel, { once: true })
-  if (signal.aborted) return cancel()
-  try {
-    const early: Array<LanguageModelV4StreamPart> = []
-    for (;;) {
-      const next = await read(reader, false)
-      if (signal.aborted) return
-      if (next.done) throw new AttemptFailure(new NoOutput(), false)
-      if (next.value.type === "error") throw new AttemptFailure(next.value.error, false)
-      early.push(next.value)
-      if (isAnswer(next.value)) break
-    }
-    state.beginStep()
-    try {
-      for (const part of early) translator.push(part)
-      for (;;) {
-        const next = await read(reader, true)
-        if (signal.aborted || next.done) return
-        if (next.value.type === "error") throw new AttemptFailure(next.value.error, true)
-        translator.push(next.value)
-      }
-    } catch (error) {
-      throw error instanceof AttemptFailure ? error : new AttemptFailure(error, true)
-    }
-  } finally {
-    signal.removeEventListener("abort", cancel)
-  }
+  if (!feed.begun && !signal.aborted) throw new AttemptFailure(new NoOutput(), false)
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { LanguageModelV4 } from "@ai-sdk/provider"
 import { Context, Effect, Layer } from "effect"
-import { AppConfig } from "../config/AppConfig.ts"
+import { AppConfig, type ProviderConfig } from "../config/AppConfig.ts"
 import type { TokenizerName } from "../prune/TokenizerName.ts"
 import { modelFactoryFor } from "./providerModels.ts"
 
@@ -22,6 +22,21 @@ export interface RegisteredModel {
   readonly model: LanguageModelV4
 }
 
+const registerProvider = (provider: ProviderConfig) =>
+  Effect.map(Effect.promise(() => modelFactoryFor(provider)), (modelFor) =>
+    provider.models.map((model): RegisteredModel => ({
+      entry: {
+        id: `${provider.id}/${model.id}`,
+        name: model.name,
+        categories: model.categories,
+        provider: provider.id,
+        ...(model.contextWindow === undefined ? {} : { contextWindow: model.contextWindow }),
+        ...(model.maxOutputTokens === undefined ? {} : { maxOutputTokens: model.maxOutputTokens }),
+        ...(model.tokenizer === undefined ? {} : { tokenizer: model.tokenizer })
+      },
+      model: modelFor(model.id)
+    })))
+
 const make = (registered: ReadonlyArray<RegisteredModel>) => {
   const byId = new Map(registered.map((item) => [item.entry.id, item]))
   return ModelRegistry.of({
@@ -31,8 +46,7 @@ const make = (registered: ReadonlyArray<RegisteredModel>) => {
 }
 
 /**
- * Every configured model, built once at startup with the AI SDK provider
- * packages and reused by every request.
+ * Every configured model, built once at startup and reused by every request.
  */
 export class ModelRegistry extends Context.Service<ModelRegistry, {
   readonly catalog: ReadonlyArray<ModelEntry>
@@ -42,22 +56,8 @@ export class ModelRegistry extends Context.Service<ModelRegistry, {
     ModelRegistry,
     Effect.gen(function*() {
       const { providers } = yield* AppConfig
-      const registered = providers.flatMap((provider) => {
-        const modelFor = modelFactoryFor(provider)
-        return provider.models.map((model): RegisteredModel => ({
-          entry: {
-            id: `${provider.id}/${model.id}`,
-            name: model.name,
-            categories: model.categories,
-            provider: provider.id,
-            ...(model.contextWindow === undefined ? {} : { contextWindow: model.contextWindow }),
-            ...(model.maxOutputTokens === undefined ? {} : { maxOutputTokens: model.maxOutputTokens }),
-            ...(model.tokenizer === undefined ? {} : { tokenizer: model.tokenizer })
-          },
-          model: modelFor(model.id)
-        }))
-      })
-      return make(registered)
+      const registered = yield* Effect.forEach(providers, registerProvider)
+      return make(registered.flat())
     })
   )
 

@@ -1,25 +1,6 @@
-import { Agent as HttpAgent, type IncomingMessage, request as httpRequest, type RequestOptions } from "node:http"
-import { Agent as HttpsAgent, request as httpsRequest } from "node:https"
-
-/**
- * The `fetch` the provider models call with: the same contract as the
- * global fetch for what the AI SDK providers send (a POST with a string
- * body, a plain headers object, an abort signal), over `node:http` with
- * kept-alive connections. The global fetch (undici's WHATWG layer) costs
- * about 0.4 ms of CPU per call more; at one to thirty model calls per chat
- * request that is most of the gateway's own cost (BENCHMARKS.md). Anything
- * else (a Request object, a stream body, a redirect) goes to the global fetch.
- *
- * Failures look like the global fetch's, which the providers and
- * `UpstreamError` classify: a connection that cannot be made rejects with
- * `TypeError("fetch failed")` and the network error as its cause; an abort
- * rejects with the signal's reason; a body cut short errors with
- * `TypeError("terminated")`.
- */
-const agents = {
-  "http:": new HttpAgent({ keepAlive: true }),
-  "https:": new HttpsAgent({ keepAlive: true })
-}
+import { type IncomingMessage, request as httpRequest, type RequestOptions } from "node:http"
+import { request as httpsRequest } from "node:https"
+import { agentFor } from "./httpAgents.ts"
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308])
 const NO_BODY = new Set([101, 204, 205, 304])
@@ -86,13 +67,28 @@ const bodyOf = (res: IncomingMessage, signal: AbortSignal | undefined): Readable
   })
 }
 
+/**
+ * The `fetch` the provider models call with: the same contract as the
+ * global fetch for what the AI SDK providers send (a POST with a string
+ * body, a plain headers object, an abort signal), over `node:http` with
+ * kept-alive connections. The global fetch (undici's WHATWG layer) costs
+ * about 0.4 ms of CPU per call more; at one to thirty model calls per chat
+ * request that is most of the gateway's own cost (BENCHMARKS.md). Anything
+ * else (a Request object, a stream body, a redirect) goes to the global fetch.
+ *
+ * Failures look like the global fetch's, which the providers and
+ * `UpstreamError` classify: a connection that cannot be made rejects with
+ * `TypeError("fetch failed")` and the network error as its cause; an abort
+ * rejects with the signal's reason; a body cut short errors with
+ * `TypeError("terminated")`.
+ */
 export const nodeFetch = (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
   const body = init.body
   if (input instanceof Request || (body != null && typeof body !== "string") || init.redirect === "manual") {
     return globalThis.fetch(input, init)
   }
   const url = input instanceof URL ? input : new URL(input)
-  const agent = url.protocol === "https:" ? agents["https:"] : url.protocol === "http:" ? agents["http:"] : undefined
+  const agent = agentFor(url)
   if (agent === undefined) return globalThis.fetch(input, init)
   const signal = init.signal ?? undefined
   if (signal?.aborted === true) return Promise.reject(abortReason(signal))

@@ -1,36 +1,38 @@
-import { createAnthropic } from "@ai-sdk/anthropic"
-import { createOpenAI } from "@ai-sdk/openai"
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible"
 import type { LanguageModelV4 } from "@ai-sdk/provider"
 import { Redacted } from "effect"
 import type { ProviderConfig } from "../config/AppConfig.ts"
 import { nodeFetch } from "./nodeFetch.ts"
+import { OpenAICompatibleChatModel } from "./openaiCompatible/OpenAICompatibleChatModel.ts"
 
 /**
- * One AI SDK provider instance per configured provider; returns its model
+ * One provider instance per configured provider; resolves to its model
  * factory. The key is handed over only here, unwrapped at the last moment.
+ * OpenAI-compatible servers get parley's own client (the same parts as the
+ * AI SDK's, at a fraction of the CPU: BENCHMARKS.md); the AI SDK packages
+ * for OpenAI and Anthropic are loaded only when a provider of theirs is
+ * configured.
  */
-export const modelFactoryFor = (provider: ProviderConfig): (modelId: string) => LanguageModelV4 => {
+export const modelFactoryFor = async (provider: ProviderConfig): Promise<(modelId: string) => LanguageModelV4> => {
   const apiKey = provider.apiKey === undefined ? undefined : Redacted.value(provider.apiKey)
   const baseURL = provider.baseURL === undefined ? {} : { baseURL: provider.baseURL }
   switch (provider.type) {
     case "openai": {
+      const { createOpenAI } = await import("@ai-sdk/openai")
       // Chat Completions rather than Responses: it is what OPENAI_BASE_URL
       // proxies and OpenAI-compatible servers speak as well.
       const openai = createOpenAI({ ...baseURL, fetch: nodeFetch, ...(apiKey === undefined ? {} : { apiKey }) })
       return (modelId) => openai.chat(modelId)
     }
-    case "openai-compatible": {
-      const compatible = createOpenAICompatible({
-        name: provider.id,
-        baseURL: provider.baseURL,
-        includeUsage: true,
-        fetch: nodeFetch,
-        ...(apiKey === undefined ? {} : { apiKey })
-      })
-      return (modelId) => compatible.chatModel(modelId)
-    }
+    case "openai-compatible":
+      return (modelId) =>
+        new OpenAICompatibleChatModel({
+          provider: provider.id,
+          baseURL: provider.baseURL,
+          modelId,
+          ...(apiKey === undefined ? {} : { apiKey })
+        })
     case "anthropic": {
+      const { createAnthropic } = await import("@ai-sdk/anthropic")
       const anthropic = createAnthropic({ ...baseURL, fetch: nodeFetch, ...(apiKey === undefined ? {} : { apiKey }) })
       return (modelId) => anthropic.messages(modelId)
     }

@@ -69,6 +69,17 @@ export const writeReply = async (reply: Reply, exchange: Exchange): Promise<void
       const headers: Record<string, string> = reply.retryAfter === undefined ? {} : { "retry-after": String(reply.retryAfter) }
       return writeJson(res, reply.status, reply.body ?? errorBody(reply.status), headers)
     }
+    case "raw": {
+      const type = streaming ? SSE_HEADERS : JSON_HEADERS
+      res.writeHead(reply.status ?? 200, { ...type, ...reply.headers })
+      const pieces = typeof reply.body === "string" ? [reply.body] : reply.body
+      for (const [i, piece] of pieces.entries()) {
+        if (i > 0) await wait(reply.chunkDelayMs, res)
+        if (res.destroyed) return
+        res.write(piece)
+      }
+      return void res.end()
+    }
     case "hang": {
       if (streaming) {
         res.writeHead(200, SSE_HEADERS)

@@ -28,6 +28,8 @@ export type Reply = Timing & (
     readonly chunks?: number
     readonly finishReason?: "stop" | "length"
     readonly usage?: Partial<UsageIn>
+    /** Thinking before the text: `reasoning_content` deltas (one per word) when streaming, else on the message. */
+    readonly reasoning?: string
   }
   | {
     readonly type: "tool-calls"
@@ -40,6 +42,17 @@ export type Reply = Timing & (
   | { readonly type: "broken"; readonly afterChunks: number }
   /** Headers sent (when streaming), then nothing until the client goes away. */
   | { readonly type: "hang" }
+  /**
+   * Exactly these bytes, for what the other replies cannot say (odd chunks,
+   * line endings, bodies): status 200 and an SSE (streaming) or JSON content
+   * type unless given; each piece of an array in its own write.
+   */
+  | {
+    readonly type: "raw"
+    readonly body: string | ReadonlyArray<string | Uint8Array>
+    readonly status?: number
+    readonly headers?: Record<string, string>
+  }
 )
 
 export interface RecordedRequest {

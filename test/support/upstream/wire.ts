@@ -78,6 +78,8 @@ export const streamFrames = (
   nextId: () => string
 ): Array<string> => {
   const frames = [sse(chunk(meta, { role: "assistant", content: "" }))]
+  const reasoning = reply.type === "text" ? reply.reasoning ?? "" : ""
+  for (const piece of splitText(reasoning)) frames.push(sse(chunk(meta, { reasoning_content: piece })))
   const chunks = reply.type === "text" ? reply.chunks : undefined
   for (const piece of splitText(textOf(reply), chunks)) frames.push(sse(chunk(meta, { content: piece })))
   toolCallsOf(reply, nextId).forEach((call, index) => {
@@ -117,6 +119,7 @@ export const completionBody = (reply: Answer, meta: ResponseMeta, usage: UsageIn
       message: {
         role: "assistant",
         content: text.length > 0 || calls.length === 0 ? text : null,
+        ...(reply.type === "text" && reply.reasoning !== undefined ? { reasoning_content: reply.reasoning } : {}),
         ...(calls.length > 0
           ? {
             tool_calls: calls.map((call) => ({

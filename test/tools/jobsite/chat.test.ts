@@ -1,7 +1,6 @@
-import { Redacted } from "effect"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
-import { modelFactoryFor } from "../../../src/models/providerModels.ts"
 import { ModelRegistry } from "../../../src/models/ModelRegistry.ts"
+import { OpenAICompatibleChatModel } from "../../../src/models/openaiCompatible/OpenAICompatibleChatModel.ts"
 import { makeJobsiteReplyGenerator } from "../../../src/tools/jobsite/jobsiteReplyGenerator.ts"
 import { startGateway, type TestGateway, UPSTREAM_API_KEY } from "../../support/gateway.ts"
 import { bearer, chatBody, postJson } from "../../support/http.ts"
@@ -18,13 +17,12 @@ const models = ModelRegistry.of({
     id === "test/m2"
       ? {
         entry: { id, name: "Model Two", categories: ["chat"], provider: "test" },
-        model: modelFactoryFor({
-          id: "test",
-          type: "openai-compatible",
+        model: new OpenAICompatibleChatModel({
+          provider: "test",
           baseURL: gateway.upstream.url,
-          apiKey: Redacted.make(UPSTREAM_API_KEY),
-          models: []
-        })("m2")
+          apiKey: UPSTREAM_API_KEY,
+          modelId: "m2"
+        })
       }
       : undefined
 })

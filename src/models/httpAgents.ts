@@ -1,0 +1,17 @@
+import { Agent as HttpAgent } from "node:http"
+import { Agent as HttpsAgent } from "node:https"
+
+/**
+ * One pool of kept-alive connections per protocol for every model call the
+ * gateway makes, whichever client makes it (`nodeFetch`, the native
+ * OpenAI-compatible model): a call reuses a warm socket instead of paying a
+ * TCP (and TLS) handshake.
+ */
+export const httpAgents = {
+  "http:": new HttpAgent({ keepAlive: true }),
+  "https:": new HttpsAgent({ keepAlive: true })
+}
+
+/** The pool for `url`'s protocol; undefined for anything but http and https. */
+export const agentFor = (url: URL): HttpAgent | undefined =>
+  url.protocol === "https:" ? httpAgents["https:"] : url.protocol === "http:" ? httpAgents["http:"] : undefined

@@ -1,0 +1,130 @@
+import type { LanguageModelV4StreamPart } from "@ai-sdk/provider"
+import { type CallInfo, readFailure, type ResponseInfo } from "./apiErrors.ts"
+import { abortReason, type Exchange } from "./httpExchange.ts"
+import { SseDataSplitter } from "./sseData.ts"
+import { StreamParts, type StreamPartsOptions } from "./StreamParts.ts"
+
+/** A streamed model call whose response headers arrived. */
+export interface PartStream {
+  readonly request: { readonly body: unknown }
+  readonly response: { readonly headers: Record<string, string> }
+  /**
+   * Delivers every part synchronously as each network chunk is parsed, in the
+   * same order doStream's stream would; resolves after the last part; rejects
+   * when the connection breaks mid-stream (the same error doStream's stream
+   * would error with) or on abort (options.abortSignal). If onPart throws, the
+   * request is destroyed and the promise rejects with what onPart threw. Call
+   * at most once.
+   */
+  read(onPart: (part: LanguageModelV4StreamPart) => void): Promise<void>
+  /** Gives the call up: destroys the request; `read` (pending or later) rejects with `reason`. */
+  cancel(reason?: unknown): void
+}
+
+const BODY_FAILURE = "Failed to process successful response"
+
+interface Failure {
+  readonly error: unknown
+}
+
+/**
+ * Reads the SSE body of one response straight off the `node:http` message:
+ * Buffers → event data → JSON → parts, synchronously in the `data` handler,
+ * with no web stream and no promise per hop.
+ */
+export class ResponsePartStream implements PartStream {
+  readonly request: { readonly body: unknown }
+  readonly response: { readonly headers: Record<string, string> }
+  private readonly exchange: Exchange
+  private readonly call: CallInfo
+  private readonly responseInfo: ResponseInfo
+  private readonly signal: AbortSignal | undefined
+  private readonly options: StreamPartsOptions
+  private state: "idle" | "reading" | "done" = "idle"
+  /** Why the call ended before anyone read it. */
+  private failure: Failure | undefined = undefined
+  private settle: (failure: Failure | undefined) => void = () => undefined
+
+  constructor(
+    exchange: Exchange,
+    call: CallInfo,
+    headers: Record<string, string>,
+    signal: AbortSignal | undefined,
+    options: StreamPartsOptions
+  ) {
+    this.request = { body: call.requestBodyValues }
+    this.response = { headers }
+    this.exchange = exchange
+    this.call = call
+    this.responseInfo = { statusCode: exchange.response.statusCode ?? 200, headers }
+    this.signal = signal
+    this.options = options
+    exchange.response.on("error", this.onError)
+    if (signal?.aborted === true) this.onAbort()
+    else signal?.addEventListener("abort", this.onAbort, { once: true })
+  }
+
+  read(onPart: (part: LanguageModelV4StreamPart) => void): Promise<void> {
+    if (this.state !== "idle") return Promise.reject(new Error("PartStream.read may be called once"))
+    if (this.failure !== undefined) {
+      this.state = "done"
+      return Promise.reject(this.failure.error)
+    }
+    this.state = "reading"
+    return new Promise<void>((resolve, reject) => {
+      this.settle = (failure) => {
+        this.state = "done"
+        this.signal?.removeEventListener("abort", this.onAbort)
+        if (failure === undefined) return resolve()
+        if (!this.exchange.response.complete) this.exchange.request.destroy()
+        reject(failure.error)
+      }
+      const parts = new StreamParts(onPart, this.options)
+      const splitter = new SseDataSplitter((data) => parts.data(data))
+      const response = this.exchange.response
+      try {
+        parts.start()
+      } catch (error) {
+        return this.fail({ error })
+      }
+      response.on("data", (chunk: Buffer) => {
+        try {
+          splitter.push(chunk)
+        } catch (error) {
+          this.fail({ error })
+        }
+      })
+      response.once("end", () => {
+        if (this.state !== "reading") return
+        try {
+          parts.flush()
+        } catch (error) {
+          return this.fail({ error })
+        }
+        this.settle(undefined)
+      })
+    })
+  }
+
+  cancel(reason?: unknown): void {
+    this.fail({ error: reason })
+  }
+
+  /** Ends the call: rejects the pending read, or keeps the failure for the next one. */
+  private fail(failure: Failure): void {
+    if (this.state === "reading") return this.settle(failure)
+    if (this.state === "done" || this.failure !== undefined) return
+    this.failure = failure
+    this.signal?.removeEventListener("abort", this.onAbort)
+    if (!this.exchange.response.complete) this.exchange.request.destroy()
+  }
+
+  // As the SDK's body stream fails: an abort with the signal's reason, a cut connection as "terminated".
+  private readonly onAbort = (): void => {
+    this.fail({ error: readFailure(BODY_FAILURE, abortReason(this.signal!), this.responseInfo, this.call) })
+  }
+
+  private readonly onError = (cause: Error): void => {
+    this.fail({ error: readFailure(BODY_FAILURE, new TypeError("terminated", { cause }), this.responseInfo, this.call) })
+  }
+}
