@@ -59,8 +59,10 @@ const runSteps = Effect.fnUntraced(function*(
  * Runs a conversation to its end, emitting UI message chunks. A limit ends
  * the run as a structured interruption: the chunks so far stay valid and
  * the `finish` chunk says `finished: false` with the reason.
+ *
+ * Untraced: a span costs ~20 µs a call, and this runs on every request (BENCHMARKS.md).
  */
-export const runAgent = Effect.fn("Agent.run")(function*(run: AgentRun, emit: Emit) {
+export const runAgent = Effect.fnUntraced(function*(run: AgentRun, emit: Emit) {
   const state = new RunState(emit)
   const ended = yield* Effect.gen(function*() {
     const { prompt, target } = yield* initialPrompt(run.model, run.provider, run.system, run.messages, run.tools)

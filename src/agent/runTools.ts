@@ -79,8 +79,10 @@ const runOne = (state: RunState, call: ValidToolCall, run: ToolRunContext) =>
  * Runs a step's tool calls concurrently; each output chunk goes out as its
  * tool finishes. A failing tool becomes an error output, never a crash.
  * Interruption interrupts every running tool and aborts its `signal`.
+ *
+ * Untraced: a span costs ~20 µs a call, and this runs on every request (BENCHMARKS.md).
  */
-export const runTools = Effect.fn("Agent.runTools")(function*(
+export const runTools = Effect.fnUntraced(function*(
   state: RunState,
   calls: ReadonlyArray<ValidToolCall>,
   run: ToolRunContext

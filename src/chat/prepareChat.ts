@@ -77,8 +77,10 @@ const missingContextError = (failed: ReadonlyArray<ToolCheck>): BadRequest => {
  * (format is checked by the decoder), tools against the key, context per tool
  * and contextStrategy. validateOnly and contextStrategy=report turn every
  * finding into a ValidationReport instead of an error.
+ *
+ * Untraced: a span costs ~20 µs a call, and this runs on every request (BENCHMARKS.md).
  */
-export const prepareChat = Effect.fn("prepareChat")(function*(request: ChatPlanInput, key: ApiKey) {
+export const prepareChat = Effect.fnUntraced(function*(request: ChatPlanInput, key: ApiKey) {
   const models = yield* ModelRegistry
   const registry = yield* ToolRegistry
   const reporting = request.validateOnly || request.contextStrategy === "report"
