@@ -5,14 +5,16 @@ import { DONE, encodeChunk, encodeFailure, sseHeaders } from "./sse.ts"
 /**
  * Writes the agent's chunks to the socket as they are emitted. The response
  * starts (200 and headers) with the first chunk, so a run that fails before
- * emitting anything can still answer with a normal HTTP error. Chunks that
- * arrive together (one upstream read yields many) leave in one write: the
- * response is corked until the current tick's work is done.
+ * emitting anything can still answer with a normal HTTP error. Chunks
+ * emitted in one turn of the event loop (one upstream read yields many, and
+ * a fast run ends in the same turn) leave in one write: each write is a
+ * system call that costs more than encoding the chunks (BENCHMARKS.md).
  */
 export class SseWriter {
   private readonly res: ServerResponse
   private readonly headers: Record<string, string>
-  private corked = false
+  private pending = ""
+  private scheduled = false
   started = false
 
   constructor(res: ServerResponse, headers: Record<string, string>) {
@@ -21,38 +23,41 @@ export class SseWriter {
   }
 
   readonly emit = (chunk: UIMessageChunk): void => {
-    this.start()
-    if (!this.corked) {
-      this.corked = true
-      this.res.cork()
-      process.nextTick(this.uncork)
-    }
-    this.res.write(encodeChunk(chunk))
+    this.started = true
+    this.pending += encodeChunk(chunk)
+    if (this.scheduled) return
+    this.scheduled = true
+    setImmediate(this.flush)
   }
 
   /** The run ended normally. */
   end(): void {
-    this.start()
-    this.uncork()
-    this.res.end(DONE)
+    this.close(DONE)
   }
 
   /** The run failed after the response started (DESIGN §3.3): an error chunk, a finish chunk, then the end. */
   fail(errorText: string): void {
-    this.uncork()
-    this.res.end(encodeFailure(errorText))
+    this.close(encodeFailure(errorText))
   }
 
-  private start(): void {
-    if (this.started) return
-    this.started = true
+  private close(last: string): void {
+    this.writeHead()
+    const text = this.pending + last
+    this.pending = ""
+    this.res.end(text)
+  }
+
+  private writeHead(): void {
+    if (this.res.headersSent) return
     this.res.writeHead(200, { ...sseHeaders, ...this.headers, "content-type": "text/event-stream" })
   }
 
-  // Node loses what was written when a response ends while corked, so end() uncorks first.
-  private readonly uncork = (): void => {
-    if (!this.corked) return
-    this.corked = false
-    this.res.uncork()
+  private readonly flush = (): void => {
+    this.scheduled = false
+    if (this.pending.length === 0 || this.res.writableEnded || this.res.destroyed) return
+    this.writeHead()
+    const text = this.pending
+    this.pending = ""
+    this.res.write(text)
   }
 }
