@@ -1,12 +1,16 @@
 import { type ChildProcess, spawn } from "node:child_process"
-import { readFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { join, relative } from "node:path"
 import { fileURLToPath } from "node:url"
+import { build, bundledFile, entryPoints, root, startFlags } from "../scripts/build.ts"
 
 /**
  * The bench's child processes: the upstream and the gateway each run in their
  * own Node process (the one running this file), so CPU, RSS and event-loop lag
  * are the gateway's alone. Each is started through `sh` to raise its open-file
  * limit to the hard limit first: the open-streams run needs two sockets a stream.
+ * An entry the production build bundles (the gateway) runs as `npm start`
+ * runs the service: from a fresh bundle, with the start script's Node flags.
  */
 export interface Child {
   readonly pid: number
@@ -19,9 +23,38 @@ export interface Child {
 const STARTUP_MS = 30_000
 const STOP_MS = 10_000
 
-export const startChild = (entry: string, env: Record<string, string>, nodeArgs: ReadonlyArray<string> = []): Promise<Child> =>
+interface Program {
+  readonly file: string
+  readonly nodeArgs: ReadonlyArray<string>
+  readonly remove: () => void
+}
+
+// Each bundled child gets its own build, inside the project (the bundle loads its externals from node_modules),
+// so that benches running side by side, or a rebuild by `npm start`, never change the files a gateway runs from.
+const program = async (entry: string): Promise<Program> => {
+  const source = fileURLToPath(new URL(entry, import.meta.url))
+  const bundled = entryPoints.find((point) => point === relative(root, source))
+  if (bundled === undefined) return { file: source, nodeArgs: [], remove: () => {} }
+  const cache = join(root, "node_modules", ".cache")
+  mkdirSync(cache, { recursive: true })
+  const outdir = mkdtempSync(join(cache, "parley-bench-"))
+  await build(outdir)
+  return { file: bundledFile(outdir, bundled), nodeArgs: startFlags(), remove: () => rmSync(outdir, { recursive: true, force: true }) }
+}
+
+export const startChild = async (entry: string, env: Record<string, string>, nodeArgs: ReadonlyArray<string> = []): Promise<Child> => {
+  const { file, nodeArgs: startArgs, remove } = await program(entry)
+  return spawnChild(entry, file, env, [...startArgs, ...nodeArgs]).then(
+    (child) => ({ ...child, stop: () => child.stop().finally(remove) }),
+    (error: unknown) => {
+      remove()
+      throw error
+    }
+  )
+}
+
+const spawnChild = (entry: string, file: string, env: Record<string, string>, nodeArgs: ReadonlyArray<string>): Promise<Child> =>
   new Promise((resolve, reject) => {
-    const file = fileURLToPath(new URL(entry, import.meta.url))
     const child: ChildProcess = spawn(
       "sh",
       ["-c", 'ulimit -n "$(ulimit -Hn)"; exec "$0" "$@"', process.execPath, ...nodeArgs, file],

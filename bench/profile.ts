@@ -1,3 +1,4 @@
+import { memoryOf } from "./children.ts"
 import { load } from "./load.ts"
 import { manyStreams } from "./phases.ts"
 import { directBody, parleyBody } from "./scenarios.ts"
@@ -7,8 +8,9 @@ import { full } from "./settings.ts"
 /**
  * `npm run bench:one -- <json|stream|tools|open> [seconds|streams] [--cpu-prof=DIR] [--heap-snapshot]`:
  * one scenario through the gateway at concurrency 50 (1 for the tool loop),
- * for measuring one fix before and after. Prints req/s, p50 and the gateway's
- * CPU per request (`open`: the open-streams run of the full bench); with
+ * for measuring one fix before and after. Prints req/s, p50, the gateway's
+ * CPU per request and its RSS after start and at its peak during the run
+ * (`open`: the open-streams run of the full bench); with
  * `--cpu-prof` the gateway's profile lands in DIR, and `bench/topFunctions.ts`
  * summarizes it.
  */
@@ -26,6 +28,8 @@ const streams = body === undefined && process.argv.slice(2).filter((arg) => !arg
   ? Number(secondsArg)
   : full.openStreams.streams
 const target = await startTarget({ ...full, openStreams: { ...full.openStreams, streams } }, profileDir)
+const MiB = 2 ** 20
+const rssStart = memoryOf(target.gateway.pid).rss
 try {
   if (body === undefined) {
     // `--heap-snapshot`: one snapshot of the gateway once every stream has been started.
@@ -38,7 +42,7 @@ try {
       : undefined
     const open = await manyStreams(target)
     if (snapshot !== undefined) console.log(`heap snapshot: ${(await snapshot).file} (node bench/heapSummary.ts FILE)`)
-    console.log(JSON.stringify({ ...open, peakRssMiB: open.peakRss / 2 ** 20 }))
+    console.log(JSON.stringify({ ...open, rssStartMiB: rssStart / MiB, peakRssMiB: open.peakRss / MiB }))
   } else {
     await measure(body)
   }
@@ -51,11 +55,15 @@ async function measure(body: string) {
   const connections = scenario === "tools" ? 1 : 50
   await load({ url: target.chatUrl, body, headers: target.auth, connections, durationSeconds: 2 })
   const before = await target.gateway.ask<{ cpuMicros: number }>({ type: "stats" })
+  let peakRss = 0
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, memoryOf(target.gateway.pid).rss)), 100)
   const result = await load({ url: target.chatUrl, body, headers: target.auth, connections, durationSeconds: Number(secondsArg) })
+  clearInterval(sampler)
   const after = await target.gateway.ask<{ cpuMicros: number }>({ type: "stats" })
   const cpuMs = (after.cpuMicros - before.cpuMicros) / 1000 / result.requests
   console.log(
     `${scenario} c=${connections}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(3)} ms, ` +
-      `CPU ${cpuMs.toFixed(3)} ms/request, ${result.requests} requests, ${result.failures} failures`
+      `CPU ${cpuMs.toFixed(3)} ms/request, ${result.requests} requests, ${result.failures} failures, ` +
+      `RSS ${(rssStart / MiB).toFixed(0)} MiB after start, peak ${(peakRss / MiB).toFixed(0)} MiB`
   )
 }

@@ -1,0 +1,119 @@
+import { Context, Effect, Layer } from "effect"
+import { type ChildProcess, spawn } from "node:child_process"
+import { once } from "node:events"
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { build, bundledFile, root, startFlags } from "../scripts/build.ts"
+import { ApiKeys } from "../src/auth/ApiKeys.ts"
+import * as Database from "../src/store/Database.ts"
+import { bearer, chatBody, postJson } from "./support/http.ts"
+import { startUpstream, type Upstream } from "./support/upstream/index.ts"
+
+/**
+ * The production bundle as `npm start` runs it (the start script's Node
+ * flags, configured from the environment and a config file), built into a
+ * folder of its own and started against the scripted upstream.
+ */
+const UPSTREAM_KEY = "sk-build-test-upstream"
+
+const freePort = async (): Promise<number> => {
+  const server = createServer().listen(0, "127.0.0.1")
+  await once(server, "listening")
+  const address = server.address()
+  server.close()
+  if (address === null || typeof address === "string") throw new Error("no TCP port")
+  return address.port
+}
+
+const createKey = (databaseUrl: string) =>
+  Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+    const services = yield* Layer.build(ApiKeys.layer.pipe(Layer.provide(Database.layerFromUrl(databaseUrl))))
+    const { secret } = yield* Context.get(services, ApiKeys).create({ name: "build-test", allowedModels: ["*"], allowedTools: ["*"] })
+    return secret
+  })))
+
+const waitForHealth = async (url: string, service: ChildProcess, output: () => string): Promise<Response> => {
+  const deadline = Date.now() + 8_000
+  for (;;) {
+    if (service.exitCode !== null) throw new Error(`the bundled service exited with ${service.exitCode}:\n${output()}`)
+    const response = await fetch(`${url}/health`).catch(() => undefined)
+    if (response !== undefined) return response
+    if (Date.now() > deadline) throw new Error(`the bundled service did not answer /health:\n${output()}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+describe("the production bundle", () => {
+  const cache = join(root, "node_modules", ".cache")
+  mkdirSync(cache, { recursive: true })
+  // Inside the project: the bundle loads playwright-core and the tokenizer encodings from node_modules.
+  const outdir = mkdtempSync(join(cache, "parley-build-test-"))
+  const data = mkdtempSync(join(tmpdir(), "parley-build-test-"))
+  let upstream: Upstream
+  let service: ChildProcess
+  let url: string
+  let secret: string
+  let output = ""
+
+  beforeAll(async () => {
+    const [started, port] = await Promise.all([startUpstream({ apiKey: UPSTREAM_KEY }), freePort(), build(outdir)])
+    upstream = started
+    const databaseUrl = `sqlite:${join(data, "parley.db")}`
+    const config = join(data, "parley.config.json")
+    writeFileSync(config, JSON.stringify({
+      providers: [{
+        id: "test",
+        type: "openai-compatible",
+        baseURL: upstream.url,
+        apiKey: UPSTREAM_KEY,
+        models: [{ id: "m1", name: "Model One", categories: ["chat"], contextWindow: 128_000 }]
+      }]
+    }))
+    secret = await createKey(databaseUrl)
+    service = spawn(process.execPath, [...startFlags(), bundledFile(outdir, "src/main.ts")], {
+      cwd: data,
+      env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), DATABASE_URL: databaseUrl, PARLEY_CONFIG: config },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    service.stdout?.on("data", (chunk) => (output += chunk))
+    service.stderr?.on("data", (chunk) => (output += chunk))
+    url = `http://127.0.0.1:${port}`
+  })
+
+  afterAll(async () => {
+    if (service !== undefined && service.exitCode === null) {
+      service.kill("SIGTERM")
+      await once(service, "exit")
+    }
+    await upstream?.close()
+    rmSync(outdir, { recursive: true, force: true })
+    rmSync(data, { recursive: true, force: true })
+  })
+
+  it("starts with the start script's flags and answers /health", async () => {
+    const health = await waitForHealth(url, service, () => output)
+    expect(health.status).toBe(200)
+  })
+
+  it("answers a chat, pruned with a tokenizer encoding the bundle loads on first use", async () => {
+    upstream.enqueue({ type: "text", text: "Bundled and well" })
+    const response = await postJson(
+      `${url}/api/v1/chat`,
+      chatBody({ prune: true, pruneOptions: { targetTokens: 1_000 } }),
+      bearer(secret)
+    )
+    const body = await response.json()
+    expect(response.status, JSON.stringify(body)).toBe(200)
+    expect(body.data.messages.at(-1).parts).toContainEqual({ type: "text", text: "Bundled and well", state: "done" })
+  })
+
+  it("stops on SIGTERM", async () => {
+    service.kill("SIGTERM")
+    const [code] = await once(service, "exit")
+    // NodeRuntime.runMain interrupts the server and exits with 130 when a signal ended it.
+    expect(code, output).toBe(130)
+  })
+})
