@@ -31,10 +31,11 @@ interface Program {
 
 // Each bundled child gets its own build, inside the project (the bundle loads its externals from node_modules),
 // so that benches running side by side, or a rebuild by `npm start`, never change the files a gateway runs from.
-const program = async (entry: string): Promise<Program> => {
+// `fromSources` runs even a bundled entry from its TypeScript: profiles then name packages and files.
+const program = async (entry: string, fromSources: boolean): Promise<Program> => {
   const source = fileURLToPath(new URL(entry, import.meta.url))
   const bundled = entryPoints.find((point) => point === relative(root, source))
-  if (bundled === undefined) return { file: source, nodeArgs: [], remove: () => {} }
+  if (bundled === undefined || fromSources) return { file: source, nodeArgs: [], remove: () => {} }
   const cache = join(root, "node_modules", ".cache")
   mkdirSync(cache, { recursive: true })
   const outdir = mkdtempSync(join(cache, "parley-bench-"))
@@ -42,8 +43,13 @@ const program = async (entry: string): Promise<Program> => {
   return { file: bundledFile(outdir, bundled), nodeArgs: startFlags(), remove: () => rmSync(outdir, { recursive: true, force: true }) }
 }
 
-export const startChild = async (entry: string, env: Record<string, string>, nodeArgs: ReadonlyArray<string> = []): Promise<Child> => {
-  const { file, nodeArgs: startArgs, remove } = await program(entry)
+export const startChild = async (
+  entry: string,
+  env: Record<string, string>,
+  nodeArgs: ReadonlyArray<string> = [],
+  fromSources = false
+): Promise<Child> => {
+  const { file, nodeArgs: startArgs, remove } = await program(entry, fromSources)
   return spawnChild(entry, file, env, [...startArgs, ...nodeArgs]).then(
     (child) => ({ ...child, stop: () => child.stop().finally(remove) }),
     (error: unknown) => {

@@ -6,13 +6,14 @@ import { startTarget } from "./setup.ts"
 import { full } from "./settings.ts"
 
 /**
- * `npm run bench:one -- <json|stream|tools|open> [seconds|streams] [--cpu-prof=DIR] [--heap-snapshot]`:
+ * `npm run bench:one -- <json|stream|tools|open> [seconds|streams] [--cpu-prof=DIR] [--heap-snapshot] [--sources]`:
  * one scenario through the gateway at concurrency 50 (1 for the tool loop),
  * for measuring one fix before and after. Prints req/s, p50, the gateway's
  * CPU per request and its RSS after start and at its peak during the run
  * (`open`: the open-streams run of the full bench); with
  * `--cpu-prof` the gateway's profile lands in DIR, and `bench/topFunctions.ts`
- * summarizes it.
+ * summarizes it; `--sources` runs the gateway from its TypeScript rather than
+ * the bundle, so that the profile names packages and files.
  */
 const [scenario = "json", secondsArg = "10"] = process.argv.slice(2).filter((arg) => !arg.startsWith("--"))
 const profileDir = process.argv.find((arg) => arg.startsWith("--cpu-prof="))?.slice("--cpu-prof=".length)
@@ -27,7 +28,11 @@ if (body === undefined && scenario !== "open") throw new Error(`unknown scenario
 const streams = body === undefined && process.argv.slice(2).filter((arg) => !arg.startsWith("--")).length > 1
   ? Number(secondsArg)
   : full.openStreams.streams
-const target = await startTarget({ ...full, openStreams: { ...full.openStreams, streams } }, profileDir)
+const target = await startTarget(
+  { ...full, openStreams: { ...full.openStreams, streams } },
+  profileDir,
+  process.argv.includes("--sources")
+)
 const MiB = 2 ** 20
 const rssStart = memoryOf(target.gateway.pid).rss
 try {

@@ -9,11 +9,13 @@ import type { Settings } from "./settings.ts"
 /**
  * Starts the upstream and the gateway (fresh SQLite file, config file naming
  * the upstream) in child processes. `cpuProfileDir` runs the gateway under
- * `--cpu-prof`; the profile is written when it stops.
+ * `--cpu-prof`; the profile is written when it stops. `fromSources` runs the
+ * gateway from its TypeScript instead of the bundle `npm start` runs.
  */
 export const startTarget = async (
   settings: Settings,
-  cpuProfileDir?: string
+  cpuProfileDir?: string,
+  fromSources = false
 ): Promise<Target & { readonly stop: () => Promise<void> }> => {
   const dir = mkdtempSync(join(tmpdir(), "parley-bench-"))
   const upstream = await startChild("./upstreamProcess.ts", {
@@ -34,7 +36,8 @@ export const startTarget = async (
   const gateway = await startChild(
     "./gatewayProcess.ts",
     { PARLEY_CONFIG: configFile, DATABASE_URL: `sqlite:${join(dir, "parley.db")}` },
-    cpuProfileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`]
+    cpuProfileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`],
+    fromSources
   ).catch(async (error) => {
     await upstream.stop()
     throw error
