@@ -67,8 +67,9 @@ const readStream = async (model: LanguageModelV4, options: LanguageModelV4CallOp
   const cancel = () => void reader.cancel(signal.reason).catch(() => undefined)
   signal.addEventListener("abort", cancel, { once: true })
   try {
+    // Aborted while the call was being made: the listener will not fire, so cancel here.
+    if (signal.aborted) return cancel()
     for (;;) {
-      if (signal.aborted) return
       const next = await reader.read()
       if (signal.aborted || next.done) return
       feed.push(next.value)

@@ -1,5 +1,7 @@
 import { assert, describe, expect, it } from "@effect/vitest"
+import type { LanguageModelV4StreamPart } from "@ai-sdk/provider"
 import type { UIMessageChunk } from "ai"
+import { MockLanguageModelV4 } from "ai/test"
 import { Deferred, Effect, Fiber } from "effect"
 import { Agent } from "../../src/agent/Agent.ts"
 import { makeTestTool } from "../support/tools.ts"
@@ -38,6 +40,34 @@ describe("cancellation", () => {
       yield* Fiber.interrupt(fiber)
 
       assert.isTrue(model.doStreamCalls[0]?.abortSignal?.aborted)
+    }))
+
+  it.live("a stream that arrives after the run was interrupted is cancelled", () =>
+    Effect.gen(function*() {
+      const cancelled: Array<unknown> = []
+      // Answers only once the request was aborted, as a provider racing the abort would.
+      const model = new MockLanguageModelV4({
+        provider: "mock.chat",
+        doStream: ({ abortSignal }) =>
+          new Promise((resolve) =>
+            abortSignal?.addEventListener("abort", () =>
+              resolve({
+                stream: new ReadableStream<LanguageModelV4StreamPart>({
+                  start(controller) {
+                    controller.enqueue(start)
+                  },
+                  cancel(reason) {
+                    cancelled.push(reason)
+                  }
+                })
+              }))
+          )
+      })
+      const fiber = yield* runCollecting(makeRun(model, [])).pipe(Effect.forkChild)
+      yield* waitUntil(() => model.doStreamCalls.length === 1)
+      yield* Fiber.interrupt(fiber)
+
+      yield* waitUntil(() => cancelled.length === 1)
     }))
 
   it.live("interrupting the run interrupts running tools and aborts their signal", () =>
