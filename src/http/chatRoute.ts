@@ -5,8 +5,9 @@ import { ApiKeys } from "../auth/ApiKeys.ts"
 import { chatResponseBody } from "../chat/chatResponseBody.ts"
 import { makeStartChat } from "../chat/startChat.ts"
 import { AppConfig } from "../config/AppConfig.ts"
+import type { ApiFailure } from "../domain/errors.ts"
 import { correlationIdFor } from "./CorrelationId.ts"
-import { errorBody, unexpectedBody } from "./errorResponse.ts"
+import { errorBody, logUnexpected, unexpectedBody } from "./errorResponse.ts"
 import { writeError, writeJson } from "./nodeAnswers.ts"
 import { closeIfBodyUnread, readJsonBody } from "./nodeBody.ts"
 import { SseWriter } from "./SseWriter.ts"
@@ -54,7 +55,7 @@ export const makeChatRoute = Effect.gen(function*() {
     })
 
   // A failure before the answer started is an error body; after, it ends the stream (DESIGN §3.3).
-  const fail = (cause: Cause.Cause<Parameters<typeof errorBody>[0]>, res: ServerResponse, correlationId: string, sse: SseWriter | undefined) => {
+  const fail = (cause: Cause.Cause<ApiFailure>, res: ServerResponse, correlationId: string, sse: SseWriter | undefined) => {
     if (Cause.hasInterruptsOnly(cause)) return Effect.void
     const failure = Cause.findErrorOption(cause)
     if (failure._tag === "Some") {
@@ -62,9 +63,7 @@ export const makeChatRoute = Effect.gen(function*() {
       return Effect.sync(() => writeError(res, errorBody(failure.value, correlationId), correlationId))
     }
     const unexpected = unexpectedBody(correlationId)
-    // The rendered cause (messages and stacks), never the request: its headers hold the key.
-    return Effect.logError("Unhandled request failure", Cause.pretty(cause)).pipe(
-      Effect.annotateLogs({ correlationId }),
+    return logUnexpected(cause, correlationId).pipe(
       Effect.andThen(Effect.sync(() => {
         if (sse?.started) sse.fail(String(unexpected.body.message))
         else if (!res.headersSent) writeError(res, unexpected, correlationId)

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Cause, Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { type ApiFailure, statusOf } from "../domain/errors.ts"
 import { CorrelationId } from "./CorrelationId.ts"
@@ -43,3 +43,7 @@ export const unexpectedError = (correlationId: string): HttpServerResponse.HttpS
 /** Renders a failure of a routed handler, with the request's correlation id. */
 export const errorResponse = (failure: ApiFailure): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
   Effect.map(Effect.service(CorrelationId), (correlationId) => renderError(failure, correlationId))
+
+/** Logs a failure nothing expected: the rendered cause (messages and stacks), never the request, whose headers hold the key. */
+export const logUnexpected = (cause: Cause.Cause<unknown>, correlationId: string): Effect.Effect<void> =>
+  Effect.logError("Unhandled request failure", Cause.pretty(cause)).pipe(Effect.annotateLogs({ correlationId }))

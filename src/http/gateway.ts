@@ -3,7 +3,7 @@ import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ApiKeys } from "../auth/ApiKeys.ts"
 import { NotFound } from "../domain/errors.ts"
 import { CorrelationId, correlationIdFor } from "./CorrelationId.ts"
-import { renderError, unexpectedError } from "./errorResponse.ts"
+import { logUnexpected, renderError, unexpectedError } from "./errorResponse.ts"
 import { VerifiedKey } from "./VerifiedKey.ts"
 
 // Leading slashes are folded so `//api/v1/…` cannot slip past the check.
@@ -41,11 +41,7 @@ export const Gateway = HttpRouter.middleware<{ handles: unknown }>()(
               return Effect.succeed(renderError(new NotFound({ message }), correlationId))
             }
             if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
-            // The rendered cause (messages and stacks), never the request object: its headers hold the key.
-            return Effect.as(
-              Effect.logError("Unhandled request failure", Cause.pretty(cause)).pipe(Effect.annotateLogs({ correlationId })),
-              unexpectedError(correlationId)
-            )
+            return Effect.as(logUnexpected(cause, correlationId), unexpectedError(correlationId))
           })
         )
         return HttpServerResponse.setHeader(response, "x-correlation-id", correlationId)

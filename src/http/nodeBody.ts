@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
+import { parseJsonBody } from "../domain/ChatRequest.ts"
 import { BadRequest, PayloadTooLarge } from "../domain/errors.ts"
 
 const tooLarge = (limit: number) =>
@@ -10,17 +11,10 @@ const tooLarge = (limit: number) =>
 
 const unreadable = () => new BadRequest({ message: "Could not read the request body", details: { error: "unreadable body" } })
 
-const parse = (text: string) => {
-  if (text.length === 0) {
-    return Effect.fail(new BadRequest({ message: "Request body is empty: send a JSON ChatRequest", details: { error: "empty body" } }))
-  }
-  try {
-    return Effect.succeed(JSON.parse(text) as unknown)
-  } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error)
-    return Effect.fail(new BadRequest({ message: `Malformed JSON body: ${detail}`, details: { error: detail } }))
-  }
-}
+const parse = (text: string) =>
+  text.length === 0
+    ? Effect.fail(new BadRequest({ message: "Request body is empty: send a JSON ChatRequest", details: { error: "empty body" } }))
+    : parseJsonBody(text)
 
 /**
  * Reads a JSON body under a byte limit (DESIGN §3.9): over the limit is 413,
