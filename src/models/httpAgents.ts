@@ -15,3 +15,7 @@ export const httpAgents = {
 /** The pool for `url`'s protocol; undefined for anything but http and https. */
 export const agentFor = (url: URL): HttpAgent | undefined =>
   url.protocol === "https:" ? httpAgents["https:"] : url.protocol === "http:" ? httpAgents["http:"] : undefined
+
+/** The reason an aborted call fails with, in both clients: the signal's (always set by `abort()`), else what fetch uses. */
+export const abortReason = (signal: AbortSignal): unknown =>
+  signal.reason ?? new DOMException("This operation was aborted", "AbortError")

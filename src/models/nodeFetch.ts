@@ -1,12 +1,9 @@
 import { type IncomingMessage, request as httpRequest, type RequestOptions } from "node:http"
 import { request as httpsRequest } from "node:https"
-import { agentFor } from "./httpAgents.ts"
+import { abortReason, agentFor } from "./httpAgents.ts"
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308])
 const NO_BODY = new Set([101, 204, 205, 304])
-
-const abortReason = (signal: AbortSignal): unknown =>
-  signal.reason ?? new DOMException("This operation was aborted", "AbortError")
 
 const plainHeaders = (headers: HeadersInit | undefined, body: string | undefined): Record<string, string> => {
   const out: Record<string, string> = {}

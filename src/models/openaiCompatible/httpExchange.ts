@@ -1,16 +1,12 @@
 import { type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, request as httpRequest } from "node:http"
 import { request as httpsRequest } from "node:https"
-import { agentFor } from "../httpAgents.ts"
+import { abortReason, agentFor } from "../httpAgents.ts"
 
 /** One request and its response, once the response's headers arrived. */
 export interface Exchange {
   readonly request: ClientRequest
   readonly response: IncomingMessage
 }
-
-/** The reason an aborted signal carries (always set by `abort()`; the fallback is what fetch uses). */
-export const abortReason = (signal: AbortSignal): unknown =>
-  signal.reason ?? new DOMException("This operation was aborted", "AbortError")
 
 /**
  * POSTs `body` over the shared keep-alive agents; resolves once the
