@@ -13,7 +13,7 @@ import { closeIfBodyUnread, readJsonBody } from "./nodeBody.ts"
 import { SseWriter } from "./SseWriter.ts"
 import { upstreamFailure } from "./upstreamFailure.ts"
 
-export const CHAT_PATH = "/api/v1/chat"
+const CHAT_PATH = "/api/v1/chat"
 
 /** The requests this route answers: exactly POST /api/v1/chat, with or without a query. */
 export const isChatRequest = (method: string | undefined, url: string | undefined): boolean =>
