@@ -1,0 +1,81 @@
+// Import rules for src/, checked by `npm run check:imports` (and in .ci/run). docs/DESIGN.md §2 states them.
+// test/, bench/ and scripts/ may import anything, so only src/ is cruised.
+
+// Top to bottom. A file may import its own folder and the folders after it, never one before it.
+// src/main.ts (and any other file directly in src/) stands above them all.
+const layers = [
+  "cli",
+  "app",
+  "http",
+  "api",
+  "chat",
+  "agent",
+  "prune",
+  "prompts",
+  "governance",
+  "mcp",
+  "tools",
+  "models",
+  "sandbox",
+  "auth",
+  "store",
+  "net",
+  "config",
+  "domain"
+]
+
+const folder = (names) => `^src/(${names.join("|")})/`
+
+const layerRules = layers.map((layer, index) => {
+  const above = layers.slice(0, index)
+  const below = layers.slice(index + 1).join(", ") || "none"
+  return {
+    name: `layer-order: ${layer}/ imports from above`,
+    severity: "error",
+    comment: `src/${layer}/ may import only src/${layer}/ and the folders below it (${below}). ` +
+      `This import points up the layer order main.ts → ${layers.join(" → ")} (docs/DESIGN.md §2). ` +
+      "Move what both sides need down to the lower folder, or let the higher folder pass it in.",
+    from: { path: folder([layer]) },
+    to: { path: ["^src/[^/]+$", ...(above.length === 0 ? [] : [folder(above)])] }
+  }
+})
+
+export default {
+  forbidden: [
+    {
+      name: "no-circular",
+      severity: "error",
+      comment: "These files import each other in a circle (type imports count too): none of them can be read, " +
+        "tested or loaded without the others. Break the circle by moving what they share into a file that " +
+        "imports none of them, usually a small types file lower down.",
+      from: { path: "^src/" },
+      to: { circular: true }
+    },
+    ...layerRules,
+    {
+      name: "layer-order: unknown folder",
+      severity: "error",
+      comment: "This folder of src/ is not in the layer order, so no rule says what it may import. Add it to the " +
+        "list in .dependency-cruiser.js and to docs/DESIGN.md §2, at the place that matches what it imports.",
+      from: { path: "^src/[^/]+/", pathNot: folder(layers) },
+      to: {}
+    },
+    {
+      name: "layer-order: import of an unknown folder",
+      severity: "error",
+      comment: "The imported folder of src/ is not in the layer order, so no rule says who may import it. Add it " +
+        "to the list in .dependency-cruiser.js and to docs/DESIGN.md §2.",
+      from: { path: "^src/" },
+      to: { path: "^src/[^/]+/", pathNot: folder(layers) }
+    }
+  ],
+  options: {
+    // TypeScript 7 (the Go port) has no JavaScript compiler API for dependency-cruiser to use. swc parses the
+    // sources instead and reports `import type` too (test/importRules.test.ts proves it), so the tsc-only
+    // `tsPreCompilationDeps` stays off: with it on, dependency-cruiser warns that it found no tsc.
+    parser: "swc",
+    includeOnly: "^src/",
+    moduleSystems: ["es6"],
+    reporterOptions: { text: { highlightFocused: true } }
+  }
+}
