@@ -4,7 +4,7 @@ import type { AgentRun } from "../agent/Agent.ts"
 import { type ApiKey, allowsModel } from "../domain/ApiKey.ts"
 import { decodeChatRequest } from "../domain/ChatRequest.ts"
 import { normalizeMessages } from "../domain/Message.ts"
-import type { InvalidRequest } from "../domain/requestErrors.ts"
+import type { InvalidHistory, InvalidRequest } from "../domain/requestErrors.ts"
 import type { ValidationReport } from "../domain/ValidationReport.ts"
 import { ModelRegistry } from "../models/ModelRegistry.ts"
 import { InvalidPromptType } from "../prompts/promptErrors.ts"
@@ -17,6 +17,7 @@ import { checkTool, isUsable, mergeContext } from "../tools/contextCheck.ts"
 import { selectTools } from "../tools/selectTools.ts"
 import { type MissingToolContext, missingToolContext, type ToolNotAllowed, type UnknownTool } from "../tools/toolErrors.ts"
 import { ToolRegistry } from "../tools/ToolRegistry.ts"
+import { checkHistory } from "./historyCheck.ts"
 import { EmptyConversation, ModelNotAllowed, UnknownModel, type UnknownSandbox } from "./planErrors.ts"
 import { checkSandboxAccess } from "./sandboxCheck.ts"
 import { validationReport } from "./validationReport.ts"
@@ -51,6 +52,7 @@ export type ChatPlanFailure =
   | SandboxForbidden
   | MissingToolContext
   | EmptyConversation
+  | InvalidHistory
   | InvalidPruneOptions
 
 // The allow-list is checked first so a key cannot probe which models exist.
@@ -119,6 +121,8 @@ const make = Effect.gen(function*() {
 
     if (chat.messages.length === 0) return yield* new EmptyConversation()
     const input = normalizeMessages(chat.messages)
+    const invalid = checkHistory(input)
+    if (invalid !== undefined) return yield* invalid
 
     const { entry, model } = found!
     const pruned = chat.prune

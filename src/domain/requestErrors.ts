@@ -18,3 +18,18 @@ export class MalformedJson extends Schema.TaggedError<MalformedJson>()("Malforme
     return `Malformed JSON body: ${this.reason}`
   }
 }
+
+/**
+ * A conversation the model cannot be sent, though every message has a valid
+ * shape (a tool call without its result): the client's mistake, named at a
+ * 0-based `path` such as `messages[1].parts[0]` (docs/DESIGN.md §3.18).
+ */
+export class InvalidHistory extends Schema.TaggedError<InvalidHistory>()("InvalidHistory", {
+  path: Schema.String,
+  /** Reads after the quoted path: `is a tool call without its result`. */
+  problem: Schema.String
+}) {
+  override get message() {
+    return `Invalid history: "${this.path}" ${this.problem}`
+  }
+}

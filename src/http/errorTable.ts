@@ -65,6 +65,7 @@ const table: { readonly [Tag in ApiFailure["_tag"]]: Row<Failure<Tag>> } = {
   EmptyBody: row(400, () => ({ error: "empty body" })),
   UnreadableBody: row(400, () => ({ error: "unreadable body" })),
   EmptyConversation: row(400, said()),
+  InvalidHistory: row(400, (e) => ({ error: `"${e.path}" ${e.problem}` })),
   InvalidPromptType: row(400, said((e) => ({ allowed: e.allowed }))),
   UnknownModel: row(400, said((e) => ({ model: e.model }))),
   UnknownTool: row(400, said((e) => ({ tools: [e.tool] }))),
