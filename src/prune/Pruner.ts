@@ -34,7 +34,7 @@ export const pruneTarget = (entry: ModelEntry, tools: ReadonlyArray<Tool>) => ({
 })
 
 /**
- * The input token budget (DESIGN §3.11): `targetTokens`, capped by what the
+ * The input token budget (docs/DESIGN.md §3.11): `targetTokens`, capped by what the
  * context window leaves after reserving `maxOutputTokens`. The reserve is
  * never more than the model can generate: the default of 100,000 would
  * otherwise leave a 128k-window model only 28k of input, and none at all to
