@@ -6,6 +6,7 @@ import type { SqlClient } from "effect/sql"
 import { Agent } from "./agent/Agent.ts"
 import { Api } from "./api/Api.ts"
 import { ApiKeys } from "./auth/ApiKeys.ts"
+import { ChatPlanner } from "./chat/ChatPlanner.ts"
 import { AppConfig } from "./config/AppConfig.ts"
 import { AuthenticationLive } from "./http/authentication.ts"
 import { CatalogHandlers } from "./http/catalogHandlers.ts"
@@ -67,7 +68,8 @@ export const makeGateway = <E1, E2>(parts: GatewayParts<E1, E2>) =>
 
 /** The services every route uses, from the gateway's parts. */
 export const gatewayServices = <E1, E2>(parts: GatewayParts<E1, E2>) =>
-  Layer.mergeAll(ApiKeys.layer, ModelRegistry.layer, parts.tools, Agent.layer, Pruner.layer).pipe(
+  ChatPlanner.layer.pipe(
+    Layer.provideMerge(Layer.mergeAll(ApiKeys.layer, ModelRegistry.layer, parts.tools, Agent.layer, Pruner.layer)),
     Layer.provideMerge(parts.sandboxes ?? SandboxProvider.layer),
     Layer.provideMerge(parts.config),
     Layer.provide(parts.database)

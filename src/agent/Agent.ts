@@ -2,6 +2,7 @@ import type { LanguageModelV4 } from "@ai-sdk/provider"
 import type { UIMessage, UIMessageChunk } from "ai"
 import { Context, type Duration, Effect, Layer } from "effect"
 import type { ApiKey } from "../domain/ApiKey.ts"
+import type { InvalidHistory } from "../domain/requestErrors.ts"
 import type { Tool } from "../tools/Tool.ts"
 import { runAgent } from "./runAgent.ts"
 import type { UpstreamError } from "./UpstreamError.ts"
@@ -57,9 +58,9 @@ export class Agent extends Context.Service<Agent, {
    * streamed answer writes them straight to the socket, with no stream or
    * queue between the loop and the client (BENCHMARKS.md).
    */
-  readonly run: (run: AgentRun, emit: (chunk: UIMessageChunk) => void) => Effect.Effect<void, UpstreamError>
+  readonly run: (run: AgentRun, emit: (chunk: UIMessageChunk) => void) => Effect.Effect<void, UpstreamError | InvalidHistory>
   /** The same run with its chunks gathered in memory, for an answer sent in one piece. */
-  readonly collect: (run: AgentRun) => Effect.Effect<ReadonlyArray<UIMessageChunk>, UpstreamError>
+  readonly collect: (run: AgentRun) => Effect.Effect<ReadonlyArray<UIMessageChunk>, UpstreamError | InvalidHistory>
 }>()("parley/agent/Agent") {
   static readonly layer = Layer.succeed(
     Agent,

@@ -9,10 +9,11 @@ import {
 } from "ai"
 import { convertToLanguageModelPrompt } from "ai/internal"
 import { Effect } from "effect"
+import { InvalidHistory } from "../domain/requestErrors.ts"
 import type { Tool } from "../tools/Tool.ts"
 import type { ToolOutcome } from "./runTools.ts"
 import type { StepContent } from "./StepTranslator.ts"
-import { redact, UpstreamError } from "./UpstreamError.ts"
+import { redact } from "./UpstreamError.ts"
 
 /** What prompt conversion needs to know about the model, read once per run. */
 export interface PromptTarget {
@@ -39,7 +40,7 @@ const modelOutputTools = (tools: ReadonlyArray<{ readonly tool: Tool }>): ToolSe
 
 /**
  * The first step's prompt: the system prompt, then the conversation. A
- * history the model cannot be sent is a client error (status 400). Outputs
+ * history the model cannot be sent is the client's mistake. Outputs
  * of the run's tools in the history are told to the model as in the run.
  */
 export const initialPrompt = (
@@ -48,7 +49,7 @@ export const initialPrompt = (
   system: string,
   messages: ReadonlyArray<UIMessage>,
   tools: ReadonlyArray<{ readonly tool: Tool }> = []
-): Effect.Effect<{ readonly target: PromptTarget; readonly prompt: LanguageModelV4Prompt }, UpstreamError> =>
+): Effect.Effect<{ readonly target: PromptTarget; readonly prompt: LanguageModelV4Prompt }, InvalidHistory> =>
   Effect.tryPromise({
     try: async () => {
       const target: PromptTarget = {
@@ -59,13 +60,9 @@ export const initialPrompt = (
       return { target, prompt: await toPrompt(target, system, modelMessages) }
     },
     catch: (error) =>
-      new UpstreamError({
-        provider,
-        status: 400,
-        retryable: false,
-        message: `The conversation cannot be sent to the model: ${
-          redact(error instanceof Error ? error.message : String(error))
-        }`
+      new InvalidHistory({
+        path: "messages",
+        problem: `cannot be sent to ${provider}: ${redact(error instanceof Error ? error.message : String(error))}`
       })
   })
 

@@ -1,7 +1,13 @@
 import { Cache, Clock, Context, Duration, Effect, Exit, Layer, Option } from "effect"
 import type { ApiKey, KeyStatus } from "../domain/ApiKey.ts"
-import { NotFound, Unauthorized } from "../domain/errors.ts"
 import * as Database from "../store/Database.ts"
+import {
+  InvalidApiKey,
+  InvalidAuthorizationFormat,
+  KeyNotFound,
+  MissingAuthorization,
+  type Unauthenticated
+} from "./authErrors.ts"
 import { KeyStore, type StoredKey } from "./KeyStore.ts"
 import { displayPrefix, generateSecret, hashSecret, looksLikeSecret, newKeyId, sameHash } from "./secrets.ts"
 
@@ -18,18 +24,13 @@ export interface ApiKeysOptions {
   readonly lastUsedInterval?: Duration.Input | undefined
 }
 
-const missingHeader = () => new Unauthorized({ message: "Missing authorization header" })
-const badFormat = () => new Unauthorized({ message: "Invalid authorization format. Use: Bearer <token>" })
-const invalidKey = () => new Unauthorized({ message: "Invalid or expired API key" })
-const notFound = (id: string) => new NotFound({ message: `No key with id ${id}`, details: { id } })
-
 const bearer = /^Bearer +(\S+) *$/i
 
 const publicView = ({ secretHash: _, ...key }: StoredKey): ApiKey => key
 
 export class ApiKeys extends Context.Service<ApiKeys, {
   /** From the raw Authorization header value. Fails with the spec's exact 401 messages. */
-  readonly authenticate: (authorization: string | undefined) => Effect.Effect<ApiKey, Unauthorized>
+  readonly authenticate: (authorization: string | undefined) => Effect.Effect<ApiKey, Unauthenticated>
   readonly create: (input: {
     name: string
     allowedModels: ReadonlyArray<string>
@@ -37,11 +38,11 @@ export class ApiKeys extends Context.Service<ApiKeys, {
     expiresAt?: Date | undefined
   }) => Effect.Effect<{ key: ApiKey; secret: string }>
   readonly list: Effect.Effect<ReadonlyArray<ApiKey>>
-  readonly get: (id: string) => Effect.Effect<ApiKey, NotFound>
+  readonly get: (id: string) => Effect.Effect<ApiKey, KeyNotFound>
   /** A revoked key stays revoked: activating or deactivating it changes nothing. */
-  readonly setStatus: (id: string, status: KeyStatus) => Effect.Effect<ApiKey, NotFound>
+  readonly setStatus: (id: string, status: KeyStatus) => Effect.Effect<ApiKey, KeyNotFound>
   /** New secret for the same key id (allow-lists kept); the old secret stops working. */
-  readonly rotate: (id: string) => Effect.Effect<{ key: ApiKey; secret: string }, NotFound>
+  readonly rotate: (id: string) => Effect.Effect<{ key: ApiKey; secret: string }, KeyNotFound>
 }>()("parley/auth/ApiKeys") {
   static readonly layerWith = (options: ApiKeysOptions) =>
     Layer.effect(
@@ -75,17 +76,17 @@ export class ApiKeys extends Context.Service<ApiKeys, {
 
         // Untraced: a span costs ~20 µs a call, and this runs on every request (BENCHMARKS.md).
         const authenticate = Effect.fnUntraced(function*(authorization: string | undefined) {
-          if (authorization === undefined || authorization.trim() === "") return yield* missingHeader()
+          if (authorization === undefined || authorization.trim() === "") return yield* new MissingAuthorization()
           const token = bearer.exec(authorization)?.[1]
-          if (token === undefined) return yield* badFormat()
-          if (!looksLikeSecret(token)) return yield* invalidKey()
+          if (token === undefined) return yield* new InvalidAuthorizationFormat()
+          if (!looksLikeSecret(token)) return yield* new InvalidApiKey()
           const secretHash = hashSecret(token)
           const found = yield* Cache.get(lookups, secretHash)
-          if (Option.isNone(found) || !sameHash(found.value.secretHash, secretHash)) return yield* invalidKey()
+          if (Option.isNone(found) || !sameHash(found.value.secretHash, secretHash)) return yield* new InvalidApiKey()
           const key = found.value
           const now = yield* Clock.currentTimeMillis
-          if (key.status !== "active") return yield* invalidKey()
-          if (key.expiresAt !== null && key.expiresAt.getTime() <= now) return yield* invalidKey()
+          if (key.status !== "active") return yield* new InvalidApiKey()
+          if (key.expiresAt !== null && key.expiresAt.getTime() <= now) return yield* new InvalidApiKey()
           yield* recordUse(key, now)
           return publicView(key)
         })
@@ -115,13 +116,13 @@ export class ApiKeys extends Context.Service<ApiKeys, {
 
         const get = Effect.fn("ApiKeys.get")(function*(id: string) {
           const found = yield* Effect.orDie(store.get(id))
-          if (Option.isNone(found)) return yield* notFound(id)
+          if (Option.isNone(found)) return yield* new KeyNotFound({ id })
           return publicView(found.value)
         })
 
         const setStatus = Effect.fn("ApiKeys.setStatus")(function*(id: string, status: KeyStatus) {
           const updated = yield* Effect.orDie(store.setStatus(id, status))
-          if (Option.isNone(updated)) return yield* notFound(id)
+          if (Option.isNone(updated)) return yield* new KeyNotFound({ id })
           yield* Cache.invalidate(lookups, updated.value.secretHash)
           return publicView(updated.value)
         })
@@ -129,7 +130,7 @@ export class ApiKeys extends Context.Service<ApiKeys, {
         const rotate = Effect.fn("ApiKeys.rotate")(function*(id: string) {
           const secret = generateSecret()
           const replaced = yield* Effect.orDie(store.replaceSecret(id, hashSecret(secret), displayPrefix(secret)))
-          if (Option.isNone(replaced)) return yield* notFound(id)
+          if (Option.isNone(replaced)) return yield* new KeyNotFound({ id })
           yield* Cache.invalidate(lookups, replaced.value.previousHash)
           return { key: publicView(replaced.value.key), secret }
         })

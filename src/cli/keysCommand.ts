@@ -2,7 +2,7 @@ import { Clock, type Config, Console, Effect, Layer, Option, Schema } from "effe
 import { Argument, Command, Flag } from "effect/cli"
 import { ApiKeys } from "../auth/ApiKeys.ts"
 import type { KeyStatus } from "../domain/ApiKey.ts"
-import type { NotFound } from "../domain/errors.ts"
+import type { KeyNotFound } from "../auth/authErrors.ts"
 import * as Database from "../store/Database.ts"
 import { parseModels, parseTools } from "./allowLists.ts"
 import { CliFailure } from "./CliFailure.ts"
@@ -15,11 +15,11 @@ const keysLayer = ApiKeys.layer.pipe(Layer.provide(Database.layer))
 const causeText = (cause: unknown): string => cause instanceof Error ? `: ${cause.message}` : ""
 
 // Never echo DATABASE_URL itself: a Postgres URL may hold a password.
-const explain = (error: CliFailure | NotFound | Database.DatabaseError | Config.ConfigError): CliFailure => {
+const explain = (error: CliFailure | KeyNotFound | Database.DatabaseError | Config.ConfigError): CliFailure => {
   switch (error._tag) {
     case "CliFailure":
       return error
-    case "NotFound":
+    case "KeyNotFound":
       return new CliFailure({ message: `${error.message}. Run \`parley keys list\` to see ids.` })
     case "InvalidDatabaseUrl":
       return new CliFailure({ message: error.message })
@@ -34,7 +34,7 @@ const explain = (error: CliFailure | NotFound | Database.DatabaseError | Config.
   }
 }
 
-const withKeys = <A, E extends CliFailure | NotFound>(effect: Effect.Effect<A, E, ApiKeys>) =>
+const withKeys = <A, E extends CliFailure | KeyNotFound>(effect: Effect.Effect<A, E, ApiKeys>) =>
   effect.pipe(Effect.provide(keysLayer), Effect.mapError(explain))
 
 const id = Argument.String("id").pipe(Argument.withDescription("Key id, as shown by `parley keys list`"))

@@ -1,7 +1,7 @@
 import { type Config, Console, Effect, Layer, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import { ApiKeys } from "../auth/ApiKeys.ts"
-import type { NotFound } from "../domain/errors.ts"
+import type { KeyNotFound } from "../auth/authErrors.ts"
 import type { SandboxInfo, SandboxNotFound, SandboxUnavailable } from "../sandbox/Sandbox.ts"
 import { SandboxProvider } from "../sandbox/SandboxProvider.ts"
 import * as Database from "../store/Database.ts"
@@ -15,12 +15,12 @@ const causeText = (cause: unknown): string => cause instanceof Error ? `: ${caus
 
 // Never echo DATABASE_URL itself: a Postgres URL may hold a password.
 const explain = (
-  error: CliFailure | NotFound | SandboxNotFound | SandboxUnavailable | Database.DatabaseError | Config.ConfigError
+  error: CliFailure | KeyNotFound | SandboxNotFound | SandboxUnavailable | Database.DatabaseError | Config.ConfigError
 ): CliFailure => {
   switch (error._tag) {
     case "CliFailure":
       return error
-    case "NotFound":
+    case "KeyNotFound":
       return new CliFailure({ message: `${error.message}. Run \`parley keys list\` to see key ids.` })
     case "SandboxNotFound":
       return new CliFailure({ message: `No sandbox with id ${error.id}. Run \`parley sandbox list\` to see ids.` })
@@ -39,7 +39,7 @@ const explain = (
 
 const withSandboxes = <
   A,
-  E extends CliFailure | NotFound | SandboxNotFound | SandboxUnavailable | Database.DatabaseError | Config.ConfigError
+  E extends CliFailure | KeyNotFound | SandboxNotFound | SandboxUnavailable | Database.DatabaseError | Config.ConfigError
 >(
   effect: Effect.Effect<A, E, SandboxProvider>
 ) => effect.pipe(Effect.provide(SandboxProvider.layer), Effect.mapError(explain))

@@ -1,9 +1,9 @@
 import { Effect, Result, Schema } from "effect"
 import { ChatContext, SandboxIdSchema, ToolContextSchema } from "./ChatContext.ts"
-import { BadRequest } from "./errors.ts"
 import { Message } from "./Message.ts"
 import { PruneOptions } from "./PruneOptions.ts"
-import { describeIssues, headline } from "./requestIssues.ts"
+import { InvalidRequest, MalformedJson } from "./requestErrors.ts"
+import { describeIssues } from "./requestIssues.ts"
 
 /**
  * `<provider>/<model>`: the provider is the text before the first `/`, the
@@ -64,32 +64,19 @@ export type ChatRequest = typeof ChatRequest.Type
 
 const decode = Schema.decodeUnknownResult(ChatRequest, { errors: "all" })
 
-/** Issues listed in `details.error`; a body can be wrong in many places, the client needs the first few. */
-const maxListedIssues = 10
-
 /**
- * Decodes a parsed request body. Fails with a BadRequest whose message names
- * the first problem (rules 1 and 2 of POST /chat) and whose `details.error`
- * lists the problems with their paths.
+ * Decodes a parsed request body. Fails with every problem (rules 1 and 2 of
+ * POST /chat), each named with its path.
  */
-export const decodeChatRequest = (body: unknown): Effect.Effect<ChatRequest, BadRequest> => {
+export const decodeChatRequest = (body: unknown): Effect.Effect<ChatRequest, InvalidRequest> => {
   const result = decode(body)
   if (Result.isSuccess(result)) return Effect.succeed(result.success)
-  const issues = describeIssues(result.failure.issue)
-  return Effect.fail(
-    new BadRequest({
-      message: headline(issues),
-      details: { error: issues.slice(0, maxListedIssues).join("; ") }
-    })
-  )
+  return Effect.fail(new InvalidRequest({ issues: describeIssues(result.failure.issue) }))
 }
 
-/** Parses a request body as JSON; malformed JSON is a 400, never a 500. */
-export const parseJsonBody = (text: string): Effect.Effect<unknown, BadRequest> =>
+/** Parses a request body as JSON; malformed JSON is the client's mistake, never a defect. */
+export const parseJsonBody = (text: string): Effect.Effect<unknown, MalformedJson> =>
   Effect.try({
     try: () => JSON.parse(text) as unknown,
-    catch: (error) => {
-      const reason = error instanceof Error ? error.message : String(error)
-      return new BadRequest({ message: `Malformed JSON body: ${reason}`, details: { error: reason } })
-    }
+    catch: (error) => new MalformedJson({ reason: error instanceof Error ? error.message : String(error) })
   })

@@ -39,7 +39,7 @@ export const describeIssues = (issue: SchemaIssue.Issue): ReadonlyArray<string> 
     describe({ path: (entry.path ?? []).map((key) => typeof key === "object" ? key.key : key), message: entry.message })
   )
 
-/** The message of a BadRequest for these issues: the first one, as a full sentence. */
+/** The message for these issues: the first one, as a full sentence. */
 export const headline = (described: ReadonlyArray<string>): string => {
   const first = described[0] ?? "the body does not match the ChatRequest schema"
   return isSentence(first) ? first : `Invalid request: ${first}`

@@ -3,15 +3,15 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import { Agent } from "../agent/Agent.ts"
 import { ApiKeys } from "../auth/ApiKeys.ts"
 import { chatResponseBody } from "../chat/chatResponseBody.ts"
-import { makeStartChat } from "../chat/startChat.ts"
+import { ChatPlanner } from "../chat/ChatPlanner.ts"
 import { AppConfig } from "../config/AppConfig.ts"
-import type { ApiFailure } from "../domain/errors.ts"
+import { planHeaders } from "./chatHeaders.ts"
 import { correlationIdFor } from "./CorrelationId.ts"
 import { errorBody, logUnexpected, unexpectedBody } from "./errorResponse.ts"
+import { type ApiFailure, wireError } from "./errorTable.ts"
 import { writeError, writeJson } from "./nodeAnswers.ts"
 import { closeIfBodyUnread, readJsonBody } from "./nodeBody.ts"
 import { SseWriter } from "./SseWriter.ts"
-import { upstreamFailure } from "./upstreamFailure.ts"
 
 const CHAT_PATH = "/api/v1/chat"
 
@@ -34,7 +34,7 @@ export const makeChatRoute = Effect.gen(function*() {
   const keys = yield* ApiKeys
   const config = yield* AppConfig
   const agent = yield* Agent
-  const startChat = yield* makeStartChat
+  const planner = yield* ChatPlanner
   const scope = yield* Effect.scope
   const context = yield* Effect.context<never>()
 
@@ -42,24 +42,24 @@ export const makeChatRoute = Effect.gen(function*() {
     Effect.gen(function*() {
       const key = yield* keys.authenticate(req.headers.authorization)
       const body = yield* readJsonBody(req, res, config.bodyLimitBytes)
-      const start = yield* startChat(body, key)
-      const headers = { ...start.headers, "x-correlation-id": correlationId }
-      if (start._tag === "Report") return writeJson(res, 200, start.report, headers)
-      if (!start.stream) {
-        const chunks = yield* Effect.mapError(agent.collect(start.run), upstreamFailure)
-        return writeJson(res, 200, chatResponseBody(chunks, start.input, start.tools), headers)
+      const plan = yield* planner.plan(body, key)
+      const headers = planHeaders(plan, correlationId)
+      if (plan._tag === "Report") return writeJson(res, 200, plan.report, headers)
+      if (!plan.stream) {
+        const chunks = yield* agent.collect(plan.run)
+        return writeJson(res, 200, chatResponseBody(chunks, plan.input, plan.tools), headers)
       }
       const sse = stream.sse = new SseWriter(res, headers)
-      yield* Effect.mapError(agent.run(start.run, sse.emit), upstreamFailure)
+      yield* agent.run(plan.run, sse.emit)
       sse.end()
     })
 
-  // A failure before the answer started is an error body; after, it ends the stream (DESIGN §3.3).
+  // A failure before the answer started is an error body; after, it ends the stream (docs/DESIGN.md §3.3).
   const fail = (cause: Cause.Cause<ApiFailure>, res: ServerResponse, correlationId: string, sse: SseWriter | undefined) => {
     if (Cause.hasInterruptsOnly(cause)) return Effect.void
     const failure = Cause.findErrorOption(cause)
     if (failure._tag === "Some") {
-      if (sse?.started) return Effect.sync(() => sse.fail(failure.value.message))
+      if (sse?.started) return Effect.sync(() => sse.fail(wireError(failure.value).message))
       return Effect.sync(() => writeError(res, errorBody(failure.value, correlationId), correlationId))
     }
     const unexpected = unexpectedBody(correlationId)

@@ -1,7 +1,7 @@
 import { Cause, Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
-import { type ApiFailure, statusOf } from "../domain/errors.ts"
 import { CorrelationId } from "./CorrelationId.ts"
+import { type ApiFailure, wireError } from "./errorTable.ts"
 
 export interface ErrorBody {
   readonly status: number
@@ -13,10 +13,10 @@ export interface ErrorBody {
  * other error carries it in the body (and in the `X-Correlation-Id` header).
  */
 export const errorBody = (failure: ApiFailure, correlationId: string): ErrorBody => {
-  const status = statusOf[failure._tag]
-  if (failure._tag === "Unauthorized") return { status, body: { error: failure._tag, message: failure.message, statusCode: status } }
-  const body: Record<string, unknown> = { error: failure._tag, message: failure.message, statusCode: status, correlationId }
-  if (failure.details !== undefined) body.details = failure.details
+  const { details, error, message, status } = wireError(failure)
+  if (status === 401) return { status, body: { error, message, statusCode: status } }
+  const body: Record<string, unknown> = { error, message, statusCode: status, correlationId }
+  if (details !== undefined) body.details = details
   return { status, body }
 }
 

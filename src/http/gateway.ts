@@ -1,9 +1,9 @@
 import { Cause, Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ApiKeys } from "../auth/ApiKeys.ts"
-import { NotFound } from "../domain/errors.ts"
 import { CorrelationId, correlationIdFor } from "./CorrelationId.ts"
 import { logUnexpected, renderError, unexpectedError } from "./errorResponse.ts"
+import { RouteNotFound } from "./requestErrors.ts"
 import { VerifiedKey } from "./VerifiedKey.ts"
 
 // Leading slashes are folded so `//api/v1/…` cannot slip past the check.
@@ -37,8 +37,8 @@ export const Gateway = HttpRouter.middleware<{ handles: unknown }>()(
         const response = yield* routed.pipe(
           Effect.catchCause((cause) => {
             if (isRouteNotFound(cause)) {
-              const message = `No endpoint ${request.method} ${request.url.split("?")[0]}. See /docs for the API.`
-              return Effect.succeed(renderError(new NotFound({ message }), correlationId))
+              const notFound = new RouteNotFound({ method: request.method, path: request.url.split("?")[0]! })
+              return Effect.succeed(renderError(notFound, correlationId))
             }
             if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
             return Effect.as(logUnexpected(cause, correlationId), unexpectedError(correlationId))

@@ -1,29 +1,23 @@
 import { Effect } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { parseJsonBody } from "../domain/ChatRequest.ts"
-import { BadRequest, PayloadTooLarge } from "../domain/errors.ts"
+import type { MalformedJson } from "../domain/requestErrors.ts"
+import { BodyTooLarge, EmptyBody, UnreadableBody } from "./requestErrors.ts"
 
-const tooLarge = (limit: number) =>
-  new PayloadTooLarge({
-    message: `Request body exceeds the limit of ${limit} bytes. Send fewer or smaller messages, or prune=true.`,
-    details: { limit }
-  })
-
-const unreadable = () => new BadRequest({ message: "Could not read the request body", details: { error: "unreadable body" } })
+const tooLarge = (limit: number) => new BodyTooLarge({ limit, advice: "Send fewer or smaller messages, or prune=true." })
 
 const parse = (text: string) =>
   text.length === 0
-    ? Effect.fail(new BadRequest({ message: "Request body is empty: send a JSON ChatRequest", details: { error: "empty body" } }))
+    ? Effect.fail(new EmptyBody())
     : parseJsonBody(text)
 
 /**
- * Reads a JSON body under a byte limit (DESIGN §3.9): over the limit is 413,
- * malformed JSON is 400. A declared length over the limit is refused before
+ * Reads a JSON body under a byte limit (docs/DESIGN.md §3.9). A declared length over the limit is refused before
  * anything is read; a client that asked to wait (`Expect: 100-continue`) is
  * told to send only once the body is wanted.
  */
 export const readJsonBody = (req: IncomingMessage, res: ServerResponse, limit: number) =>
-  Effect.callback<unknown, BadRequest | PayloadTooLarge>((resume) => {
+  Effect.callback<unknown, BodyTooLarge | EmptyBody | UnreadableBody | MalformedJson>((resume) => {
     if (Number(req.headers["content-length"]) > limit) return resume(Effect.fail(tooLarge(limit)))
     if (req.headers.expect?.toLowerCase() === "100-continue" && !res.headersSent) res.writeContinue()
     const chunks: Array<Buffer> = []
@@ -45,7 +39,7 @@ export const readJsonBody = (req: IncomingMessage, res: ServerResponse, limit: n
     }
     const onError = () => {
       done()
-      resume(Effect.fail(unreadable()))
+      resume(Effect.fail(new UnreadableBody()))
     }
     req.on("data", onData)
     req.on("end", onEnd)

@@ -4,14 +4,14 @@ import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { CurrentKey } from "../api/Authentication.ts"
 import { CreateSandboxRequest } from "../api/SandboxApi.ts"
-import type { ApiKey } from "../domain/ApiKey.ts"
 import { parseJsonBody } from "../domain/ChatRequest.ts"
-import { BadRequest, Forbidden, NotFound, PayloadTooLarge, ServiceUnavailable } from "../domain/errors.ts"
+import { InvalidRequest } from "../domain/requestErrors.ts"
 import { describeIssues } from "../domain/requestIssues.ts"
 import type { SandboxInfo } from "../sandbox/Sandbox.ts"
-import { canUse, foreignSandbox } from "../sandbox/sandboxAccess.ts"
+import { canUse, SandboxOwnedByOperator, usableSandbox } from "../sandbox/sandboxAccess.ts"
 import { SandboxProvider } from "../sandbox/SandboxProvider.ts"
 import { errorResponse } from "./errorResponse.ts"
+import { BodyTooLarge } from "./requestErrors.ts"
 
 const BODY_LIMIT = 16 * 1024
 
@@ -22,15 +22,12 @@ const readCreate = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.gen(function*() {
     const text = yield* request.text.pipe(
       Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(BODY_LIMIT)),
-      Effect.mapError(() =>
-        new PayloadTooLarge({ message: `Request body exceeds the limit of ${BODY_LIMIT} bytes`, details: { limit: BODY_LIMIT } })
-      )
+      Effect.mapError(() => new BodyTooLarge({ limit: BODY_LIMIT }))
     )
     const body = text.trim() === "" ? {} : yield* parseJsonBody(text)
     const decoded = decodeCreate(body)
     if (Result.isSuccess(decoded)) return decoded.success
-    const issues = describeIssues(decoded.failure.issue).join("; ")
-    return yield* new BadRequest({ message: `Invalid request: ${issues}`, details: { error: issues } })
+    return yield* new InvalidRequest({ issues: describeIssues(decoded.failure.issue) })
   })
 
 export const SandboxHandlers = HttpApiBuilder.group(
@@ -50,12 +47,6 @@ export const SandboxHandlers = HttpApiBuilder.group(
 
     const ok = (data: unknown, status = 200) => HttpServerResponse.jsonUnsafe({ success: true, data }, { status })
 
-    const find = (id: string, key: ApiKey) =>
-      sandboxes.get(id).pipe(
-        Effect.mapError(() => new NotFound({ message: `No sandbox ${id}. GET /api/v1/sandboxes lists yours.`, details: { sandboxId: id } })),
-        Effect.filterOrFail((sandbox) => canUse(sandbox, key), () => foreignSandbox(id))
-      )
-
     const create = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.gen(function*() {
         const key = yield* CurrentKey
@@ -64,20 +55,15 @@ export const SandboxHandlers = HttpApiBuilder.group(
           ownerKeyId: key.id,
           desktop: input.desktop ?? false,
           network: input.network ?? false
-        }).pipe(Effect.mapError((error) => new ServiceUnavailable({ message: error.message, details: { error: error.message } })))
+        })
         return ok({ sandbox: view(sandbox) }, 201)
       })
 
     const remove = (id: string) =>
       Effect.gen(function*() {
         const key = yield* CurrentKey
-        const sandbox = yield* find(id, key)
-        if (sandbox.ownerKeyId === null) {
-          return yield* new Forbidden({
-            message: `Sandbox ${id} belongs to the operator; it is removed with \`parley sandbox rm ${id}\``,
-            details: { sandboxId: id }
-          })
-        }
+        const sandbox = yield* usableSandbox(sandboxes, id, key)
+        if (sandbox.ownerKeyId === null) return yield* new SandboxOwnedByOperator({ sandboxId: id })
         // Removed meanwhile by someone else: the outcome the caller asked for.
         yield* Effect.ignore(sandboxes.destroy(id))
         return ok({ id, deleted: true })
@@ -92,7 +78,7 @@ export const SandboxHandlers = HttpApiBuilder.group(
           return ok({ sandboxes: all.filter((sandbox) => canUse(sandbox, key)).map(view) })
         }))
       .handleRaw("get", ({ params }) =>
-        Effect.flatMap(CurrentKey, (key) => find(params.id, key)).pipe(
+        Effect.flatMap(CurrentKey, (key) => usableSandbox(sandboxes, params.id, key)).pipe(
           Effect.map((sandbox) => ok({ sandbox: view(sandbox) })),
           Effect.catch(errorResponse)
         ))

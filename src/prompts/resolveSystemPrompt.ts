@@ -1,5 +1,5 @@
-import { BadRequest } from "../domain/errors.ts"
 import { DEFAULT_SYSTEM_PROMPT, type PromptType, promptTypes } from "../domain/PromptType.ts"
+import { InvalidPromptType } from "./promptErrors.ts"
 
 export interface PromptChoice {
   readonly systemPrompt?: string | undefined
@@ -9,12 +9,11 @@ export interface PromptChoice {
 
 export const isPromptType = (value: string): value is PromptType => (promptTypes as ReadonlyArray<string>).includes(value)
 
-/** An unknown promptType is a 400 that lists the allowed values (DESIGN §3.5). */
-export const checkPromptType = (promptType: string | undefined): PromptType | undefined | BadRequest => {
+/** An unknown promptType is refused with the allowed values (docs/DESIGN.md §3.5). */
+export const checkPromptType = (promptType: string | undefined): PromptType | undefined | InvalidPromptType => {
   if (promptType === undefined) return undefined
   if (isPromptType(promptType)) return promptType
-  const message = `Invalid promptType "${promptType}". Allowed values: ${promptTypes.join(", ")}`
-  return new BadRequest({ message, details: { error: message, allowed: [...promptTypes] } })
+  return new InvalidPromptType({ promptType, allowed: promptTypes })
 }
 
 /** Rule 3: `systemPrompt`, then `context.systemPrompts[promptType]`, then the default. */

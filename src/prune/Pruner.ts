@@ -1,11 +1,11 @@
 import type { UIMessage } from "ai"
 import { Context, Effect, Layer } from "effect"
 import { makeToolSet } from "../agent/toolSet.ts"
-import { BadRequest } from "../domain/errors.ts"
 import type { PruneOptions } from "../domain/PruneOptions.ts"
 import type { PruneReport } from "../domain/ValidationReport.ts"
 import type { ModelEntry } from "../models/ModelRegistry.ts"
 import type { Tool } from "../tools/Tool.ts"
+import { type InvalidPruneOptions, NoRoomForInput, TargetExceedsWindow } from "./pruneErrors.ts"
 import { pruneHistory, type PruneResult } from "./pruneHistory.ts"
 import { counterFor, type ToolDefinition } from "./tokenCount.ts"
 import { type TokenizerName, tokenizerOf } from "./TokenizerName.ts"
@@ -34,7 +34,7 @@ export const pruneTarget = (entry: ModelEntry, tools: ReadonlyArray<Tool>) => ({
 })
 
 /**
- * The input token budget (DESIGN §3.11): `targetTokens`, capped by what the
+ * The input token budget (docs/DESIGN.md §3.11): `targetTokens`, capped by what the
  * context window leaves after reserving `maxOutputTokens`. The reserve is
  * never more than the model can generate: the default of 100,000 would
  * otherwise leave a 128k-window model only 28k of input, and none at all to
@@ -44,27 +44,18 @@ export const budgetOf = (
   options: PruneOptions,
   contextWindow: number | undefined,
   modelMaxOutputTokens?: number | undefined
-): Effect.Effect<number, BadRequest> => {
+): Effect.Effect<number, InvalidPruneOptions> => {
   if (contextWindow === undefined) return Effect.succeed(options.targetTokens)
   const reserve = Math.min(options.maxOutputTokens, modelMaxOutputTokens ?? options.maxOutputTokens)
   if (options.targetTokens > contextWindow) {
-    return Effect.fail(invalid(
-      `pruneOptions.targetTokens (${options.targetTokens}) exceeds the model's context window of ${contextWindow} tokens`,
-      contextWindow
-    ))
+    return Effect.fail(new TargetExceedsWindow({ targetTokens: options.targetTokens, contextWindow }))
   }
   const room = contextWindow - reserve
   if (room <= 0) {
-    return Effect.fail(invalid(
-      `pruneOptions.maxOutputTokens (${reserve}) leaves no room for input in the model's context window of ${contextWindow} tokens`,
-      contextWindow
-    ))
+    return Effect.fail(new NoRoomForInput({ maxOutputTokens: reserve, contextWindow }))
   }
   return Effect.succeed(Math.min(options.targetTokens, room))
 }
-
-const invalid = (message: string, contextWindow: number) =>
-  new BadRequest({ message, details: { error: message, contextWindow } })
 
 const run = (input: PruneInput) =>
   Effect.gen(function*() {
@@ -86,13 +77,13 @@ const run = (input: PruneInput) =>
 
 /** Prunes old history so that the input fits the budget (rule 10), in the stages of `pruneHistory`. */
 export class Pruner extends Context.Service<Pruner, {
-  readonly prune: (input: PruneInput) => Effect.Effect<PruneResult, BadRequest>
+  readonly prune: (input: PruneInput) => Effect.Effect<PruneResult, InvalidPruneOptions>
   /**
    * The `prune` section of a ValidationReport: what `prune` would do, and the
    * tokens before it, counted over the whole history (which `prune` does not
    * read beyond where the budget is decided).
    */
-  readonly preview: (input: PruneInput) => Effect.Effect<PruneReport, BadRequest>
+  readonly preview: (input: PruneInput) => Effect.Effect<PruneReport, InvalidPruneOptions>
 }>()("parley/prune/Pruner") {
   static readonly layer = Layer.succeed(Pruner, Pruner.of({
     prune: Effect.fn("Pruner.prune")(function*(input: PruneInput) {

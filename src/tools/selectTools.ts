@@ -1,7 +1,7 @@
 import { type ApiKey, allowsTool } from "../domain/ApiKey.ts"
-import { BadRequest, Forbidden } from "../domain/errors.ts"
 import { type PromptType, promptTypeTools } from "../domain/PromptType.ts"
 import type { Tool } from "./Tool.ts"
+import { ToolNotAllowed, UnknownTool } from "./toolErrors.ts"
 
 export interface ToolSelection {
   readonly tools: ReadonlyArray<Tool>
@@ -13,7 +13,7 @@ export interface ToolSelection {
  * Rule 4: a valid promptType's tool set united with `allowedTools`; neither
  * means no tools. A promptType set names only the built-in tools this
  * deployment has; a name in `allowedTools` must exist. Every selected tool must
- * be on the key's allow-list (403), whichever way it was named.
+ * be on the key's allow-list, whichever way it was named.
  */
 export const selectTools = (
   promptType: PromptType | undefined,
@@ -21,7 +21,7 @@ export const selectTools = (
   key: ApiKey,
   lookup: (name: string) => Tool | undefined,
   collect: boolean
-): ToolSelection | BadRequest | Forbidden => {
+): ToolSelection | UnknownTool | ToolNotAllowed => {
   const names = new Set<string>()
   if (promptType !== undefined) {
     for (const name of promptTypeTools[promptType]) if (lookup(name) !== undefined) names.add(name)
@@ -33,13 +33,13 @@ export const selectTools = (
   for (const name of names) {
     const tool = lookup(name)
     if (tool === undefined) {
-      const message = `Unknown tool "${name}". GET /api/v1/tools lists the tools this key can use.`
-      if (!collect) return new BadRequest({ message, details: { error: message, tools: [name] } })
-      rejected.push({ name, error: message })
+      const error = new UnknownTool({ tool: name })
+      if (!collect) return error
+      rejected.push({ name, error: error.message })
     } else if (!allowsTool(key, name)) {
-      const message = `Tool not available with your API key: ${name}`
-      if (!collect) return new Forbidden({ message, details: { tool: name } })
-      rejected.push({ name, error: message })
+      const error = new ToolNotAllowed({ tool: name })
+      if (!collect) return error
+      rejected.push({ name, error: error.message })
     } else {
       tools.push(tool)
     }

@@ -172,7 +172,7 @@ describe("tool failures", () => {
 })
 
 describe("a conversation the model cannot be sent", () => {
-  it.live("fails with status 400 before any model call", () =>
+  it.live("fails with InvalidHistory before any model call", () =>
     Effect.gen(function*() {
       const model = scriptedModel([hello])
       const { chunks, exit } = yield* runCollecting(makeRun(model, [], {
@@ -185,6 +185,6 @@ describe("a conversation the model cannot be sent", () => {
 
       assert.deepStrictEqual(chunks, [])
       assert.strictEqual(model.doStreamCalls.length, 0)
-      expect(upstreamFailure(exit)).toMatchObject({ status: 400, retryable: false })
+      expect(upstreamFailure(exit)).toMatchObject({ _tag: "InvalidHistory", path: "messages" })
     }))
 })

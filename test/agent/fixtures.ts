@@ -4,6 +4,7 @@ import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test"
 import { Cause, Effect, Exit, Option } from "effect"
 import { Agent, type AgentRun } from "../../src/agent/Agent.ts"
 import type { UpstreamError } from "../../src/agent/UpstreamError.ts"
+import type { InvalidHistory } from "../../src/domain/requestErrors.ts"
 import type { Tool } from "../../src/tools/Tool.ts"
 import { makeKey } from "../support/keys.ts"
 
@@ -105,7 +106,7 @@ export const runCollecting = (run: AgentRun) =>
     return { chunks, exit }
   }).pipe(Effect.provide(Agent.layer))
 
-export const runChunks = (run: AgentRun): Effect.Effect<Array<UIMessageChunk>, UpstreamError> =>
+export const runChunks = (run: AgentRun): Effect.Effect<Array<UIMessageChunk>, UpstreamError | InvalidHistory> =>
   Effect.gen(function*() {
     const agent = yield* Agent
     return [...yield* agent.collect(run)]
@@ -136,6 +137,8 @@ export const stallingModel = (parts: ReadonlyArray<LanguageModelV4StreamPart>) =
   return { model, cancelled }
 }
 
-/** The UpstreamError a run failed with, if it failed with one. */
-export const upstreamFailure = (exit: Exit.Exit<unknown, UpstreamError>): UpstreamError | undefined =>
+/** The error a run failed with, if it failed with one. */
+export const upstreamFailure = (
+  exit: Exit.Exit<unknown, UpstreamError | InvalidHistory>
+): UpstreamError | InvalidHistory | undefined =>
   Exit.isFailure(exit) ? Option.getOrUndefined(Cause.findErrorOption(exit.cause)) : undefined

@@ -7,7 +7,7 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ApiKeys, type ApiKeysOptions } from "../../src/auth/ApiKeys.ts"
-import type { NotFound } from "../../src/domain/errors.ts"
+import type { KeyNotFound } from "../../src/auth/authErrors.ts"
 import * as Database from "../../src/store/Database.ts"
 
 const tempDatabase = () => `sqlite:${join(mkdtempSync(join(tmpdir(), "parley-keys-")), "parley.db")}`
@@ -20,7 +20,7 @@ const unauthorized = (authorization: string | undefined) =>
   Effect.gen(function*() {
     const keys = yield* ApiKeys
     const error = yield* Effect.flip(keys.authenticate(authorization))
-    assert.strictEqual(error._tag, "Unauthorized")
+    assert.include(["MissingAuthorization", "InvalidAuthorizationFormat", "InvalidApiKey"], error._tag)
     return error.message
   })
 
@@ -177,7 +177,7 @@ describe("ApiKeys management", () => {
       assert.strictEqual((yield* keys.authenticate(`Bearer ${rotated.secret}`)).id, key.id)
     }).pipe(Effect.provide(keysOn("sqlite::memory:"))))
 
-  it.effect("lists, gets, and reports unknown ids as NotFound", () =>
+  it.effect("lists, gets, and reports unknown ids as KeyNotFound", () =>
     Effect.gen(function*() {
       const keys = yield* ApiKeys
       const first = yield* newKey()
@@ -185,14 +185,14 @@ describe("ApiKeys management", () => {
       const second = yield* newKey()
       assert.deepStrictEqual((yield* keys.list).map((k) => k.id), [first.key.id, second.key.id])
       assert.deepStrictEqual(yield* keys.get(second.key.id), second.key)
-      const missing: ReadonlyArray<Effect.Effect<unknown, NotFound>> = [
+      const missing: ReadonlyArray<Effect.Effect<unknown, KeyNotFound>> = [
         keys.get("key_nope"),
         keys.setStatus("key_nope", "active"),
         keys.rotate("key_nope")
       ]
       for (const attempt of missing) {
         const error = yield* Effect.flip(attempt)
-        assert.strictEqual(error._tag, "NotFound")
+        assert.strictEqual(error._tag, "KeyNotFound")
         assert.strictEqual(error.message, "No key with id key_nope")
       }
     }).pipe(Effect.provide(keysOn("sqlite::memory:"))))

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { BadRequest } from "../../src/domain/errors.ts"
 import { DEFAULT_SYSTEM_PROMPT } from "../../src/domain/PromptType.ts"
+import { InvalidPromptType } from "../../src/prompts/promptErrors.ts"
 import { checkPromptType, resolveSystemPrompt } from "../../src/prompts/resolveSystemPrompt.ts"
 
 describe("resolveSystemPrompt (rule 3)", () => {
@@ -28,9 +28,9 @@ describe("checkPromptType", () => {
 
   it("rejects anything else with the allowed values listed", () => {
     const result = checkPromptType("nope")
-    expect(result).toBeInstanceOf(BadRequest)
-    const error = result as BadRequest
+    expect(result).toBeInstanceOf(InvalidPromptType)
+    const error = result as InvalidPromptType
     expect(error.message).toContain("bossJobsiteSystemPrompt, bossJobsiteLocalSystemPrompt, generalComputerSystemPrompt")
-    expect(error.details?.allowed).toHaveLength(3)
+    expect(error.allowed).toHaveLength(3)
   })
 })

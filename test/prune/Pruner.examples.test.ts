@@ -1,7 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import type { UIMessage } from "ai"
 import { Effect } from "effect"
-import { BadRequest } from "../../src/domain/errors.ts"
 import { Pruner } from "../../src/prune/Pruner.ts"
 import { withShortOutputs } from "../../src/prune/stages.ts"
 import { counterFor } from "../../src/prune/tokenCount.ts"
@@ -143,7 +142,7 @@ layer(Pruner.layer)("Pruner budget", (it) => {
         options: { ...budget, preserveRecentMessages: 3 },
         contextWindow: 128_000
       }))
-      assert.instanceOf(error, BadRequest)
+      assert.include(["TargetExceedsWindow", "NoRoomForInput"], error._tag)
       assert.strictEqual(error.message, message)
     }))
 

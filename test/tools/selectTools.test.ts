@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
-import { BadRequest, Forbidden } from "../../src/domain/errors.ts"
 import type { Tool } from "../../src/tools/Tool.ts"
 import { selectTools, type ToolSelection } from "../../src/tools/selectTools.ts"
+import { ToolNotAllowed, UnknownTool } from "../../src/tools/toolErrors.ts"
 import { makeKey } from "../support/keys.ts"
 import { makeTestTool } from "../support/tools.ts"
 
@@ -25,20 +25,20 @@ describe("selectTools (rule 4)", () => {
     expect(names(result)).toEqual(["bash", "computer", "browser", "extra"])
   })
 
-  it("refuses an unknown tool named in allowedTools with 400", () => {
+  it("refuses an unknown tool named in allowedTools", () => {
     const result = selectTools(undefined, ["nope"], makeKey(), lookup, false)
-    expect(result).toBeInstanceOf(BadRequest)
-    expect((result as BadRequest).details?.tools).toEqual(["nope"])
+    expect(result).toBeInstanceOf(UnknownTool)
+    expect((result as UnknownTool).tool).toBe("nope")
   })
 
-  it("refuses a tool outside the key's allow-list with 403, also when it comes from a promptType", () => {
+  it("refuses a tool outside the key's allow-list, also when it comes from a promptType", () => {
     const key = makeKey({ allowedTools: ["browser"] })
     const direct = selectTools(undefined, ["bash"], key, lookup, false)
-    expect(direct).toBeInstanceOf(Forbidden)
-    expect((direct as Forbidden).message).toBe("Tool not available with your API key: bash")
+    expect(direct).toBeInstanceOf(ToolNotAllowed)
+    expect((direct as ToolNotAllowed).message).toBe("Tool not available with your API key: bash")
     const viaPromptType = selectTools("generalComputerSystemPrompt", undefined, key, lookup, false)
-    expect(viaPromptType).toBeInstanceOf(Forbidden)
-    expect((viaPromptType as Forbidden).details?.tool).toBe("bash")
+    expect(viaPromptType).toBeInstanceOf(ToolNotAllowed)
+    expect((viaPromptType as ToolNotAllowed).tool).toBe("bash")
   })
 
   it("collects refusals instead of failing when reporting", () => {

@@ -1,0 +1,166 @@
+import type { UIMessage } from "ai"
+import { Context, Duration, Effect, Layer } from "effect"
+import type { AgentRun } from "../agent/Agent.ts"
+import { type ApiKey, allowsModel } from "../domain/ApiKey.ts"
+import { decodeChatRequest } from "../domain/ChatRequest.ts"
+import { normalizeMessages } from "../domain/Message.ts"
+import type { InvalidHistory, InvalidRequest } from "../domain/requestErrors.ts"
+import type { ValidationReport } from "../domain/ValidationReport.ts"
+import { ModelRegistry } from "../models/ModelRegistry.ts"
+import { InvalidPromptType } from "../prompts/promptErrors.ts"
+import { checkPromptType, resolveSystemPrompt } from "../prompts/resolveSystemPrompt.ts"
+import { Pruner, pruneTarget } from "../prune/Pruner.ts"
+import type { InvalidPruneOptions } from "../prune/pruneErrors.ts"
+import type { SandboxForbidden } from "../sandbox/sandboxAccess.ts"
+import { SandboxProvider } from "../sandbox/SandboxProvider.ts"
+import { checkTool, isUsable, mergeContext } from "../tools/contextCheck.ts"
+import { selectTools } from "../tools/selectTools.ts"
+import { type MissingToolContext, missingToolContext, type ToolNotAllowed, type UnknownTool } from "../tools/toolErrors.ts"
+import { ToolRegistry } from "../tools/ToolRegistry.ts"
+import { checkHistory } from "./historyCheck.ts"
+import { EmptyConversation, ModelNotAllowed, UnknownModel, type UnknownSandbox } from "./planErrors.ts"
+import { checkSandboxAccess } from "./sandboxCheck.ts"
+import { validationReport } from "./validationReport.ts"
+
+/** Spec limits: 30 tool-call steps and 300 s per request. */
+export const MAX_STEPS = 30
+export const MAX_DURATION = Duration.seconds(300)
+
+/** What a chat request turns into before anything is sent: a report, or a run with the facts its answer states. */
+export type ChatPlan =
+  | { readonly _tag: "Report"; readonly report: ValidationReport }
+  | {
+    readonly _tag: "Run"
+    readonly run: AgentRun
+    readonly stream: boolean
+    /** The conversation as the client sent it (normalized), which a JSON answer repeats. */
+    readonly input: ReadonlyArray<UIMessage>
+    readonly tools: { readonly used: ReadonlyArray<string>; readonly skipped: ReadonlyArray<string> }
+    /** Whether pruning removed anything from `input`. */
+    readonly pruned: boolean
+  }
+
+/** Why a chat request cannot run, in the order the plan checks. */
+export type ChatPlanFailure =
+  | InvalidRequest
+  | InvalidPromptType
+  | ModelNotAllowed
+  | UnknownModel
+  | UnknownTool
+  | ToolNotAllowed
+  | UnknownSandbox
+  | SandboxForbidden
+  | MissingToolContext
+  | EmptyConversation
+  | InvalidHistory
+  | InvalidPruneOptions
+
+// The allow-list is checked first so a key cannot probe which models exist.
+const modelProblem = (key: ApiKey, model: string, found: boolean) =>
+  !allowsModel(key, model)
+    ? new ModelNotAllowed({ model })
+    : !found
+    ? new UnknownModel({ model })
+    : undefined
+
+const make = Effect.gen(function*() {
+  const models = yield* ModelRegistry
+  const registry = yield* ToolRegistry
+  const pruner = yield* Pruner
+  const sandboxes = yield* Effect.serviceOption(SandboxProvider)
+
+  /**
+   * POST /api/v1/chat up to the run, in the order of docs/DESIGN.md §2:
+   * decode, promptType, model (its format is the decoder's), tools against
+   * the key, their sandbox, context per tool and contextStrategy; then the
+   * conversation and pruning. validateOnly and contextStrategy=report turn
+   * every finding into a ValidationReport instead of a failure.
+   *
+   * Untraced: a span costs ~20 µs a call, and this runs on every request (BENCHMARKS.md).
+   */
+  const plan = Effect.fnUntraced(function*(body: unknown, key: ApiKey) {
+    const chat = yield* decodeChatRequest(body)
+    const reporting = chat.validateOnly || chat.contextStrategy === "report"
+
+    const promptType = checkPromptType(chat.promptType)
+    if (promptType instanceof InvalidPromptType) return yield* promptType
+
+    const found = models.find(chat.model)
+    const problem = modelProblem(key, chat.model, found !== undefined)
+    if (problem !== undefined && !reporting) return yield* problem
+
+    const selection = selectTools(promptType, chat.allowedTools, key, registry.get, reporting)
+    if (!("tools" in selection)) return yield* selection
+    yield* checkSandboxAccess(sandboxes, selection.tools, chat.sandboxId, key)
+
+    const checks = selection.tools.map((tool) =>
+      checkTool(tool, mergeContext(tool.name, chat.context, chat.toolContext), chat.sandboxId)
+    )
+    const usable = checks.filter(isUsable)
+    const system = resolveSystemPrompt({
+      systemPrompt: chat.systemPrompt,
+      promptType: chat.promptType,
+      context: chat.context as { systemPrompts?: Record<string, string> } | undefined
+    })
+
+    if (reporting) {
+      // A preview of pruning needs a usable model: its window and tokenizer set the budget.
+      const prune = chat.prune && found !== undefined && problem === undefined
+        ? yield* pruner.preview({
+          system,
+          messages: normalizeMessages(chat.messages),
+          options: chat.pruneOptions,
+          ...pruneTarget(found.entry, usable.map((check) => check.tool))
+        })
+        : undefined
+      return { _tag: "Report", report: validationReport(problem, checks, selection.rejected, prune) } satisfies ChatPlan
+    }
+
+    const failed = checks.filter((check) => !isUsable(check))
+    if (failed.length > 0 && chat.contextStrategy === "error") return yield* missingToolContext(failed)
+
+    if (chat.messages.length === 0) return yield* new EmptyConversation()
+    const input = normalizeMessages(chat.messages)
+    const invalid = checkHistory(input)
+    if (invalid !== undefined) return yield* invalid
+
+    const { entry, model } = found!
+    const pruned = chat.prune
+      ? yield* pruner.prune({
+        system,
+        messages: input,
+        options: chat.pruneOptions,
+        ...pruneTarget(entry, usable.map((check) => check.tool))
+      })
+      : undefined
+    const run: AgentRun = {
+      model,
+      provider: entry.provider,
+      system,
+      messages: pruned === undefined ? input : pruned.messages,
+      tools: usable.map((check) => ({ tool: check.tool, context: check.context })),
+      sandboxId: chat.sandboxId ?? null,
+      key,
+      maxSteps: MAX_STEPS,
+      timeout: MAX_DURATION,
+      maxOutputTokens: entry.maxOutputTokens
+    }
+    return {
+      _tag: "Run",
+      run,
+      stream: chat.stream,
+      input,
+      tools: { used: usable.map((check) => check.name), skipped: failed.map((check) => check.name) },
+      pruned: pruned?.pruned === true
+    } satisfies ChatPlan
+  })
+
+  return { plan }
+})
+
+/** Turns the body of POST /api/v1/chat into what to answer: a ValidationReport or an agent run. */
+export class ChatPlanner extends Context.Service<ChatPlanner, {
+  readonly plan: (body: unknown, key: ApiKey) => Effect.Effect<ChatPlan, ChatPlanFailure>
+}>()("parley/chat/ChatPlanner") {
+  static readonly layer = Layer.effect(ChatPlanner, make)
+}

@@ -1,0 +1,118 @@
+import type { UpstreamError } from "../agent/UpstreamError.ts"
+import type { Unauthenticated } from "../auth/authErrors.ts"
+import type { ChatPlanFailure } from "../chat/ChatPlanner.ts"
+import type { MalformedJson } from "../domain/requestErrors.ts"
+import type { SandboxNotFound, SandboxUnavailable } from "../sandbox/Sandbox.ts"
+import type { SandboxOwnedByOperator } from "../sandbox/sandboxAccess.ts"
+import type { BodyTooLarge, EmptyBody, RouteNotFound, UnreadableBody } from "./requestErrors.ts"
+
+/** Every failure an /api/v1 request may end in with the spec's error body. */
+export type ApiFailure =
+  | ChatPlanFailure
+  | Unauthenticated
+  | MalformedJson
+  | EmptyBody
+  | UnreadableBody
+  | BodyTooLarge
+  | RouteNotFound
+  | SandboxNotFound
+  | SandboxOwnedByOperator
+  | SandboxUnavailable
+  | UpstreamError
+
+/** The spec's error table: each status with the `error` name its body carries. */
+const errorNames = {
+  400: "BadRequest",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "NotFound",
+  413: "PayloadTooLarge",
+  500: "InternalServerError",
+  503: "ServiceUnavailable"
+} as const
+
+export type Status = keyof typeof errorNames
+
+/** A failure as the client sees it: the fields of the spec's error body. */
+export interface WireError {
+  readonly status: Status
+  readonly error: (typeof errorNames)[Status]
+  readonly message: string
+  readonly details?: Readonly<Record<string, unknown>> | undefined
+}
+
+type Failure<Tag> = Extract<ApiFailure, { readonly _tag: Tag }>
+type Row<F> = (failure: F) => WireError
+
+/** The usual row: the failure's own message, with `details` from its facts. */
+const row = <F extends { readonly message: string }>(
+  status: Status,
+  details?: (failure: F) => Readonly<Record<string, unknown>>
+): Row<F> =>
+(failure) => ({ status, error: errorNames[status], message: failure.message, details: details?.(failure) })
+
+/** `details.error` repeats the message, with further facts. */
+const said = <F extends { readonly message: string }>(facts?: (failure: F) => Readonly<Record<string, unknown>>) =>
+(failure: F) => ({ error: failure.message, ...facts?.(failure) })
+
+/** Schema issues listed in `details.error`; a body can be wrong in many places, the client needs the first few. */
+const MAX_LISTED_ISSUES = 10
+
+/** The one place a failure gets its status (docs/DESIGN.md §2): every failure's tag, its status and its body. */
+const table: { readonly [Tag in ApiFailure["_tag"]]: Row<Failure<Tag>> } = {
+  InvalidRequest: row(400, (e) => ({ error: e.issues.slice(0, MAX_LISTED_ISSUES).join("; ") })),
+  MalformedJson: row(400, (e) => ({ error: e.reason })),
+  EmptyBody: row(400, () => ({ error: "empty body" })),
+  UnreadableBody: row(400, () => ({ error: "unreadable body" })),
+  EmptyConversation: row(400, said()),
+  InvalidHistory: row(400, (e) => ({ error: `"${e.path}" ${e.problem}` })),
+  InvalidPromptType: row(400, said((e) => ({ allowed: e.allowed }))),
+  UnknownModel: row(400, said((e) => ({ model: e.model }))),
+  UnknownTool: row(400, said((e) => ({ tools: [e.tool] }))),
+  UnknownSandbox: row(400, said((e) => ({ sandboxId: e.sandboxId }))),
+  MissingToolContext: row(400, said((e) => ({
+    missingContext: e.missingContext,
+    tools: e.tools,
+    // Raised only under contextStrategy=error; skip and report never refuse.
+    strategy: "error",
+    ...(e.structureErrors.length > 0 ? { structureErrors: e.structureErrors } : {})
+  }))),
+  TargetExceedsWindow: row(400, said((e) => ({ contextWindow: e.contextWindow }))),
+  NoRoomForInput: row(400, said((e) => ({ contextWindow: e.contextWindow }))),
+  MissingAuthorization: row(401),
+  InvalidAuthorizationFormat: row(401),
+  InvalidApiKey: row(401),
+  ModelNotAllowed: row(403, (e) => ({ model: e.model })),
+  ToolNotAllowed: row(403, (e) => ({ tool: e.tool })),
+  SandboxForbidden: row(403, (e) => ({ sandboxId: e.sandboxId })),
+  SandboxOwnedByOperator: row(403, (e) => ({ sandboxId: e.sandboxId })),
+  RouteNotFound: row(404),
+  SandboxNotFound: (e) => ({
+    status: 404,
+    error: errorNames[404],
+    message: `No sandbox ${e.id}. GET /api/v1/sandboxes lists yours.`,
+    details: { sandboxId: e.id }
+  }),
+  BodyTooLarge: row(413, (e) => ({ limit: e.limit })),
+  SandboxUnavailable: row(503, said()),
+  // docs/DESIGN.md §3.8: unreachable, rate-limited or failing (after retries)
+  // is 503 naming the provider; anything else it refuses is 500. Upstream
+  // messages are already free of keys and stacks.
+  UpstreamError: (e) =>
+    e.retryable
+      ? {
+        status: 503,
+        error: errorNames[503],
+        message: `The model provider "${e.provider}" is unavailable right now. Retry later.`,
+        details: { provider: e.provider, ...(e.status === undefined ? {} : { status: e.status }) }
+      }
+      : {
+        status: 500,
+        error: errorNames[500],
+        message: `The model provider "${e.provider}" refused the request: ${e.message}`,
+        details: { error: e.message, provider: e.provider }
+      }
+}
+
+/** What the client is told about a failure. */
+export const wireError = (failure: ApiFailure): WireError => (table[failure._tag] as Row<ApiFailure>)(failure)

@@ -1,0 +1,36 @@
+import { Schema } from "effect"
+
+/** The chat body was empty. */
+export class EmptyBody extends Schema.TaggedError<EmptyBody>()("EmptyBody", {}) {
+  override get message() {
+    return "Request body is empty: send a JSON ChatRequest"
+  }
+}
+
+/** The connection failed while the body was read. */
+export class UnreadableBody extends Schema.TaggedError<UnreadableBody>()("UnreadableBody", {}) {
+  override get message() {
+    return "Could not read the request body"
+  }
+}
+
+/** A body over `limit` bytes (docs/DESIGN.md §3.9); `advice` says how to send less. */
+export class BodyTooLarge extends Schema.TaggedError<BodyTooLarge>()("BodyTooLarge", {
+  limit: Schema.Number,
+  advice: Schema.optionalKey(Schema.String)
+}) {
+  override get message() {
+    const limit = `Request body exceeds the limit of ${this.limit} bytes`
+    return this.advice === undefined ? limit : `${limit}. ${this.advice}`
+  }
+}
+
+/** No endpoint answers `method` on `path`. */
+export class RouteNotFound extends Schema.TaggedError<RouteNotFound>()("RouteNotFound", {
+  method: Schema.String,
+  path: Schema.String
+}) {
+  override get message() {
+    return `No endpoint ${this.method} ${this.path}. See /docs for the API.`
+  }
+}
