@@ -1,14 +1,14 @@
 import { Context, Effect, Layer } from "effect"
 import { AppConfig } from "../config/AppConfig.ts"
 import { ModelRegistry } from "../models/ModelRegistry.ts"
-import { sandboxTools } from "../sandbox/sandboxTools.ts"
+import { sandboxTools } from "./sandboxTools.ts"
 import { BrowserPool } from "./browser/BrowserPool.ts"
 import { makeBrowserTool } from "./browser/browserTool.ts"
-import { makeChatMessage } from "./chatMessage.ts"
+import { makeChatMessage } from "./chat/chatMessage.ts"
 import { makeJobsiteReplyGenerator } from "./jobsite/jobsiteReplyGenerator.ts"
 import { makeUrlPolicy } from "./outbound/urlPolicy.ts"
 import type { Tool } from "./Tool.ts"
-import { makeWorkplaceMessage } from "./workplaceMessage.ts"
+import { makeWorkplaceMessage } from "./workplace/workplaceMessage.ts"
 
 /**
  * The tools parley can run. The built-in catalog (DESIGN §3.12) registers

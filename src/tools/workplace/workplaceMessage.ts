@@ -1,13 +1,13 @@
 import { Effect, type Redacted, Result, Schema } from "effect"
-import { postJson } from "./messaging/postJson.ts"
-import type { UrlPolicy } from "./outbound/urlPolicy.ts"
-import { scrub } from "./messaging/redact.ts"
-import { type Tool, type ToolExecution, ToolFailure } from "./Tool.ts"
-import { feishu } from "./workplace/feishu.ts"
-import type { PlatformWire } from "./workplace/platform.ts"
-import { slack } from "./workplace/slack.ts"
-import { wecom } from "./workplace/wecom.ts"
-import { Platform, WebhookUrl, WorkplaceContext } from "./workplace/WorkplaceContext.ts"
+import { postJson } from "../messaging/postJson.ts"
+import type { UrlPolicy } from "../outbound/urlPolicy.ts"
+import { scrub } from "../messaging/redact.ts"
+import { type Tool, type ToolExecution, ToolFailure } from "../Tool.ts"
+import { feishu } from "./feishu.ts"
+import type { PlatformWire } from "./platform.ts"
+import { slack } from "./slack.ts"
+import { wecom } from "./wecom.ts"
+import { Platform, WebhookUrl, WorkplaceContext } from "./WorkplaceContext.ts"
 
 const wires: Record<WorkplaceContext["platform"], PlatformWire> = { wecom, feishu, lark: feishu, slack }
 

@@ -1,12 +1,12 @@
 import { Effect, Result, Schema } from "effect"
 import { randomUUID } from "node:crypto"
-import type { AppConfig } from "../config/AppConfig.ts"
-import { sendMessage } from "./chat/partnerApi.ts"
-import { MessengerId, PartnerContext, PartnerToken } from "./chat/PartnerContext.ts"
-import { defaultRetryPolicy, type RetryPolicy } from "./chat/retryPolicy.ts"
-import { scrub } from "./messaging/redact.ts"
-import type { UrlPolicy } from "./outbound/urlPolicy.ts"
-import { type Tool, type ToolExecution, ToolFailure } from "./Tool.ts"
+import type { AppConfig } from "../../config/AppConfig.ts"
+import { sendMessage } from "./partnerApi.ts"
+import { MessengerId, PartnerContext, PartnerToken } from "./PartnerContext.ts"
+import { defaultRetryPolicy, type RetryPolicy } from "./retryPolicy.ts"
+import { scrub } from "../messaging/redact.ts"
+import type { UrlPolicy } from "../outbound/urlPolicy.ts"
+import { type Tool, type ToolExecution, ToolFailure } from "../Tool.ts"
 
 const Text = Schema.String.check(Schema.isMinLength(1))
 

@@ -1,10 +1,10 @@
 import type { JSONValue } from "@ai-sdk/provider"
 import { Effect, Result, Schema } from "effect"
-import type { DesktopAction, Point } from "../sandbox/desktopActions.ts"
-import type { DisplaySize } from "../sandbox/Sandbox.ts"
-import type { SandboxProvider } from "../sandbox/SandboxProvider.ts"
-import { sandboxOf } from "./bash.ts"
-import { type Tool, type ToolModelOutput, ToolFailure } from "./Tool.ts"
+import type { DesktopAction, Point } from "../../sandbox/desktopActions.ts"
+import type { DisplaySize } from "../../sandbox/Sandbox.ts"
+import type { SandboxProvider } from "../../sandbox/SandboxProvider.ts"
+import { sandboxOf } from "../sandboxOf.ts"
+import { type Tool, type ToolModelOutput, ToolFailure } from "../Tool.ts"
 
 const actions = [
   "screenshot",

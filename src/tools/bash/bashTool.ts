@@ -1,8 +1,7 @@
 import { Effect, Schema } from "effect"
-import type { SandboxInfo } from "../sandbox/Sandbox.ts"
-import { usableSandbox } from "../sandbox/sandboxAccess.ts"
-import type { SandboxProvider } from "../sandbox/SandboxProvider.ts"
-import { type Tool, type ToolExecution, ToolFailure } from "./Tool.ts"
+import type { SandboxProvider } from "../../sandbox/SandboxProvider.ts"
+import { sandboxOf } from "../sandboxOf.ts"
+import { type Tool, ToolFailure } from "../Tool.ts"
 
 const MAX_TIMEOUT_MS = 300_000
 
@@ -23,15 +22,6 @@ const description = [
   "Long output keeps only its beginning and end (truncated: true). exit_code is null when the command was stopped.",
   "In a desktop sandbox, DISPLAY is set and programs started in the background (cmd &) keep running."
 ].join(" ")
-
-/** The sandbox of this call, when the calling key may use it; otherwise a failure the model reads. */
-export const sandboxOf = (
-  sandboxes: SandboxProvider["Service"],
-  execution: ToolExecution
-): Effect.Effect<SandboxInfo, ToolFailure> =>
-  execution.sandboxId === null || execution.sandboxId === ""
-    ? Effect.fail(new ToolFailure("This request has no sandboxId: the client must name a sandbox"))
-    : Effect.mapError(usableSandbox(sandboxes, execution.sandboxId, execution.key), (error) => new ToolFailure(error.message))
 
 /** The `bash` tool (DESIGN §3.12) on a SandboxProvider. */
 export const makeBashTool = (sandboxes: SandboxProvider["Service"]): Tool => ({
