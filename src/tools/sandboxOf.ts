@@ -7,7 +7,7 @@ import { type ToolExecution, ToolFailure } from "./Tool.ts"
 /** The sandbox of this call, when the calling key may use it; otherwise a failure the model reads. */
 export const sandboxOf = (
   sandboxes: SandboxProvider["Service"],
-  execution: ToolExecution
+  execution: Pick<ToolExecution<unknown>, "sandboxId" | "key">
 ): Effect.Effect<SandboxInfo, ToolFailure> =>
   execution.sandboxId === null || execution.sandboxId === ""
     ? Effect.fail(new ToolFailure("This request has no sandboxId: the client must name a sandbox"))

@@ -1,7 +1,8 @@
 import { Effect, Schema } from "effect"
 import type { SandboxProvider } from "../../sandbox/SandboxProvider.ts"
+import { defineTool } from "../defineTool.ts"
 import { sandboxOf } from "../sandboxOf.ts"
-import { type Tool, ToolFailure } from "../Tool.ts"
+import { ToolFailure } from "../Tool.ts"
 
 const MAX_TIMEOUT_MS = 300_000
 
@@ -24,26 +25,26 @@ const description = [
 ].join(" ")
 
 /** The `bash` tool (DESIGN §3.12) on a SandboxProvider. */
-export const makeBashTool = (sandboxes: SandboxProvider["Service"]): Tool => ({
-  name: "bash",
-  description,
-  category: "sandbox",
-  inputSchema: BashInput,
-  requiredContext: [],
-  requiresSandbox: true,
-  promptTypes: ["bossJobsiteSystemPrompt", "generalComputerSystemPrompt"],
-  execute: (input: typeof BashInput.Type, execution) =>
-    Effect.gen(function*() {
-      const sandbox = yield* sandboxOf(sandboxes, execution)
-      const result = yield* sandboxes.run(sandbox.id, { command: input.command, timeoutMs: input.timeout_ms }).pipe(
-        Effect.mapError((error) => new ToolFailure(error.message))
-      )
-      return {
-        stdout: result.stdout,
-        stderr: result.stderr,
-        exit_code: result.exitCode,
-        truncated: result.truncated,
-        timed_out: result.timedOut
-      }
-    }).pipe(Effect.withSpan("bash.execute"))
-})
+export const makeBashTool = (sandboxes: SandboxProvider["Service"]) =>
+  defineTool({
+    name: "bash",
+    description,
+    category: "sandbox",
+    inputSchema: BashInput,
+    requiresSandbox: true,
+    promptTypes: ["bossJobsiteSystemPrompt", "generalComputerSystemPrompt"],
+    execute: (input, execution) =>
+      Effect.gen(function*() {
+        const sandbox = yield* sandboxOf(sandboxes, execution)
+        const result = yield* sandboxes.run(sandbox.id, { command: input.command, timeoutMs: input.timeout_ms }).pipe(
+          Effect.mapError((error) => new ToolFailure(error.message))
+        )
+        return {
+          stdout: result.stdout,
+          stderr: result.stderr,
+          exit_code: result.exitCode,
+          truncated: result.truncated,
+          timed_out: result.timedOut
+        }
+      }).pipe(Effect.withSpan("bash.execute"))
+  })
