@@ -92,7 +92,7 @@ export const prepareChat = Effect.fnUntraced(function*(request: ChatPlanInput, k
   const problem = modelProblem(key, request.model, found !== undefined)
   if (problem !== undefined && !reporting) return yield* problem
 
-  const selection = selectTools(promptType, request.allowedTools, key, registry.get, reporting)
+  const selection = selectTools(promptType, request.allowedTools, key, registry, reporting)
   if (!("tools" in selection)) return yield* selection
   yield* checkSandboxAccess(selection.tools, request.sandboxId, key)
 
