@@ -24,7 +24,7 @@ const description = [
   "In a desktop sandbox, DISPLAY is set and programs started in the background (cmd &) keep running."
 ].join(" ")
 
-/** The `bash` tool (DESIGN §3.12) on a SandboxProvider. */
+/** The `bash` tool (docs/DESIGN.md §3.12) on a SandboxProvider. */
 export const makeBashTool = (sandboxes: SandboxProvider["Service"]) =>
   defineTool({
     name: "bash",

@@ -15,7 +15,7 @@ const description = [
   "Every answer has the current url and title. Only public http(s) addresses are reachable unless the server allows others."
 ].join(" ")
 
-/** The `browser` tool (DESIGN §3.12) over the gateway's shared browser. */
+/** The `browser` tool (docs/DESIGN.md §3.12) over the gateway's shared browser. */
 export const makeBrowserTool = (pool: BrowserPool["Service"]) =>
   defineTool({
     name: "browser",

@@ -65,7 +65,7 @@ const send = (config: Pick<AppConfig["Service"], "partnerApiBaseUrl">, policy: R
   })
 
 /**
- * `chat_message` (DESIGN §3.12): sends a message to a contact through the
+ * `chat_message` (docs/DESIGN.md §3.12): sends a message to a contact through the
  * partner messaging API (wire contract: `chat/partnerApi.ts`) as
  * `defaultMessengerId`, authenticated with `partnerToken`, which stays
  * `Redacted` from decoding to the Authorization header.

@@ -152,7 +152,7 @@ const description = (display: DisplaySize) =>
     "Start programs with the bash tool in the background (e.g. `xterm &`); take a screenshot to see the result of an action."
   ].join(" ")
 
-/** The `computer` tool (DESIGN §3.12): computer use on a desktop sandbox. */
+/** The `computer` tool (docs/DESIGN.md §3.12): computer use on a desktop sandbox. */
 export const makeComputerTool = (sandboxes: SandboxProvider["Service"]) =>
   defineTool({
     name: "computer",

@@ -66,7 +66,7 @@ const generate = (models: ModelRegistry["Service"]) =>
   })
 
 /**
- * `jobsite_reply_generator` (DESIGN §3.12): the recruiter's reply to a
+ * `jobsite_reply_generator` (docs/DESIGN.md §3.12): the recruiter's reply to a
  * candidate's message, from `context.configData` facts and
  * `context.replyPrompts` templates. Its models are `context.modelConfig`'s
  * `classifyModel`/`replyModel` (looked up in `models`, allowed by the key) or

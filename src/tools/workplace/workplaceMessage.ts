@@ -60,7 +60,7 @@ const send = (options: WorkplaceMessageOptions) =>
   })
 
 /**
- * `workplace_message` (DESIGN §3.12): posts to a workplace group through its
+ * `workplace_message` (docs/DESIGN.md §3.12): posts to a workplace group through its
  * incoming webhook, in the wire format of `platform` (WeCom group robot,
  * Feishu/Lark custom bot, Slack incoming webhook). The webhook URL and the
  * signing secret are `Redacted` from decoding on and appear in no output or error.
