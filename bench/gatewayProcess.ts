@@ -6,7 +6,7 @@ import { ApiKeys } from "../src/auth/ApiKeys.ts"
 import { AppConfig } from "../src/config/AppConfig.ts"
 import { makeGateway } from "../src/server.ts"
 import * as Database from "../src/store/Database.ts"
-import type { Tool } from "../src/tools/Tool.ts"
+import { defineTool } from "../src/tools/defineTool.ts"
 import { ToolRegistry } from "../src/tools/ToolRegistry.ts"
 import { TOOL_NAME } from "./scenarios.ts"
 
@@ -17,16 +17,14 @@ import { TOOL_NAME } from "./scenarios.ts"
  * `stats` requests with its CPU time, memory and event-loop delay, measured
  * inside this process (and `heap-snapshot` requests with a snapshot's path).
  */
-const echo: Tool = {
+const echo = defineTool({
   name: TOOL_NAME,
   description: "Echoes its input",
   category: "bench",
   inputSchema: Schema.Struct({ text: Schema.String }),
-  requiredContext: [],
-  requiresSandbox: false,
   promptTypes: [],
-  execute: (input: { text: string }) => Effect.succeed({ echoed: input.text })
-}
+  execute: (input) => Effect.succeed({ echoed: input.text })
+})
 
 const app = makeGateway({
   config: AppConfig.layer,

@@ -89,7 +89,7 @@ const make = Effect.gen(function*() {
     const problem = modelProblem(key, chat.model, found !== undefined)
     if (problem !== undefined && !reporting) return yield* problem
 
-    const selection = selectTools(promptType, chat.allowedTools, key, registry.get, reporting)
+    const selection = selectTools(promptType, chat.allowedTools, key, registry, reporting)
     if (!("tools" in selection)) return yield* selection
     yield* checkSandboxAccess(sandboxes, selection.tools, chat.sandboxId, key)
 

@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import { promptTypeTools } from "../domain/PromptType.ts"
+import { builtinToolNames } from "../tools/builtinToolNames.ts"
 import { CliFailure } from "./CliFailure.ts"
 
 /**
@@ -11,7 +11,7 @@ const splitList = (raw: Option.Option<string>): ReadonlyArray<string> => {
   return [...new Set(entries.filter((entry) => entry !== ""))]
 }
 
-const knownTools: ReadonlyArray<string> = [...new Set(Object.values(promptTypeTools).flat())].sort()
+const knownTools: ReadonlyArray<string> = [...builtinToolNames].sort()
 
 const modelEntry = /^[^\s/]+\/\S+$/
 

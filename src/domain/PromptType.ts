@@ -11,11 +11,4 @@ export const promptTypeDescriptions: Record<PromptType, string> = {
   generalComputerSystemPrompt: "General computer use: sandboxed shell, desktop and browser."
 }
 
-/** Tool sets per promptType (DESIGN §3.12). */
-export const promptTypeTools: Record<PromptType, ReadonlyArray<string>> = {
-  bossJobsiteSystemPrompt: ["jobsite_reply_generator", "bash", "computer", "browser", "workplace_message", "chat_message"],
-  bossJobsiteLocalSystemPrompt: ["jobsite_reply_generator", "workplace_message", "chat_message", "browser"],
-  generalComputerSystemPrompt: ["bash", "computer", "browser"]
-}
-
 export const DEFAULT_SYSTEM_PROMPT = "You are a helpful AI assistant."

@@ -1,10 +1,10 @@
 import type { UIMessage } from "ai"
 import { Context, Effect, Layer } from "effect"
-import { makeToolSet } from "../agent/toolSet.ts"
 import type { PruneOptions } from "../domain/PruneOptions.ts"
 import type { PruneReport } from "../domain/ValidationReport.ts"
 import type { ModelEntry } from "../models/ModelRegistry.ts"
 import type { Tool } from "../tools/Tool.ts"
+import { toolDefinitions } from "../tools/toolDefinition.ts"
 import { type InvalidPruneOptions, NoRoomForInput, TargetExceedsWindow } from "./pruneErrors.ts"
 import { pruneHistory, type PruneResult } from "./pruneHistory.ts"
 import { counterFor, type ToolDefinition } from "./tokenCount.ts"
@@ -30,7 +30,7 @@ export const pruneTarget = (entry: ModelEntry, tools: ReadonlyArray<Tool>) => ({
   modelMaxOutputTokens: entry.maxOutputTokens,
   tokenizer: tokenizerOf(entry),
   // The definitions the agent sends (compiled once per tool).
-  tools: makeToolSet(tools.map((tool) => ({ tool, context: {} }))).definitions ?? []
+  tools: toolDefinitions(tools)
 })
 
 /**

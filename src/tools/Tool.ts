@@ -4,18 +4,21 @@ import type { Effect, Schema } from "effect"
 import type { ApiKey } from "../domain/ApiKey.ts"
 import type { PromptType } from "../domain/PromptType.ts"
 
-/** A context field a tool needs, with the structure that field must have. */
+/** A context field a tool cannot run without, with the structure that field must have. */
 export interface ContextRequirement {
   readonly field: string
-  /** Checked against the merged context value; `undefined` means presence only. */
+  /** Checked against the merged context value before the run; `undefined` means presence only. */
   readonly schema?: Schema.Top
 }
 
-/** What a tool's `execute` receives besides its input. */
-export interface ToolExecution {
+/**
+ * What a tool's `execute` receives besides its input. The loop passes the
+ * merged context as it is; `defineTool` hands a tool its decoded `Context`.
+ */
+export interface ToolExecution<Context = Readonly<Record<string, unknown>>> {
   readonly toolCallId: string
-  /** `context` with `toolContext[tool.name]` merged over it (rule 9). */
-  readonly context: Readonly<Record<string, unknown>>
+  /** `context` with `toolContext[tool.name]` merged over it (spec rule 9). */
+  readonly context: Context
   readonly sandboxId: string | null
   readonly key: ApiKey
   /** The run's model: the default of tools that call a model themselves. */
@@ -33,19 +36,23 @@ export class ToolFailure extends Error {
 }
 
 /**
- * The tool contract. Tools are described with Effect Schemas; the input schema
- * goes to the model as JSON Schema and decodes the model's arguments before
- * `execute` runs. `execute` is interrupted (and `signal` aborted) on cancel.
+ * A tool as the registry and the loop hold it, whatever its input and context:
+ * built by `defineTool`, which types both. The input schema goes to the model
+ * as JSON Schema and decodes the model's arguments before `execute` runs.
+ * `execute` is interrupted (and `signal` aborted) on cancel.
  */
 export interface Tool {
   readonly name: string
   readonly description: string
   readonly category: string
-  readonly inputSchema: Schema.Codec<any, any>
+  readonly inputSchema: Schema.Codec<unknown, unknown>
+  /** Derived from the tool's declared context: its fields that are not optional. */
   readonly requiredContext: ReadonlyArray<ContextRequirement>
   readonly requiresSandbox: boolean
+  /** The prompt types whose tool set holds this tool (docs/DESIGN.md §3.12); declared here only. */
   readonly promptTypes: ReadonlyArray<PromptType>
-  readonly execute: (input: any, execution: ToolExecution) => Effect.Effect<unknown, ToolFailure>
+  /** `input` is what `inputSchema` decoded. */
+  readonly execute: (input: unknown, execution: ToolExecution) => Effect.Effect<unknown, ToolFailure>
   /**
    * How an output (as JSON) is told to the model when JSON text would not do,
    * e.g. a screenshot as an image. Applied in the run and to this tool's

@@ -1,26 +1,36 @@
 import { Context, Effect, Layer } from "effect"
 import { AppConfig } from "../config/AppConfig.ts"
+import { promptTypes, type PromptType } from "../domain/PromptType.ts"
 import { ModelRegistry } from "../models/ModelRegistry.ts"
-import { sandboxTools } from "../sandbox/sandboxTools.ts"
+import { sandboxTools } from "./sandboxTools.ts"
 import { BrowserPool } from "./browser/BrowserPool.ts"
 import { makeBrowserTool } from "./browser/browserTool.ts"
-import { makeChatMessage } from "./chatMessage.ts"
+import { makeChatMessage } from "./chat/chatMessage.ts"
 import { makeJobsiteReplyGenerator } from "./jobsite/jobsiteReplyGenerator.ts"
 import { makeUrlPolicy } from "./outbound/urlPolicy.ts"
 import type { Tool } from "./Tool.ts"
-import { makeWorkplaceMessage } from "./workplaceMessage.ts"
+import { makeWorkplaceMessage } from "./workplace/workplaceMessage.ts"
 
 /**
- * The tools parley can run. The built-in catalog (DESIGN §3.12) registers
- * here; tests register their own tools through `layerTest`.
+ * The tools parley can run. The built-in catalog (docs/DESIGN.md §3.12)
+ * registers here; tests register their own tools through `layerTest`.
  */
 export class ToolRegistry extends Context.Service<ToolRegistry, {
   readonly all: ReadonlyArray<Tool>
   readonly get: (name: string) => Tool | undefined
+  /** A prompt type's tool set: the registered tools that name it among their `promptTypes`, in registry order. */
+  readonly forPromptType: (promptType: PromptType) => ReadonlyArray<Tool>
 }>()("parley/tools/ToolRegistry") {
   static readonly make = (tools: ReadonlyArray<Tool>) => {
     const byName = new Map(tools.map((tool) => [tool.name, tool] as const))
-    return ToolRegistry.of({ all: tools, get: (name) => byName.get(name) })
+    const sets = new Map(
+      promptTypes.map((promptType) => [promptType, tools.filter((tool) => tool.promptTypes.includes(promptType))] as const)
+    )
+    return ToolRegistry.of({
+      all: tools,
+      get: (name) => byName.get(name),
+      forPromptType: (promptType) => sets.get(promptType) ?? []
+    })
   }
 
   /**
@@ -38,12 +48,13 @@ export class ToolRegistry extends Context.Service<ToolRegistry, {
         allowPrivate: config.outboundAllowPrivate ?? false,
         allowedHosts: config.outboundAllowedHosts ?? []
       })
+      // In the catalog's order (docs/DESIGN.md §3.12): GET /tools and the prompt types' sets list them so.
       return ToolRegistry.make([
         makeJobsiteReplyGenerator(models),
-        makeWorkplaceMessage({ policy }),
-        makeChatMessage(config, { policy }),
+        ...(yield* sandboxTools),
         makeBrowserTool(browserPool),
-        ...(yield* sandboxTools)
+        makeWorkplaceMessage({ policy }),
+        makeChatMessage(config, { policy })
       ])
     })
   ).pipe(Layer.provide([ModelRegistry.layer, BrowserPool.layer]), Layer.provide(AppConfig.layer), Layer.orDie)

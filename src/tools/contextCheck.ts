@@ -18,7 +18,7 @@ export interface ToolCheck {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
-/** `context` with `toolContext[name]` over it: rule 9, per tool. */
+/** `context` with `toolContext[name]` over it: spec rule 9, per tool. */
 export const mergeContext = (
   name: string,
   context: Readonly<Record<string, unknown>> | undefined,
@@ -40,7 +40,7 @@ const decoderOf = (schema: Schema.Top) => {
 
 /**
  * Checks a tool's required context for presence and structure. A sandbox tool
- * without a sandboxId reports `sandboxId` as missing (DESIGN §3.13).
+ * without a sandboxId reports `sandboxId` as missing (docs/DESIGN.md §3.13).
  */
 export const checkTool = (
   tool: Tool,

@@ -1,7 +1,8 @@
 import { type ApiKey, allowsTool } from "../domain/ApiKey.ts"
-import { type PromptType, promptTypeTools } from "../domain/PromptType.ts"
+import type { PromptType } from "../domain/PromptType.ts"
 import type { Tool } from "./Tool.ts"
 import { ToolNotAllowed, UnknownTool } from "./toolErrors.ts"
+import type { ToolRegistry } from "./ToolRegistry.ts"
 
 export interface ToolSelection {
   readonly tools: ReadonlyArray<Tool>
@@ -10,28 +11,29 @@ export interface ToolSelection {
 }
 
 /**
- * Rule 4: a valid promptType's tool set united with `allowedTools`; neither
- * means no tools. A promptType set names only the built-in tools this
- * deployment has; a name in `allowedTools` must exist. Every selected tool must
- * be on the key's allow-list, whichever way it was named.
+ * Spec rule 4: a valid promptType's tool set united with `allowedTools`;
+ * neither means no tools. A promptType's set is the registered tools that
+ * declare it (so only the built-in tools this deployment has); a name in
+ * `allowedTools` must exist. Every selected tool must be on the key's
+ * allow-list, whichever way it was named.
  */
 export const selectTools = (
   promptType: PromptType | undefined,
   allowedTools: ReadonlyArray<string> | undefined,
   key: ApiKey,
-  lookup: (name: string) => Tool | undefined,
+  registry: Pick<ToolRegistry["Service"], "get" | "forPromptType">,
   collect: boolean
 ): ToolSelection | UnknownTool | ToolNotAllowed => {
   const names = new Set<string>()
   if (promptType !== undefined) {
-    for (const name of promptTypeTools[promptType]) if (lookup(name) !== undefined) names.add(name)
+    for (const tool of registry.forPromptType(promptType)) names.add(tool.name)
   }
   for (const name of allowedTools ?? []) names.add(name)
 
   const tools: Array<Tool> = []
   const rejected: Array<{ name: string; error: string }> = []
   for (const name of names) {
-    const tool = lookup(name)
+    const tool = registry.get(name)
     if (tool === undefined) {
       const error = new UnknownTool({ tool: name })
       if (!collect) return error

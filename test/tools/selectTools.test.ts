@@ -1,17 +1,19 @@
 import { describe, expect, it } from "vitest"
-import type { Tool } from "../../src/tools/Tool.ts"
 import { selectTools, type ToolSelection } from "../../src/tools/selectTools.ts"
 import { ToolNotAllowed, UnknownTool } from "../../src/tools/toolErrors.ts"
+import { ToolRegistry } from "../../src/tools/ToolRegistry.ts"
 import { makeKey } from "../support/keys.ts"
 import { makeTestTool } from "../support/tools.ts"
 
-const registry = new Map<string, Tool>(
-  ["bash", "computer", "browser", "workplace_message", "extra"].map((name) => [name, makeTestTool({ name })])
-)
-const lookup = (name: string) => registry.get(name)
+// chat_message and jobsite_reply_generator are not in this deployment.
+const lookup = ToolRegistry.make([
+  ...["bash", "computer", "browser"].map((name) => makeTestTool({ name, promptTypes: ["generalComputerSystemPrompt"] })),
+  makeTestTool({ name: "workplace_message", promptTypes: ["bossJobsiteSystemPrompt", "bossJobsiteLocalSystemPrompt"] }),
+  makeTestTool({ name: "extra" })
+])
 const names = (result: unknown) => (result as ToolSelection).tools.map((tool) => tool.name)
 
-describe("selectTools (rule 4)", () => {
+describe("selectTools (spec rule 4)", () => {
   it("has no tools with neither promptType nor allowedTools", () => {
     expect(names(selectTools(undefined, undefined, makeKey(), lookup, false))).toEqual([])
   })
@@ -23,6 +25,7 @@ describe("selectTools (rule 4)", () => {
   it("unites the promptType's set (the tools this deployment has) with allowedTools", () => {
     const result = selectTools("generalComputerSystemPrompt", ["extra", "bash"], makeKey(), lookup, false)
     expect(names(result)).toEqual(["bash", "computer", "browser", "extra"])
+    expect(names(selectTools("bossJobsiteLocalSystemPrompt", undefined, makeKey(), lookup, false))).toEqual(["workplace_message"])
   })
 
   it("refuses an unknown tool named in allowedTools", () => {

@@ -1,7 +1,8 @@
 import { Effect } from "effect"
-import { type Tool, ToolFailure } from "../Tool.ts"
+import { defineTool } from "../defineTool.ts"
+import { ToolFailure } from "../Tool.ts"
 import { runAction } from "./actions.ts"
-import { type BrowserAction, BrowserInput } from "./BrowserInput.ts"
+import { BrowserInput } from "./BrowserInput.ts"
 import type { BrowserPool } from "./BrowserPool.ts"
 import { browserModelOutput } from "./modelOutput.ts"
 
@@ -14,25 +15,25 @@ const description = [
   "Every answer has the current url and title. Only public http(s) addresses are reachable unless the server allows others."
 ].join(" ")
 
-/** The `browser` tool (DESIGN §3.12) over the gateway's shared browser. */
-export const makeBrowserTool = (pool: BrowserPool["Service"]): Tool => ({
-  name: "browser",
-  description,
-  category: "browser automation",
-  inputSchema: BrowserInput,
-  requiredContext: [],
-  requiresSandbox: false,
-  promptTypes: ["bossJobsiteSystemPrompt", "bossJobsiteLocalSystemPrompt", "generalComputerSystemPrompt"],
-  toModelOutput: browserModelOutput,
-  execute: (input: BrowserAction, execution) =>
-    pool.use(
-      execution.sandboxId === null || execution.sandboxId === ""
-        ? { request: execution.context }
-        : { sandboxId: execution.sandboxId, keyId: execution.key.id },
-      execution.signal,
-      (session) => runAction(session, input)
-    ).pipe(
-      Effect.mapError((error) => new ToolFailure(error.message)),
-      Effect.withSpan("browser.execute", { attributes: { "browser.action": input.action } })
-    )
-})
+/** The `browser` tool (docs/DESIGN.md §3.12) over the gateway's shared browser. */
+export const makeBrowserTool = (pool: BrowserPool["Service"]) =>
+  defineTool({
+    name: "browser",
+    description,
+    category: "browser automation",
+    inputSchema: BrowserInput,
+    promptTypes: ["bossJobsiteSystemPrompt", "bossJobsiteLocalSystemPrompt", "generalComputerSystemPrompt"],
+    toModelOutput: browserModelOutput,
+    execute: (input, execution) =>
+      pool.use(
+        // Without a sandbox the run's pages are its own: defineTool passes every call of a run the same context object.
+        execution.sandboxId === null || execution.sandboxId === ""
+          ? { request: execution.context }
+          : { sandboxId: execution.sandboxId, keyId: execution.key.id },
+        execution.signal,
+        (session) => runAction(session, input)
+      ).pipe(
+        Effect.mapError((error) => new ToolFailure(error.message)),
+        Effect.withSpan("browser.execute", { attributes: { "browser.action": input.action } })
+      )
+  })

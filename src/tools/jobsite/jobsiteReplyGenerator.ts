@@ -1,7 +1,8 @@
-import { Effect, Result, Schema } from "effect"
-import { ConfigData, ReplyPrompts } from "../../domain/JobsiteConfig.ts"
+import { Effect, Schema } from "effect"
+import { ConfigData, JobsiteModelConfig, ReplyPrompts } from "../../domain/JobsiteConfig.ts"
 import type { ModelRegistry } from "../../models/ModelRegistry.ts"
-import { type Tool, type ToolExecution, ToolFailure } from "../Tool.ts"
+import { type ContextOf, defineTool } from "../defineTool.ts"
+import { type ToolExecution, ToolFailure } from "../Tool.ts"
 import { DEFAULT_CHECK_BACK_REPLY, inventedFigures } from "./factGuard.ts"
 import { factSheet, resolveBrand } from "./facts.ts"
 import { classify, resolveModels, writeReply } from "./models.ts"
@@ -21,28 +22,20 @@ export const JobsiteReplyInput = Schema.Struct({
 })
 export type JobsiteReplyInput = typeof JobsiteReplyInput.Type
 
-const contextOf = <S extends Schema.Top>(schema: S & Schema.Codec<S["Type"], unknown>, field: string) => {
-  const decode = Schema.decodeUnknownResult(schema)
-  return (execution: ToolExecution): Effect.Effect<S["Type"], ToolFailure> => {
-    const result = decode(execution.context[field])
-    return Result.isSuccess(result)
-      ? Effect.succeed(result.success)
-      : Effect.fail(new ToolFailure(`context.${field} is malformed: ${result.failure.message}`))
-  }
-}
-const configDataOf = contextOf(ConfigData, "configData")
-const replyPromptsOf = contextOf(ReplyPrompts, "replyPrompts")
-
-const preferredBrand = (execution: ToolExecution) => {
-  const value = execution.context["preferredBrand"]
-  return typeof value === "string" ? value : undefined
+const jobsiteContext = {
+  configData: ConfigData,
+  replyPrompts: ReplyPrompts,
+  preferredBrand: Schema.optionalKey(Schema.String),
+  modelConfig: Schema.optionalKey(JobsiteModelConfig)
 }
 
 const generate = (models: ModelRegistry["Service"]) =>
-  Effect.fn("jobsite_reply_generator")(function*(input: JobsiteReplyInput, execution: ToolExecution) {
-    const config = yield* configDataOf(execution)
-    const prompts = yield* replyPromptsOf(execution)
-    const brand = resolveBrand(config, input.brand ?? preferredBrand(execution))
+  Effect.fn("jobsite_reply_generator")(function*(
+    input: JobsiteReplyInput,
+    execution: ToolExecution<ContextOf<typeof jobsiteContext>>
+  ) {
+    const { configData: config, preferredBrand, replyPrompts: prompts } = execution.context
+    const brand = resolveBrand(config, input.brand ?? preferredBrand)
     if (typeof brand === "string") return yield* Effect.fail(new ToolFailure(brand))
     const chosen = resolveModels(models, execution)
     if (chosen instanceof ToolFailure) return yield* Effect.fail(chosen)
@@ -73,23 +66,20 @@ const generate = (models: ModelRegistry["Service"]) =>
   })
 
 /**
- * `jobsite_reply_generator` (DESIGN §3.12): the recruiter's reply to a
+ * `jobsite_reply_generator` (docs/DESIGN.md §3.12): the recruiter's reply to a
  * candidate's message, from `context.configData` facts and
  * `context.replyPrompts` templates. Its models are `context.modelConfig`'s
  * `classifyModel`/`replyModel` (looked up in `models`, allowed by the key) or
  * the run's own model.
  */
-export const makeJobsiteReplyGenerator = (models: ModelRegistry["Service"]): Tool => ({
-  name: "jobsite_reply_generator",
-  description:
-    "Writes the recruiter's reply to a job candidate's message on the job site. Classifies the message (first contact, pay, location, schedule, requirements, benefits, interview booking, off-topic), takes the brand's facts from the configuration and follows the configured reply template. The reply states only configured facts; for anything else it says the recruiter will check. Returns {reply, category, brand, facts}: send `reply` as it is.",
-  category: "business",
-  inputSchema: JobsiteReplyInput,
-  requiredContext: [
-    { field: "configData", schema: ConfigData },
-    { field: "replyPrompts", schema: ReplyPrompts }
-  ],
-  requiresSandbox: false,
-  promptTypes: ["bossJobsiteSystemPrompt", "bossJobsiteLocalSystemPrompt"],
-  execute: generate(models)
-})
+export const makeJobsiteReplyGenerator = (models: ModelRegistry["Service"]) =>
+  defineTool({
+    name: "jobsite_reply_generator",
+    description:
+      "Writes the recruiter's reply to a job candidate's message on the job site. Classifies the message (first contact, pay, location, schedule, requirements, benefits, interview booking, off-topic), takes the brand's facts from the configuration and follows the configured reply template. The reply states only configured facts; for anything else it says the recruiter will check. Returns {reply, category, brand, facts}: send `reply` as it is.",
+    category: "business",
+    inputSchema: JobsiteReplyInput,
+    context: jobsiteContext,
+    promptTypes: ["bossJobsiteSystemPrompt", "bossJobsiteLocalSystemPrompt"],
+    execute: generate(models)
+  })

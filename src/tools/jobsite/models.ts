@@ -2,7 +2,7 @@ import { APICallError, type LanguageModelV4 } from "@ai-sdk/provider"
 import { generateText, jsonSchema, type ModelMessage, NoObjectGeneratedError, Output } from "ai"
 import { Effect, Result, Schema } from "effect"
 import { allowsModel } from "../../domain/ApiKey.ts"
-import { JobsiteModelConfig, ReplyCategory, replyCategories } from "../../domain/JobsiteConfig.ts"
+import { type JobsiteModelConfig, ReplyCategory, replyCategories } from "../../domain/JobsiteConfig.ts"
 import type { ModelRegistry } from "../../models/ModelRegistry.ts"
 import { ToolFailure, type ToolExecution } from "../Tool.ts"
 
@@ -12,12 +12,10 @@ export interface ReplyModels {
   readonly reply: LanguageModelV4
 }
 
-const decodeModelConfig = Schema.decodeUnknownResult(JobsiteModelConfig)
-
 // The key's allow-list is checked before the registry, so a key cannot probe which models exist.
 const configuredModel = (
   models: ModelRegistry["Service"],
-  execution: ToolExecution,
+  execution: ToolExecution<unknown>,
   field: "classifyModel" | "replyModel",
   id: string | undefined
 ): LanguageModelV4 | ToolFailure => {
@@ -31,15 +29,14 @@ const configuredModel = (
 }
 
 /** `context.modelConfig.classifyModel`/`replyModel` when set, else the run's own model. */
-export const resolveModels = (models: ModelRegistry["Service"], execution: ToolExecution): ReplyModels | ToolFailure => {
-  const raw = execution.context["modelConfig"]
-  const decoded = decodeModelConfig(raw ?? {})
-  if (Result.isFailure(decoded)) {
-    return new ToolFailure(`context.modelConfig is malformed: ${decoded.failure.message}`)
-  }
-  const classify = configuredModel(models, execution, "classifyModel", decoded.success.classifyModel)
+export const resolveModels = (
+  models: ModelRegistry["Service"],
+  execution: ToolExecution<{ readonly modelConfig?: JobsiteModelConfig }>
+): ReplyModels | ToolFailure => {
+  const config = execution.context.modelConfig
+  const classify = configuredModel(models, execution, "classifyModel", config?.classifyModel)
   if (classify instanceof ToolFailure) return classify
-  const reply = configuredModel(models, execution, "replyModel", decoded.success.replyModel)
+  const reply = configuredModel(models, execution, "replyModel", config?.replyModel)
   if (reply instanceof ToolFailure) return reply
   return { classify, reply }
 }

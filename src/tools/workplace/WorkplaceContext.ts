@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 
-export const platforms = ["wecom", "feishu", "lark", "slack"] as const
+const platforms = ["wecom", "feishu", "lark", "slack"] as const
 
 const isHttpUrl = (text: string) => {
   if (!URL.canParse(text)) return false
@@ -9,10 +9,10 @@ const isHttpUrl = (text: string) => {
 }
 
 // Issues never quote the value: a malformed webhook URL still holds its key.
-export const Platform = Schema.Literals(platforms).annotate({
+const Platform = Schema.Literals(platforms).annotate({
   description: "Workplace chat of the group: wecom (WeCom group robot), feishu or lark (custom bot), slack (incoming webhook)."
 })
-export const WebhookUrl = Schema.String.check(Schema.makeFilter(isHttpUrl, { expected: "an http(s) URL" })).annotate({
+const WebhookUrl = Schema.String.check(Schema.makeFilter(isHttpUrl, { expected: "an http(s) URL" })).annotate({
   description: "The group's incoming-webhook URL. A secret: it is never logged or shown."
 })
 const SigningSecret = Schema.String.check(Schema.isMinLength(1)).annotate({
@@ -20,9 +20,8 @@ const SigningSecret = Schema.String.check(Schema.isMinLength(1)).annotate({
 })
 
 /** `toolContext.workplace_message` (or the same fields of `context`), with the secrets wrapped once decoded. */
-export const WorkplaceContext = Schema.Struct({
+export const workplaceContext = {
   platform: Platform,
   webhookUrl: Schema.RedactedFromValue(WebhookUrl),
   secret: Schema.optionalKey(Schema.RedactedFromValue(SigningSecret))
-})
-export type WorkplaceContext = typeof WorkplaceContext.Type
+}

@@ -1,8 +1,8 @@
 import { Effect, Option } from "effect"
-import { makeBashTool } from "../tools/bash.ts"
-import { makeComputerTool } from "../tools/computer.ts"
-import type { Tool } from "../tools/Tool.ts"
-import { SandboxProvider } from "./SandboxProvider.ts"
+import { makeBashTool } from "./bash/bashTool.ts"
+import { makeComputerTool } from "./computer/computerTool.ts"
+import type { Tool } from "./Tool.ts"
+import { SandboxProvider } from "../sandbox/SandboxProvider.ts"
 
 /**
  * `bash` and `computer` on the gateway's sandbox provider. The gateway

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeChatMessage } from "../../src/tools/chatMessage.ts"
-import { makeUrlPolicy } from "../../src/tools/outbound/urlPolicy.ts"
-import { makeWorkplaceMessage } from "../../src/tools/workplaceMessage.ts"
-import { runTool } from "../support/fakes/execution.ts"
-import { type PartnerFake, startPartnerFake } from "../support/fakes/partner.ts"
-import { type SlackFake, startSlackFake } from "../support/fakes/slack.ts"
+import { makeChatMessage } from "../../../src/tools/chat/chatMessage.ts"
+import { makeUrlPolicy } from "../../../src/tools/outbound/urlPolicy.ts"
+import { makeWorkplaceMessage } from "../../../src/tools/workplace/workplaceMessage.ts"
+import { runTool } from "../../support/fakes/execution.ts"
+import { type PartnerFake, startPartnerFake } from "../../support/fakes/partner.ts"
+import { type SlackFake, startSlackFake } from "../../support/fakes/slack.ts"
 
 // Request-given URLs are policed like the browser's: the fakes listen on loopback, which the default refuses.
 const strict = makeUrlPolicy({ allowPrivate: false, allowedHosts: [] })

@@ -1,9 +1,9 @@
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { rmSync } from "node:fs"
-import { ToolRegistry } from "../../src/tools/ToolRegistry.ts"
-import { withEnvironment } from "../config/fixtures.ts"
-import { dataDirectory, testSandboxes } from "../sandbox/support.ts"
+import { ToolRegistry } from "../../../src/tools/ToolRegistry.ts"
+import { withEnvironment } from "../../config/fixtures.ts"
+import { dataDirectory, testSandboxes } from "../../sandbox/support.ts"
 
 const { base, sandboxes } = dataDirectory()
 afterAll(() => rmSync(base, { recursive: true, force: true }))

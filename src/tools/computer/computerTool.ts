@@ -1,10 +1,11 @@
 import type { JSONValue } from "@ai-sdk/provider"
 import { Effect, Result, Schema } from "effect"
-import type { DesktopAction, Point } from "../sandbox/desktopActions.ts"
-import type { DisplaySize } from "../sandbox/Sandbox.ts"
-import type { SandboxProvider } from "../sandbox/SandboxProvider.ts"
-import { sandboxOf } from "./bash.ts"
-import { type Tool, type ToolModelOutput, ToolFailure } from "./Tool.ts"
+import type { DesktopAction, Point } from "../../sandbox/desktopActions.ts"
+import type { DisplaySize } from "../../sandbox/Sandbox.ts"
+import type { SandboxProvider } from "../../sandbox/SandboxProvider.ts"
+import { defineTool } from "../defineTool.ts"
+import { sandboxOf } from "../sandboxOf.ts"
+import { type ToolModelOutput, ToolFailure } from "../Tool.ts"
 
 const actions = [
   "screenshot",
@@ -151,38 +152,38 @@ const description = (display: DisplaySize) =>
     "Start programs with the bash tool in the background (e.g. `xterm &`); take a screenshot to see the result of an action."
   ].join(" ")
 
-/** The `computer` tool (DESIGN §3.12): computer use on a desktop sandbox. */
-export const makeComputerTool = (sandboxes: SandboxProvider["Service"]): Tool => ({
-  name: "computer",
-  description: description(sandboxes.display),
-  category: "sandbox",
-  inputSchema: ComputerInput,
-  requiredContext: [],
-  requiresSandbox: true,
-  promptTypes: ["bossJobsiteSystemPrompt", "generalComputerSystemPrompt"],
-  toModelOutput: computerModelOutput,
-  execute: (input: ComputerInput, execution) =>
-    Effect.gen(function*() {
-      const action = toAction(input)
-      if (action instanceof ToolFailure) return yield* Effect.fail(action)
-      const sandbox = yield* sandboxOf(sandboxes, execution)
-      const result = yield* sandboxes.desktop(sandbox.id, action).pipe(
-        Effect.mapError((error) => new ToolFailure(error.message))
-      )
-      const display = sandboxes.display
-      return {
-        action: action.action,
-        text: summary(action, display, result.cursor),
-        ...(result.cursor === undefined ? {} : { cursor: { x: result.cursor[0], y: result.cursor[1] } }),
-        ...(result.screenshot === undefined ? {} : {
-          screenshot: {
-            type: "media" as const,
-            mediaType: "image/png" as const,
-            data: Buffer.from(result.screenshot).toString("base64"),
-            width: display.width,
-            height: display.height
-          }
-        })
-      }
-    }).pipe(Effect.withSpan("computer.execute", { attributes: { "computer.action": input.action } }))
-})
+/** The `computer` tool (docs/DESIGN.md §3.12): computer use on a desktop sandbox. */
+export const makeComputerTool = (sandboxes: SandboxProvider["Service"]) =>
+  defineTool({
+    name: "computer",
+    description: description(sandboxes.display),
+    category: "sandbox",
+    inputSchema: ComputerInput,
+    requiresSandbox: true,
+    promptTypes: ["bossJobsiteSystemPrompt", "generalComputerSystemPrompt"],
+    toModelOutput: computerModelOutput,
+    execute: (input, execution) =>
+      Effect.gen(function*() {
+        const action = toAction(input)
+        if (action instanceof ToolFailure) return yield* Effect.fail(action)
+        const sandbox = yield* sandboxOf(sandboxes, execution)
+        const result = yield* sandboxes.desktop(sandbox.id, action).pipe(
+          Effect.mapError((error) => new ToolFailure(error.message))
+        )
+        const display = sandboxes.display
+        return {
+          action: action.action,
+          text: summary(action, display, result.cursor),
+          ...(result.cursor === undefined ? {} : { cursor: { x: result.cursor[0], y: result.cursor[1] } }),
+          ...(result.screenshot === undefined ? {} : {
+            screenshot: {
+              type: "media" as const,
+              mediaType: "image/png" as const,
+              data: Buffer.from(result.screenshot).toString("base64"),
+              width: display.width,
+              height: display.height
+            }
+          })
+        }
+      }).pipe(Effect.withSpan("computer.execute", { attributes: { "computer.action": input.action } }))
+  })

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { chatThroughAiSdk } from "../support/chatClient.ts"
-import type { TestGateway } from "../support/gateway.ts"
-import { bearer, chatBody, postJson } from "../support/http.ts"
-import { createSandbox, startSandboxGateway, toolParts } from "../sandbox/chat.ts"
-import { eventually, processesWith } from "../sandbox/support.ts"
+import { chatThroughAiSdk } from "../../support/chatClient.ts"
+import type { TestGateway } from "../../support/gateway.ts"
+import { bearer, chatBody, postJson } from "../../support/http.ts"
+import { createSandbox, startSandboxGateway, toolParts } from "../../sandbox/chat.ts"
+import { eventually, processesWith } from "../../sandbox/support.ts"
 
 let gateway: TestGateway
 let secret: string

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
-import { messagesUrl } from "../../src/tools/chat/partnerApi.ts"
-import { backoffMs, defaultRetryPolicy, isRetryableStatus, retryAfterMs } from "../../src/tools/chat/retryPolicy.ts"
-import { idempotencyKeyFor } from "../../src/tools/chatMessage.ts"
+import { messagesUrl } from "../../../src/tools/chat/partnerApi.ts"
+import { backoffMs, defaultRetryPolicy, isRetryableStatus, retryAfterMs } from "../../../src/tools/chat/retryPolicy.ts"
+import { idempotencyKeyFor } from "../../../src/tools/chat/chatMessage.ts"
 
 describe("retryAfterMs", () => {
   const now = Date.parse("2030-01-01T00:00:00Z")

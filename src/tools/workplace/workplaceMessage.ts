@@ -1,13 +1,16 @@
-import { Effect, type Redacted, Result, Schema } from "effect"
-import { postJson } from "./messaging/postJson.ts"
-import type { UrlPolicy } from "./outbound/urlPolicy.ts"
-import { scrub } from "./messaging/redact.ts"
-import { type Tool, type ToolExecution, ToolFailure } from "./Tool.ts"
-import { feishu } from "./workplace/feishu.ts"
-import type { PlatformWire } from "./workplace/platform.ts"
-import { slack } from "./workplace/slack.ts"
-import { wecom } from "./workplace/wecom.ts"
-import { Platform, WebhookUrl, WorkplaceContext } from "./workplace/WorkplaceContext.ts"
+import { Effect, type Redacted, Schema } from "effect"
+import { postJson } from "../messaging/postJson.ts"
+import type { UrlPolicy } from "../outbound/urlPolicy.ts"
+import { scrub } from "../messaging/redact.ts"
+import { type ContextOf, defineTool } from "../defineTool.ts"
+import { type ToolExecution, ToolFailure } from "../Tool.ts"
+import { feishu } from "./feishu.ts"
+import type { PlatformWire } from "./platform.ts"
+import { slack } from "./slack.ts"
+import { wecom } from "./wecom.ts"
+import { workplaceContext } from "./WorkplaceContext.ts"
+
+type WorkplaceContext = ContextOf<typeof workplaceContext>
 
 const wires: Record<WorkplaceContext["platform"], PlatformWire> = { wecom, feishu, lark: feishu, slack }
 
@@ -28,15 +31,9 @@ export interface WorkplaceMessageOptions {
   readonly policy?: UrlPolicy
 }
 
-const decodeContext = Schema.decodeUnknownResult(WorkplaceContext)
-
 const send = (options: WorkplaceMessageOptions) =>
-  Effect.fn("workplace_message")(function*(input: WorkplaceMessageInput, execution: ToolExecution) {
-    const decoded = decodeContext(execution.context)
-    if (Result.isFailure(decoded)) {
-      return yield* Effect.fail(new ToolFailure(`toolContext.workplace_message is malformed: ${decoded.failure.message}`))
-    }
-    const { platform, secret, webhookUrl } = decoded.success
+  Effect.fn("workplace_message")(function*(input: WorkplaceMessageInput, execution: ToolExecution<WorkplaceContext>) {
+    const { platform, secret, webhookUrl } = execution.context
     const secrets: Array<Redacted.Redacted<string>> = secret === undefined ? [webhookUrl] : [webhookUrl, secret]
     const wire = wires[platform]
     const message = { text: input.text, format: input.format ?? "text" } as const
@@ -63,22 +60,19 @@ const send = (options: WorkplaceMessageOptions) =>
   })
 
 /**
- * `workplace_message` (DESIGN §3.12): posts to a workplace group through its
+ * `workplace_message` (docs/DESIGN.md §3.12): posts to a workplace group through its
  * incoming webhook, in the wire format of `platform` (WeCom group robot,
  * Feishu/Lark custom bot, Slack incoming webhook). The webhook URL and the
  * signing secret are `Redacted` from decoding on and appear in no output or error.
  */
-export const makeWorkplaceMessage = (options: WorkplaceMessageOptions = {}): Tool => ({
-  name: "workplace_message",
-  description:
-    "Posts a message to the recruiting team's workplace group chat (WeCom, Feishu/Lark or Slack, as configured), e.g. to hand over a candidate or report a booked interview. Plain text by default, or markdown.",
-  category: "workplace messaging",
-  inputSchema: WorkplaceMessageInput,
-  requiredContext: [
-    { field: "platform", schema: Platform },
-    { field: "webhookUrl", schema: WebhookUrl }
-  ],
-  requiresSandbox: false,
-  promptTypes: ["bossJobsiteSystemPrompt", "bossJobsiteLocalSystemPrompt"],
-  execute: send(options)
-})
+export const makeWorkplaceMessage = (options: WorkplaceMessageOptions = {}) =>
+  defineTool({
+    name: "workplace_message",
+    description:
+      "Posts a message to the recruiting team's workplace group chat (WeCom, Feishu/Lark or Slack, as configured), e.g. to hand over a candidate or report a booked interview. Plain text by default, or markdown.",
+    category: "workplace messaging",
+    inputSchema: WorkplaceMessageInput,
+    context: workplaceContext,
+    promptTypes: ["bossJobsiteSystemPrompt", "bossJobsiteLocalSystemPrompt"],
+    execute: send(options)
+  })

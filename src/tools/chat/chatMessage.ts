@@ -1,12 +1,13 @@
-import { Effect, Result, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { randomUUID } from "node:crypto"
-import type { AppConfig } from "../config/AppConfig.ts"
-import { sendMessage } from "./chat/partnerApi.ts"
-import { MessengerId, PartnerContext, PartnerToken } from "./chat/PartnerContext.ts"
-import { defaultRetryPolicy, type RetryPolicy } from "./chat/retryPolicy.ts"
-import { scrub } from "./messaging/redact.ts"
-import type { UrlPolicy } from "./outbound/urlPolicy.ts"
-import { type Tool, type ToolExecution, ToolFailure } from "./Tool.ts"
+import type { AppConfig } from "../../config/AppConfig.ts"
+import { sendMessage } from "./partnerApi.ts"
+import { type ContextOf, defineTool } from "../defineTool.ts"
+import { partnerContext } from "./PartnerContext.ts"
+import { defaultRetryPolicy, type RetryPolicy } from "./retryPolicy.ts"
+import { scrub } from "../messaging/redact.ts"
+import type { UrlPolicy } from "../outbound/urlPolicy.ts"
+import { type ToolExecution, ToolFailure } from "../Tool.ts"
 
 const Text = Schema.String.check(Schema.isMinLength(1))
 
@@ -32,15 +33,12 @@ export const idempotencyKeyFor = (toolCallId: string): string => {
   return `${readable === "" ? "call" : readable}.${randomUUID()}`
 }
 
-const decodeContext = Schema.decodeUnknownResult(PartnerContext)
-
 const send = (config: Pick<AppConfig["Service"], "partnerApiBaseUrl">, policy: RetryPolicy, urlPolicy: UrlPolicy | undefined) =>
-  Effect.fn("chat_message")(function*(input: ChatMessageInput, execution: ToolExecution) {
-    const decoded = decodeContext(execution.context)
-    if (Result.isFailure(decoded)) {
-      return yield* Effect.fail(new ToolFailure(`The chat_message context is malformed: ${decoded.failure.message}`))
-    }
-    const { defaultMessengerId, partnerApiUrl, partnerToken } = decoded.success
+  Effect.fn("chat_message")(function*(
+    input: ChatMessageInput,
+    execution: ToolExecution<ContextOf<typeof partnerContext>>
+  ) {
+    const { defaultMessengerId, partnerApiUrl, partnerToken } = execution.context
     const baseUrl = partnerApiUrl ?? config.partnerApiBaseUrl
     if (baseUrl === undefined) {
       return yield* Effect.fail(
@@ -67,7 +65,7 @@ const send = (config: Pick<AppConfig["Service"], "partnerApiBaseUrl">, policy: R
   })
 
 /**
- * `chat_message` (DESIGN §3.12): sends a message to a contact through the
+ * `chat_message` (docs/DESIGN.md §3.12): sends a message to a contact through the
  * partner messaging API (wire contract: `chat/partnerApi.ts`) as
  * `defaultMessengerId`, authenticated with `partnerToken`, which stays
  * `Redacted` from decoding to the Authorization header.
@@ -75,17 +73,14 @@ const send = (config: Pick<AppConfig["Service"], "partnerApiBaseUrl">, policy: R
 export const makeChatMessage = (
   config: Pick<AppConfig["Service"], "partnerApiBaseUrl">,
   options: ChatMessageOptions = {}
-): Tool => ({
-  name: "chat_message",
-  description:
-    "Sends a chat-app message to a contact (e.g. a candidate) from the recruiting account. Use it to follow up outside the job site, e.g. with interview details. Returns the partner's message id.",
-  category: "chat messaging",
-  inputSchema: ChatMessageInput,
-  requiredContext: [
-    { field: "partnerToken", schema: PartnerToken },
-    { field: "defaultMessengerId", schema: MessengerId }
-  ],
-  requiresSandbox: false,
-  promptTypes: ["bossJobsiteSystemPrompt", "bossJobsiteLocalSystemPrompt"],
-  execute: send(config, { ...defaultRetryPolicy, ...options.retry }, options.policy)
-})
+) =>
+  defineTool({
+    name: "chat_message",
+    description:
+      "Sends a chat-app message to a contact (e.g. a candidate) from the recruiting account. Use it to follow up outside the job site, e.g. with interview details. Returns the partner's message id.",
+    category: "chat messaging",
+    inputSchema: ChatMessageInput,
+    context: partnerContext,
+    promptTypes: ["bossJobsiteSystemPrompt", "bossJobsiteLocalSystemPrompt"],
+    execute: send(config, { ...defaultRetryPolicy, ...options.retry }, options.policy)
+  })
