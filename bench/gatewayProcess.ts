@@ -30,7 +30,7 @@ const echo: Tool = {
 
 const app = makeGateway({
   config: AppConfig.layer,
-  database: Database.layer,
+  database: Database.layer.pipe(Layer.provide(AppConfig.layer)),
   tools: Layer.succeed(ToolRegistry, ToolRegistry.make([echo])),
   listen: { host: "127.0.0.1", port: 0 },
   quiet: true

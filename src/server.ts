@@ -85,7 +85,7 @@ export const runServer = Layer.launch(
   Layer.unwrap(Effect.map(Effect.service(AppConfig), (config) =>
     makeGateway({
       config: AppConfig.layer,
-      database: Database.layer,
+      database: Database.layer.pipe(Layer.provide(AppConfig.layer)),
       tools: ToolRegistry.layer,
       listen: { host: config.host, port: config.port }
     }))).pipe(Layer.provide(AppConfig.layer))
