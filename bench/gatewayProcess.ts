@@ -2,10 +2,9 @@ import { Context, Effect, Layer, ManagedRuntime, Schema } from "effect"
 import { HttpServer } from "effect/http"
 import { monitorEventLoopDelay } from "node:perf_hooks"
 import { writeHeapSnapshot } from "node:v8"
+import { makeGateway } from "../src/app/gateway.ts"
 import { ApiKeys } from "../src/auth/ApiKeys.ts"
 import { AppConfig } from "../src/config/AppConfig.ts"
-import { makeGateway } from "../src/server.ts"
-import * as Database from "../src/store/Database.ts"
 import type { Tool } from "../src/tools/Tool.ts"
 import { ToolRegistry } from "../src/tools/ToolRegistry.ts"
 import { TOOL_NAME } from "./scenarios.ts"
@@ -13,7 +12,7 @@ import { TOOL_NAME } from "./scenarios.ts"
 /**
  * Child process: the real gateway as `npm start` builds it (config file from
  * PARLEY_CONFIG, a SQLite file from DATABASE_URL) plus one trivial tool, on an
- * ephemeral loopback port. It creates one key, reports it over IPC and answers
+ * ephemeral loopback port (HOST, PORT=0). It creates one key, reports it over IPC and answers
  * `stats` requests with its CPU time, memory and event-loop delay, measured
  * inside this process (and `heap-snapshot` requests with a snapshot's path).
  */
@@ -30,9 +29,7 @@ const echo: Tool = {
 
 const app = makeGateway({
   config: AppConfig.layer,
-  database: Database.layer.pipe(Layer.provide(AppConfig.layer)),
   tools: Layer.succeed(ToolRegistry, ToolRegistry.make([echo])),
-  listen: { host: "127.0.0.1", port: 0 },
   quiet: true
 })
 const runtime = ManagedRuntime.make(app)
