@@ -12,7 +12,7 @@ import { TOOL_NAME } from "./scenarios.ts"
 /**
  * Child process: the real gateway as `npm start` builds it (config file from
  * PARLEY_CONFIG, a SQLite file from DATABASE_URL) plus one trivial tool, on an
- * ephemeral loopback port (HOST, PORT=0). It creates one key, reports it over IPC and answers
+ * ephemeral loopback port. It creates one key, reports it over IPC and answers
  * `stats` requests with its CPU time, memory and event-loop delay, measured
  * inside this process (and `heap-snapshot` requests with a snapshot's path).
  */
@@ -27,8 +27,14 @@ const echo: Tool = {
   execute: (input: { text: string }) => Effect.succeed({ echoed: input.text })
 }
 
+// The configuration `npm start` reads, but on any free loopback port.
+const config = Layer.effect(
+  AppConfig,
+  Effect.map(Effect.service(AppConfig), (read) => AppConfig.of({ ...read, host: "127.0.0.1", port: 0 }))
+).pipe(Layer.provide(AppConfig.layer))
+
 const app = makeGateway({
-  config: AppConfig.layer,
+  config,
   tools: Layer.succeed(ToolRegistry, ToolRegistry.make([echo])),
   quiet: true
 })

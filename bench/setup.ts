@@ -35,7 +35,7 @@ export const startTarget = async (
   }))
   const gateway = await startChild(
     "./gatewayProcess.ts",
-    { HOST: "127.0.0.1", PORT: "0", PARLEY_CONFIG: configFile, DATABASE_URL: `sqlite:${join(dir, "parley.db")}` },
+    { PARLEY_CONFIG: configFile, DATABASE_URL: `sqlite:${join(dir, "parley.db")}` },
     cpuProfileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`],
     fromSources
   ).catch(async (error) => {
