@@ -2,10 +2,9 @@ import { Context, Effect, Layer, ManagedRuntime, Schema } from "effect"
 import { HttpServer } from "effect/http"
 import { monitorEventLoopDelay } from "node:perf_hooks"
 import { writeHeapSnapshot } from "node:v8"
+import { makeGateway } from "../src/app/gateway.ts"
 import { ApiKeys } from "../src/auth/ApiKeys.ts"
 import { AppConfig } from "../src/config/AppConfig.ts"
-import { makeGateway } from "../src/server.ts"
-import * as Database from "../src/store/Database.ts"
 import { defineTool } from "../src/tools/defineTool.ts"
 import { ToolRegistry } from "../src/tools/ToolRegistry.ts"
 import { TOOL_NAME } from "./scenarios.ts"
@@ -26,11 +25,15 @@ const echo = defineTool({
   execute: (input) => Effect.succeed({ echoed: input.text })
 })
 
+// The configuration `npm start` reads, but on any free loopback port.
+const config = Layer.effect(
+  AppConfig,
+  Effect.map(Effect.service(AppConfig), (read) => AppConfig.of({ ...read, host: "127.0.0.1", port: 0 }))
+).pipe(Layer.provide(AppConfig.layer))
+
 const app = makeGateway({
-  config: AppConfig.layer,
-  database: Database.layer,
+  config,
   tools: Layer.succeed(ToolRegistry, ToolRegistry.make([echo])),
-  listen: { host: "127.0.0.1", port: 0 },
   quiet: true
 })
 const runtime = ManagedRuntime.make(app)

@@ -1,4 +1,4 @@
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { runServer } from "./server.ts"
+import { runServer } from "./app/gateway.ts"
 
 runServer.pipe(NodeRuntime.runMain)

@@ -4,6 +4,7 @@ import { ChatApi } from "./ChatApi.ts"
 import { SandboxApi } from "./SandboxApi.ts"
 import { SystemApi } from "./SystemApi.ts"
 
+/** The whole contract, chat included: what /openapi.json and /docs declare. */
 export class Api extends HttpApi.make("parley")
   .add(ChatApi)
   .add(CatalogApi)
@@ -16,4 +17,14 @@ export class Api extends HttpApi.make("parley")
       description: "A chat gateway to language models with a governed, server-side tool loop."
     })
   )
+{}
+
+/**
+ * The part of the contract the router serves: all but chat, which the
+ * gateway's server answers before routing (`http/chatRoute.ts`).
+ */
+export class RoutedApi extends HttpApi.make("parley")
+  .add(CatalogApi)
+  .add(SystemApi)
+  .add(SandboxApi)
 {}

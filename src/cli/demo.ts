@@ -5,10 +5,9 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { startUpstream } from "../../test/support/upstream/index.ts"
+import { makeGateway } from "../app/gateway.ts"
 import { ApiKeys } from "../auth/ApiKeys.ts"
 import { AppConfig } from "../config/AppConfig.ts"
-import { makeGateway } from "../server.ts"
-import * as Database from "../store/Database.ts"
 import { ToolRegistry } from "../tools/ToolRegistry.ts"
 import { wordCountTool } from "./demoTool.ts"
 
@@ -75,11 +74,10 @@ export const runDemo: Effect.Effect<void, unknown> = Effect.scoped(
           baseURL: upstream.url,
           apiKey: Redacted.make("demo-provider-key"),
           models: [{ id: "scripted", name: "Scripted demo model", categories: ["chat", "tools"], contextWindow: 128_000 }]
-        }]
+        }],
+        databaseUrl: Redacted.make(`sqlite:${join(dir, "parley.db")}`)
       }),
-      database: Database.layerFromUrl(`sqlite:${join(dir, "parley.db")}`),
       tools: Layer.succeed(ToolRegistry, ToolRegistry.make([wordCountTool])),
-      listen: { host: "127.0.0.1", port: 0 },
       quiet: true
     }))
     const address = Context.get(context, HttpServer.HttpServer).address

@@ -1,4 +1,4 @@
-import { Clock, type Config, Console, Effect, Layer, Option, Schema } from "effect"
+import { Clock, Console, Effect, Layer, Option, Schema } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import { ApiKeys } from "../auth/ApiKeys.ts"
 import type { KeyStatus } from "../domain/ApiKey.ts"
@@ -7,30 +7,20 @@ import * as Database from "../store/Database.ts"
 import { parseModels, parseTools } from "./allowLists.ts"
 import { CliFailure } from "./CliFailure.ts"
 import { keyJson, keySummary, keyTable, secretNotice } from "./keyOutput.ts"
+import { cliConfig, explainSetup, type SetupError } from "./setupFailure.ts"
 
 /** `parley keys …`: API keys, straight in the database named by DATABASE_URL (migrated first). */
 
-const keysLayer = ApiKeys.layer.pipe(Layer.provide(Database.layer))
+const keysLayer = ApiKeys.layer.pipe(Layer.provide(Database.layer), Layer.provide(cliConfig))
 
-const causeText = (cause: unknown): string => cause instanceof Error ? `: ${cause.message}` : ""
-
-// Never echo DATABASE_URL itself: a Postgres URL may hold a password.
-const explain = (error: CliFailure | KeyNotFound | Database.DatabaseError | Config.ConfigError): CliFailure => {
+const explain = (error: CliFailure | KeyNotFound | SetupError): CliFailure => {
   switch (error._tag) {
     case "CliFailure":
       return error
     case "KeyNotFound":
       return new CliFailure({ message: `${error.message}. Run \`parley keys list\` to see ids.` })
-    case "InvalidDatabaseUrl":
-      return new CliFailure({ message: error.message })
-    case "ConfigError":
-      return new CliFailure({ message: `Invalid configuration: ${error.message}` })
-    case "SqlError":
-      return new CliFailure({
-        message: `Database error (${error.message}${causeText(error.reason.cause)}). Check DATABASE_URL.`
-      })
-    case "MigrationError":
-      return new CliFailure({ message: `Could not migrate the database: ${error.message}${causeText(error.cause)}` })
+    default:
+      return explainSetup(error)
   }
 }
 

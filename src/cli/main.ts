@@ -12,7 +12,7 @@ import { sandboxCommand } from "./sandboxCommand.ts"
 // The annotations state the contract each module must keep.
 const serve = Command.make("serve", {}, () =>
   Effect.flatMap(
-    Effect.promise((): Promise<{ readonly runServer: Effect.Effect<never, unknown> }> => import("../server.ts")),
+    Effect.promise((): Promise<{ readonly runServer: Effect.Effect<never, unknown> }> => import("../app/gateway.ts")),
     (server) => server.runServer
   )).pipe(
     Command.withDescription("Run the gateway (HOST, PORT, DATABASE_URL, PARLEY_CONFIG)")

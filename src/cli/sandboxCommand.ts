@@ -1,4 +1,4 @@
-import { type Config, Console, Effect, Layer, Option } from "effect"
+import { Console, Effect, Layer, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import { ApiKeys } from "../auth/ApiKeys.ts"
 import type { KeyNotFound } from "../auth/authErrors.ts"
@@ -6,17 +6,13 @@ import type { SandboxInfo, SandboxNotFound, SandboxUnavailable } from "../sandbo
 import { SandboxProvider } from "../sandbox/SandboxProvider.ts"
 import * as Database from "../store/Database.ts"
 import { CliFailure } from "./CliFailure.ts"
+import { cliConfig, explainSetup, type SetupError } from "./setupFailure.ts"
 
 /** `parley sandbox …`: sandboxes under PARLEY_SANDBOX_DIR; `--key` is checked in the database named by DATABASE_URL. */
 
-const keysLayer = ApiKeys.layer.pipe(Layer.provide(Database.layer))
+const keysLayer = ApiKeys.layer.pipe(Layer.provide(Database.layer), Layer.provide(cliConfig))
 
-const causeText = (cause: unknown): string => cause instanceof Error ? `: ${cause.message}` : ""
-
-// Never echo DATABASE_URL itself: a Postgres URL may hold a password.
-const explain = (
-  error: CliFailure | KeyNotFound | SandboxNotFound | SandboxUnavailable | Database.DatabaseError | Config.ConfigError
-): CliFailure => {
+const explain = (error: CliFailure | KeyNotFound | SandboxNotFound | SandboxUnavailable | SetupError): CliFailure => {
   switch (error._tag) {
     case "CliFailure":
       return error
@@ -26,23 +22,14 @@ const explain = (
       return new CliFailure({ message: `No sandbox with id ${error.id}. Run \`parley sandbox list\` to see ids.` })
     case "SandboxUnavailable":
       return new CliFailure({ message: `This host cannot run sandboxes: ${error.message}` })
-    case "InvalidDatabaseUrl":
-      return new CliFailure({ message: error.message })
-    case "ConfigError":
-      return new CliFailure({ message: `Invalid configuration: ${error.message}` })
-    case "SqlError":
-      return new CliFailure({ message: `Database error (${error.message}${causeText(error.reason.cause)}). Check DATABASE_URL.` })
-    case "MigrationError":
-      return new CliFailure({ message: `Could not migrate the database: ${error.message}${causeText(error.cause)}` })
+    default:
+      return explainSetup(error)
   }
 }
 
-const withSandboxes = <
-  A,
-  E extends CliFailure | KeyNotFound | SandboxNotFound | SandboxUnavailable | Database.DatabaseError | Config.ConfigError
->(
+const withSandboxes = <A, E extends CliFailure | KeyNotFound | SandboxNotFound | SandboxUnavailable | SetupError>(
   effect: Effect.Effect<A, E, SandboxProvider>
-) => effect.pipe(Effect.provide(SandboxProvider.layer), Effect.mapError(explain))
+) => effect.pipe(Effect.provide(SandboxProvider.layer.pipe(Layer.provide(cliConfig))), Effect.mapError(explain))
 
 const json = Flag.Boolean("json").pipe(Flag.withDescription("Print JSON only"), Flag.withDefault(false))
 

@@ -1,10 +1,12 @@
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
-import { Config, Context, Effect, Layer, Option, Schema } from "effect"
+import { Config, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { builtinCatalog } from "./builtinCatalogs.ts"
 import { configFilePath, loadConfigFile } from "./ConfigFile.ts"
 import type { ProviderConfig } from "./ProviderConfig.ts"
+import { type SandboxConfig, sandboxConfig } from "./SandboxConfig.ts"
 
 export type { ModelConfig, ProviderConfig, ProviderType } from "./ProviderConfig.ts"
+export type { SandboxConfig } from "./SandboxConfig.ts"
 export { ConfigFileError } from "./ConfigFile.ts"
 
 const MiB = 1024 * 1024
@@ -13,6 +15,14 @@ const MiB = 1024 * 1024
 const bodyLimitBytes = Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "PARLEY_BODY_LIMIT").pipe(
   Config.orElse(() => Config.ByteSize("PARLEY_BODY_LIMIT").pipe(Config.map(Number))),
   Config.withDefault(10 * MiB)
+)
+
+const defaultDatabaseUrl = "sqlite:./data/parley.db"
+
+/** Unset or blank means the default. */
+const databaseUrl = Config.Redacted("DATABASE_URL").pipe(
+  Config.withDefault(Redacted.make(defaultDatabaseUrl)),
+  Config.map((url) => Redacted.value(url).trim() === "" ? Redacted.make(defaultDatabaseUrl) : url)
 )
 
 /** Providers implied by well-known environment variables, each with its built-in catalog. */
@@ -36,7 +46,11 @@ const shortcutProviders = Effect.gen(function*() {
   return providers
 })
 
-/** Server settings and configured providers, read once at startup from the environment and the config file. */
+/**
+ * Every setting parley reads, once at startup, from the environment and the
+ * config file: the server, the providers, the tools' outbound limits, the
+ * sandboxes and the database. The server and the CLI read the same one.
+ */
 export class AppConfig extends Context.Service<AppConfig, {
   readonly host: string
   readonly port: number
@@ -50,6 +64,10 @@ export class AppConfig extends Context.Service<AppConfig, {
   readonly outboundAllowPrivate?: boolean | undefined
   /** Hosts those tools may reach whatever they resolve to (`PARLEY_OUTBOUND_ALLOWED_HOSTS`, comma-separated). */
   readonly outboundAllowedHosts?: ReadonlyArray<string> | undefined
+  /** `PARLEY_SANDBOX_*`: the embedded sandboxes' folder, limits and display. */
+  readonly sandbox: SandboxConfig
+  /** `DATABASE_URL` (default `sqlite:./data/parley.db`); redacted, as a Postgres URL may hold a password. */
+  readonly databaseUrl: Redacted.Redacted<string>
 }>()("parley/config/AppConfig") {
   static readonly layer = Layer.effect(
     AppConfig,
@@ -65,6 +83,8 @@ export class AppConfig extends Context.Service<AppConfig, {
       const partnerApi = yield* Config.option(Config.URL("PARLEY_PARTNER_API_URL"))
       const outboundAllowPrivate = yield* Config.Boolean("PARLEY_OUTBOUND_ALLOW_PRIVATE").pipe(Config.withDefault(false))
       const outboundAllowedHosts = yield* Config.Array(Schema.Trim, "PARLEY_OUTBOUND_ALLOWED_HOSTS").pipe(Config.withDefault([]))
+      const sandbox = yield* sandboxConfig
+      const database = yield* databaseUrl
       return AppConfig.of({
         host,
         port,
@@ -73,12 +93,18 @@ export class AppConfig extends Context.Service<AppConfig, {
         configFile: Option.getOrUndefined(configFile),
         partnerApiBaseUrl: Option.getOrUndefined(Option.map(partnerApi, (url) => url.href)),
         outboundAllowPrivate,
-        outboundAllowedHosts: outboundAllowedHosts.filter((host) => host !== "")
+        outboundAllowedHosts: outboundAllowedHosts.filter((host) => host !== ""),
+        sandbox,
+        databaseUrl: database
       })
     })
   ).pipe(Layer.provide(NodeFileSystem.layer))
 
-  /** Fixed settings for tests: loopback, an ephemeral port, the default body limit, no providers unless given. */
+  /**
+   * Fixed settings for tests: loopback, an ephemeral port, the default body
+   * limit, no providers unless given, the default sandboxes and an in-memory
+   * SQLite database.
+   */
   static readonly layerTest = (overrides: Partial<AppConfig["Service"]> = {}) =>
     Layer.succeed(AppConfig, AppConfig.of({
       host: "127.0.0.1",
@@ -86,6 +112,8 @@ export class AppConfig extends Context.Service<AppConfig, {
       bodyLimitBytes: 10 * MiB,
       providers: [],
       configFile: undefined,
+      sandbox: { limits: {} },
+      databaseUrl: Redacted.make("sqlite::memory:"),
       ...overrides
     }))
 }

@@ -1,5 +1,5 @@
 import { type Redacted, Schema } from "effect"
-import { TokenizerName } from "../prune/TokenizerName.ts"
+import { TokenizerName } from "../domain/TokenizerName.ts"
 
 /** The provider kinds parley can build AI SDK models for. */
 export const ProviderType = Schema.Literals(["openai", "openai-compatible", "anthropic"])

@@ -1,32 +1,36 @@
 import { Effect, Layer } from "effect"
-import { HttpServerRequest } from "effect/http"
 import { Authentication, CurrentKey } from "../api/Authentication.ts"
-import { ApiKeys } from "../auth/ApiKeys.ts"
-import { errorResponse } from "./errorResponse.ts"
 import { VerifiedKey } from "./VerifiedKey.ts"
 
 /**
- * Hands the verified key to the handlers. The gateway has normally verified
- * it already; when it has not (a path it did not see as /api/…), the key is
- * verified here, so no route is reachable without one.
+ * Whether a request needs an API key: every path under /api/, read as the
+ * router reads it (duplicate slashes folded, any case, %-escapes decoded), so
+ * no /api/… endpoint is reached without one. Both ways in check the key
+ * before routing with `ApiKeys.authenticate`: the gateway middleware (every
+ * routed request) and the chat route.
  */
-export const AuthenticationLive = Layer.effect(
+export const requiresKey = (url: string): boolean => {
+  const path = url.split("?", 1)[0]!.replace(/\/{2,}/g, "/")
+  try {
+    return decodeURI(path).toLowerCase().startsWith("/api/")
+  } catch {
+    // Malformed escapes: the router cannot read it either; asking for a key costs nothing.
+    return true
+  }
+}
+
+/**
+ * Hands the key the gateway middleware verified to the /api/v1 handlers.
+ * Their paths all need a key (`requiresKey`), so one is always there; if it
+ * is not, the request fails as a defect instead of reaching the handler.
+ */
+export const AuthenticationLive = Layer.succeed(
   Authentication,
-  Effect.gen(function*() {
-    const keys = yield* ApiKeys
-    return Authentication.of({
-      bearer: (httpEffect) =>
-        Effect.gen(function*() {
-          const verified = yield* Effect.service(VerifiedKey)
-          if (verified !== undefined) return yield* Effect.provideService(httpEffect, CurrentKey, verified)
-          const request = yield* HttpServerRequest.HttpServerRequest
-          return yield* keys.authenticate(request.headers.authorization).pipe(
-            Effect.matchEffect({
-              onFailure: errorResponse,
-              onSuccess: (key) => Effect.provideService(httpEffect, CurrentKey, key)
-            })
-          )
-        })
-    })
+  Authentication.of({
+    bearer: (httpEffect) =>
+      Effect.flatMap(Effect.service(VerifiedKey), (key) =>
+        key === undefined
+          ? Effect.die(new Error("An authenticated endpoint was routed without a verified key"))
+          : Effect.provideService(httpEffect, CurrentKey, key))
   })
 )

@@ -1,13 +1,11 @@
 import { Cause, Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ApiKeys } from "../auth/ApiKeys.ts"
+import { requiresKey } from "./authentication.ts"
 import { CorrelationId, correlationIdFor } from "./CorrelationId.ts"
 import { logUnexpected, renderError, unexpectedError } from "./errorResponse.ts"
 import { RouteNotFound } from "./requestErrors.ts"
 import { VerifiedKey } from "./VerifiedKey.ts"
-
-// Leading slashes are folded so `//api/v1/…` cannot slip past the check.
-const isApiPath = (url: string) => url.replace(/^\/+/, "/").toLowerCase().startsWith("/api/")
 
 const isRouteNotFound = (cause: Cause.Cause<unknown>) =>
   cause.reasons.some((reason) =>
@@ -17,9 +15,9 @@ const isRouteNotFound = (cause: Cause.Cause<unknown>) =>
   )
 
 /**
- * Runs before routing on every request: authenticates /api/… (so an unknown
- * path with a bad key is 401, with a good key 404), assigns the correlation
- * id, and turns anything unhandled into the spec's error body.
+ * Runs before routing on every routed request: authenticates /api/… (so an
+ * unknown path with a bad key is 401, with a good key 404), assigns the
+ * correlation id, and turns anything unhandled into the spec's error body.
  */
 export const Gateway = HttpRouter.middleware<{ handles: unknown }>()(
   Effect.gen(function*() {
@@ -29,7 +27,7 @@ export const Gateway = HttpRouter.middleware<{ handles: unknown }>()(
         const request = yield* HttpServerRequest.HttpServerRequest
         const correlationId = correlationIdFor(request.headers["x-correlation-id"])
         let routed = httpEffect.pipe(Effect.provideService(CorrelationId, correlationId))
-        if (isApiPath(request.url)) {
+        if (requiresKey(request.url)) {
           const verified = yield* Effect.result(keys.authenticate(request.headers.authorization))
           if (verified._tag === "Failure") return renderError(verified.failure, "")
           routed = routed.pipe(Effect.provideService(VerifiedKey, verified.success))

@@ -1,7 +1,7 @@
 import type { LanguageModelV4 } from "@ai-sdk/provider"
 import { Context, Effect, Layer } from "effect"
 import { AppConfig, type ProviderConfig } from "../config/AppConfig.ts"
-import type { TokenizerName } from "../prune/TokenizerName.ts"
+import type { TokenizerName } from "../domain/TokenizerName.ts"
 import { modelFactoryFor } from "./providerModels.ts"
 
 /** A model as listed by GET /models, plus what pruning needs to know about it. */

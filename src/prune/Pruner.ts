@@ -8,7 +8,7 @@ import { toolDefinitions } from "../tools/toolDefinition.ts"
 import { type InvalidPruneOptions, NoRoomForInput, TargetExceedsWindow } from "./pruneErrors.ts"
 import { pruneHistory, type PruneResult } from "./pruneHistory.ts"
 import { counterFor, type ToolDefinition } from "./tokenCount.ts"
-import { type TokenizerName, tokenizerOf } from "./TokenizerName.ts"
+import { type TokenizerName, tokenizerOf } from "../domain/TokenizerName.ts"
 
 export interface PruneInput {
   readonly system: string

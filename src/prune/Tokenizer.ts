@@ -1,5 +1,5 @@
 import { createRequire } from "node:module"
-import type { TokenizerName } from "./TokenizerName.ts"
+import type { TokenizerName } from "../domain/TokenizerName.ts"
 
 /** Counts the tokens of texts for one model family. */
 export interface Tokenizer {

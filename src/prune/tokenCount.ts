@@ -1,7 +1,7 @@
 import type { UIMessage } from "ai"
 import { splitMedia } from "./media.ts"
 import { type Tokenizer, tokenizerNamed } from "./Tokenizer.ts"
-import type { TokenizerName } from "./TokenizerName.ts"
+import type { TokenizerName } from "../domain/TokenizerName.ts"
 
 /**
  * What a model is sent, in tokens. Texts are tokenized with the model's

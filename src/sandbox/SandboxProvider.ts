@@ -1,4 +1,5 @@
 import { Context, Effect, Layer } from "effect"
+import { AppConfig } from "../config/AppConfig.ts"
 import type { Point, DesktopAction } from "./desktopActions.ts"
 import { makeLocalSandboxes } from "./LocalSandboxes.ts"
 import type {
@@ -12,7 +13,7 @@ import type {
   SandboxNotFound,
   SandboxUnavailable
 } from "./Sandbox.ts"
-import { makeSettings, type SandboxSettings, settingsFromEnv } from "./SandboxSettings.ts"
+import { makeSettings, type SandboxSettings } from "./SandboxSettings.ts"
 import { SandboxStore } from "./SandboxStore.ts"
 
 /** What a desktop action gives back: a PNG for `screenshot`, the pointer for `cursor_position`. */
@@ -58,8 +59,10 @@ export class SandboxProvider extends Context.Service<SandboxProvider, {
   static readonly layerLocal = (settings: SandboxSettings) =>
     Layer.effect(SandboxProvider, makeLocalSandboxes(settings)).pipe(Layer.provide(SandboxStore.layer(settings.root)))
 
-  /** The embedded backend configured from the environment (`PARLEY_SANDBOX_*`). */
-  static readonly layer = Layer.unwrap(Effect.map(settingsFromEnv, SandboxProvider.layerLocal))
+  /** The embedded backend as configured (`PARLEY_SANDBOX_*`). */
+  static readonly layer = Layer.unwrap(
+    Effect.map(Effect.service(AppConfig), (config) => SandboxProvider.layerLocal(makeSettings(config.sandbox)))
+  )
 
   /** For tests: the embedded backend under `root` with smaller limits where given. */
   static readonly layerTest = (overrides: Parameters<typeof makeSettings>[0]) =>

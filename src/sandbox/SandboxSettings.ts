@@ -1,4 +1,3 @@
-import { Config, Effect, Schema } from "effect"
 import { resolve } from "node:path"
 import type { DisplaySize } from "./Sandbox.ts"
 
@@ -50,6 +49,7 @@ export const defaultLimits: SandboxLimits = {
 
 export const defaultSandboxDir = "./data/sandboxes"
 
+/** The settings with the defaults where `overrides` (the environment's `AppConfig.sandbox`, or a test's) leave a gap. */
 export const makeSettings = (overrides: {
   readonly root?: string
   readonly limits?: Partial<SandboxLimits>
@@ -62,32 +62,4 @@ export const makeSettings = (overrides: {
   display: overrides.display ?? { width: 1024, height: 768 },
   desktopIdleMs: overrides.desktopIdleMs ?? 15 * 60_000,
   sweepIntervalMs: overrides.sweepIntervalMs ?? 5_000
-})
-
-const positive = (name: string) => Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), name)
-
-const bytes = (name: string) =>
-  positive(name).pipe(Config.orElse(() => Config.ByteSize(name).pipe(Config.map(Number))))
-
-const displaySize = Config.schema(
-  Schema.String.check(Schema.isPattern(/^\d{3,4}x\d{3,4}$/, { message: "must look like 1024x768" })),
-  "PARLEY_SANDBOX_DISPLAY"
-).pipe(Config.map((text): DisplaySize => {
-  const [width, height] = text.split("x").map(Number)
-  return { width: width ?? 0, height: height ?? 0 }
-}))
-
-/**
- * Settings from the environment: `PARLEY_SANDBOX_DIR` (default
- * `./data/sandboxes`), `PARLEY_SANDBOX_MEMORY` (bytes per process, `1GiB`),
- * `PARLEY_SANDBOX_PROCESSES` (256), `PARLEY_SANDBOX_CPU_SECONDS` (120 per
- * process), `PARLEY_SANDBOX_DISPLAY` (`1024x768`).
- */
-export const settingsFromEnv = Effect.gen(function*() {
-  const root = yield* Config.String("PARLEY_SANDBOX_DIR").pipe(Config.withDefault(defaultSandboxDir))
-  const memoryBytes = yield* bytes("PARLEY_SANDBOX_MEMORY").pipe(Config.withDefault(defaultLimits.memoryBytes))
-  const processes = yield* positive("PARLEY_SANDBOX_PROCESSES").pipe(Config.withDefault(defaultLimits.processes))
-  const cpuSeconds = yield* positive("PARLEY_SANDBOX_CPU_SECONDS").pipe(Config.withDefault(defaultLimits.cpuSeconds))
-  const display = yield* displaySize.pipe(Config.withDefault({ width: 1024, height: 768 }))
-  return makeSettings({ root, limits: { memoryBytes, processes, cpuSeconds }, display })
 })

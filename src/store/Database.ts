@@ -1,5 +1,6 @@
-import { Config, Effect, Layer, Redacted, Schema } from "effect"
+import { Effect, Layer, Redacted, Schema } from "effect"
 import type { Migrator, SqlClient, SqlError } from "effect/sql"
+import { AppConfig } from "../config/AppConfig.ts"
 import * as Migrations from "./Migrations.ts"
 import * as SqliteClient from "./SqliteClient.ts"
 
@@ -15,14 +16,6 @@ export class InvalidDatabaseUrl extends Schema.TaggedError<InvalidDatabaseUrl>()
 export type DatabaseTarget =
   | { readonly _tag: "Sqlite"; readonly filename: string }
   | { readonly _tag: "Postgres"; readonly url: Redacted.Redacted<string> }
-
-export const defaultDatabaseUrl = "sqlite:./data/parley.db"
-
-/** Redacted: a Postgres URL may carry a password. Unset or blank means the default. */
-export const databaseUrl = Config.Redacted("DATABASE_URL").pipe(
-  Config.withDefault(Redacted.make(defaultDatabaseUrl)),
-  Config.map((url) => Redacted.value(url).trim() === "" ? Redacted.make(defaultDatabaseUrl) : url)
-)
 
 export const parseDatabaseUrl = (url: Redacted.Redacted<string>): Effect.Effect<DatabaseTarget, InvalidDatabaseUrl> => {
   const value = Redacted.value(url).trim()
@@ -61,9 +54,7 @@ export const layerFromUrl = (url: string | Redacted.Redacted<string>): Layer.Lay
     )
   )
 
-/** The migrated database named by `DATABASE_URL`. */
-export const layer: Layer.Layer<SqlClient.SqlClient, DatabaseError | Config.ConfigError> = Layer.unwrap(
-  Effect.gen(function*() {
-    return layerFromUrl(yield* databaseUrl)
-  })
+/** The migrated database the configuration names (`DATABASE_URL`). */
+export const layer: Layer.Layer<SqlClient.SqlClient, DatabaseError, AppConfig> = Layer.unwrap(
+  Effect.map(Effect.service(AppConfig), (config) => layerFromUrl(config.databaseUrl))
 )

@@ -93,10 +93,51 @@ describe("AppConfig", () => {
       assert.deepStrictEqual(idsOf(config), ["anthropic"])
     }))
 
+  it.effect("reads DATABASE_URL, defaulting to ./data/parley.db when unset or blank", () =>
+    Effect.gen(function*() {
+      for (const env of [{}, { DATABASE_URL: " " }]) {
+        assert.strictEqual(Redacted.value((yield* loadAppConfig(env)).databaseUrl), "sqlite:./data/parley.db")
+      }
+      const postgres = yield* loadAppConfig({ DATABASE_URL: "postgres://parley:hunter2@db:5432/parley" })
+      assert.strictEqual(Redacted.value(postgres.databaseUrl), "postgres://parley:hunter2@db:5432/parley")
+      assert.notInclude(String(postgres.databaseUrl), "hunter2")
+    }))
+
+  it.effect("reads the PARLEY_SANDBOX_* settings, leaving out what is unset", () =>
+    Effect.gen(function*() {
+      assert.deepStrictEqual((yield* loadAppConfig({})).sandbox, { limits: {} })
+      const config = yield* loadAppConfig({
+        PARLEY_SANDBOX_DIR: "/srv/sandboxes",
+        PARLEY_SANDBOX_MEMORY: "512MiB",
+        PARLEY_SANDBOX_PROCESSES: "64",
+        PARLEY_SANDBOX_CPU_SECONDS: "30",
+        PARLEY_SANDBOX_DISPLAY: "1280x800"
+      })
+      assert.deepStrictEqual(config.sandbox, {
+        root: "/srv/sandboxes",
+        limits: { memoryBytes: 512 * 1024 * 1024, processes: 64, cpuSeconds: 30 },
+        display: { width: 1280, height: 800 }
+      })
+      assert.strictEqual((yield* loadAppConfig({ PARLEY_SANDBOX_MEMORY: "1048576" })).sandbox.limits.memoryBytes, 1048576)
+    }))
+
+  it.effect.each([
+    { env: { PARLEY_SANDBOX_MEMORY: "plenty" }, name: "PARLEY_SANDBOX_MEMORY" },
+    { env: { PARLEY_SANDBOX_PROCESSES: "0" }, name: "PARLEY_SANDBOX_PROCESSES" },
+    { env: { PARLEY_SANDBOX_DISPLAY: "big" }, name: "PARLEY_SANDBOX_DISPLAY" }
+  ])("fails on an invalid $name", ({ env, name }) =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(loadAppConfig(env))
+      assert.strictEqual(error._tag, "ConfigError")
+      assert.include(error.message, name)
+    }))
+
   it.effect("layerTest gives fixed settings with overrides", () =>
     Effect.gen(function*() {
       const config = yield* AppConfig
       assert.strictEqual(config.port, 0)
       assert.strictEqual(config.bodyLimitBytes, 512)
+      assert.strictEqual(Redacted.value(config.databaseUrl), "sqlite::memory:")
+      assert.deepStrictEqual(config.sandbox, { limits: {} })
     }).pipe(Effect.provide(AppConfig.layerTest({ bodyLimitBytes: 512 }))))
 })

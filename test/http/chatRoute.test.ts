@@ -3,62 +3,53 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startGateway, type TestGateway } from "../support/gateway.ts"
 import { bearer, chatBody, postJson } from "../support/http.ts"
 
-/** The same requests answered by the chat route in front of the router and by the router itself. */
-const gateways: Record<"direct" | "routed", TestGateway> = {} as never
-const secrets: Record<string, string> = {}
+let gateway: TestGateway
+let secret: string
 
 beforeAll(async () => {
-  for (const mode of ["direct", "routed"] as const) {
-    gateways[mode] = await startGateway({ routedChat: mode === "routed" })
-    secrets[mode] = (await gateways[mode].createKey()).secret
-  }
+  gateway = await startGateway()
+  secret = (await gateway.createKey()).secret
 })
-afterAll(() => Promise.all(Object.values(gateways).map((gateway) => gateway.close())))
+afterAll(() => gateway.close())
 
-for (const mode of ["direct", "routed"] as const) {
-  describe(`POST /chat, ${mode}`, () => {
-    it("answers JSON with the correlation id the client sent", async () => {
-      gateways[mode].upstream.enqueue({ type: "text", text: "Hi there" })
-      const response = await postJson(`${gateways[mode].url}/api/v1/chat`, chatBody(), {
-        ...bearer(secrets[mode]!),
-        "x-correlation-id": "req-42"
-      })
-      const body = await response.json()
-      expect(response.status).toBe(200)
-      expect(response.headers.get("content-type")).toBe("application/json")
-      expect(response.headers.get("x-correlation-id")).toBe("req-42")
-      expect(body.data.messages.at(-1).parts).toContainEqual({ type: "text", text: "Hi there", state: "done" })
+describe("POST /chat", () => {
+  it("answers JSON with the correlation id the client sent", async () => {
+    gateway.upstream.enqueue({ type: "text", text: "Hi there" })
+    const response = await postJson(`${gateway.url}/api/v1/chat`, chatBody(), {
+      ...bearer(secret),
+      "x-correlation-id": "req-42"
     })
-
-    it("streams to [DONE]", async () => {
-      gateways[mode].upstream.enqueue({ type: "text", text: "one two three" })
-      const response = await postJson(`${gateways[mode].url}/api/v1/chat`, chatBody({ stream: true }), bearer(secrets[mode]!))
-      const text = await response.text()
-      expect(response.headers.get("content-type")).toBe("text/event-stream")
-      expect(text).toContain(`"delta":"three"`)
-      expect(text.endsWith("data: [DONE]\n\n")).toBe(true)
-    })
-
-    it("refuses a bad key with the spec's 401 and no correlation id", async () => {
-      const response = await postJson(`${gateways[mode].url}/api/v1/chat`, chatBody(), bearer("pk_nope"))
-      expect(response.status).toBe(401)
-      expect(response.headers.get("x-correlation-id")).toBeNull()
-      expect(await response.json()).toEqual({ error: "Unauthorized", message: "Invalid or expired API key", statusCode: 401 })
-    })
+    const body = await response.json()
+    expect(response.status).toBe(200)
+    expect(response.headers.get("content-type")).toBe("application/json")
+    expect(response.headers.get("x-correlation-id")).toBe("req-42")
+    expect(body.data.messages.at(-1).parts).toContainEqual({ type: "text", text: "Hi there", state: "done" })
   })
-}
 
-describe("POST /chat, direct", () => {
+  it("streams to [DONE]", async () => {
+    gateway.upstream.enqueue({ type: "text", text: "one two three" })
+    const response = await postJson(`${gateway.url}/api/v1/chat`, chatBody({ stream: true }), bearer(secret))
+    const text = await response.text()
+    expect(response.headers.get("content-type")).toBe("text/event-stream")
+    expect(text).toContain(`"delta":"three"`)
+    expect(text.endsWith("data: [DONE]\n\n")).toBe(true)
+  })
+
+  it("refuses a bad key with the spec's 401 and no correlation id", async () => {
+    const response = await postJson(`${gateway.url}/api/v1/chat`, chatBody(), bearer("pk_nope"))
+    expect(response.status).toBe(401)
+    expect(response.headers.get("x-correlation-id")).toBeNull()
+    expect(await response.json()).toEqual({ error: "Unauthorized", message: "Invalid or expired API key", statusCode: 401 })
+  })
+
   it("answers with a query string on the path", async () => {
-    const gateway = gateways.direct
     gateway.upstream.enqueue({ type: "text", text: "queried" })
-    const response = await postJson(`${gateway.url}/api/v1/chat?trace=1`, chatBody(), bearer(secrets.direct!))
+    const response = await postJson(`${gateway.url}/api/v1/chat?trace=1`, chatBody(), bearer(secret))
     expect(response.status).toBe(200)
     expect(JSON.stringify(await response.json())).toContain("queried")
   })
 
   it("tells a client that sent Expect: 100-continue to go on, then answers", async () => {
-    const gateway = gateways.direct
     gateway.upstream.enqueue({ type: "text", text: "continued" })
     const body = JSON.stringify(chatBody())
     const { status, text, continued } = await new Promise<{ status: number; text: string; continued: boolean }>(
@@ -67,7 +58,7 @@ describe("POST /chat, direct", () => {
         const req = request(`${gateway.url}/api/v1/chat`, {
           method: "POST",
           headers: {
-            ...bearer(secrets.direct!),
+            ...bearer(secret),
             "content-type": "application/json",
             "content-length": Buffer.byteLength(body),
             expect: "100-continue"

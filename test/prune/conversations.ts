@@ -2,7 +2,7 @@ import type { UIMessage } from "ai"
 import { Arbitrary, Schema } from "effect"
 import { withoutImages, withShortOutputs } from "../../src/prune/stages.ts"
 import { counterFor, type ToolDefinition } from "../../src/prune/tokenCount.ts"
-import { TokenizerName } from "../../src/prune/TokenizerName.ts"
+import { TokenizerName } from "../../src/domain/TokenizerName.ts"
 
 /**
  * Generated conversations: text, reasoning, multi-step tool calls whose

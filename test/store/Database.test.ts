@@ -1,9 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Layer, Redacted } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { existsSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { AppConfig } from "../../src/config/AppConfig.ts"
 import * as Database from "../../src/store/Database.ts"
 import { describePostgres, urlWithSchema, withFreshSchema } from "./postgres.ts"
 
@@ -69,22 +70,14 @@ describe("parseDatabaseUrl", () => {
       assert.include((yield* Effect.flip(parse("./parley.db"))).message, "has no scheme")
       assert.strictEqual((yield* Effect.flip(parse("sqlite:")))._tag, "InvalidDatabaseUrl")
     }))
-
-  it.effect("defaults to ./data/parley.db", () =>
-    Effect.gen(function*() {
-      for (const env of [{}, { DATABASE_URL: " " }]) {
-        const url = yield* Database.databaseUrl.parse(ConfigProvider.fromUnknown(env))
-        assert.strictEqual(Redacted.value(url), "sqlite:./data/parley.db")
-      }
-    }))
 })
 
 describe("Database on SQLite", () => {
-  it.effect("migrates a fresh file named by DATABASE_URL, once", () =>
+  it.effect("migrates a fresh file the configuration names, once", () =>
     Effect.gen(function*() {
       const filename = join(mkdtempSync(join(tmpdir(), "parley-db-")), "sub", "parley.db")
       const layer = Database.layer.pipe(
-        Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown({ DATABASE_URL: `sqlite:${filename}` })))
+        Layer.provide(AppConfig.layerTest({ databaseUrl: Redacted.make(`sqlite:${filename}`) }))
       )
       const columns = yield* Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient

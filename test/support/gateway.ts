@@ -1,14 +1,11 @@
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Context, Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { HttpServer } from "effect/http"
-import { createServer } from "node:http"
+import { makeGateway } from "../../src/app/gateway.ts"
 import { ApiKeys } from "../../src/auth/ApiKeys.ts"
 import { AppConfig } from "../../src/config/AppConfig.ts"
 import type { KeyStatus } from "../../src/domain/ApiKey.ts"
 import type { SandboxProvider } from "../../src/sandbox/SandboxProvider.ts"
 import { sandboxTools } from "../../src/tools/sandboxTools.ts"
-import { gatewayServices, makeGateway, serveRoutes } from "../../src/server.ts"
-import * as Database from "../../src/store/Database.ts"
 import type { Tool } from "../../src/tools/Tool.ts"
 import { ToolRegistry } from "../../src/tools/ToolRegistry.ts"
 import { startUpstream, type Upstream } from "./upstream/index.ts"
@@ -36,8 +33,6 @@ export interface GatewayOptions {
   readonly databaseUrl?: string
   /** A sandbox provider for the gateway; its `bash` and `computer` tools join `tools`. */
   readonly sandboxes?: Layer.Layer<SandboxProvider, unknown>
-  /** Serve the routes on a plain Node server, so chat goes through the router instead of the chat route in front of it. */
-  readonly routedChat?: boolean
 }
 
 /**
@@ -49,6 +44,7 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<TestGa
   const upstream = await startUpstream({ apiKey: UPSTREAM_API_KEY })
   const config = AppConfig.layerTest({
     ...(options.bodyLimitBytes === undefined ? {} : { bodyLimitBytes: options.bodyLimitBytes }),
+    databaseUrl: Redacted.make(options.databaseUrl ?? "sqlite::memory:"),
     providers: [{
       id: "test",
       type: "openai-compatible",
@@ -60,22 +56,14 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<TestGa
       ]
     }]
   })
-  const parts = {
+  const app = makeGateway({
     config,
-    database: Database.layerFromUrl(options.databaseUrl ?? "sqlite::memory:"),
     tools: options.sandboxes === undefined
       ? ToolRegistry.layerTest(options.tools ?? [])
       : Layer.effect(ToolRegistry, Effect.map(sandboxTools, (tools) => ToolRegistry.make([...(options.tools ?? []), ...tools]))),
     ...(options.sandboxes === undefined ? {} : { sandboxes: options.sandboxes }),
-    listen: { host: "127.0.0.1", port: 0 },
     quiet: true
-  }
-  const app = options.routedChat === true
-    ? serveRoutes(parts).pipe(
-      Layer.provideMerge(NodeHttpServer.layer(createServer, parts.listen)),
-      Layer.provideMerge(gatewayServices(parts))
-    )
-    : makeGateway(parts)
+  })
   const runtime = ManagedRuntime.make(app)
   const context = await runtime.context()
   const address = Context.get(context, HttpServer.HttpServer).address

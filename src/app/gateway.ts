@@ -1,0 +1,16 @@
+import { Layer } from "effect"
+import { AppConfig } from "../config/AppConfig.ts"
+import { ToolRegistry } from "../tools/ToolRegistry.ts"
+import { serveGateway } from "./GatewayServer.ts"
+import { gatewayServices, type GatewayParts } from "./services.ts"
+
+/**
+ * The whole gateway from its parts: the services and the server in front of
+ * them. The services and the `HttpServer` stay in the output so callers can
+ * read the bound address or create keys.
+ */
+export const makeGateway = <E>(parts: GatewayParts<E>) =>
+  serveGateway({ quiet: parts.quiet }).pipe(Layer.provideMerge(gatewayServices(parts)))
+
+/** `npm start` / `parley serve`: configured from the environment and the config file (docs/DESIGN.md §4). */
+export const runServer = Layer.launch(makeGateway({ config: AppConfig.layer, tools: ToolRegistry.layer }))
