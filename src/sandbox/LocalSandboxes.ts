@@ -17,7 +17,7 @@ import {
   SandboxUnavailable,
   isSandboxId
 } from "./Sandbox.ts"
-import type { SandboxProvider } from "./SandboxProvider.ts"
+import type { SandboxBackend } from "./SandboxBackend.ts"
 import type { SandboxSettings } from "./SandboxSettings.ts"
 import { SandboxStore } from "./SandboxStore.ts"
 import { decodeXwd, encodePng } from "./screenshot.ts"
@@ -220,5 +220,5 @@ export const makeLocalSandboxes = (settings: SandboxSettings) =>
       readFile,
       writeFile,
       desktop
-    } satisfies SandboxProvider["Service"]
+    } satisfies SandboxBackend
   })
