@@ -11,9 +11,9 @@ import {
 } from "@ai-sdk/provider"
 import { OpenAICompatibleChatLanguageModel } from "@ai-sdk/openai-compatible"
 import { secureJsonParse, withoutTrailingSlash } from "@ai-sdk/provider-utils"
+import { type Exchange, headersOf, readBody, send } from "../../net/httpClient.ts"
 import { type CallInfo, hideKey, readFailure, type ResponseInfo, statusError, toCallError } from "./apiErrors.ts"
 import type { ChunkSchema } from "./chunkShape.ts"
-import { type Exchange, headersOf, post, readBody } from "./httpExchange.ts"
 import { type PartStream, ResponsePartStream } from "./PartStream.ts"
 import { RequestHeaders } from "./RequestHeaders.ts"
 import {
@@ -193,7 +193,7 @@ export class OpenAICompatibleChatModel implements LanguageModelV4 {
     const signal = options.abortSignal
     let exchange: Exchange
     try {
-      exchange = await post(this.url, this.headers.for(options.headers, json), json, signal)
+      exchange = await send(this.url, { method: "POST", headers: this.headers.for(options.headers, json), body: json, signal })
     } catch (error) {
       throw toCallError(error, call)
     }

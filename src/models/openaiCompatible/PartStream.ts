@@ -1,7 +1,7 @@
 import type { LanguageModelV4StreamPart } from "@ai-sdk/provider"
 import { type CallInfo, readFailure, type ResponseInfo } from "./apiErrors.ts"
-import { abortReason } from "../httpAgents.ts"
-import type { Exchange } from "./httpExchange.ts"
+import { abortReason } from "../../net/httpAgents.ts"
+import type { Exchange } from "../../net/httpClient.ts"
 import { SseDataSplitter } from "./sseData.ts"
 import { StreamParts, type StreamPartsOptions } from "./StreamParts.ts"
 
