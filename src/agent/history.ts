@@ -9,10 +9,10 @@ import {
 } from "ai"
 import { convertToLanguageModelPrompt } from "ai/internal"
 import { Effect } from "effect"
+import { ProviderRejected, redact } from "../models/ProviderFailure.ts"
 import type { Tool } from "../tools/Tool.ts"
 import type { ToolOutcome } from "./runTools.ts"
 import type { StepContent } from "./StepTranslator.ts"
-import { redact, UpstreamError } from "./UpstreamError.ts"
 
 /** What prompt conversion needs to know about the model, read once per run. */
 export interface PromptTarget {
@@ -48,7 +48,7 @@ export const initialPrompt = (
   system: string,
   messages: ReadonlyArray<UIMessage>,
   tools: ReadonlyArray<{ readonly tool: Tool }> = []
-): Effect.Effect<{ readonly target: PromptTarget; readonly prompt: LanguageModelV4Prompt }, UpstreamError> =>
+): Effect.Effect<{ readonly target: PromptTarget; readonly prompt: LanguageModelV4Prompt }, ProviderRejected> =>
   Effect.tryPromise({
     try: async () => {
       const target: PromptTarget = {
@@ -59,10 +59,9 @@ export const initialPrompt = (
       return { target, prompt: await toPrompt(target, system, modelMessages) }
     },
     catch: (error) =>
-      new UpstreamError({
+      new ProviderRejected({
         provider,
         status: 400,
-        retryable: false,
         message: `The conversation cannot be sent to the model: ${
           redact(error instanceof Error ? error.message : String(error))
         }`

@@ -1,7 +1,7 @@
 import type { JSONSchema7, LanguageModelV4FunctionTool } from "@ai-sdk/provider"
 import { JsonSchema, Result, Schema } from "effect"
 import type { Tool } from "../tools/Tool.ts"
-import type { ResolvedTool } from "./Agent.ts"
+import type { ResolvedTool } from "./AgentRun.ts"
 
 /** What a tool's input schema compiles to, once per Tool (tools are long-lived). */
 interface CompiledTool {

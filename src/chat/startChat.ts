@@ -1,6 +1,6 @@
 import type { UIMessage } from "ai"
 import { Duration, Effect } from "effect"
-import type { AgentRun } from "../agent/Agent.ts"
+import type { AgentRun } from "../agent/AgentRun.ts"
 import type { ApiKey } from "../domain/ApiKey.ts"
 import { decodeChatRequest } from "../domain/ChatRequest.ts"
 import { BadRequest } from "../domain/errors.ts"

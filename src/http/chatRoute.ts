@@ -46,8 +46,8 @@ export const makeChatRoute = Effect.gen(function*() {
       const headers = { ...start.headers, "x-correlation-id": correlationId }
       if (start._tag === "Report") return writeJson(res, 200, start.report, headers)
       if (!start.stream) {
-        const chunks = yield* Effect.mapError(agent.collect(start.run), upstreamFailure)
-        return writeJson(res, 200, chatResponseBody(chunks, start.input, start.tools), headers)
+        const collected = yield* Effect.mapError(agent.collect(start.run), upstreamFailure)
+        return writeJson(res, 200, chatResponseBody(collected, start.input, start.tools), headers)
       }
       const sse = stream.sse = new SseWriter(res, headers)
       yield* Effect.mapError(agent.run(start.run, sse.emit), upstreamFailure)

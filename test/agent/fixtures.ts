@@ -2,8 +2,9 @@ import type { LanguageModelV4, LanguageModelV4StreamPart, LanguageModelV4Usage }
 import type { UIMessage, UIMessageChunk } from "ai"
 import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test"
 import { Cause, Effect, Exit, Option } from "effect"
-import { Agent, type AgentRun } from "../../src/agent/Agent.ts"
-import type { UpstreamError } from "../../src/agent/UpstreamError.ts"
+import { Agent, type CollectedRun } from "../../src/agent/Agent.ts"
+import type { AgentRun } from "../../src/agent/AgentRun.ts"
+import type { ProviderFailure } from "../../src/models/ProviderFailure.ts"
 import type { Tool } from "../../src/tools/Tool.ts"
 import { makeKey } from "../support/keys.ts"
 
@@ -105,11 +106,15 @@ export const runCollecting = (run: AgentRun) =>
     return { chunks, exit }
   }).pipe(Effect.provide(Agent.layer))
 
-export const runChunks = (run: AgentRun): Effect.Effect<Array<UIMessageChunk>, UpstreamError> =>
+/** Agent.collect: the chunks and the summary. */
+export const runCollected = (run: AgentRun): Effect.Effect<CollectedRun, ProviderFailure> =>
   Effect.gen(function*() {
     const agent = yield* Agent
-    return [...yield* agent.collect(run)]
+    return yield* agent.collect(run)
   }).pipe(Effect.provide(Agent.layer))
+
+export const runChunks = (run: AgentRun): Effect.Effect<Array<UIMessageChunk>, ProviderFailure> =>
+  Effect.map(runCollected(run), ({ chunks }) => [...chunks])
 
 /** The finish chunk's metadata. */
 export const finishMetadata = (chunks: ReadonlyArray<UIMessageChunk>): unknown => {
@@ -136,6 +141,6 @@ export const stallingModel = (parts: ReadonlyArray<LanguageModelV4StreamPart>) =
   return { model, cancelled }
 }
 
-/** The UpstreamError a run failed with, if it failed with one. */
-export const upstreamFailure = (exit: Exit.Exit<unknown, UpstreamError>): UpstreamError | undefined =>
+/** The ProviderFailure a run failed with, if it failed with one. */
+export const upstreamFailure = (exit: Exit.Exit<unknown, ProviderFailure>): ProviderFailure | undefined =>
   Exit.isFailure(exit) ? Option.getOrUndefined(Cause.findErrorOption(exit.cause)) : undefined
