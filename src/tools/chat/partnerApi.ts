@@ -127,7 +127,7 @@ export const sendMessage = Effect.fn("PartnerApi.sendMessage")(function*(request
       if (error instanceof ToolFailure) return error
       if (error._tag === "Unreachable") return new ToolFailure(`${error.failure.message}${tried(attempts)}`)
       const { answer, retryAfterMs: asked } = error
-      return asked !== undefined && asksTooLong(policy, { retryable: true, retryAfterMs: asked })
+      return asked !== undefined && asksTooLong(policy, verdictOf(error))
         ? new ToolFailure(`The partner API is busy (HTTP ${answer.status}); try again in ${Math.ceil(asked / 1000)} s.`)
         : new ToolFailure(`${refusal(answer, request)}${tried(attempts)}`)
     })
