@@ -21,7 +21,7 @@ import type { LanguageModelV4, LanguageModelV4CallOptions } from "@ai-sdk/provid
 import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
 import { nodeFetch } from "../src/models/nodeFetch.ts"
-import { post } from "../src/models/openaiCompatible/httpExchange.ts"
+import { send } from "../src/net/httpClient.ts"
 import { OpenAICompatibleChatModel } from "../src/models/openaiCompatible/OpenAICompatibleChatModel.ts"
 import { type Reply, startUpstream } from "../test/support/upstream/index.ts"
 import { median, round } from "./stats.ts"
@@ -79,7 +79,7 @@ const rawHttp = async (call: LanguageModelV4CallOptions, stopAfter = Infinity) =
     stream_options: { include_usage: true }
   })
   const headers = { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) }
-  const { request, response } = await post(new URL(`${upstream.url}/chat/completions`), headers, body, call.abortSignal)
+  const { request, response } = await send(new URL(`${upstream.url}/chat/completions`), { method: "POST", headers, body, signal: call.abortSignal })
   call.abortSignal?.addEventListener("abort", () => request.destroy(), { once: true })
   let chunks = 0
   return new Promise<number>((resolve, reject) => {

@@ -1,5 +1,7 @@
-import type { SharedV4ProviderMetadata } from "@ai-sdk/provider"
+import type { JSONValue, LanguageModelV4StreamPart, LanguageModelV4Usage, SharedV4ProviderMetadata } from "@ai-sdk/provider"
 import { type FinishReason, generateId, type UIMessageChunk } from "ai"
+import type { RunEnd, RunSummary } from "./RunSummary.ts"
+import type { ParsedToolCall, ValidToolCall } from "./toolInput.ts"
 import { UsageTotals } from "./usage.ts"
 
 export type Emit = (chunk: UIMessageChunk) => void
@@ -14,22 +16,19 @@ export interface BlockContent {
 }
 
 /** A text or reasoning block the model opened and has not closed yet. */
-export interface OpenBlock {
+interface OpenBlock {
   readonly uiId: string
   readonly content: BlockContent
 }
 
 /** A tool call whose arguments are still streaming. */
-export interface PartialCall {
+interface PartialCall {
   readonly toolName: string
   readonly dynamic: boolean | undefined
   text: string
 }
 
-/** How a run ended, as the `finish` chunk's `messageMetadata` says it (DESIGN §3.4). */
-export type FinishMetadata =
-  | { readonly finished: true }
-  | { readonly finished: false; readonly finishReason: "step-limit" | "timeout" }
+type ToolInputStart = Extract<LanguageModelV4StreamPart, { type: "tool-input-start" }>
 
 // Keeps an id unique within the run; providers restart their block ids ("0") every call.
 const reserveId = (used: Set<string>, id: string): string => {
@@ -44,42 +43,39 @@ const reserveId = (used: Set<string>, id: string): string => {
 }
 
 /**
- * What one run has sent so far, across steps: enough to end the chunk stream
- * validly whenever a limit cuts it short.
+ * The chunk stream of one run, across steps. It alone emits, and it keeps
+ * the stream a valid message whenever it ends: `start` first, blocks and
+ * steps closed, every tool input answered by an output (an error if a limit
+ * cut it short), `finish` last. Hot path: one object per chunk.
  */
 export class RunState {
-  readonly messageId = generateId()
-  readonly usage = new UsageTotals()
+  private readonly messageId = generateId()
+  private readonly usage = new UsageTotals()
   /** The last step's finish reason. */
-  finishReason: FinishReason = "other"
-  /** Whether any chunk was sent; until then a failure is a plain HTTP error. */
-  started = false
-  readonly openText = new Map<string, OpenBlock>()
-  readonly openReasoning = new Map<string, OpenBlock>()
-  readonly partialCalls = new Map<string, PartialCall>()
-  /** Tool calls whose input was sent but whose output was not (yet). */
-  readonly pendingOutputs = new Map<string, ProviderMetadata>()
+  private finishReason: FinishReason = "other"
+  private begun = false
   private stepOpen = false
+  private readonly openText = new Map<string, OpenBlock>()
+  private readonly openReasoning = new Map<string, OpenBlock>()
+  private readonly partialCalls = new Map<string, PartialCall>()
+  /** Tool calls whose input was sent but whose output was not (yet). */
+  private readonly pendingOutputs = new Map<string, ProviderMetadata>()
   private readonly textIds = new Set<string>()
   private readonly reasoningIds = new Set<string>()
-
-  readonly emit: Emit
+  private readonly emit: Emit
 
   constructor(emit: Emit) {
     this.emit = emit
   }
 
-  reserveTextId(id: string): string {
-    return reserveId(this.textIds, id)
-  }
-
-  reserveReasoningId(id: string): string {
-    return reserveId(this.reasoningIds, id)
+  /** Whether any chunk was sent; until then a failure is a plain HTTP error. */
+  get started(): boolean {
+    return this.begun
   }
 
   beginStep(): void {
-    if (!this.started) {
-      this.started = true
+    if (!this.begun) {
+      this.begun = true
       this.emit({ type: "start", messageId: this.messageId })
     }
     this.stepOpen = true
@@ -91,11 +87,136 @@ export class RunState {
     this.emit({ type: "finish-step" })
   }
 
+  /** Opens a text or reasoning block; the returned content collects its deltas for the history. */
+  openBlock(type: "text" | "reasoning", id: string, providerMetadata: ProviderMetadata): BlockContent {
+    const isText = type === "text"
+    const content: BlockContent = { type, text: "", providerMetadata }
+    const uiId = isText ? reserveId(this.textIds, id) : reserveId(this.reasoningIds, id)
+    ;(isText ? this.openText : this.openReasoning).set(id, { uiId, content })
+    this.emit({
+      type: isText ? "text-start" : "reasoning-start",
+      id: uiId,
+      ...(providerMetadata == null ? {} : { providerMetadata })
+    })
+    return content
+  }
+
+  textDelta(id: string, delta: string, providerMetadata: ProviderMetadata): void {
+    const block = this.openText.get(id)
+    if (block === undefined) return
+    block.content.text += delta
+    if (providerMetadata != null) {
+      block.content.providerMetadata = providerMetadata
+      this.emit({ type: "text-delta", id: block.uiId, delta, providerMetadata })
+    } else if (delta.length > 0) {
+      this.emit({ type: "text-delta", id: block.uiId, delta })
+    }
+  }
+
+  reasoningDelta(id: string, delta: string, providerMetadata: ProviderMetadata): void {
+    const block = this.openReasoning.get(id)
+    if (block === undefined) return
+    block.content.text += delta
+    if (providerMetadata != null) {
+      block.content.providerMetadata = providerMetadata
+      this.emit({ type: "reasoning-delta", id: block.uiId, delta, providerMetadata })
+    } else {
+      this.emit({ type: "reasoning-delta", id: block.uiId, delta })
+    }
+  }
+
+  closeBlock(
+    type: "text" | "reasoning",
+    id: string,
+    providerMetadata: ProviderMetadata,
+    citations?: Extract<UIMessageChunk, { type: "text-end" }>["citations"]
+  ): void {
+    const open = type === "text" ? this.openText : this.openReasoning
+    const block = open.get(id)
+    if (block === undefined) return
+    open.delete(id)
+    block.content.providerMetadata = providerMetadata ?? block.content.providerMetadata
+    this.emit({
+      type: type === "text" ? "text-end" : "reasoning-end",
+      id: block.uiId,
+      ...(citations == null ? {} : { citations }),
+      ...(providerMetadata == null ? {} : { providerMetadata })
+    })
+  }
+
+  beginToolInput(part: ToolInputStart, dynamic: boolean | undefined): void {
+    this.partialCalls.set(part.id, { toolName: part.toolName, dynamic, text: "" })
+    this.emit({
+      type: "tool-input-start",
+      toolCallId: part.id,
+      toolName: part.toolName,
+      ...(part.inputEncoding == null ? {} : { inputEncoding: part.inputEncoding }),
+      ...(part.providerExecuted == null ? {} : { providerExecuted: part.providerExecuted }),
+      ...(part.providerMetadata == null ? {} : { providerMetadata: part.providerMetadata }),
+      ...(dynamic == null ? {} : { dynamic }),
+      ...(part.title == null ? {} : { title: part.title })
+    })
+  }
+
+  toolInputDelta(id: string, delta: string): void {
+    const partial = this.partialCalls.get(id)
+    if (partial !== undefined) partial.text += delta
+    this.emit({ type: "tool-input-delta", toolCallId: id, inputTextDelta: delta })
+  }
+
+  /** A complete tool call: its input, or why it is invalid. A valid call the gateway runs now awaits its output. */
+  toolCall(call: ParsedToolCall): void {
+    this.partialCalls.delete(call.toolCallId)
+    const common = {
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      input: call.input,
+      ...(call.providerExecuted == null ? {} : { providerExecuted: call.providerExecuted }),
+      ...(call.providerMetadata == null ? {} : { providerMetadata: call.providerMetadata }),
+      dynamic: true
+    }
+    if (call.valid) {
+      if (call.providerExecuted !== true) this.pendingOutputs.set(call.toolCallId, call.providerMetadata)
+      this.emit({ type: "tool-input-available", ...common })
+    } else {
+      this.emit({ type: "tool-input-error", ...common, errorText: call.errorText })
+    }
+  }
+
+  toolOutput(call: ValidToolCall, output: JSONValue): void {
+    this.pendingOutputs.delete(call.toolCallId)
+    this.emit({
+      type: "tool-output-available",
+      toolCallId: call.toolCallId,
+      output,
+      ...(call.providerMetadata == null ? {} : { providerMetadata: call.providerMetadata }),
+      dynamic: true
+    })
+  }
+
+  toolError(call: ValidToolCall, errorText: string): void {
+    this.pendingOutputs.delete(call.toolCallId)
+    this.emit({
+      type: "tool-output-error",
+      toolCallId: call.toolCallId,
+      errorText,
+      ...(call.providerMetadata == null ? {} : { providerMetadata: call.providerMetadata }),
+      dynamic: true
+    })
+  }
+
+  /** The model's `finish` part of a step: its reason becomes the run's, its usage is added. */
+  stepFinished(finishReason: FinishReason, usage: LanguageModelV4Usage): void {
+    this.finishReason = finishReason
+    this.usage.add(usage)
+  }
+
   /**
    * Completes every part a limit interrupted: open blocks end, streaming and
-   * running tool calls end in an error, so the message stays a valid history.
+   * running tool calls end in an error, so the message stays a valid
+   * history. The interrupted step never finished, so neither did its reason.
    */
-  closeInterrupted(errorText: string): void {
+  interrupt(errorText: string): void {
     for (const block of this.openText.values()) this.emit({ type: "text-end", id: block.uiId })
     for (const block of this.openReasoning.values()) this.emit({ type: "reasoning-end", id: block.uiId })
     for (const [toolCallId, partial] of this.partialCalls) {
@@ -122,13 +243,13 @@ export class RunState {
     this.partialCalls.clear()
     this.pendingOutputs.clear()
     if (this.stepOpen) this.endStep()
+    this.finishReason = "other"
   }
 
-  finish(metadata: FinishMetadata): void {
-    this.emit({
-      type: "finish",
-      finishReason: this.finishReason,
-      messageMetadata: { ...metadata, usage: this.usage.toUsage() }
-    })
+  /** Ends the stream with the `finish` chunk; its metadata is the run's summary. */
+  finish(end: RunEnd): RunSummary {
+    const summary: RunSummary = { ...end, usage: this.usage.toUsage() }
+    this.emit({ type: "finish", finishReason: this.finishReason, messageMetadata: summary })
+    return summary
   }
 }

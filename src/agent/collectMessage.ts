@@ -1,6 +1,5 @@
 import type { UIMessage, UIMessageChunk } from "ai"
 import { Predicate } from "effect"
-import type { RunSummary, Usage } from "./Agent.ts"
 
 type Part = Record<string, unknown>
 
@@ -35,13 +34,10 @@ interface ToolUpdate {
 }
 
 /**
- * Folds a run's chunks into the assistant UIMessage (as the AI SDK's
- * `readUIMessageStream` builds it) and the run's summary from the `finish`
- * chunk's metadata. Builds the non-streaming JSON response.
+ * Folds a run's chunks into the assistant UIMessage, as the AI SDK's
+ * `readUIMessageStream` builds it. Builds the non-streaming JSON response.
  */
-export const collectMessage = (
-  chunks: Iterable<UIMessageChunk>
-): { readonly message: UIMessage; readonly summary: RunSummary } => {
+export const collectMessage = (chunks: Iterable<UIMessageChunk>): UIMessage => {
   let id = ""
   let metadata: Part | undefined
   const parts: Array<Part> = []
@@ -93,8 +89,6 @@ export const collectMessage = (
     const toolName = dynamic ? String(part.toolName) : String(part.type).slice("tool-".length)
     return { part, dynamic, toolName }
   }
-
-  let summary: RunSummary = { usage: {}, finished: false }
 
   for (const chunk of chunks) {
     switch (chunk.type) {
@@ -193,29 +187,19 @@ export const collectMessage = (
       case "message-metadata":
         mergeMetadata(chunk.messageMetadata)
         break
-      case "finish": {
+      case "finish":
         mergeMetadata(chunk.messageMetadata)
-        const meta = Predicate.isObject(chunk.messageMetadata) ? chunk.messageMetadata : {}
-        summary = {
-          usage: (Predicate.isObject(meta.usage) ? meta.usage : {}) as Usage,
-          finished: meta.finished === true,
-          ...(meta.finishReason === "step-limit" || meta.finishReason === "timeout"
-            ? { finishReason: meta.finishReason }
-            : {})
-        }
         break
-      }
       default:
         // finish-step, error and kinds the agent never emits change no part.
         break
     }
   }
 
-  const message: UIMessage = {
+  return {
     id,
     role: "assistant",
     ...(metadata === undefined ? {} : { metadata }),
     parts: parts.map(clean) as unknown as UIMessage["parts"]
   }
-  return { message, summary }
 }

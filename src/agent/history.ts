@@ -10,10 +10,10 @@ import {
 import { convertToLanguageModelPrompt } from "ai/internal"
 import { Effect } from "effect"
 import { InvalidHistory } from "../domain/requestErrors.ts"
+import { redact } from "../models/ProviderFailure.ts"
 import type { Tool } from "../tools/Tool.ts"
 import type { ToolOutcome } from "./runTools.ts"
 import type { StepContent } from "./StepTranslator.ts"
-import { redact } from "./UpstreamError.ts"
 
 /** What prompt conversion needs to know about the model, read once per run. */
 export interface PromptTarget {

@@ -1,25 +1,18 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart } from "@ai-sdk/provider"
 import { Effect } from "effect"
-import { OpenAICompatibleChatModel } from "../models/openaiCompatible/OpenAICompatibleChatModel.ts"
+import { openPartStream, type PartStreaming, streamsParts } from "../models/PartStreaming.ts"
+import { type ProviderFailure, retryAfterOf, toProviderFailure } from "../models/ProviderFailure.ts"
+import { type RetryPolicy, type RetryVerdict, retrySchedule } from "../net/retry.ts"
 import type { RunState } from "./RunState.ts"
 import type { StepTranslator } from "./StepTranslator.ts"
-import { retryAfterMs, toUpstreamError, type UpstreamError } from "./UpstreamError.ts"
 
-/** Transient failures are retried this often, but only before the call streamed anything. */
-const MAX_RETRIES = 2
-const BACKOFF_MS = 1_000
-/** A longer Retry-After is not worth waiting for inside one request. */
-const SHORT_RETRY_AFTER_MS = 10_000
-
-/** A failed attempt; `committed` once the attempt's chunks reached the client. */
-class AttemptFailure {
-  readonly error: unknown
-  readonly committed: boolean
-
-  constructor(error: unknown, committed: boolean) {
-    this.error = error
-    this.committed = committed
-  }
+/** Transient failures (network, 429, 5xx) are retried twice, 1 s then 2 s, or after a Retry-After up to 10 s. */
+const MODEL_RETRIES: RetryPolicy = {
+  maxAttempts: 3,
+  baseDelayMs: 1_000,
+  maxDelayMs: 4_000,
+  jitter: false,
+  maxRetryAfterMs: 10_000
 }
 
 class NoOutput extends Error {
@@ -37,10 +30,15 @@ const isAnswer = (part: LanguageModelV4StreamPart): boolean =>
 /**
  * Where one attempt's parts go. They are held back until the first part of
  * the answer, then the step begins and every part goes through the
- * translator; `begun` tells whether a failure is still retryable.
+ * translator. An error part is recorded as the attempt's failure and stops
+ * the reading; `begun` tells whether the failure is still retryable.
  */
 class StepFeed {
   begun = false
+  /** Why the attempt failed, once it has; nothing is taken after it. */
+  failure: { readonly error: unknown } | undefined = undefined
+  /** Stops the reading; set by whoever reads. */
+  stop: () => void = () => undefined
   private readonly early: Array<LanguageModelV4StreamPart> = []
   private readonly state: RunState
   private readonly translator: StepTranslator
@@ -51,7 +49,11 @@ class StepFeed {
   }
 
   readonly push = (part: LanguageModelV4StreamPart): void => {
-    if (part.type === "error") throw new AttemptFailure(part.error, this.begun)
+    if (this.failure !== undefined) return
+    if (part.type === "error") {
+      this.failure = { error: part.error }
+      return this.stop()
+    }
     if (this.begun) return this.translator.push(part)
     this.early.push(part)
     if (!isAnswer(part)) return
@@ -60,6 +62,8 @@ class StepFeed {
     for (const early of this.early) this.translator.push(early)
   }
 }
+
+const STOPPED = new Error("the model's answer failed; reading stopped")
 
 // Any LanguageModelV4: its stream read part by part, a promise per part.
 const readStream = async (model: LanguageModelV4, options: LanguageModelV4CallOptions, feed: StepFeed, signal: AbortSignal) => {
@@ -73,38 +77,61 @@ const readStream = async (model: LanguageModelV4, options: LanguageModelV4CallOp
       const next = await reader.read()
       if (signal.aborted || next.done) return
       feed.push(next.value)
+      if (feed.failure !== undefined) return void reader.cancel(STOPPED).catch(() => undefined)
     }
   } finally {
     signal.removeEventListener("abort", cancel)
   }
 }
 
-// parley's own OpenAI-compatible model hands over the parts of each network read at once.
-const readParts = async (model: OpenAICompatibleChatModel, options: LanguageModelV4CallOptions, feed: StepFeed) =>
-  (await model.openStream(options)).read(feed.push)
-
-/** One model call, read to its end. Aborting `signal` aborts the request and stops the reading. */
-const attempt = async (
-  model: LanguageModelV4,
-  options: LanguageModelV4CallOptions,
-  state: RunState,
-  translator: StepTranslator,
-  signal: AbortSignal
-): Promise<void> => {
-  const feed = new StepFeed(state, translator)
-  const call = { ...options, abortSignal: signal }
-  try {
-    await (model instanceof OpenAICompatibleChatModel ? readParts(model, call, feed) : readStream(model, call, feed, signal))
-  } catch (error) {
-    throw error instanceof AttemptFailure ? error : new AttemptFailure(error, feed.begun)
-  }
-  if (!feed.begun && !signal.aborted) throw new AttemptFailure(new NoOutput(), false)
+// A model with the PartStreaming capability hands over the parts of each network read at once.
+const readParts = async (model: LanguageModelV4 & PartStreaming, options: LanguageModelV4CallOptions, feed: StepFeed) => {
+  const stream = await model[openPartStream](options)
+  feed.stop = () => stream.cancel(STOPPED)
+  return stream.read(feed.push)
 }
 
 /**
+ * One model call, read to its end or to its failure: the feed says which,
+ * and whether the step had begun. It never rejects. Aborting `signal`
+ * aborts the request and stops the reading.
+ */
+const attempt = async (
+  model: LanguageModelV4,
+  options: LanguageModelV4CallOptions,
+  feed: StepFeed,
+  signal: AbortSignal
+): Promise<StepFeed> => {
+  const call = { ...options, abortSignal: signal }
+  try {
+    await (streamsParts(model) ? readParts(model, call, feed) : readStream(model, call, feed, signal))
+  } catch (error) {
+    // Stopping after an error part rejects the read; the error part is the failure.
+    feed.failure ??= { error }
+  }
+  if (feed.failure === undefined && !feed.begun && !signal.aborted) feed.failure = { error: new NoOutput() }
+  return feed
+}
+
+/** A failed attempt, as the retry schedule weighs it. */
+interface AttemptFailure {
+  readonly failure: ProviderFailure
+  /** The attempt's chunks reached the client: it cannot be taken back, so it is not retried. */
+  readonly begun: boolean
+  readonly retryAfterMs: number | undefined
+}
+
+const verdictOf = (failed: AttemptFailure): RetryVerdict => ({
+  retryable: !failed.begun && failed.failure._tag === "ProviderUnavailable",
+  retryAfterMs: failed.retryAfterMs
+})
+
+const retries = retrySchedule(MODEL_RETRIES, verdictOf)
+
+/**
  * Streams one step's model call into `translator`, retrying transient
- * failures (network, 429, 5xx) with backoff or a short Retry-After, never
- * once the call has streamed content. Interruption aborts the request.
+ * failures with backoff or a short Retry-After, never once the call has
+ * streamed content. Interruption aborts the request.
  */
 export const streamModelCall = (
   model: LanguageModelV4,
@@ -112,18 +139,15 @@ export const streamModelCall = (
   options: LanguageModelV4CallOptions,
   state: RunState,
   translator: StepTranslator
-): Effect.Effect<void, UpstreamError> => {
-  const once = Effect.tryPromise({
-    try: (signal) => attempt(model, options, state, translator, signal),
-    catch: (error) => error instanceof AttemptFailure ? error : new AttemptFailure(error, true)
-  })
-  const withRetries = (retry: number): Effect.Effect<void, UpstreamError> =>
-    Effect.catch(once, (failure) => {
-      const error = toUpstreamError(provider, failure.error)
-      if (failure.committed || !error.retryable || retry >= MAX_RETRIES) return Effect.fail(error)
-      const asked = retryAfterMs(failure.error)
-      if (asked !== undefined && asked > SHORT_RETRY_AFTER_MS) return Effect.fail(error)
-      return Effect.sleep(asked ?? BACKOFF_MS * 2 ** retry).pipe(Effect.andThen(withRetries(retry + 1)))
-    })
-  return withRetries(0)
-}
+): Effect.Effect<void, ProviderFailure> =>
+  Effect.promise((signal) => attempt(model, options, new StepFeed(state, translator), signal)).pipe(
+    Effect.flatMap((feed) =>
+      feed.failure === undefined ? Effect.void : Effect.fail<AttemptFailure>({
+        failure: toProviderFailure(provider, feed.failure.error),
+        begun: feed.begun,
+        retryAfterMs: retryAfterOf(feed.failure.error)
+      })
+    ),
+    Effect.retry(retries),
+    Effect.mapError((failed) => failed.failure)
+  )

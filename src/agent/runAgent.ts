@@ -1,13 +1,13 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from "@ai-sdk/provider"
 import { Effect, Option } from "effect"
-import type { AgentRun } from "./Agent.ts"
+import { ProviderUnavailable } from "../models/ProviderFailure.ts"
+import type { AgentRun } from "./AgentRun.ts"
 import { initialPrompt, type PromptTarget, stepMessages } from "./history.ts"
 import { streamModelCall } from "./modelCall.ts"
 import { type Emit, RunState } from "./RunState.ts"
 import { runTools, type ToolOutcome } from "./runTools.ts"
 import { StepTranslator } from "./StepTranslator.ts"
 import { makeToolSet, type ToolSet } from "./toolSet.ts"
-import { UpstreamError } from "./UpstreamError.ts"
 
 const TIMEOUT_ERROR_TEXT = "Error: the request time limit was reached before this tool call completed"
 
@@ -56,9 +56,10 @@ const runSteps = Effect.fnUntraced(function*(
 })
 
 /**
- * Runs a conversation to its end, emitting UI message chunks. A limit ends
- * the run as a structured interruption: the chunks so far stay valid and
- * the `finish` chunk says `finished: false` with the reason.
+ * Runs a conversation to its end, emitting UI message chunks, and returns
+ * its summary. A limit ends the run as a structured interruption: the
+ * chunks so far stay valid and the `finish` chunk says `finished: false`
+ * with the reason.
  *
  * Untraced: a span costs ~20 µs a call, and this runs on every request (BENCHMARKS.md).
  */
@@ -70,18 +71,15 @@ export const runAgent = Effect.fnUntraced(function*(run: AgentRun, emit: Emit) {
   }).pipe(Effect.timeoutOption(run.timeout))
 
   if (Option.isSome(ended)) {
-    state.finish(ended.value === "done" ? { finished: true } : { finished: false, finishReason: "step-limit" })
-    return
+    return state.finish(ended.value === "done" ? { finished: true } : { finished: false, finishReason: "step-limit" })
   }
   if (!state.started) {
-    return yield* new UpstreamError({
+    return yield* new ProviderUnavailable({
       provider: run.provider,
       status: 504,
-      retryable: true,
       message: `${run.provider} did not answer within the request time limit`
     })
   }
-  state.closeInterrupted(TIMEOUT_ERROR_TEXT)
-  state.finishReason = "other"
-  state.finish({ finished: false, finishReason: "timeout" })
+  state.interrupt(TIMEOUT_ERROR_TEXT)
+  return state.finish({ finished: false, finishReason: "timeout" })
 })

@@ -50,26 +50,12 @@ const runOne = (state: RunState, call: ValidToolCall, run: ToolRunContext) =>
     Effect.withSpan("Agent.tool", { attributes: { "tool.name": call.toolName, "tool.call_id": call.toolCallId } }),
     Effect.matchCauseEffect({
       onSuccess: (output): Effect.Effect<ToolOutcome> => {
-        state.pendingOutputs.delete(call.toolCallId)
-        state.emit({
-          type: "tool-output-available",
-          toolCallId: call.toolCallId,
-          output,
-          ...(call.providerMetadata == null ? {} : { providerMetadata: call.providerMetadata }),
-          dynamic: true
-        })
+        state.toolOutput(call, output)
         return Effect.succeed({ ok: true, output })
       },
       onFailure: (cause) =>
         Effect.map(failureText(call, cause), (errorText): ToolOutcome => {
-          state.pendingOutputs.delete(call.toolCallId)
-          state.emit({
-            type: "tool-output-error",
-            toolCallId: call.toolCallId,
-            errorText,
-            ...(call.providerMetadata == null ? {} : { providerMetadata: call.providerMetadata }),
-            dynamic: true
-          })
+          state.toolError(call, errorText)
           return { ok: false, errorText }
         })
     })

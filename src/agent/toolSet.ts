@@ -1,7 +1,7 @@
 import type { LanguageModelV4FunctionTool } from "@ai-sdk/provider"
 import type { Tool } from "../tools/Tool.ts"
 import { type CompiledTool, compileTool } from "../tools/toolDefinition.ts"
-import type { ResolvedTool } from "./Agent.ts"
+import type { ResolvedTool } from "./AgentRun.ts"
 
 /** One tool as the loop runs it: the contract, its merged context, its decoder. */
 export interface RunTool extends CompiledTool {

@@ -1,5 +1,5 @@
 import type { LanguageModelV4Usage } from "@ai-sdk/provider"
-import type { Usage } from "./Agent.ts"
+import type { Usage } from "./RunSummary.ts"
 
 // A count stays absent until some step reports it (the AI SDK's addTokenCounts).
 const add = (a: number | undefined, b: number | undefined): number | undefined =>

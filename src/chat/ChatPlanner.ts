@@ -1,6 +1,6 @@
 import type { UIMessage } from "ai"
 import { Context, Duration, Effect, Layer } from "effect"
-import type { AgentRun } from "../agent/Agent.ts"
+import type { AgentRun } from "../agent/AgentRun.ts"
 import { type ApiKey, allowsModel } from "../domain/ApiKey.ts"
 import { decodeChatRequest } from "../domain/ChatRequest.ts"
 import { normalizeMessages } from "../domain/Message.ts"

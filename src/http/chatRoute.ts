@@ -46,8 +46,8 @@ export const makeChatRoute = Effect.gen(function*() {
       const headers = planHeaders(plan, correlationId)
       if (plan._tag === "Report") return writeJson(res, 200, plan.report, headers)
       if (!plan.stream) {
-        const chunks = yield* agent.collect(plan.run)
-        return writeJson(res, 200, chatResponseBody(chunks, plan.input, plan.tools), headers)
+        const collected = yield* agent.collect(plan.run)
+        return writeJson(res, 200, chatResponseBody(collected, plan.input, plan.tools), headers)
       }
       const sse = stream.sse = new SseWriter(res, headers)
       yield* agent.run(plan.run, sse.emit)

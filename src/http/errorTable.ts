@@ -1,7 +1,7 @@
-import type { UpstreamError } from "../agent/UpstreamError.ts"
 import type { Unauthenticated } from "../auth/authErrors.ts"
 import type { ChatPlanFailure } from "../chat/ChatPlanner.ts"
 import type { MalformedJson } from "../domain/requestErrors.ts"
+import type { ProviderRejected, ProviderUnavailable } from "../models/ProviderFailure.ts"
 import type { SandboxNotFound, SandboxUnavailable } from "../sandbox/Sandbox.ts"
 import type { SandboxOwnedByOperator } from "../sandbox/sandboxAccess.ts"
 import type { BodyTooLarge, EmptyBody, RouteNotFound, UnreadableBody } from "./requestErrors.ts"
@@ -18,7 +18,8 @@ export type ApiFailure =
   | SandboxNotFound
   | SandboxOwnedByOperator
   | SandboxUnavailable
-  | UpstreamError
+  | ProviderUnavailable
+  | ProviderRejected
 
 /** The spec's error table: each status with the `error` name its body carries. */
 const errorNames = {
@@ -96,22 +97,20 @@ const table: { readonly [Tag in ApiFailure["_tag"]]: Row<Failure<Tag>> } = {
   BodyTooLarge: row(413, (e) => ({ limit: e.limit })),
   SandboxUnavailable: row(503, said()),
   // docs/DESIGN.md §3.8: unreachable, rate-limited or failing (after retries)
-  // is 503 naming the provider; anything else it refuses is 500. Upstream
+  // is 503 naming the provider; anything else it refuses is 500. Provider
   // messages are already free of keys and stacks.
-  UpstreamError: (e) =>
-    e.retryable
-      ? {
-        status: 503,
-        error: errorNames[503],
-        message: `The model provider "${e.provider}" is unavailable right now. Retry later.`,
-        details: { provider: e.provider, ...(e.status === undefined ? {} : { status: e.status }) }
-      }
-      : {
-        status: 500,
-        error: errorNames[500],
-        message: `The model provider "${e.provider}" refused the request: ${e.message}`,
-        details: { error: e.message, provider: e.provider }
-      }
+  ProviderUnavailable: (e) => ({
+    status: 503,
+    error: errorNames[503],
+    message: `The model provider "${e.provider}" is unavailable right now. Retry later.`,
+    details: { provider: e.provider, ...(e.status === undefined ? {} : { status: e.status }) }
+  }),
+  ProviderRejected: (e) => ({
+    status: 500,
+    error: errorNames[500],
+    message: `The model provider "${e.provider}" refused the request: ${e.message}`,
+    details: { error: e.message, provider: e.provider }
+  })
 }
 
 /** What the client is told about a failure. */

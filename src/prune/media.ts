@@ -4,6 +4,7 @@
  * tool-result content shapes, `{type: "media", …}`) or as a `data:` URL;
  * either is sent to the model as an image, not as the text of its base64.
  */
+import { isRecord } from "../domain/isRecord.ts"
 
 const mediaItemTypes = new Set([
   "media",
@@ -25,7 +26,6 @@ const dataUrl = /^data:[\w.+-]+\/[\w.+-]+(?:;[\w.+-]+=[\w.+-]+)*;base64,[A-Za-z0
 const MAX_DEPTH = 64
 
 type Json = Record<string, unknown>
-const isRecord = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value)
 
 export const isMedia = (value: unknown): boolean =>
   typeof value === "string"

@@ -1,4 +1,5 @@
 import { Result, Schema } from "effect"
+import { isRecord } from "../domain/isRecord.ts"
 import type { Tool } from "./Tool.ts"
 
 export interface StructureError {
@@ -14,9 +15,6 @@ export interface ToolCheck {
   readonly missingContext: ReadonlyArray<string>
   readonly structureErrors: ReadonlyArray<StructureError>
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
 
 /** `context` with `toolContext[name]` over it: spec rule 9, per tool. */
 export const mergeContext = (

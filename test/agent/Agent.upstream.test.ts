@@ -30,7 +30,8 @@ describe("Agent with an HTTP provider", () => {
       const { chunks, exit } = yield* runCollecting(makeRun(model(), [echo], { provider: "local" }))
 
       assert.isTrue(Exit.isSuccess(exit))
-      const { message, summary } = collectMessage(chunks)
+      const message = collectMessage(chunks)
+      const summary = Exit.isSuccess(exit) ? exit.value : undefined
       expect(message.parts.filter((part) => part.type === "dynamic-tool")).toEqual([
         expect.objectContaining({ toolCallId: "call_a", state: "output-available", input: { text: "hi" } })
       ])
@@ -55,13 +56,13 @@ describe("Agent with an HTTP provider", () => {
       expect(finishMetadata(chunks)).toMatchObject({ finished: true })
     }))
 
-  it.live("a rejected key is a non-retryable UpstreamError that does not carry the key", () =>
+  it.live("a rejected key is a ProviderRejected that does not carry the key", () =>
     Effect.gen(function*() {
       const { chunks, exit } = yield* runCollecting(makeRun(model("sk-wrong-key-0123456789abcdef"), [], { provider: "local" }))
 
       assert.deepStrictEqual(chunks, [])
       const error = upstreamFailure(exit)
-      expect(error).toMatchObject({ provider: "local", status: 401, retryable: false })
+      expect(error).toMatchObject({ _tag: "ProviderRejected", provider: "local", status: 401 })
       assert.notInclude(JSON.stringify(error), "sk-wrong-key")
       assert.notInclude(JSON.stringify(error), PROVIDER_KEY)
     }))

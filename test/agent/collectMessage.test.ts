@@ -20,7 +20,7 @@ const readWithAiSdk = (chunks: ReadonlyArray<UIMessageChunk>) =>
 const expectSameMessage = (chunks: ReadonlyArray<UIMessageChunk>) =>
   Effect.gen(function*() {
     const expected = yield* readWithAiSdk(chunks)
-    expect(collectMessage(chunks).message).toEqual(expected)
+    expect(collectMessage(chunks)).toEqual(expected)
   })
 
 describe("collectMessage builds the message readUIMessageStream builds", () => {
@@ -44,7 +44,6 @@ describe("collectMessage builds the message readUIMessageStream builds", () => {
       ])
       const { chunks } = yield* runCollecting(makeRun(model, [makeTestTool({ name: "echo" })], { timeout: "50 millis" }))
       yield* expectSameMessage(chunks)
-      expect(collectMessage(chunks).summary).toEqual({ finished: false, finishReason: "timeout", usage: {} })
     }))
 
   it.effect("tool parts of a tool that is not dynamic, streamed then rejected", () =>
@@ -80,23 +79,8 @@ describe("collectMessage builds the message readUIMessageStream builds", () => {
           { type: "finish", messageMetadata: { finished: true, usage: {} } }
         ]
         yield* expectSameMessage(chunks)
-        const { message } = collectMessage(chunks)
+        const message = collectMessage(chunks)
         assert.deepStrictEqual(message.parts[2], { type: "text", text: textDeltas.join(""), state: "done" })
       })
   )
-})
-
-describe("collectMessage summary", () => {
-  it.effect("reads finished, finishReason and usage from the finish chunk", () =>
-    Effect.sync(() => {
-      const { summary } = collectMessage([
-        { type: "start", messageId: "m" },
-        {
-          type: "finish",
-          finishReason: "tool-calls",
-          messageMetadata: { finished: false, finishReason: "step-limit", usage: { inputTokens: 5, totalTokens: 7 } }
-        }
-      ])
-      expect(summary).toEqual({ finished: false, finishReason: "step-limit", usage: { inputTokens: 5, totalTokens: 7 } })
-    }))
 })

@@ -51,7 +51,7 @@ describe("first model call fails", () => {
       assert.deepStrictEqual(chunks, [])
       assert.strictEqual(model.doStreamCalls.length, 1)
       const error = upstreamFailure(exit)
-      expect(error).toMatchObject({ provider: "mock", status: 400, retryable: false })
+      expect(error).toMatchObject({ provider: "mock", status: 400, _tag: "ProviderRejected" })
       expect(error?.message).toContain("Incorrect API key provided: [redacted]")
       expect(error?.message).not.toContain("sk-")
     }))
@@ -67,14 +67,14 @@ describe("first model call fails", () => {
       expect(finishMetadata(chunks)).toMatchObject({ finished: true })
     }))
 
-  it.live("gives up after two retries with a retryable UpstreamError", () =>
+  it.live("gives up after two retries with ProviderUnavailable", () =>
     Effect.gen(function*() {
       const model = sequenceModel(fail(apiError(503, { "retry-after": "0.005" })))
       const { chunks, exit } = yield* runCollecting(makeRun(model, []))
 
       assert.deepStrictEqual(chunks, [])
       assert.strictEqual(model.doStreamCalls.length, 3)
-      expect(upstreamFailure(exit)).toMatchObject({ status: 503, retryable: true })
+      expect(upstreamFailure(exit)).toMatchObject({ status: 503, _tag: "ProviderUnavailable" })
     }))
 
   it.live("does not wait for a long Retry-After", () =>
@@ -83,7 +83,7 @@ describe("first model call fails", () => {
       const { exit } = yield* runCollecting(makeRun(model, []))
 
       assert.strictEqual(model.doStreamCalls.length, 1)
-      expect(upstreamFailure(exit)).toMatchObject({ status: 429, retryable: true })
+      expect(upstreamFailure(exit)).toMatchObject({ status: 429, _tag: "ProviderUnavailable" })
     }))
 
   it.effect("retries a network failure with backoff", () =>
@@ -106,7 +106,7 @@ describe("first model call fails", () => {
       const { chunks, exit } = yield* runCollecting(makeRun(model, []))
 
       assert.deepStrictEqual(chunks, [])
-      expect(upstreamFailure(exit)).toMatchObject({ retryable: false, message: "mock failed: context length exceeded" })
+      expect(upstreamFailure(exit)).toMatchObject({ _tag: "ProviderRejected", message: "mock failed: context length exceeded" })
     }))
 })
 
@@ -124,7 +124,7 @@ describe("failures after the stream began", () => {
 
       expect(chunks.map((chunk) => chunk.type)).toEqual(["start", "start-step", "text-start", "text-delta"])
       assert.strictEqual(model.doStreamCalls.length, 1)
-      expect(upstreamFailure(exit)).toMatchObject({ status: 500, retryable: true })
+      expect(upstreamFailure(exit)).toMatchObject({ status: 500, _tag: "ProviderUnavailable" })
     }))
 
   it.live("a connection dropped mid-answer fails the stream", () =>
@@ -146,7 +146,7 @@ describe("failures after the stream began", () => {
 
       assert.strictEqual(chunks.length, 4)
       assert.strictEqual(model.doStreamCalls.length, 1)
-      expect(upstreamFailure(exit)).toMatchObject({ retryable: true, message: "mock could not be reached" })
+      expect(upstreamFailure(exit)).toMatchObject({ _tag: "ProviderUnavailable", message: "mock could not be reached" })
     }))
 })
 

@@ -2,9 +2,10 @@ import type { LanguageModelV4, LanguageModelV4StreamPart, LanguageModelV4Usage }
 import type { UIMessage, UIMessageChunk } from "ai"
 import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test"
 import { Cause, Effect, Exit, Option } from "effect"
-import { Agent, type AgentRun } from "../../src/agent/Agent.ts"
-import type { UpstreamError } from "../../src/agent/UpstreamError.ts"
+import { Agent, type CollectedRun } from "../../src/agent/Agent.ts"
+import type { AgentRun } from "../../src/agent/AgentRun.ts"
 import type { InvalidHistory } from "../../src/domain/requestErrors.ts"
+import type { ProviderFailure } from "../../src/models/ProviderFailure.ts"
 import type { Tool } from "../../src/tools/Tool.ts"
 import { makeKey } from "../support/keys.ts"
 
@@ -106,11 +107,15 @@ export const runCollecting = (run: AgentRun) =>
     return { chunks, exit }
   }).pipe(Effect.provide(Agent.layer))
 
-export const runChunks = (run: AgentRun): Effect.Effect<Array<UIMessageChunk>, UpstreamError | InvalidHistory> =>
+/** Agent.collect: the chunks and the summary. */
+export const runCollected = (run: AgentRun): Effect.Effect<CollectedRun, ProviderFailure | InvalidHistory> =>
   Effect.gen(function*() {
     const agent = yield* Agent
-    return [...yield* agent.collect(run)]
+    return yield* agent.collect(run)
   }).pipe(Effect.provide(Agent.layer))
+
+export const runChunks = (run: AgentRun): Effect.Effect<Array<UIMessageChunk>, ProviderFailure | InvalidHistory> =>
+  Effect.map(runCollected(run), ({ chunks }) => [...chunks])
 
 /** The finish chunk's metadata. */
 export const finishMetadata = (chunks: ReadonlyArray<UIMessageChunk>): unknown => {
@@ -139,6 +144,6 @@ export const stallingModel = (parts: ReadonlyArray<LanguageModelV4StreamPart>) =
 
 /** The error a run failed with, if it failed with one. */
 export const upstreamFailure = (
-  exit: Exit.Exit<unknown, UpstreamError | InvalidHistory>
-): UpstreamError | InvalidHistory | undefined =>
+  exit: Exit.Exit<unknown, ProviderFailure | InvalidHistory>
+): ProviderFailure | InvalidHistory | undefined =>
   Exit.isFailure(exit) ? Option.getOrUndefined(Cause.findErrorOption(exit.cause)) : undefined

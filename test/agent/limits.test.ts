@@ -8,6 +8,7 @@ import {
   finishMetadata,
   makeRun,
   runChunks,
+  runCollected,
   runCollecting,
   scriptedModel,
   stallingModel,
@@ -24,7 +25,7 @@ describe("step limit", () => {
   it.live("stops after maxSteps model calls with finished: false, step-limit", () =>
     Effect.gen(function*() {
       const model = scriptedModel([[start, ...toolCall("call", "echo", `{"text":"again"}`), finish("tool-calls", usage(10, 2))]])
-      const chunks = yield* runChunks(makeRun(model, [echo], { maxSteps: 3 }))
+      const { chunks, summary } = yield* runCollected(makeRun(model, [echo], { maxSteps: 3 }))
 
       assert.strictEqual(model.doStreamCalls.length, 3)
       expect(finishMetadata(chunks)).toEqual({
@@ -34,7 +35,8 @@ describe("step limit", () => {
       })
       // Every call of the last step still ran: the history has a result for each.
       assert.strictEqual(chunks.filter((chunk) => chunk.type === "tool-output-available").length, 3)
-      expect(collectMessage(chunks).summary).toEqual({
+      // The summary is the finish chunk's metadata, handed over directly.
+      expect(summary).toEqual({
         finished: false,
         finishReason: "step-limit",
         usage: { inputTokens: 30, outputTokens: 6, totalTokens: 36 }
@@ -114,7 +116,7 @@ describe("time limit", () => {
       ])
       assert.isTrue(model.doStreamCalls[0]?.abortSignal?.aborted)
       assert.strictEqual(cancelled.length, 1)
-      const { message } = collectMessage(chunks)
+      const message = collectMessage(chunks)
       expect(message.parts.map((part) => "state" in part ? part.state : part.type)).toEqual([
         "step-start",
         "done",
@@ -122,17 +124,16 @@ describe("time limit", () => {
       ])
     }))
 
-  it.live("fails with a retryable UpstreamError and no chunk when the model never answers in time", () =>
+  it.live("fails with ProviderUnavailable and no chunk when the model never answers in time", () =>
     Effect.gen(function*() {
       const { model } = stallingModel([start])
       const { chunks, exit } = yield* runCollecting(makeRun(model, [], { timeout: "100 millis" }))
 
       assert.deepStrictEqual(chunks, [])
       expect(upstreamFailure(exit)).toMatchObject({
-        _tag: "UpstreamError",
+        _tag: "ProviderUnavailable",
         provider: "mock",
         status: 504,
-        retryable: true,
         message: "mock did not answer within the request time limit"
       })
       assert.isTrue(model.doStreamCalls[0]?.abortSignal?.aborted)

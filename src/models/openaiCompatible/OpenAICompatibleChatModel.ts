@@ -11,10 +11,11 @@ import {
 } from "@ai-sdk/provider"
 import { OpenAICompatibleChatLanguageModel } from "@ai-sdk/openai-compatible"
 import { secureJsonParse, withoutTrailingSlash } from "@ai-sdk/provider-utils"
+import { type Exchange, headersOf, readBody, send } from "../../net/httpClient.ts"
 import { type CallInfo, hideKey, readFailure, type ResponseInfo, statusError, toCallError } from "./apiErrors.ts"
 import type { ChunkSchema } from "./chunkShape.ts"
-import { type Exchange, headersOf, post, readBody } from "./httpExchange.ts"
-import { type PartStream, ResponsePartStream } from "./PartStream.ts"
+import { openPartStream, type PartStream, type PartStreaming } from "../PartStreaming.ts"
+import { ResponsePartStream } from "./PartStream.ts"
 import { RequestHeaders } from "./RequestHeaders.ts"
 import {
   metadataKeyFor,
@@ -23,8 +24,6 @@ import {
   requestArgs,
   setsProviderOptions
 } from "./requestBody.ts"
-
-export type { PartStream } from "./PartStream.ts"
 
 export interface OpenAICompatibleChatSettings {
   /** Provider id from config, e.g. "local"; `model.provider` is `${provider}.chat`, as the AI SDK names it. */
@@ -67,7 +66,7 @@ const chunkSchemaOf = (model: OpenAICompatibleChatLanguageModel): ChunkSchema =>
  * sets this provider's options, converting a non-streamed answer, and the
  * verdict on odd chunks.
  */
-export class OpenAICompatibleChatModel implements LanguageModelV4 {
+export class OpenAICompatibleChatModel implements LanguageModelV4, PartStreaming {
   readonly specificationVersion = "v4"
   readonly provider: string
   readonly modelId: string
@@ -112,6 +111,10 @@ export class OpenAICompatibleChatModel implements LanguageModelV4 {
       includeRawChunks: options.includeRawChunks === true,
       chunkSchema: this.chunkSchema
     })
+  }
+
+  [openPartStream](options: LanguageModelV4CallOptions): Promise<PartStream> {
+    return this.openStream(options)
   }
 
   async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
@@ -193,7 +196,7 @@ export class OpenAICompatibleChatModel implements LanguageModelV4 {
     const signal = options.abortSignal
     let exchange: Exchange
     try {
-      exchange = await post(this.url, this.headers.for(options.headers, json), json, signal)
+      exchange = await send(this.url, { method: "POST", headers: this.headers.for(options.headers, json), body: json, signal })
     } catch (error) {
       throw toCallError(error, call)
     }

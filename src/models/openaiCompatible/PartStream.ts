@@ -1,26 +1,10 @@
 import type { LanguageModelV4StreamPart } from "@ai-sdk/provider"
 import { type CallInfo, readFailure, type ResponseInfo } from "./apiErrors.ts"
-import { abortReason } from "../httpAgents.ts"
-import type { Exchange } from "./httpExchange.ts"
+import { abortReason } from "../../net/httpAgents.ts"
+import type { PartStream } from "../PartStreaming.ts"
+import type { Exchange } from "../../net/httpClient.ts"
 import { SseDataSplitter } from "./sseData.ts"
 import { StreamParts, type StreamPartsOptions } from "./StreamParts.ts"
-
-/** A streamed model call whose response headers arrived. */
-export interface PartStream {
-  readonly request: { readonly body: unknown }
-  readonly response: { readonly headers: Record<string, string> }
-  /**
-   * Delivers every part synchronously as each network chunk is parsed, in the
-   * same order doStream's stream would; resolves after the last part; rejects
-   * when the connection breaks mid-stream (the same error doStream's stream
-   * would error with) or on abort (options.abortSignal). If onPart throws, the
-   * request is destroyed and the promise rejects with what onPart threw. Call
-   * at most once.
-   */
-  read(onPart: (part: LanguageModelV4StreamPart) => void): Promise<void>
-  /** Gives the call up: destroys the request; `read` (pending or later) rejects with `reason`. */
-  cancel(reason?: unknown): void
-}
 
 const BODY_FAILURE = "Failed to process successful response"
 

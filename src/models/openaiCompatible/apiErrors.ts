@@ -1,5 +1,6 @@
 import { APICallError } from "@ai-sdk/provider"
 import { isAbortError, secureJsonParse } from "@ai-sdk/provider-utils"
+import { isRecord } from "../../domain/isRecord.ts"
 
 /** What every error of one call carries about it (never the API key: it travels in a header). */
 export interface CallInfo {
@@ -105,8 +106,6 @@ export const readFailure = (message: string, error: unknown, response: ResponseI
   )
 
 type Fields = Record<string, unknown>
-const isObject = (value: unknown): value is Fields =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
 
 const ERROR_FIELDS = ["message", "type", "param", "code"] as const
 
@@ -118,7 +117,7 @@ const errorData = (text: string): { error: Fields } | undefined => {
   } catch {
     return undefined
   }
-  if (!isObject(value) || !isObject(value.error)) return undefined
+  if (!isRecord(value) || !isRecord(value.error)) return undefined
   const { message, type, code } = value.error
   if (typeof message !== "string" || (type != null && typeof type !== "string")) return undefined
   if (code != null && typeof code !== "string" && typeof code !== "number") return undefined

@@ -1,4 +1,5 @@
 import { TypeValidationError } from "@ai-sdk/provider"
+import { isRecord } from "../../domain/isRecord.ts"
 
 /** The fields of a Chat Completions stream chunk the parts are made of. */
 export interface ToolCallDelta {
@@ -48,19 +49,15 @@ export type Checked =
   | { readonly success: true; readonly chunk: Chunk }
   | { readonly success: false; readonly error: TypeValidationError }
 
-type Fields = Record<string, unknown>
-
-const isObject = (value: unknown): value is Fields =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
 const isNullishString = (value: unknown): boolean => value == null || typeof value === "string"
 const isNullishNumber = (value: unknown): boolean => value == null || typeof value === "number"
 
 const isToolCallDelta = (value: unknown): boolean =>
-  isObject(value) && isNullishNumber(value.index) && isNullishString(value.id) && value.extra_content == null &&
-  isObject(value.function) && isNullishString(value.function.name) && isNullishString(value.function.arguments)
+  isRecord(value) && isNullishNumber(value.index) && isNullishString(value.id) && value.extra_content == null &&
+  isRecord(value.function) && isNullishString(value.function.name) && isNullishString(value.function.arguments)
 
 const isDelta = (value: unknown): boolean => {
-  if (!isObject(value)) return false
+  if (!isRecord(value)) return false
   const { role, content, tool_calls } = value
   return (role == null || role === "assistant" || role === "") &&
     isNullishString(content) && isNullishString(value.reasoning_content) && isNullishString(value.reasoning) &&
@@ -68,13 +65,13 @@ const isDelta = (value: unknown): boolean => {
 }
 
 const isChoice = (value: unknown): boolean =>
-  isObject(value) && isNullishString(value.finish_reason) && (value.delta == null || isDelta(value.delta))
+  isRecord(value) && isNullishString(value.finish_reason) && (value.delta == null || isDelta(value.delta))
 
 const isDetails = (value: unknown, keys: ReadonlyArray<string>): boolean =>
-  value == null || (isObject(value) && keys.every((key) => isNullishNumber(value[key])))
+  value == null || (isRecord(value) && keys.every((key) => isNullishNumber(value[key])))
 
 const isUsage = (value: unknown): boolean =>
-  value == null || (isObject(value) && isNullishNumber(value.prompt_tokens) &&
+  value == null || (isRecord(value) && isNullishNumber(value.prompt_tokens) &&
     isNullishNumber(value.completion_tokens) && isNullishNumber(value.total_tokens) &&
     isDetails(value.prompt_tokens_details, ["cached_tokens"]) &&
     isDetails(value.completion_tokens_details, [
@@ -91,7 +88,7 @@ const isUsage = (value: unknown): boolean =>
  * anything invalid) goes to that schema.
  */
 const isCommonChunk = (value: unknown): value is Chunk =>
-  isObject(value) && isNullishString(value.id) && isNullishNumber(value.created) && isNullishString(value.model) &&
+  isRecord(value) && isNullishString(value.id) && isNullishNumber(value.created) && isNullishString(value.model) &&
   Array.isArray(value.choices) && value.choices.every(isChoice) && isUsage(value.usage)
 
 /** Validates a parsed chunk as the AI SDK does, by hand when it can, else with its zod schema. */

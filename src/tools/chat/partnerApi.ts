@@ -1,9 +1,10 @@
-import { Effect, Redacted, Result } from "effect"
+import { Duration, Effect, Redacted, Schedule } from "effect"
+import { asksTooLong, retryAfterMs, type RetryVerdict, retrySchedule } from "../../net/retry.ts"
 import { checkHost, jsonBody, postJson, type RemoteAnswer } from "../messaging/postJson.ts"
 import type { UrlPolicy } from "../outbound/urlPolicy.ts"
 import { excerpt } from "../messaging/redact.ts"
 import { ToolFailure } from "../Tool.ts"
-import { backoffMs, isRetryableStatus, retryAfterMs, type RetryPolicy } from "./retryPolicy.ts"
+import { isRetryableStatus, type RetryPolicy } from "./retryPolicy.ts"
 
 /**
  * The partner messaging API, as chat_message speaks it:
@@ -77,42 +78,58 @@ const receiptOf = (answer: RemoteAnswer, attempts: number): SendReceipt => {
 
 const tried = (attempts: number) => (attempts === 1 ? "" : ` Gave up after ${attempts} attempts.`)
 
+/** A send the partner did not take and that may be tried again. */
+type Unsent =
+  | { readonly _tag: "Unreachable"; readonly failure: ToolFailure }
+  | { readonly _tag: "Busy"; readonly answer: RemoteAnswer; readonly retryAfterMs: number | undefined }
+
+const verdictOf = (error: Unsent | ToolFailure): RetryVerdict =>
+  error instanceof ToolFailure
+    ? { retryable: false }
+    : { retryable: true, retryAfterMs: error._tag === "Busy" ? error.retryAfterMs : undefined }
+
 /** Sends one message, retrying what may be retried; fails with a ToolFailure the model can act on. */
 export const sendMessage = Effect.fn("PartnerApi.sendMessage")(function*(request: SendRequest, policy: RetryPolicy) {
   const url = Redacted.make(messagesUrl(request.baseUrl))
   // Checked once: a refused host is not a failure worth retrying.
   yield* checkHost("the partner messaging API", url, request.urlPolicy)
-  for (let attempt = 1;; attempt++) {
-    const outcome = yield* Effect.result(postJson({
+  let attempts = 0
+  const attempt = Effect.suspend(() => {
+    attempts++
+    return postJson({
       service: "the partner messaging API",
       url,
       headers: { authorization: `Bearer ${Redacted.value(request.token)}`, "idempotency-key": request.idempotencyKey },
       body: { from: request.from, to: request.to, text: request.text },
       timeoutMs: policy.timeoutMs
-    }))
-    const last = attempt >= policy.maxAttempts
-    if (Result.isFailure(outcome)) {
-      if (last) return yield* Effect.fail(new ToolFailure(`${outcome.failure.message}${tried(attempt)}`))
-      yield* retryAfter(backoffMs(policy, attempt), attempt, "unreachable")
-      continue
-    }
-    const answer = outcome.success
-    if (answer.status >= 200 && answer.status < 300) return receiptOf(answer, attempt)
-    if (!isRetryableStatus(answer.status)) return yield* Effect.fail(new ToolFailure(refusal(answer, request)))
-
-    const asked = retryAfterMs(answer.headers.get("retry-after"), Date.now())
-    if (asked !== undefined && asked > policy.maxRetryAfterMs) {
-      return yield* Effect.fail(
-        new ToolFailure(`The partner API is busy (HTTP ${answer.status}); try again in ${Math.ceil(asked / 1000)} s.`)
-      )
-    }
-    if (last) return yield* Effect.fail(new ToolFailure(`${refusal(answer, request)}${tried(attempt)}`))
-    yield* retryAfter(asked ?? backoffMs(policy, attempt), attempt, `HTTP ${answer.status}`)
-  }
-})
-
-const retryAfter = (delayMs: number, attempt: number, reason: string) =>
-  Effect.logInfo("chat_message: retrying the partner API").pipe(
-    Effect.annotateLogs({ attempt, reason, delayMs }),
-    Effect.andThen(Effect.sleep(delayMs))
+    })
+  }).pipe(
+    Effect.catch((failure): Effect.Effect<never, Unsent> => Effect.fail({ _tag: "Unreachable", failure })),
+    Effect.flatMap((answer): Effect.Effect<SendReceipt, Unsent | ToolFailure> => {
+      if (answer.status >= 200 && answer.status < 300) return Effect.succeed(receiptOf(answer, attempts))
+      if (!isRetryableStatus(answer.status)) return Effect.fail(new ToolFailure(refusal(answer, request)))
+      return Effect.fail({ _tag: "Busy", answer, retryAfterMs: retryAfterMs(answer.headers) })
+    })
   )
+  const schedule = retrySchedule(policy, verdictOf).pipe(
+    Schedule.tap(({ attempt, duration, input }) =>
+      Effect.logInfo("chat_message: retrying the partner API").pipe(
+        Effect.annotateLogs({
+          attempt,
+          reason: !(input instanceof ToolFailure) && input._tag === "Busy" ? `HTTP ${input.answer.status}` : "unreachable",
+          delayMs: Duration.toMillis(duration)
+        })
+      )
+    )
+  )
+  return yield* Effect.retry(attempt, schedule).pipe(
+    Effect.mapError((error) => {
+      if (error instanceof ToolFailure) return error
+      if (error._tag === "Unreachable") return new ToolFailure(`${error.failure.message}${tried(attempts)}`)
+      const { answer, retryAfterMs: asked } = error
+      return asked !== undefined && asksTooLong(policy, verdictOf(error))
+        ? new ToolFailure(`The partner API is busy (HTTP ${answer.status}); try again in ${Math.ceil(asked / 1000)} s.`)
+        : new ToolFailure(`${refusal(answer, request)}${tried(attempts)}`)
+    })
+  )
+})

@@ -1,4 +1,5 @@
 import { Effect, Redacted } from "effect"
+import { headersOf, readBody, send } from "../../net/httpClient.ts"
 import type { UrlPolicy } from "../outbound/urlPolicy.ts"
 import { ToolFailure } from "../Tool.ts"
 
@@ -21,23 +22,9 @@ export interface PostJsonRequest {
 }
 
 const MAX_BODY_BYTES = 64 * 1024
+const REDIRECTS = new Set([301, 302, 303, 307, 308])
 
-const readCapped = async (response: Response): Promise<string> => {
-  const reader = response.body?.getReader()
-  if (reader === undefined) return ""
-  const chunks: Array<Uint8Array> = []
-  let size = 0
-  while (size < MAX_BODY_BYTES) {
-    const { done, value } = await reader.read()
-    if (done) break
-    chunks.push(value)
-    size += value.byteLength
-  }
-  await reader.cancel().catch(() => undefined)
-  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, MAX_BODY_BYTES))
-}
-
-// Node's fetch puts the reason in `cause`; only its code is safe to repeat (messages may hold the address).
+// The client puts the reason in `cause`; only its code is safe to repeat (messages may hold the address).
 const causeCode = (error: unknown): string | undefined => {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause
   if (typeof cause?.code === "string" && /^[A-Z_]+$/.test(cause.code)) return cause.code
@@ -52,11 +39,11 @@ const causeCode = (error: unknown): string | undefined => {
  * request elsewhere).
  */
 export const postJson = (request: PostJsonRequest): Effect.Effect<RemoteAnswer, ToolFailure> =>
-  Effect.andThen(checkHost(request.service, request.url, request.policy), send(request))
+  Effect.andThen(checkHost(request.service, request.url, request.policy), post(request))
 
 /**
  * Refuses a URL whose host the outbound policy does not allow. DNS is
- * resolved again by fetch: a name that changes its answer between the two
+ * resolved again by the request: a name that changes its answer between the two
  * lookups is the residual risk.
  */
 export const checkHost = (
@@ -75,17 +62,29 @@ export const checkHost = (
       ))
 }
 
-const send = (request: PostJsonRequest): Effect.Effect<RemoteAnswer, ToolFailure> =>
+const post = (request: PostJsonRequest): Effect.Effect<RemoteAnswer, ToolFailure> =>
   Effect.tryPromise({
-    try: async (signal) => {
-      const response = await fetch(Redacted.value(request.url), {
+    try: async (interrupted) => {
+      const body = JSON.stringify(request.body)
+      const signal = AbortSignal.any([interrupted, AbortSignal.timeout(request.timeoutMs)])
+      const exchange = await send(new URL(Redacted.value(request.url)), {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json", ...request.headers },
-        body: JSON.stringify(request.body),
-        redirect: "error",
-        signal: AbortSignal.any([signal, AbortSignal.timeout(request.timeoutMs)])
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json",
+          ...request.headers,
+          "content-length": Buffer.byteLength(body)
+        },
+        body,
+        signal
       })
-      return { status: response.status, headers: response.headers, body: await readCapped(response) }
+      const status = exchange.response.statusCode ?? 500
+      if (REDIRECTS.has(status)) {
+        exchange.request.destroy()
+        throw new TypeError("fetch failed", { cause: new Error("unexpected redirect") })
+      }
+      const headers = new Headers(headersOf(exchange.response))
+      return { status, headers, body: (await readBody(exchange, signal, MAX_BODY_BYTES)).toString("utf8") }
     },
     catch: (error) => {
       if (error instanceof DOMException && error.name === "TimeoutError") {

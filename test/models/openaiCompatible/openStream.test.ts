@@ -1,6 +1,6 @@
 import type { LanguageModelV4StreamPart } from "@ai-sdk/provider"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import { httpAgents } from "../../../src/models/httpAgents.ts"
+import { httpAgents } from "../../../src/net/httpAgents.ts"
 import { nodeFetch } from "../../../src/models/nodeFetch.ts"
 import { comparable, type Pair, startPair, streamOutcome, userPrompt } from "./pair.ts"
 

@@ -1,29 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { messagesUrl } from "../../../src/tools/chat/partnerApi.ts"
-import { backoffMs, defaultRetryPolicy, isRetryableStatus, retryAfterMs } from "../../../src/tools/chat/retryPolicy.ts"
+import { isRetryableStatus } from "../../../src/tools/chat/retryPolicy.ts"
 import { idempotencyKeyFor } from "../../../src/tools/chat/chatMessage.ts"
-
-describe("retryAfterMs", () => {
-  const now = Date.parse("2030-01-01T00:00:00Z")
-
-  it("reads delta-seconds and HTTP dates", () => {
-    expect(retryAfterMs("3", now)).toBe(3_000)
-    expect(retryAfterMs("Tue, 01 Jan 2030 00:00:05 GMT", now)).toBe(5_000)
-    expect(retryAfterMs("Mon, 31 Dec 2029 23:59:00 GMT", now)).toBe(0)
-  })
-
-  it("ignores what it cannot read", () => {
-    for (const header of [null, "", "soon", "-1", "1.5"]) expect(retryAfterMs(header, now)).toBeUndefined()
-  })
-})
-
-describe("backoffMs", () => {
-  it("doubles per retry, with jitter below the base, up to the cap", () => {
-    const policy = { ...defaultRetryPolicy, baseDelayMs: 100, maxDelayMs: 1_000 }
-    expect([1, 2, 3, 4, 5].map((retry) => backoffMs(policy, retry, () => 0))).toEqual([100, 200, 400, 800, 1_000])
-    expect(backoffMs(policy, 1, () => 0.999)).toBe(199)
-  })
-})
 
 describe("what is retried", () => {
   it("408, 429 and 5xx only", () => {

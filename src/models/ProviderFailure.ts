@@ -1,17 +1,26 @@
 import { APICallError } from "@ai-sdk/provider"
 import { Predicate, Schema } from "effect"
+import { retryAfterMs } from "../net/retry.ts"
+
+// `message` is safe to show a client: it never carries the provider's API key, request headers, URL or a stack.
+const fields = {
+  provider: Schema.String,
+  /** The provider's HTTP status, when it answered one. */
+  status: Schema.optionalKey(Schema.Number),
+  message: Schema.String
+}
 
 /**
- * A model provider failed: unreachable, rate limited, an HTTP error, or a
- * broken stream. `message` is safe to show a client: it never carries the
- * provider's API key, request headers, URL or a stack.
+ * The provider could not answer now: unreachable, rate limited, failing
+ * (408, 409, 429, 5xx), a connection dropped, or no answer in time. Worth
+ * trying again later (docs/DESIGN.md §3.8).
  */
-export class UpstreamError extends Schema.TaggedError<UpstreamError>()("UpstreamError", {
-  provider: Schema.String,
-  status: Schema.optionalKey(Schema.Number),
-  retryable: Schema.Boolean,
-  message: Schema.String
-}) {}
+export class ProviderUnavailable extends Schema.TaggedError<ProviderUnavailable>()("ProviderUnavailable", fields) {}
+
+/** The provider refused the request or broke its answer: trying again would not help. */
+export class ProviderRejected extends Schema.TaggedError<ProviderRejected>()("ProviderRejected", fields) {}
+
+export type ProviderFailure = ProviderUnavailable | ProviderRejected
 
 const MAX_MESSAGE_LENGTH = 300
 
@@ -50,39 +59,26 @@ export const isNetworkError = (error: unknown, depth = 0): boolean => {
   return isNetworkError(error.cause, depth + 1)
 }
 
-/** Classifies any failure of a model call into an UpstreamError. */
-export const toUpstreamError = (provider: string, error: unknown): UpstreamError => {
-  if (error instanceof UpstreamError) return error
+/** Classifies any failure of a model call. */
+export const toProviderFailure = (provider: string, error: unknown): ProviderFailure => {
+  if (error instanceof ProviderUnavailable || error instanceof ProviderRejected) return error
   if (APICallError.isInstance(error)) {
     const status = error.statusCode
-    const retryable = error.isRetryable || isNetworkError(error.cause)
     const reason = redact(error.message)
-    return new UpstreamError({
+    const failure = {
       provider,
       ...(status === undefined ? {} : { status }),
-      retryable,
       message: status === undefined
         ? `${provider} could not be reached: ${reason}`
         : `${provider} answered HTTP ${status}: ${reason}`
-    })
+    }
+    return error.isRetryable || isNetworkError(error.cause) ? new ProviderUnavailable(failure) : new ProviderRejected(failure)
   }
-  if (isNetworkError(error)) {
-    return new UpstreamError({ provider, retryable: true, message: `${provider} could not be reached` })
-  }
+  if (isNetworkError(error)) return new ProviderUnavailable({ provider, message: `${provider} could not be reached` })
   const reason = Predicate.isObject(error) && Predicate.isString(error.message) ? error.message : "unknown error"
-  return new UpstreamError({ provider, retryable: false, message: `${provider} failed: ${redact(reason)}` })
+  return new ProviderRejected({ provider, message: `${provider} failed: ${redact(reason)}` })
 }
 
 /** The delay a failed call asks for (`retry-after-ms`, `retry-after`), in ms. */
-export const retryAfterMs = (error: unknown): number | undefined => {
-  if (!APICallError.isInstance(error) || error.responseHeaders === undefined) return undefined
-  const headers = error.responseHeaders
-  const ms = headers["retry-after-ms"]
-  if (ms !== undefined && !Number.isNaN(Number.parseFloat(ms))) return Number.parseFloat(ms)
-  const after = headers["retry-after"]
-  if (after === undefined) return undefined
-  const seconds = Number.parseFloat(after)
-  if (!Number.isNaN(seconds)) return seconds * 1000
-  const date = Date.parse(after)
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now())
-}
+export const retryAfterOf = (error: unknown): number | undefined =>
+  APICallError.isInstance(error) && error.responseHeaders !== undefined ? retryAfterMs(error.responseHeaders) : undefined
