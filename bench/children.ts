@@ -40,7 +40,11 @@ const program = async (entry: string, fromSources: boolean): Promise<Program> =>
   mkdirSync(cache, { recursive: true })
   const outdir = mkdtempSync(join(cache, "parley-bench-"))
   await build(outdir)
-  return { file: bundledFile(outdir, bundled), nodeArgs: startFlags(), remove: () => rmSync(outdir, { recursive: true, force: true }) }
+  return {
+    file: bundledFile(outdir, bundled),
+    nodeArgs: startFlags(),
+    remove: () => rmSync(outdir, { recursive: true, force: true })
+  }
 }
 
 export const startChild = async (
@@ -59,11 +63,16 @@ export const startChild = async (
   )
 }
 
-const spawnChild = (entry: string, file: string, env: Record<string, string>, nodeArgs: ReadonlyArray<string>): Promise<Child> =>
+const spawnChild = (
+  entry: string,
+  file: string,
+  env: Record<string, string>,
+  nodeArgs: ReadonlyArray<string>
+): Promise<Child> =>
   new Promise((resolve, reject) => {
     const child: ChildProcess = spawn(
       "sh",
-      ["-c", 'ulimit -n "$(ulimit -Hn)"; exec "$0" "$@"', process.execPath, ...nodeArgs, file],
+      ["-c", "ulimit -n \"$(ulimit -Hn)\"; exec \"$0\" \"$@\"", process.execPath, ...nodeArgs, file],
       { env: { ...process.env, ...env }, stdio: ["ignore", "inherit", "inherit", "ipc"] }
     )
     const timer = setTimeout(() => {

@@ -61,7 +61,9 @@ process.on("message", (message: { type?: string; id?: number }) => {
     })
     lag.reset()
   }
-  if (message.type === "heap-snapshot") process.send?.({ type: "heap-snapshot", id: message.id, file: writeHeapSnapshot() })
+  if (message.type === "heap-snapshot") {
+    process.send?.({ type: "heap-snapshot", id: message.id, file: writeHeapSnapshot() })
+  }
   if (message.type === "exit") void runtime.dispose().finally(() => process.exit(0))
 })
 process.on("disconnect", () => process.exit(0))

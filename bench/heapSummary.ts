@@ -6,7 +6,9 @@ import { readFileSync } from "node:fs"
  * can be read (and quoted in BENCHMARKS.md) without DevTools.
  */
 interface Snapshot {
-  readonly snapshot: { readonly meta: { readonly node_fields: ReadonlyArray<string>; readonly node_types: ReadonlyArray<unknown> } }
+  readonly snapshot: {
+    readonly meta: { readonly node_fields: ReadonlyArray<string>; readonly node_types: ReadonlyArray<unknown> }
+  }
   readonly nodes: ReadonlyArray<number>
   readonly strings: ReadonlyArray<string>
 }

@@ -2,8 +2,8 @@ import { cpus, loadavg, totalmem } from "node:os"
 import { memoryOf } from "./children.ts"
 import { manyStreams, nonStreaming, streaming, toolLoop, warmUp } from "./phases.ts"
 import { rounded, type Row, table, verdict } from "./report.ts"
-import { startTarget } from "./setup.ts"
 import { full, smoke } from "./settings.ts"
+import { startTarget } from "./setup.ts"
 
 /**
  * `npm run bench` (`-- --smoke` for the CI run): starts the scripted upstream
@@ -47,7 +47,13 @@ try {
     { figure: "c=1 p90", direct: c1.direct.p90, parley: c1.parley.p90, unit: "ms" },
     { figure: "c=1 p99", direct: c1.direct.p99, parley: c1.parley.p99, unit: "ms" },
     { figure: "c=1 added p50", parley: c1.parley.p50 - c1.direct.p50, unit: "ms", target: { limit: 0.3 } },
-    { figure: "c=50 req/s", direct: c50.direct.rps, parley: c50.parley.rps, unit: "req/s", target: { limit: 3000, atLeast: true } },
+    {
+      figure: "c=50 req/s",
+      direct: c50.direct.rps,
+      parley: c50.parley.rps,
+      unit: "req/s",
+      target: { limit: 3000, atLeast: true }
+    },
     { figure: "c=50 p50", direct: c50.direct.p50, parley: c50.parley.p50, unit: "ms" },
     { figure: "c=50 p90", direct: c50.direct.p90, parley: c50.parley.p90, unit: "ms" },
     { figure: "c=50 p99", direct: c50.direct.p99, parley: c50.parley.p99, unit: "ms" },
@@ -55,10 +61,20 @@ try {
     { figure: "CPU per request, non-streaming c=50", parley: c50.cpuMsPerRequest, unit: "ms" },
     { figure: "stream TTFB p50", direct: stream.direct.ttfbP50, parley: stream.parley.ttfbP50, unit: "ms" },
     { figure: "stream TTFB p99", direct: stream.direct.ttfbP99, parley: stream.parley.ttfbP99, unit: "ms" },
-    { figure: "stream added TTFB p50", parley: stream.parley.ttfbP50 - stream.direct.ttfbP50, unit: "ms", target: { limit: 1 } },
+    {
+      figure: "stream added TTFB p50",
+      parley: stream.parley.ttfbP50 - stream.direct.ttfbP50,
+      unit: "ms",
+      target: { limit: 1 }
+    },
     { figure: "stream [DONE] p50", direct: stream.direct.doneP50, parley: stream.parley.doneP50, unit: "ms" },
     { figure: "stream [DONE] p99", direct: stream.direct.doneP99, parley: stream.parley.doneP99, unit: "ms" },
-    { figure: `stream req/s, c=${settings.streamConcurrency}`, direct: stream.direct.rps, parley: stream.parley.rps, unit: "req/s" },
+    {
+      figure: `stream req/s, c=${settings.streamConcurrency}`,
+      direct: stream.direct.rps,
+      parley: stream.parley.rps,
+      unit: "req/s"
+    },
     { figure: "CPU per streamed 20-chunk answer", parley: stream.cpuMsPerRequest, unit: "ms", target: { limit: 0.4 } },
     { figure: "tool loop p50 (3 upstream calls)", direct: 3 * loop.upstreamCallP50, parley: loop.loopP50, unit: "ms" },
     { figure: "tool loop added time per step", parley: loop.addedMsPerStep, unit: "ms", target: { limit: 0.5 } },
@@ -66,23 +82,47 @@ try {
     { figure: "RSS idle, started", parley: rssStart / MiB, unit: "MiB", target: { limit: 80 } },
     { figure: "RSS idle, after warm-up", parley: rssIdle / MiB, unit: "MiB" },
     { figure: "RSS under c=50 (peak)", parley: c50.peakRss / MiB, unit: "MiB", target: { limit: 150 } },
-    { figure: `${open.streams} open streams: peak RSS`, parley: open.peakRss / MiB, unit: "MiB", target: { limit: 1024 } },
+    {
+      figure: `${open.streams} open streams: peak RSS`,
+      parley: open.peakRss / MiB,
+      unit: "MiB",
+      target: { limit: 1024 }
+    },
     { figure: `${open.streams} open streams: lag p99`, parley: open.lagP99, unit: "ms", target: { limit: 50 } },
-    { figure: `${open.streams} open streams: completed`, parley: open.completed, unit: "streams", target: { limit: open.streams, atLeast: true } }
+    {
+      figure: `${open.streams} open streams: completed`,
+      parley: open.completed,
+      unit: "streams",
+      target: { limit: open.streams, atLeast: true }
+    }
   ]
   const failures = c1.parley.failures + c1.direct.failures + c50.parley.failures + c50.direct.failures +
     stream.parley.failures + stream.direct.failures + stream.loadFailures + loop.failures
 
   // Slow is reported, broken is not: a phase in which parley answered nothing fails the run (and CI).
-  const answered = { c1: c1.parley.requests, c50: c50.parley.requests, stream: stream.parley.rps, toolLoop: loop.loopP50, open: open.completed }
+  const answered = {
+    c1: c1.parley.requests,
+    c50: c50.parley.requests,
+    stream: stream.parley.rps,
+    toolLoop: loop.loopP50,
+    open: open.completed
+  }
   const broken = Object.entries(answered).filter(([, value]) => !(value > 0)).map(([name]) => name)
   if (broken.length > 0) process.exitCode = 1
 
   console.log(table(rows))
-  console.log(`open streams: ${open.connections} client connections × ${open.pipelining} pipelined; ` +
-    `peak upstream connections ${open.peakUpstreamConnections}; ${open.seconds.toFixed(1)} s; lag max ${open.lagMax.toFixed(1)} ms`)
+  console.log(
+    `open streams: ${open.connections} client connections × ${open.pipelining} pipelined; ` +
+      `peak upstream connections ${open.peakUpstreamConnections}; ${open.seconds.toFixed(1)} s; lag max ${
+        open.lagMax.toFixed(1)
+      } ms`
+  )
   if (broken.length > 0) console.log(`BROKEN: parley answered nothing in ${broken.join(", ")}`)
-  console.log(`load average: start ${loadStart.map((n) => n.toFixed(2)).join(" ")}, end ${loadEnd.map((n) => n.toFixed(2)).join(" ")}; failed requests: ${failures}`)
+  console.log(
+    `load average: start ${loadStart.map((n) => n.toFixed(2)).join(" ")}, end ${
+      loadEnd.map((n) => n.toFixed(2)).join(" ")
+    }; failed requests: ${failures}`
+  )
   console.log(JSON.stringify(rounded({
     bench: "parley",
     settings: settings.name,
@@ -93,7 +133,12 @@ try {
     streaming: stream,
     toolLoop: loop,
     openStreams: open,
-    rss: { startMiB: rssStart / MiB, idleMiB: rssIdle / MiB, c50PeakMiB: c50.peakRss / MiB, openStreamsPeakMiB: open.peakRss / MiB },
+    rss: {
+      startMiB: rssStart / MiB,
+      idleMiB: rssIdle / MiB,
+      c50PeakMiB: c50.peakRss / MiB,
+      openStreamsPeakMiB: open.peakRss / MiB
+    },
     targets: Object.fromEntries(rows.filter((row) => row.target !== undefined).map((row) => [row.figure, verdict(row)]))
   })))
 } finally {

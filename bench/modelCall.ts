@@ -21,8 +21,8 @@ import type { LanguageModelV4, LanguageModelV4CallOptions } from "@ai-sdk/provid
 import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
 import { nodeFetch } from "../src/models/nodeFetch.ts"
-import { send } from "../src/net/httpClient.ts"
 import { OpenAICompatibleChatModel } from "../src/models/openaiCompatible/OpenAICompatibleChatModel.ts"
+import { send } from "../src/net/httpClient.ts"
 import { type Reply, startUpstream } from "../test/support/upstream/index.ts"
 import { median, round } from "./stats.ts"
 
@@ -79,7 +79,12 @@ const rawHttp = async (call: LanguageModelV4CallOptions, stopAfter = Infinity) =
     stream_options: { include_usage: true }
   })
   const headers = { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) }
-  const { request, response } = await send(new URL(`${upstream.url}/chat/completions`), { method: "POST", headers, body, signal: call.abortSignal })
+  const { request, response } = await send(new URL(`${upstream.url}/chat/completions`), {
+    method: "POST",
+    headers,
+    body,
+    signal: call.abortSignal
+  })
   call.abortSignal?.addEventListener("abort", () => request.destroy(), { once: true })
   let chunks = 0
   return new Promise<number>((resolve, reject) => {
@@ -97,7 +102,10 @@ interface Variant {
 }
 
 const variants: ReadonlyArray<Variant> = [
-  { name: "0  node:http, bytes dropped", run: (call, stopAfter) => rawHttp(call, stopAfter === undefined ? Infinity : 1) },
+  {
+    name: "0  node:http, bytes dropped",
+    run: (call, stopAfter) => rawHttp(call, stopAfter === undefined ? Infinity : 1)
+  },
   { name: "A  AI SDK doStream (nodeFetch)", run: (call, stopAfter) => viaDoStream(sdk, call, stopAfter) },
   { name: "B  parley openStream + read", run: viaRead },
   { name: "B' parley doStream", run: (call, stopAfter) => viaDoStream(mine, call, stopAfter) }
@@ -140,7 +148,9 @@ for (const variant of variants.slice(1)) {
   if ((await variant.run(options)) !== 25) throw new Error(`${variant.name}: not the whole answer`)
 }
 
-const results = new Map(variants.map((variant) => [variant.name, { cpu: [] as Array<number>, wall: [] as Array<number> }]))
+const results = new Map(
+  variants.map((variant) => [variant.name, { cpu: [] as Array<number>, wall: [] as Array<number> }])
+)
 console.log(`warm-up, then ${rounds} rounds of ${calls} calls per variant (20-chunk answer, upstream in-process)`)
 for (const variant of variants) await cpuPerCall(variant)
 for (let round = 0; round < rounds; round++) {
@@ -154,10 +164,16 @@ for (let round = 0; round < rounds; round++) {
 console.log("\nCPU per call, µs (client + in-process upstream), median [min … max] of rounds; wall per call, µs")
 for (const [name, { cpu, wall }] of results) {
   const range = `[${round(Math.min(...cpu), 0)} … ${round(Math.max(...cpu), 0)}]`
-  console.log(`  ${name.padEnd(32)} ${String(round(median(cpu), 0)).padStart(5)} ${range.padEnd(14)} wall ${round(median(wall), 0)}`)
+  console.log(
+    `  ${name.padEnd(32)} ${String(round(median(cpu), 0)).padStart(5)} ${range.padEnd(14)} wall ${
+      round(median(wall), 0)
+    }`
+  )
 }
 
-console.log(`\nlive heap per in-flight call, KB (${inFlight} calls, upstream's side included), median of ${rounds} runs`)
+console.log(
+  `\nlive heap per in-flight call, KB (${inFlight} calls, upstream's side included), median of ${rounds} runs`
+)
 const heaps = new Map(variants.map((variant) => [variant.name, [] as Array<number>]))
 for (let round = 0; round < rounds; round++) {
   for (const variant of variants) heaps.get(variant.name)!.push(await heapPerCall(variant))

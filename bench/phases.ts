@@ -35,7 +35,12 @@ const measured = async <A>(target: Target, work: () => Promise<A>) => {
   const result = await work()
   const after = await stats(target)
   clearInterval(sampler)
-  return { result, cpuMs: (after.cpuMicros - before.cpuMicros) / 1000, peakRss: Math.max(peakRss, after.rss), lag: after.lag }
+  return {
+    result,
+    cpuMs: (after.cpuMicros - before.cpuMicros) / 1000,
+    peakRss: Math.max(peakRss, after.rss),
+    lag: after.lag
+  }
 }
 
 /** A, B, A, B …: `rounds` runs of each, alternating so drift in machine load hits both alike. */
@@ -75,8 +80,16 @@ export const nonStreaming = async (target: Target, connections: number, seconds:
     target.settings.rounds,
     () => load({ url: target.directUrl, body: directBody.text(false), connections, durationSeconds: seconds }),
     () =>
-      measured(target, () =>
-        load({ url: target.chatUrl, body: parleyBody.text(false), headers: target.auth, connections, durationSeconds: seconds })
+      measured(
+        target,
+        () =>
+          load({
+            url: target.chatUrl,
+            body: parleyBody.text(false),
+            headers: target.auth,
+            connections,
+            durationSeconds: seconds
+          })
       )
   )
   return {
@@ -112,8 +125,7 @@ export const streaming = async (target: Target) => {
           headers: target.auth,
           connections: settings.streamConcurrency,
           durationSeconds: settings.seconds.streamLoad
-        })
-      )
+        }))
   )
   const times = (runs: typeof timing.a) => ({
     ttfbP50: medianOf(runs, (r) => r.ttfbP50),
@@ -137,8 +149,16 @@ export const toolLoop = async (target: Target) => {
     target.settings.rounds,
     () => load({ url: target.directUrl, body: directBody.toolSteps(), connections: 1, durationSeconds: seconds }),
     () =>
-      measured(target, () =>
-        load({ url: target.chatUrl, body: parleyBody.toolLoop(), headers: target.auth, connections: 1, durationSeconds: seconds })
+      measured(
+        target,
+        () =>
+          load({
+            url: target.chatUrl,
+            body: parleyBody.toolLoop(),
+            headers: target.auth,
+            connections: 1,
+            durationSeconds: seconds
+          })
       )
   )
   const upstreamCallP50 = medianOf(runs.a, (r) => r.p50)

@@ -2,8 +2,8 @@ import { memoryOf } from "./children.ts"
 import { load } from "./load.ts"
 import { manyStreams } from "./phases.ts"
 import { directBody, parleyBody } from "./scenarios.ts"
-import { startTarget } from "./setup.ts"
 import { full } from "./settings.ts"
+import { startTarget } from "./setup.ts"
 
 /**
  * `npm run bench:one -- <json|stream|tools|open> [seconds|streams] [--cpu-prof=DIR] [--heap-snapshot] [--sources]`:
@@ -23,7 +23,9 @@ const bodies: Record<string, string> = {
   tools: parleyBody.toolLoop()
 }
 const body = bodies[scenario]
-if (body === undefined && scenario !== "open") throw new Error(`unknown scenario ${scenario}: use json, stream, tools or open`)
+if (body === undefined && scenario !== "open") {
+  throw new Error(`unknown scenario ${scenario}: use json, stream, tools or open`)
+}
 
 const streams = body === undefined && process.argv.slice(2).filter((arg) => !arg.startsWith("--")).length > 1
   ? Number(secondsArg)
@@ -62,7 +64,13 @@ async function measure(body: string) {
   const before = await target.gateway.ask<{ cpuMicros: number }>({ type: "stats" })
   let peakRss = 0
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, memoryOf(target.gateway.pid).rss)), 100)
-  const result = await load({ url: target.chatUrl, body, headers: target.auth, connections, durationSeconds: Number(secondsArg) })
+  const result = await load({
+    url: target.chatUrl,
+    body,
+    headers: target.auth,
+    connections,
+    durationSeconds: Number(secondsArg)
+  })
   clearInterval(sampler)
   const after = await target.gateway.ask<{ cpuMicros: number }>({ type: "stats" })
   const cpuMs = (after.cpuMicros - before.cpuMicros) / 1000 / result.requests

@@ -36,7 +36,9 @@ const words = (
 const sentence = (count: number) => Array.from({ length: count }, () => words[random(words.length)]).join(" ")
 const logLine = () =>
   `2025-0${1 + random(9)}-1${random(10)}T0${random(10)}:${10 + random(50)}:${10 + random(50)}Z ` +
-  `${["INFO", "WARN", "DEBUG"][random(3)]} request_id=${random(1e6).toString(16)} status=${[200, 201, 404, 429][random(4)]} ` +
+  `${["INFO", "WARN", "DEBUG"][random(3)]} request_id=${random(1e6).toString(16)} status=${
+    [200, 201, 404, 429][random(4)]
+  } ` +
   `latency_ms=${random(900)} path=/api/v1/${["chat", "jobs", "candidates"][random(3)]}`
 const screenshot = Buffer.from(Array.from({ length: 60_000 }, (_, i) => (i * 31) % 256)).toString("base64")
 
@@ -55,7 +57,14 @@ const exchange = (index: number): Array<UIMessage> => {
         type: "dynamic-tool",
         toolName: "computer",
         input: { action: "screenshot" },
-        output: { type: "content", value: [{ type: "text", text: "Screenshot taken" }, { type: "image-data", data: screenshot, mediaType: "image/png" }] }
+        output: {
+          type: "content",
+          value: [{ type: "text", text: "Screenshot taken" }, {
+            type: "image-data",
+            data: screenshot,
+            mediaType: "image/png"
+          }]
+        }
       })
     } else {
       const lines = kind === 19 ? 60 + random(120) : 1 + random(6)
@@ -72,17 +81,21 @@ const exchange = (index: number): Array<UIMessage> => {
   return [user, { id: `a${index}`, role: "assistant", parts }]
 }
 
-const history = (messages: number): Array<UIMessage> => Array.from({ length: messages / 2 }, (_, i) => exchange(i)).flat()
+const history = (messages: number): Array<UIMessage> =>
+  Array.from({ length: messages / 2 }, (_, i) => exchange(i)).flat()
 /** New message and part objects (no cached count applies), sharing the strings. */
 const fresh = (messages: ReadonlyArray<UIMessage>): Array<UIMessage> =>
   messages.map((message) => ({ ...message, parts: message.parts.map((part) => ({ ...part })) }))
 const counter = counterFor("o200k_base")
-const tokensOf = (messages: ReadonlyArray<UIMessage>) => fresh(messages).reduce((total, message) => total + counter.message(message), 0)
+const tokensOf = (messages: ReadonlyArray<UIMessage>) =>
+  fresh(messages).reduce((total, message) => total + counter.message(message), 0)
 const collectGarbage = (globalThis as { gc?: () => void }).gc ?? (() => {})
 
-const pruner = Effect.runSync(Effect.gen(function*() {
-  return yield* Pruner
-}).pipe(Effect.provide(Pruner.layer)))
+const pruner = Effect.runSync(
+  Effect.gen(function*() {
+    return yield* Pruner
+  }).pipe(Effect.provide(Pruner.layer))
+)
 const input = (messages: ReadonlyArray<UIMessage>) => ({
   system: "You are a recruiting assistant. Be concise and friendly.",
   messages,
@@ -135,12 +148,26 @@ cases.forEach(({ label, messages, times }, index) => {
   const copy = fresh(messages)
   const again = Array.from({ length: RUNS }, () => timed(() => prune(copy))[1])
   const [preview, previewTime] = timed(() => Effect.runSync(pruner.preview(input(fresh(messages)))))
-  console.log(`\n${label}: ${messages.length} messages, ${tokensOf(messages).toLocaleString("en")} tokens (o200k_base), budget ${BUDGET.toLocaleString("en")}`)
-  console.log(`  result          stage ${result.stage}, ${result.removed} messages removed, ${result.tokensAfter.toLocaleString("en")} tokens sent`)
+  console.log(
+    `\n${label}: ${messages.length} messages, ${tokensOf(messages).toLocaleString("en")} tokens (o200k_base), budget ${
+      BUDGET.toLocaleString("en")
+    }`
+  )
+  console.log(
+    `  result          stage ${result.stage}, ${result.removed} messages removed, ${
+      result.tokensAfter.toLocaleString("en")
+    } tokens sent`
+  )
   console.log(`  first prune     ${ms(cold)}`)
-  console.log(`  fresh messages  median ${ms(median(times))}, min ${ms(Math.min(...times))}, max ${ms(max(times))} over ${RUNS} runs`)
+  console.log(
+    `  fresh messages  median ${ms(median(times))}, min ${ms(Math.min(...times))}, max ${
+      ms(max(times))
+    } over ${RUNS} runs`
+  )
   console.log(`  same messages   median ${ms(median(again))} (counts cached per part)`)
-  console.log(`  preview         ${ms(previewTime)} (tokens before counted exactly: ${preview.tokensBefore.toLocaleString("en")})`)
+  console.log(
+    `  preview         ${ms(previewTime)} (tokens before counted exactly: ${preview.tokensBefore.toLocaleString("en")})`
+  )
 })
 
 const large = median(cases[0]!.times)

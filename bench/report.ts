@@ -25,7 +25,9 @@ export const table = (rows: ReadonlyArray<Row>): string => {
   ]
   const widths = lines[0]!.map((_, i) => Math.max(...lines.map((line) => line[i]!.length)))
   return lines
-    .map((line) => line.map((text, i) => (i === 1 || i === 2 ? text.padStart(widths[i]!) : text.padEnd(widths[i]!))).join("  "))
+    .map((line) =>
+      line.map((text, i) => (i === 1 || i === 2 ? text.padStart(widths[i]!) : text.padEnd(widths[i]!))).join("  ")
+    )
     .join("\n")
 }
 

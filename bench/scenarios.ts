@@ -8,7 +8,8 @@ export const PROVIDER = "bench"
 export const TOOL_NAME = "bench_echo"
 
 /** Twenty words, sent as twenty text deltas. */
-const ANSWER = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty"
+const ANSWER =
+  "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty"
 const CHUNKS = 20
 
 export interface SlowStream {
@@ -39,7 +40,12 @@ const user = { role: "user", content: "Hello, how are you today?" }
 /** Bodies sent to the upstream directly (OpenAI Chat Completions), as the gateway would send them. */
 export const directBody = {
   text: (stream: boolean) =>
-    JSON.stringify({ model: "text", messages: [user], stream, ...(stream ? { stream_options: { include_usage: true } } : {}) }),
+    JSON.stringify({
+      model: "text",
+      messages: [user],
+      stream,
+      ...(stream ? { stream_options: { include_usage: true } } : {})
+    }),
   /** The three calls of the tool loop, in order: user; + one call and result; + two. */
   toolSteps: (): Array<string> => {
     const tools = [{
@@ -54,7 +60,11 @@ export const directBody = {
       {
         role: "assistant",
         content: "",
-        tool_calls: [{ id: `call_${n}`, type: "function", function: { name: TOOL_NAME, arguments: `{"text":"step ${n}"}` } }]
+        tool_calls: [{
+          id: `call_${n}`,
+          type: "function",
+          function: { name: TOOL_NAME, arguments: `{"text":"step ${n}"}` }
+        }]
       },
       { role: "tool", tool_call_id: `call_${n}`, content: `{"echoed":"step ${n}"}` }
     ]
@@ -75,6 +85,7 @@ export const directBody = {
 /** Bodies of POST /api/v1/chat. */
 export const parleyBody = {
   text: (stream: boolean) => JSON.stringify({ model: `${PROVIDER}/text`, messages: [user], stream }),
-  toolLoop: () => JSON.stringify({ model: `${PROVIDER}/tools`, messages: [user], stream: false, allowedTools: [TOOL_NAME] }),
+  toolLoop: () =>
+    JSON.stringify({ model: `${PROVIDER}/tools`, messages: [user], stream: false, allowedTools: [TOOL_NAME] }),
   slow: () => JSON.stringify({ model: `${PROVIDER}/slow`, messages: [user], stream: true })
 }

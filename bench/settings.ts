@@ -4,7 +4,12 @@ export interface Settings {
   /** A B rounds per figure; figures are medians over rounds. */
   readonly rounds: number
   readonly warmupSeconds: number
-  readonly seconds: { readonly c1: number; readonly c50: number; readonly streamLoad: number; readonly toolLoop: number }
+  readonly seconds: {
+    readonly c1: number
+    readonly c50: number
+    readonly streamLoad: number
+    readonly toolLoop: number
+  }
   /** Concurrency of the streaming load run that gives CPU per streamed answer. */
   readonly streamConcurrency: number
   /** Sequential streamed requests per round for time to first byte and to [DONE]. */
@@ -26,7 +31,14 @@ export const full: Settings = {
   seconds: { c1: 4, c50: 4, streamLoad: 3, toolLoop: 3 },
   streamConcurrency: 10,
   streamProbes: 400,
-  openStreams: { streams: 10_000, batch: 20, batchIntervalMs: 100, slowChunks: 20, slowChunkDelayMs: 4_000, timeoutMs: 200_000 }
+  openStreams: {
+    streams: 10_000,
+    batch: 20,
+    batchIntervalMs: 100,
+    slowChunks: 20,
+    slowChunkDelayMs: 4_000,
+    timeoutMs: 200_000
+  }
 }
 
 export const smoke: Settings = {
@@ -36,5 +48,12 @@ export const smoke: Settings = {
   seconds: { c1: 0.5, c50: 0.5, streamLoad: 0.5, toolLoop: 0.5 },
   streamConcurrency: 10,
   streamProbes: 30,
-  openStreams: { streams: 200, batch: 100, batchIntervalMs: 50, slowChunks: 5, slowChunkDelayMs: 100, timeoutMs: 30_000 }
+  openStreams: {
+    streams: 200,
+    batch: 100,
+    batchIntervalMs: 50,
+    slowChunks: 5,
+    slowChunkDelayMs: 100,
+    timeoutMs: 30_000
+  }
 }

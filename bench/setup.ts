@@ -24,15 +24,18 @@ export const startTarget = async (
   })
   const upstreamUrl = String(upstream.ready.url)
   const configFile = join(dir, "parley.config.json")
-  writeFileSync(configFile, JSON.stringify({
-    providers: [{
-      id: PROVIDER,
-      type: "openai-compatible",
-      baseURL: upstreamUrl,
-      apiKey: "sk-bench-upstream",
-      models: UPSTREAM_MODELS.map((id) => ({ id, name: id, categories: ["chat"], contextWindow: 128_000 }))
-    }]
-  }))
+  writeFileSync(
+    configFile,
+    JSON.stringify({
+      providers: [{
+        id: PROVIDER,
+        type: "openai-compatible",
+        baseURL: upstreamUrl,
+        apiKey: "sk-bench-upstream",
+        models: UPSTREAM_MODELS.map((id) => ({ id, name: id, categories: ["chat"], contextWindow: 128_000 }))
+      }]
+    })
+  )
   const gateway = await startChild(
     "./gatewayProcess.ts",
     { PARLEY_CONFIG: configFile, DATABASE_URL: `sqlite:${join(dir, "parley.db")}` },

@@ -24,7 +24,8 @@ const self = new Map<number, number>()
 profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)))
 const total = [...self.values()].reduce((a, b) => a + b, 0)
 
-const shorten = (url: string) => url.replace(/^.*node_modules\//, "").replace(/^file:\/\/.*?\/(src|bench|test)\//, "$1/")
+const shorten = (url: string) =>
+  url.replace(/^.*node_modules\//, "").replace(/^file:\/\/.*?\/(src|bench|test)\//, "$1/")
 const add = (map: Map<string, number>, key: string, micros: number) => map.set(key, (map.get(key) ?? 0) + micros)
 const functions = new Map<string, number>()
 const files = new Map<string, number>()
@@ -58,13 +59,21 @@ for (const [id, micros] of self) {
 const packageOf = (url: string) => {
   const short = shorten(url)
   const scoped = /^(@[^/]+\/[^/]+|[^/]+)/.exec(short)?.[1] ?? short
-  return short.startsWith("node:") ? short.replace(/^node:(internal\/)?(deps\/)?([^/]+).*$/, "node:$3") : short.startsWith("src/") ? short.replace(/\/[^/]*$/, "") : scoped
+  return short.startsWith("node:")
+    ? short.replace(/^node:(internal\/)?(deps\/)?([^/]+).*$/, "node:$3")
+    : short.startsWith("src/")
+    ? short.replace(/\/[^/]*$/, "")
+    : scoped
 }
 const packages = new Map<string, number>()
 for (const [id, micros] of self) {
   let at: number | undefined = id
   while (at !== undefined && byId.get(at)!.callFrame.url === "") at = parent.get(at)
-  add(packages, at === undefined ? byId.get(id)!.callFrame.functionName : packageOf(byId.get(at)!.callFrame.url), micros)
+  add(
+    packages,
+    at === undefined ? byId.get(id)!.callFrame.functionName : packageOf(byId.get(at)!.callFrame.url),
+    micros
+  )
 }
 print("self time by package (native time charged to its caller)", packages)
 print("total time by function", totals)

@@ -31,7 +31,11 @@ const freePort = async (): Promise<number> => {
 const createKey = (databaseUrl: string) =>
   Effect.runPromise(Effect.scoped(Effect.gen(function*() {
     const services = yield* Layer.build(ApiKeys.layer.pipe(Layer.provide(Database.layerFromUrl(databaseUrl))))
-    const { secret } = yield* Context.get(services, ApiKeys).create({ name: "build-test", allowedModels: ["*"], allowedTools: ["*"] })
+    const { secret } = yield* Context.get(services, ApiKeys).create({
+      name: "build-test",
+      allowedModels: ["*"],
+      allowedTools: ["*"]
+    })
     return secret
   })))
 
@@ -63,15 +67,18 @@ describe("the production bundle", () => {
     upstream = started
     const databaseUrl = `sqlite:${join(data, "parley.db")}`
     const config = join(data, "parley.config.json")
-    writeFileSync(config, JSON.stringify({
-      providers: [{
-        id: "test",
-        type: "openai-compatible",
-        baseURL: upstream.url,
-        apiKey: UPSTREAM_KEY,
-        models: [{ id: "m1", name: "Model One", categories: ["chat"], contextWindow: 128_000 }]
-      }]
-    }))
+    writeFileSync(
+      config,
+      JSON.stringify({
+        providers: [{
+          id: "test",
+          type: "openai-compatible",
+          baseURL: upstream.url,
+          apiKey: UPSTREAM_KEY,
+          models: [{ id: "m1", name: "Model One", categories: ["chat"], contextWindow: 128_000 }]
+        }]
+      })
+    )
     secret = await createKey(databaseUrl)
     service = spawn(process.execPath, [...startFlags(), bundledFile(outdir, "src/main.ts")], {
       cwd: data,

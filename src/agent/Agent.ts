@@ -25,7 +25,10 @@ export class Agent extends Context.Service<Agent, {
    * streamed answer writes them straight to the socket, with no stream or
    * queue between the loop and the client (BENCHMARKS.md).
    */
-  readonly run: (run: AgentRun, emit: (chunk: UIMessageChunk) => void) => Effect.Effect<RunSummary, ProviderFailure | InvalidHistory>
+  readonly run: (
+    run: AgentRun,
+    emit: (chunk: UIMessageChunk) => void
+  ) => Effect.Effect<RunSummary, ProviderFailure | InvalidHistory>
   /** The same run with its chunks gathered in memory, for an answer sent in one piece. */
   readonly collect: (run: AgentRun) => Effect.Effect<CollectedRun, ProviderFailure | InvalidHistory>
 }>()("parley/agent/Agent") {

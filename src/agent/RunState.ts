@@ -1,4 +1,9 @@
-import type { JSONValue, LanguageModelV4StreamPart, LanguageModelV4Usage, SharedV4ProviderMetadata } from "@ai-sdk/provider"
+import type {
+  JSONValue,
+  LanguageModelV4StreamPart,
+  LanguageModelV4Usage,
+  SharedV4ProviderMetadata
+} from "@ai-sdk/provider"
 import { type FinishReason, generateId, type UIMessageChunk } from "ai"
 import type { RunEnd, RunSummary } from "./RunSummary.ts"
 import type { ParsedToolCall, ValidToolCall } from "./toolInput.ts"

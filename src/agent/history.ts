@@ -35,7 +35,9 @@ const toPrompt = (target: PromptTarget, instructions: string | undefined, messag
 const modelOutputTools = (tools: ReadonlyArray<{ readonly tool: Tool }>): ToolSet =>
   Object.fromEntries(tools.flatMap(({ tool }) => {
     const toModelOutput = tool.toModelOutput
-    return toModelOutput === undefined ? [] : [[tool.name, { toModelOutput: ({ output }: { output: unknown }) => toModelOutput(output) }]]
+    return toModelOutput === undefined
+      ? []
+      : [[tool.name, { toModelOutput: ({ output }: { output: unknown }) => toModelOutput(output) }]]
   })) as unknown as ToolSet
 
 /**

@@ -2,7 +2,7 @@ import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Stream
 import { Effect } from "effect"
 import { openPartStream, type PartStreaming, streamsParts } from "../models/PartStreaming.ts"
 import { type ProviderFailure, retryAfterOf, toProviderFailure } from "../models/ProviderFailure.ts"
-import { type RetryPolicy, type RetryVerdict, retrySchedule } from "../net/retry.ts"
+import { type RetryPolicy, retrySchedule, type RetryVerdict } from "../net/retry.ts"
 import type { RunState } from "./RunState.ts"
 import type { StepTranslator } from "./StepTranslator.ts"
 
@@ -66,7 +66,12 @@ class StepFeed {
 const STOPPED = new Error("the model's answer failed; reading stopped")
 
 // Any LanguageModelV4: its stream read part by part, a promise per part.
-const readStream = async (model: LanguageModelV4, options: LanguageModelV4CallOptions, feed: StepFeed, signal: AbortSignal) => {
+const readStream = async (
+  model: LanguageModelV4,
+  options: LanguageModelV4CallOptions,
+  feed: StepFeed,
+  signal: AbortSignal
+) => {
   const reader = (await model.doStream(options)).stream.getReader()
   const cancel = () => void reader.cancel(signal.reason).catch(() => undefined)
   signal.addEventListener("abort", cancel, { once: true })
@@ -85,7 +90,11 @@ const readStream = async (model: LanguageModelV4, options: LanguageModelV4CallOp
 }
 
 // A model with the PartStreaming capability hands over the parts of each network read at once.
-const readParts = async (model: LanguageModelV4 & PartStreaming, options: LanguageModelV4CallOptions, feed: StepFeed) => {
+const readParts = async (
+  model: LanguageModelV4 & PartStreaming,
+  options: LanguageModelV4CallOptions,
+  feed: StepFeed
+) => {
   const stream = await model[openPartStream](options)
   feed.stop = () => stream.cancel(STOPPED)
   return stream.read(feed.push)

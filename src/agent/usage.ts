@@ -5,7 +5,7 @@ import type { Usage } from "./RunSummary.ts"
 const add = (a: number | undefined, b: number | undefined): number | undefined =>
   a == null && b == null ? undefined : (a ?? 0) + (b ?? 0)
 
-/** Token usage summed over the steps of one run (DESIGN §3.10). */
+/** Token usage summed over the steps of one run (docs/DESIGN.md §3.10). */
 export class UsageTotals {
   private inputTokens: number | undefined
   private outputTokens: number | undefined

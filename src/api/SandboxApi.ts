@@ -53,7 +53,9 @@ export class SandboxApi extends HttpApiGroup.make("sandboxes")
     HttpApiEndpoint.get("list", "/sandboxes", {
       success: SandboxesResponse,
       error: [errorAt(401), errorAt(500)]
-    }).annotateMerge(OpenApi.annotations({ description: "Sandboxes the calling key may use: its own and the operator's." })),
+    }).annotateMerge(
+      OpenApi.annotations({ description: "Sandboxes the calling key may use: its own and the operator's." })
+    ),
     HttpApiEndpoint.get("get", "/sandboxes/:id", {
       params,
       success: SandboxResponse,

@@ -2,7 +2,7 @@ import { Layer } from "effect"
 import { AppConfig } from "../config/AppConfig.ts"
 import { ToolRegistry } from "../tools/ToolRegistry.ts"
 import { serveGateway } from "./GatewayServer.ts"
-import { gatewayServices, type GatewayParts } from "./services.ts"
+import { type GatewayParts, gatewayServices } from "./services.ts"
 
 /**
  * The whole gateway from its parts: the services and the server in front of

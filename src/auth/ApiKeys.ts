@@ -57,7 +57,10 @@ export class ApiKeys extends Context.Service<ApiKeys, {
         // never cached, and the next request asks the database again.
         const lookups = yield* Cache.makeWith(
           (secretHash: string) => Effect.orDie(store.findByHash(secretHash)),
-          { capacity: options.cacheCapacity ?? 10_000, timeToLive: (exit) => Exit.isSuccess(exit) ? ttl : Duration.zero }
+          {
+            capacity: options.cacheCapacity ?? 10_000,
+            timeToLive: (exit) => Exit.isSuccess(exit) ? ttl : Duration.zero
+          }
         )
         const lastWritten = new Map<string, number>()
 
@@ -138,7 +141,10 @@ export class ApiKeys extends Context.Service<ApiKeys, {
         return ApiKeys.of({
           authenticate,
           create,
-          list: Effect.orDie(store.list).pipe(Effect.map((keys) => keys.map(publicView)), Effect.withSpan("ApiKeys.list")),
+          list: Effect.orDie(store.list).pipe(
+            Effect.map((keys) => keys.map(publicView)),
+            Effect.withSpan("ApiKeys.list")
+          ),
           get,
           setStatus,
           rotate

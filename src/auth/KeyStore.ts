@@ -94,15 +94,17 @@ export class KeyStore extends Context.Service<KeyStore, {
         return yield* get(id)
       })
 
-      const replaceSecret = Effect.fn("KeyStore.replaceSecret")(function*(id: string, secretHash: string, prefix: string) {
-        return yield* sql.withTransaction(Effect.gen(function*() {
-          const before = yield* get(id)
-          if (Option.isNone(before)) return Option.none()
-          yield* sql`UPDATE api_keys SET secret_hash = ${secretHash}, prefix = ${prefix} WHERE id = ${id}`
-          const key: StoredKey = { ...before.value, secretHash, prefix }
-          return Option.some({ previousHash: before.value.secretHash, key })
-        }))
-      })
+      const replaceSecret = Effect.fn("KeyStore.replaceSecret")(
+        function*(id: string, secretHash: string, prefix: string) {
+          return yield* sql.withTransaction(Effect.gen(function*() {
+            const before = yield* get(id)
+            if (Option.isNone(before)) return Option.none()
+            yield* sql`UPDATE api_keys SET secret_hash = ${secretHash}, prefix = ${prefix} WHERE id = ${id}`
+            const key: StoredKey = { ...before.value, secretHash, prefix }
+            return Option.some({ previousHash: before.value.secretHash, key })
+          }))
+        }
+      )
 
       return KeyStore.of({
         insert,

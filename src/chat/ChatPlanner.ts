@@ -1,7 +1,7 @@
 import type { UIMessage } from "ai"
 import { Context, Duration, Effect, Layer } from "effect"
 import type { AgentRun } from "../agent/AgentRun.ts"
-import { type ApiKey, allowsModel } from "../domain/ApiKey.ts"
+import { allowsModel, type ApiKey } from "../domain/ApiKey.ts"
 import { decodeChatRequest } from "../domain/ChatRequest.ts"
 import { normalizeMessages } from "../domain/Message.ts"
 import type { InvalidHistory, InvalidRequest } from "../domain/requestErrors.ts"
@@ -9,13 +9,18 @@ import type { ValidationReport } from "../domain/ValidationReport.ts"
 import { ModelRegistry } from "../models/ModelRegistry.ts"
 import { InvalidPromptType } from "../prompts/promptErrors.ts"
 import { checkPromptType, resolveSystemPrompt } from "../prompts/resolveSystemPrompt.ts"
-import { Pruner, pruneTarget } from "../prune/Pruner.ts"
 import type { InvalidPruneOptions } from "../prune/pruneErrors.ts"
+import { Pruner, pruneTarget } from "../prune/Pruner.ts"
 import type { SandboxForbidden } from "../sandbox/sandboxAccess.ts"
 import { SandboxProvider } from "../sandbox/SandboxProvider.ts"
 import { checkTool, isUsable, mergeContext } from "../tools/contextCheck.ts"
 import { selectTools } from "../tools/selectTools.ts"
-import { type MissingToolContext, missingToolContext, type ToolNotAllowed, type UnknownTool } from "../tools/toolErrors.ts"
+import {
+  type MissingToolContext,
+  missingToolContext,
+  type ToolNotAllowed,
+  type UnknownTool
+} from "../tools/toolErrors.ts"
 import { ToolRegistry } from "../tools/ToolRegistry.ts"
 import { checkHistory } from "./historyCheck.ts"
 import { EmptyConversation, ModelNotAllowed, UnknownModel, type UnknownSandbox } from "./planErrors.ts"

@@ -50,7 +50,10 @@ export const checkHistory = (messages: ReadonlyArray<UIMessage>): InvalidHistory
       const { toolCallId, toolName, type } = part as ToolPartView
       return new InvalidHistory({
         path: `messages[${m}].parts[${p}]`,
-        problem: `is a call of tool "${toolName ?? type.slice("tool-".length)}" (toolCallId "${toolCallId}") without its result: ` +
+        problem:
+          `is a call of tool "${
+            toolName ?? type.slice("tool-".length)
+          }" (toolCallId "${toolCallId}") without its result: ` +
           `send the result in that part (state "output-available" or "output-error") or leave the call out`
       })
     }

@@ -21,7 +21,8 @@ export const parseModels = (raw: Option.Option<string>): Effect.Effect<ReadonlyA
   const bad = entries.find((entry) => entry !== "*" && !modelEntry.test(entry))
   return bad === undefined ? Effect.succeed(entries) : Effect.fail(
     new CliFailure({
-      message: `--models: "${bad}" is not a model pattern. Use *, <provider>/* or <provider>/<model> (for example openai/gpt-4o-mini).`
+      message:
+        `--models: "${bad}" is not a model pattern. Use *, <provider>/* or <provider>/<model> (for example openai/gpt-4o-mini).`
     })
   )
 }

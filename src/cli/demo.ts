@@ -59,7 +59,10 @@ const printStream = (response: Response) =>
 export const runDemo: Effect.Effect<void, unknown> = Effect.scoped(
   Effect.gen(function*() {
     yield* Console.error("1/4 starting a scripted model provider on loopback…")
-    const upstream = yield* Effect.acquireRelease(Effect.promise(() => startUpstream()), (u) => Effect.promise(() => u.close()))
+    const upstream = yield* Effect.acquireRelease(
+      Effect.promise(() => startUpstream()),
+      (u) => Effect.promise(() => u.close())
+    )
     const dir = yield* Effect.acquireRelease(
       Effect.sync(() => mkdtempSync(join(tmpdir(), "parley-demo-"))),
       (path) => Effect.sync(() => rmSync(path, { recursive: true, force: true }))
@@ -73,7 +76,12 @@ export const runDemo: Effect.Effect<void, unknown> = Effect.scoped(
           type: "openai-compatible",
           baseURL: upstream.url,
           apiKey: Redacted.make("demo-provider-key"),
-          models: [{ id: "scripted", name: "Scripted demo model", categories: ["chat", "tools"], contextWindow: 128_000 }]
+          models: [{
+            id: "scripted",
+            name: "Scripted demo model",
+            categories: ["chat", "tools"],
+            contextWindow: 128_000
+          }]
         }],
         databaseUrl: Redacted.make(`sqlite:${join(dir, "parley.db")}`)
       }),
@@ -97,11 +105,17 @@ export const runDemo: Effect.Effect<void, unknown> = Effect.scoped(
       fetch(`${url}/api/v1/chat`, {
         method: "POST",
         headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
-        body: JSON.stringify({ model: "demo/scripted", messages: [{ role: "user", content: QUESTION }], allowedTools: ["word_count"] })
+        body: JSON.stringify({
+          model: "demo/scripted",
+          messages: [{ role: "user", content: QUESTION }],
+          allowedTools: ["word_count"]
+        })
       })
     )
     yield* Console.log(`HTTP ${response.status}, x-correlation-id ${response.headers.get("x-correlation-id")}`)
     yield* printStream(response)
-    yield* Console.error("\nDone. Start your own gateway with `npm start` and a provider in parley.config.json (see README).")
+    yield* Console.error(
+      "\nDone. Start your own gateway with `npm start` and a provider in parley.config.json (see README)."
+    )
   })
 )

@@ -24,7 +24,9 @@ const columns: ReadonlyArray<readonly [string, (key: ApiKey, now: number) => str
 ]
 
 export const keyTable = (keys: ReadonlyArray<ApiKey>, now: number): string => {
-  if (keys.length === 0) return "No API keys yet. Create one with `parley keys create --name NAME --models LIST --tools LIST`."
+  if (keys.length === 0) {
+    return "No API keys yet. Create one with `parley keys create --name NAME --models LIST --tools LIST`."
+  }
   const rows = [columns.map(([title]) => title), ...keys.map((key) => columns.map(([, cell]) => cell(key, now)))]
   const widths = columns.map((_, i) => Math.max(...rows.map((row) => row[i]?.length ?? 0)))
   return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join("  ").trimEnd()).join("\n")

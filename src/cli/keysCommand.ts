@@ -1,8 +1,8 @@
 import { Clock, Console, Effect, Layer, Option, Schema } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import { ApiKeys } from "../auth/ApiKeys.ts"
-import type { KeyStatus } from "../domain/ApiKey.ts"
 import type { KeyNotFound } from "../auth/authErrors.ts"
+import type { KeyStatus } from "../domain/ApiKey.ts"
 import * as Database from "../store/Database.ts"
 import { parseModels, parseTools } from "./allowLists.ts"
 import { CliFailure } from "./CliFailure.ts"
@@ -33,7 +33,11 @@ const json = Flag.Boolean("json").pipe(Flag.withDescription("Print JSON only"), 
 
 const listFlag = (name: string, what: string) =>
   Flag.String(name).pipe(
-    Flag.withDescription(`Allowed ${what}, comma-separated; * for all${name === "models" ? ", openai/* for a provider" : ""}. Omitted or empty: none`),
+    Flag.withDescription(
+      `Allowed ${what}, comma-separated; * for all${
+        name === "models" ? ", openai/* for a provider" : ""
+      }. Omitted or empty: none`
+    ),
     Flag.withMetavar("LIST"),
     Flag.optional
   )

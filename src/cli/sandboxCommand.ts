@@ -46,7 +46,9 @@ const sandboxJson = (sandbox: SandboxInfo) => ({
 })
 
 const table = (sandboxes: ReadonlyArray<SandboxInfo>): string => {
-  if (sandboxes.length === 0) return "No sandboxes yet. Create one with `parley sandbox create [--desktop] [--network]`."
+  if (sandboxes.length === 0) {
+    return "No sandboxes yet. Create one with `parley sandbox create [--desktop] [--network]`."
+  }
   const rows = [
     ["ID", "OWNER", "DESKTOP", "NETWORK", "CREATED"],
     ...sandboxes.map((sandbox) => [
@@ -62,8 +64,14 @@ const table = (sandboxes: ReadonlyArray<SandboxInfo>): string => {
 }
 
 const create = Command.make("create", {
-  desktop: Flag.Boolean("desktop").pipe(Flag.withDescription("Give it a desktop (Xvfb) for the computer tool"), Flag.withDefault(false)),
-  network: Flag.Boolean("network").pipe(Flag.withDescription("Let its commands reach the network"), Flag.withDefault(false)),
+  desktop: Flag.Boolean("desktop").pipe(
+    Flag.withDescription("Give it a desktop (Xvfb) for the computer tool"),
+    Flag.withDefault(false)
+  ),
+  network: Flag.Boolean("network").pipe(
+    Flag.withDescription("Let its commands reach the network"),
+    Flag.withDefault(false)
+  ),
   key: Flag.String("key").pipe(
     Flag.withDescription("Only this API key may use it (default: every key of the account)"),
     Flag.withMetavar("KEY_ID"),
@@ -75,14 +83,20 @@ const create = Command.make("create", {
     const sandboxes = yield* SandboxProvider
     // A typo in --key would make a sandbox no key can use.
     const owner = Option.getOrNull(input.key)
-    if (owner !== null) yield* Effect.provide(Effect.flatMap(Effect.service(ApiKeys), (keys) => keys.get(owner)), keysLayer)
-    yield* Console.error(`Creating a sandbox: checking that this host can jail commands${input.desktop ? " and run a desktop" : ""}…`)
+    if (owner !== null) {
+      yield* Effect.provide(Effect.flatMap(Effect.service(ApiKeys), (keys) => keys.get(owner)), keysLayer)
+    }
+    yield* Console.error(
+      `Creating a sandbox: checking that this host can jail commands${input.desktop ? " and run a desktop" : ""}…`
+    )
     const sandbox = yield* sandboxes.create({
       ownerKeyId: owner,
       desktop: input.desktop,
       network: input.network
     })
-    if (input.json) return yield* Console.log(JSON.stringify({ id: sandbox.id }))
+    if (input.json) {
+      return yield* Console.log(JSON.stringify({ id: sandbox.id }))
+    }
     const { height, width } = sandboxes.display
     yield* Console.log([
       `Created sandbox ${sandbox.id}.`,
@@ -94,7 +108,10 @@ const create = Command.make("create", {
     ].join("\n"))
   }))).pipe(
     Command.withDescription("Create a sandbox: an isolated workspace for the bash and computer tools"),
-    Command.withExamples([{ command: "parley sandbox create --desktop", description: "A sandbox with a desktop, no network" }])
+    Command.withExamples([{
+      command: "parley sandbox create --desktop",
+      description: "A sandbox with a desktop, no network"
+    }])
   )
 
 const list = Command.make("list", { json }, ({ json }) =>
@@ -111,7 +128,9 @@ const rm = Command.make("rm", {
     yield* sandboxes.get(id)
     yield* Console.error(`Removing sandbox ${id} and deleting its workspace…`)
     yield* sandboxes.destroy(id)
-    yield* Console.log(`Removed sandbox ${id} and its workspace. A desktop it had in a running server stops within 5 seconds.`)
+    yield* Console.log(
+      `Removed sandbox ${id} and its workspace. A desktop it had in a running server stops within 5 seconds.`
+    )
   }))).pipe(Command.withDescription("Remove a sandbox and delete its workspace"))
 
 export const sandboxCommand = Command.make("sandbox").pipe(

@@ -21,7 +21,9 @@ export const explainSetup = (error: SetupError): CliFailure => {
     case "InvalidDatabaseUrl":
       return new CliFailure({ message: error.message })
     case "SqlError":
-      return new CliFailure({ message: `Database error (${error.message}${causeText(error.reason.cause)}). Check DATABASE_URL.` })
+      return new CliFailure({
+        message: `Database error (${error.message}${causeText(error.reason.cause)}). Check DATABASE_URL.`
+      })
     case "MigrationError":
       return new CliFailure({ message: `Could not migrate the database: ${error.message}${causeText(error.cause)}` })
   }

@@ -5,9 +5,9 @@ import { configFilePath, loadConfigFile } from "./ConfigFile.ts"
 import type { ProviderConfig } from "./ProviderConfig.ts"
 import { type SandboxConfig, sandboxConfig } from "./SandboxConfig.ts"
 
+export { ConfigFileError } from "./ConfigFile.ts"
 export type { ModelConfig, ProviderConfig, ProviderType } from "./ProviderConfig.ts"
 export type { SandboxConfig } from "./SandboxConfig.ts"
-export { ConfigFileError } from "./ConfigFile.ts"
 
 const MiB = 1024 * 1024
 
@@ -41,7 +41,12 @@ const shortcutProviders = Effect.gen(function*() {
     })
   }
   if (Option.isSome(anthropicKey)) {
-    providers.push({ id: "anthropic", type: "anthropic", apiKey: anthropicKey.value, models: builtinCatalog("anthropic") ?? [] })
+    providers.push({
+      id: "anthropic",
+      type: "anthropic",
+      apiKey: anthropicKey.value,
+      models: builtinCatalog("anthropic") ?? []
+    })
   }
   return providers
 })
@@ -81,8 +86,12 @@ export class AppConfig extends Context.Service<AppConfig, {
       // An entry in the file wins over an environment shortcut of the same id.
       const fromEnv = (yield* shortcutProviders).filter((provider) => !fileIds.has(provider.id))
       const partnerApi = yield* Config.option(Config.URL("PARLEY_PARTNER_API_URL"))
-      const outboundAllowPrivate = yield* Config.Boolean("PARLEY_OUTBOUND_ALLOW_PRIVATE").pipe(Config.withDefault(false))
-      const outboundAllowedHosts = yield* Config.Array(Schema.Trim, "PARLEY_OUTBOUND_ALLOWED_HOSTS").pipe(Config.withDefault([]))
+      const outboundAllowPrivate = yield* Config.Boolean("PARLEY_OUTBOUND_ALLOW_PRIVATE").pipe(
+        Config.withDefault(false)
+      )
+      const outboundAllowedHosts = yield* Config.Array(Schema.Trim, "PARLEY_OUTBOUND_ALLOWED_HOSTS").pipe(
+        Config.withDefault([])
+      )
       const sandbox = yield* sandboxConfig
       const database = yield* databaseUrl
       return AppConfig.of({
@@ -106,14 +115,17 @@ export class AppConfig extends Context.Service<AppConfig, {
    * SQLite database.
    */
   static readonly layerTest = (overrides: Partial<AppConfig["Service"]> = {}) =>
-    Layer.succeed(AppConfig, AppConfig.of({
-      host: "127.0.0.1",
-      port: 0,
-      bodyLimitBytes: 10 * MiB,
-      providers: [],
-      configFile: undefined,
-      sandbox: { limits: {} },
-      databaseUrl: Redacted.make("sqlite::memory:"),
-      ...overrides
-    }))
+    Layer.succeed(
+      AppConfig,
+      AppConfig.of({
+        host: "127.0.0.1",
+        port: 0,
+        bodyLimitBytes: 10 * MiB,
+        providers: [],
+        configFile: undefined,
+        sandbox: { limits: {} },
+        databaseUrl: Redacted.make("sqlite::memory:"),
+        ...overrides
+      })
+    )
 }

@@ -41,13 +41,17 @@ export const loadConfigFile = Effect.fn("loadConfigFile")(
     const fail = (message: string) => new ConfigFileError({ path, message: `Invalid config file ${path}: ${message}` })
     const fs = yield* FileSystem.FileSystem
     const text = yield* fs.readFileString(path).pipe(
-      Effect.mapError((error) => new ConfigFileError({ path, message: `Cannot read config file ${path}: ${error.message}` }))
+      Effect.mapError((error) =>
+        new ConfigFileError({ path, message: `Cannot read config file ${path}: ${error.message}` })
+      )
     )
     const json = yield* Effect.try({
       try: (): unknown => JSON.parse(text),
       catch: (error) => fail(`not valid JSON (${error instanceof Error ? error.message : String(error)})`)
     })
-    const content = yield* decodeContent(json).pipe(Effect.mapError((error) => fail(describeSchemaError(error.message))))
+    const content = yield* decodeContent(json).pipe(
+      Effect.mapError((error) => fail(describeSchemaError(error.message)))
+    )
 
     const seen = new Set<string>()
     const providers: Array<ProviderConfig> = []
@@ -61,9 +65,17 @@ export const loadConfigFile = Effect.fn("loadConfigFile")(
       if (apiKey === undefined && entry.type !== "openai-compatible") {
         return yield* fail(`${at}: apiKey or apiKeyEnv is required for type ${entry.type}`)
       }
-      const resolved = { id: entry.id, models: entry.models ?? builtinCatalog(entry.type) ?? [], ...(apiKey === undefined ? {} : { apiKey }) }
+      const resolved = {
+        id: entry.id,
+        models: entry.models ?? builtinCatalog(entry.type) ?? [],
+        ...(apiKey === undefined ? {} : { apiKey })
+      }
       if (entry.type !== "openai-compatible") {
-        providers.push({ ...resolved, type: entry.type, ...(entry.baseURL === undefined ? {} : { baseURL: entry.baseURL }) })
+        providers.push({
+          ...resolved,
+          type: entry.type,
+          ...(entry.baseURL === undefined ? {} : { baseURL: entry.baseURL })
+        })
       } else if (entry.baseURL === undefined) {
         return yield* fail(`${at}.baseURL: required for type openai-compatible`)
       } else {
@@ -77,7 +89,9 @@ export const loadConfigFile = Effect.fn("loadConfigFile")(
 /** Checks the schema cannot express; the answer starts with the field it is about. */
 const entryProblem = (entry: ProviderEntry): string | undefined => {
   if (entry.apiKey !== undefined && entry.apiKeyEnv !== undefined) return ": give apiKey or apiKeyEnv, not both"
-  if (entry.type === "openai-compatible" && entry.models === undefined) return ".models: required for type openai-compatible"
+  if (entry.type === "openai-compatible" && entry.models === undefined) {
+    return ".models: required for type openai-compatible"
+  }
   const ids = new Set<string>()
   for (const [index, model] of (entry.models ?? []).entries()) {
     if (ids.has(model.id)) return `.models[${index}].id: duplicate model id "${model.id}"`

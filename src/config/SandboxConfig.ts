@@ -21,8 +21,7 @@ export interface SandboxConfig {
 
 const positive = (name: string) => Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), name)
 
-const bytes = (name: string) =>
-  positive(name).pipe(Config.orElse(() => Config.ByteSize(name).pipe(Config.map(Number))))
+const bytes = (name: string) => positive(name).pipe(Config.orElse(() => Config.ByteSize(name).pipe(Config.map(Number))))
 
 const displaySize = Config.schema(
   Schema.String.check(Schema.isPattern(/^\d{3,4}x\d{3,4}$/, { message: "must look like 1024x768" })),
@@ -44,7 +43,11 @@ export const sandboxConfig = Effect.gen(function*() {
   const display = yield* Config.option(displaySize)
   const config: SandboxConfig = {
     ...whenSet("root", root),
-    limits: { ...whenSet("memoryBytes", memoryBytes), ...whenSet("processes", processes), ...whenSet("cpuSeconds", cpuSeconds) },
+    limits: {
+      ...whenSet("memoryBytes", memoryBytes),
+      ...whenSet("processes", processes),
+      ...whenSet("cpuSeconds", cpuSeconds)
+    },
     ...whenSet("display", display)
   }
   return config

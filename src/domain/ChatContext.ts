@@ -11,7 +11,9 @@ export const ChatContext = Schema.StructWithRest(
   Schema.Struct({
     preferredBrand: Schema.optionalKey(Schema.String.annotate({ description: "Preferred brand name." })),
     modelConfig: Schema.optionalKey(
-      JsonObject.annotate({ description: "Per-provider model configuration (object; structure defined by the provider)." })
+      JsonObject.annotate({
+        description: "Per-provider model configuration (object; structure defined by the provider)."
+      })
     ),
     configData: Schema.optionalKey(
       JsonObject.annotate({ description: "Business configuration (object); needed by jobsite_reply_generator." })
@@ -52,9 +54,14 @@ export const ToolContextSchema = Schema.Record(Schema.String, JsonObject).annota
     "Map from tool name to an object of that tool's own context. Its fields override same-named fields of `context` for that tool."
 })
 
-type JsonSchemaNode = { readonly type?: unknown; readonly anyOf?: ReadonlyArray<JsonSchemaNode>; readonly description?: unknown }
+type JsonSchemaNode = {
+  readonly type?: unknown
+  readonly anyOf?: ReadonlyArray<JsonSchemaNode>
+  readonly description?: unknown
+}
 
-const jsonSchemaOf = (schema: Schema.Top): JsonSchemaNode => Schema.toJsonSchemaDocument(schema).schema as JsonSchemaNode
+const jsonSchemaOf = (schema: Schema.Top): JsonSchemaNode =>
+  Schema.toJsonSchemaDocument(schema).schema as JsonSchemaNode
 
 /** The JSON type of a schema, ignoring `null` (nullability is "not given" for these optional fields). */
 const typeOf = (node: JsonSchemaNode): string => {

@@ -15,14 +15,15 @@ const modelFormat = /^[^\s/]+(?:\/[^\s/]+)+$/
 const ModelId = Schema.String.annotate({ message: "must be a string" })
   .check(
     Schema.makeFilter(
-      (model: string) => modelFormat.test(model) || `Invalid model format ${JSON.stringify(model)}: expected <provider>/<model>`,
+      (model: string) =>
+        modelFormat.test(model) || `Invalid model format ${JSON.stringify(model)}: expected <provider>/<model>`,
       { expected: "<provider>/<model>", toJsonSchema: () => ({ pattern: modelFormat.source }) }
     )
   )
   .annotate({ description: "Model id, format `<provider>/<model>`.", examples: ["openai/gpt-4o"] })
 
-const withDefault = <S extends Schema.Top & { readonly Encoded: unknown }>(value: S["Encoded"]) =>
-(schema: S) => schema.pipe(Schema.withDecodingDefaultKey(Effect.succeed(value)))
+const withDefault = <S extends Schema.Top & { readonly Encoded: unknown }>(value: S["Encoded"]) => (schema: S) =>
+  schema.pipe(Schema.withDecodingDefaultKey(Effect.succeed(value)))
 
 const flag = (defaultValue: boolean, description: string) =>
   Schema.Boolean.annotate({ message: "must be a boolean", description, default: defaultValue }).pipe(
@@ -43,7 +44,9 @@ export const ChatRequest = Schema.Struct({
   stream: flag(true, "true: text/event-stream; false: one JSON body."),
   prune: flag(false, "Delete old history messages to control the token count, per `pruneOptions`."),
   pruneOptions: PruneOptions.pipe(withDefault({})),
-  systemPrompt: Schema.optionalKey(Schema.String.annotate({ description: "Direct system prompt; wins over promptType." })),
+  systemPrompt: Schema.optionalKey(
+    Schema.String.annotate({ description: "Direct system prompt; wins over promptType." })
+  ),
   promptType: Schema.optionalKey(
     Schema.String.annotate({
       description:
@@ -52,7 +55,8 @@ export const ChatRequest = Schema.Struct({
   ),
   allowedTools: Schema.optionalKey(Schema.Array(Schema.String).annotate({ description: "Tool names allowed." })),
   contextStrategy: ContextStrategy.annotate({
-    description: "error: missing tool context gives 400; skip: such tools are skipped; report: return a ValidationReport.",
+    description:
+      "error: missing tool context gives 400; skip: such tools are skipped; report: return a ValidationReport.",
     default: "error"
   }).pipe(withDefault("error")),
   sandboxId: Schema.optionalKey(SandboxIdSchema),

@@ -13,7 +13,7 @@ export const ToolUsage = Schema.Struct({
   skipped: Schema.Array(Schema.String)
 })
 
-/** The non-streaming answer of POST /chat (DESIGN §3.4 adds `finished` and `finishReason`). */
+/** The non-streaming answer of POST /chat (docs/DESIGN.md §3.4 adds `finished` and `finishReason`). */
 export const ChatResponse = Schema.Struct({
   success: Schema.Literal(true),
   data: Schema.Struct({

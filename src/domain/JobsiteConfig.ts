@@ -11,21 +11,32 @@ const TextList = Schema.Array(Text)
 
 export const ContactPolicy = Schema.Struct({
   policy: Text.annotate({
-    description: "How and when contact details are shared, e.g. \"Share the store phone only after an interview is booked.\""
+    description:
+      "How and when contact details are shared, e.g. \"Share the store phone only after an interview is booked.\""
   }),
-  channels: Schema.optionalKey(TextList.annotate({ description: "Channels the recruiter may offer, e.g. [\"phone\", \"chat app\"]." }))
+  channels: Schema.optionalKey(
+    TextList.annotate({ description: "Channels the recruiter may offer, e.g. [\"phone\", \"chat app\"]." })
+  )
 }).annotate({ description: "Contact policy." })
 
 export const InterviewPolicy = Schema.Struct({
-  policy: Text.annotate({ description: "How interviews are booked, e.g. \"Walk-in interviews at the store, no appointment needed.\"" }),
-  slots: Schema.optionalKey(TextList.annotate({ description: "When interviews take place, e.g. [\"Mon–Fri 14:00–17:00\"]." })),
-  bring: Schema.optionalKey(TextList.annotate({ description: "What the candidate brings, e.g. [\"ID card\", \"health certificate\"]." }))
+  policy: Text.annotate({
+    description: "How interviews are booked, e.g. \"Walk-in interviews at the store, no appointment needed.\""
+  }),
+  slots: Schema.optionalKey(
+    TextList.annotate({ description: "When interviews take place, e.g. [\"Mon–Fri 14:00–17:00\"]." })
+  ),
+  bring: Schema.optionalKey(
+    TextList.annotate({ description: "What the candidate brings, e.g. [\"ID card\", \"health certificate\"]." })
+  )
 }).annotate({ description: "Interview policy." })
 
 export const Position = Schema.Struct({
   title: Text.annotate({ description: "Job title, e.g. \"Barista\"." }),
   pay: Text.annotate({ description: "Pay exactly as it may be quoted, e.g. \"26 CNY per hour, paid monthly\"." }),
-  schedule: Text.annotate({ description: "Working hours or shifts, e.g. \"Shifts of 6–8 h between 07:00 and 22:00\"." }),
+  schedule: Text.annotate({
+    description: "Working hours or shifts, e.g. \"Shifts of 6–8 h between 07:00 and 22:00\"."
+  }),
   requirements: TextList.annotate({ description: "What the candidate must bring or be; may be empty." }),
   benefits: TextList.annotate({ description: "Benefits; may be empty." })
 }).annotate({ description: "An open position at a store." })
@@ -119,20 +130,25 @@ export const ReplyTemplates = Schema.Struct(
 
 export const ReplyPrompts = Schema.Struct({
   generalInstruction: Text.annotate({
-    description: "Tone and rules for every reply, e.g. \"You are Mia, a friendly recruiter. Keep replies under 60 words.\""
+    description:
+      "Tone and rules for every reply, e.g. \"You are Mia, a friendly recruiter. Keep replies under 60 words.\""
   }),
   templates: ReplyTemplates,
   checkBackReply: Schema.optionalKey(Text.annotate({
-    description: "Sent instead of a generated reply that states a figure the facts lack; default: an English \"I will check\" line."
+    description:
+      "Sent instead of a generated reply that states a figure the facts lack; default: an English \"I will check\" line."
   }))
 }).annotate({
-  description: "Reply prompt configuration for jobsite_reply_generator: a general instruction and a template per reply category."
+  description:
+    "Reply prompt configuration for jobsite_reply_generator: a general instruction and a template per reply category."
 })
 export type ReplyPrompts = typeof ReplyPrompts.Type
 
 /** The fields of `context.modelConfig` jobsite_reply_generator reads; other fields are ignored. */
 export const JobsiteModelConfig = Schema.Struct({
-  classifyModel: Schema.optionalKey(Text.annotate({ description: "Model id (`provider/model`) that classifies messages." })),
+  classifyModel: Schema.optionalKey(
+    Text.annotate({ description: "Model id (`provider/model`) that classifies messages." })
+  ),
   replyModel: Schema.optionalKey(Text.annotate({ description: "Model id (`provider/model`) that writes replies." }))
 })
 export type JobsiteModelConfig = typeof JobsiteModelConfig.Type

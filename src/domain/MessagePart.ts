@@ -66,7 +66,11 @@ const byType: Record<string, Schema.Top> = {
   file: FilePart,
   "reasoning-file": part("reasoning-file", { mediaType: Schema.String, url: Schema.String }),
   "source-url": part("source-url", { sourceId: Schema.String, url: Schema.String }),
-  "source-document": part("source-document", { sourceId: Schema.String, mediaType: Schema.String, title: Schema.String }),
+  "source-document": part("source-document", {
+    sourceId: Schema.String,
+    mediaType: Schema.String,
+    title: Schema.String
+  }),
   "step-start": part("step-start", {}),
   custom: part("custom", { kind: Schema.String }),
   "steering-message": part("steering-message", {

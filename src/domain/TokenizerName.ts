@@ -11,7 +11,8 @@ export const TokenizerName = Schema.Literals(["o200k_base", "cl100k_base", "appr
 })
 export type TokenizerName = typeof TokenizerName.Type
 
-const o200kModels = /^(?:gpt-4o|chatgpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|gpt-oss|gpt-realtime|gpt-audio|o[1-9](?:-|$)|codex|computer-use)/
+const o200kModels =
+  /^(?:gpt-4o|chatgpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|gpt-oss|gpt-realtime|gpt-audio|o[1-9](?:-|$)|codex|computer-use)/
 const cl100kModels = /^(?:gpt-4|gpt-3\.5|text-embedding-3|text-embedding-ada)/
 
 /**
@@ -19,7 +20,9 @@ const cl100kModels = /^(?:gpt-4|gpt-3\.5|text-embedding-3|text-embedding-ada)/
  * last segment decides (`openrouter/openai/gpt-4o` is a GPT-4o). Models that
  * are not OpenAI's get the approximation.
  */
-export const tokenizerOf = (model: { readonly id: string; readonly tokenizer?: TokenizerName | undefined }): TokenizerName => {
+export const tokenizerOf = (
+  model: { readonly id: string; readonly tokenizer?: TokenizerName | undefined }
+): TokenizerName => {
   if (model.tokenizer !== undefined) return model.tokenizer
   const name = model.id.slice(model.id.lastIndexOf("/") + 1).toLowerCase()
   return o200kModels.test(name) ? "o200k_base" : cl100kModels.test(name) ? "cl100k_base" : "approximate"

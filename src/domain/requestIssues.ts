@@ -19,9 +19,7 @@ const formatter = SchemaIssue.makeFormatterStandardSchemaV1({
 /** `messages[0].parts[1].text` */
 const formatPath = (path: ReadonlyArray<PropertyKey>): string =>
   path
-    .map((key, index) =>
-      typeof key === "number" ? `[${key}]` : index === 0 ? String(key) : `.${String(key)}`
-    )
+    .map((key, index) => typeof key === "number" ? `[${key}]` : index === 0 ? String(key) : `.${String(key)}`)
     .join("")
 
 const isSentence = (message: string) => message.startsWith("Invalid ")

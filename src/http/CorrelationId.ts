@@ -34,6 +34,8 @@ export const uuidV7 = (): string => {
   offset += ID_BYTES
   const byte = (i: number) => HEX[pool[at + i]!]!
   const time = Date.now().toString(16).padStart(12, "0")
-  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${byte(0)[1]}${byte(1)}-${HEX[(pool[at + 2]! & 0x3f) | 0x80]}${byte(3)}-` +
+  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${byte(0)[1]}${byte(1)}-${HEX[(pool[at + 2]! & 0x3f) | 0x80]}${
+    byte(3)
+  }-` +
     `${byte(4)}${byte(5)}${byte(6)}${byte(7)}${byte(8)}${byte(9)}`
 }

@@ -35,7 +35,7 @@ export class SseWriter {
     this.close(DONE)
   }
 
-  /** The run failed after the response started (DESIGN §3.3): an error chunk, a finish chunk, then the end. */
+  /** The run failed after the response started (docs/DESIGN.md §3.3): an error chunk, a finish chunk, then the end. */
   fail(errorText: string): void {
     this.close(encodeFailure(errorText))
   }

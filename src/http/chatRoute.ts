@@ -2,8 +2,8 @@ import { Cause, Effect, Fiber } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Agent } from "../agent/Agent.ts"
 import { ApiKeys } from "../auth/ApiKeys.ts"
-import { chatResponseBody } from "../chat/chatResponseBody.ts"
 import { ChatPlanner } from "../chat/ChatPlanner.ts"
+import { chatResponseBody } from "../chat/chatResponseBody.ts"
 import { AppConfig } from "../config/AppConfig.ts"
 import { planHeaders } from "./chatHeaders.ts"
 import { correlationIdFor } from "./CorrelationId.ts"
@@ -55,7 +55,12 @@ export const makeChatRoute = Effect.gen(function*() {
     })
 
   // A failure before the answer started is an error body; after, it ends the stream (docs/DESIGN.md §3.3).
-  const fail = (cause: Cause.Cause<ApiFailure>, res: ServerResponse, correlationId: string, sse: SseWriter | undefined) => {
+  const fail = (
+    cause: Cause.Cause<ApiFailure>,
+    res: ServerResponse,
+    correlationId: string,
+    sse: SseWriter | undefined
+  ) => {
     if (Cause.hasInterruptsOnly(cause)) return Effect.void
     const failure = Cause.findErrorOption(cause)
     if (failure._tag === "Some") {

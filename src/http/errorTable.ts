@@ -54,7 +54,9 @@ const row = <F extends { readonly message: string }>(
 
 /** `details.error` repeats the message, with further facts. */
 const said = <F extends { readonly message: string }>(facts?: (failure: F) => Readonly<Record<string, unknown>>) =>
-(failure: F) => ({ error: failure.message, ...facts?.(failure) })
+(
+  failure: F
+) => ({ error: failure.message, ...facts?.(failure) })
 
 /** Schema issues listed in `details.error`; a body can be wrong in many places, the client needs the first few. */
 const MAX_LISTED_ISSUES = 10
@@ -71,13 +73,16 @@ const table: { readonly [Tag in ApiFailure["_tag"]]: Row<Failure<Tag>> } = {
   UnknownModel: row(400, said((e) => ({ model: e.model }))),
   UnknownTool: row(400, said((e) => ({ tools: [e.tool] }))),
   UnknownSandbox: row(400, said((e) => ({ sandboxId: e.sandboxId }))),
-  MissingToolContext: row(400, said((e) => ({
-    missingContext: e.missingContext,
-    tools: e.tools,
-    // Raised only under contextStrategy=error; skip and report never refuse.
-    strategy: "error",
-    ...(e.structureErrors.length > 0 ? { structureErrors: e.structureErrors } : {})
-  }))),
+  MissingToolContext: row(
+    400,
+    said((e) => ({
+      missingContext: e.missingContext,
+      tools: e.tools,
+      // Raised only under contextStrategy=error; skip and report never refuse.
+      strategy: "error",
+      ...(e.structureErrors.length > 0 ? { structureErrors: e.structureErrors } : {})
+    }))
+  ),
   TargetExceedsWindow: row(400, said((e) => ({ contextWindow: e.contextWindow }))),
   NoRoomForInput: row(400, said((e) => ({ contextWindow: e.contextWindow }))),
   MissingAuthorization: row(401),

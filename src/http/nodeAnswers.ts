@@ -12,6 +12,6 @@ export const writeJson = (res: ServerResponse, status: number, body: unknown, he
   res.end(text)
 }
 
-/** An error body; 401s go without the correlation id header (DESIGN §3.7). */
+/** An error body; 401s go without the correlation id header (docs/DESIGN.md §3.7). */
 export const writeError = (res: ServerResponse, error: ErrorBody, correlationId: string) =>
   writeJson(res, error.status, error.body, error.status === 401 ? {} : { "x-correlation-id": correlationId })

@@ -4,7 +4,8 @@ import { parseJsonBody } from "../domain/ChatRequest.ts"
 import type { MalformedJson } from "../domain/requestErrors.ts"
 import { BodyTooLarge, EmptyBody, UnreadableBody } from "./requestErrors.ts"
 
-const tooLarge = (limit: number) => new BodyTooLarge({ limit, advice: "Send fewer or smaller messages, or prune=true." })
+const tooLarge = (limit: number) =>
+  new BodyTooLarge({ limit, advice: "Send fewer or smaller messages, or prune=true." })
 
 const parse = (text: string) =>
   text.length === 0

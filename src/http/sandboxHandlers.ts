@@ -77,11 +77,14 @@ export const SandboxHandlers = HttpApiBuilder.group(
           const all = yield* sandboxes.list
           return ok({ sandboxes: all.filter((sandbox) => canUse(sandbox, key)).map(view) })
         }))
-      .handleRaw("get", ({ params }) =>
-        Effect.flatMap(CurrentKey, (key) => usableSandbox(sandboxes, params.id, key)).pipe(
-          Effect.map((sandbox) => ok({ sandbox: view(sandbox) })),
-          Effect.catch(errorResponse)
-        ))
+      .handleRaw(
+        "get",
+        ({ params }) =>
+          Effect.flatMap(CurrentKey, (key) => usableSandbox(sandboxes, params.id, key)).pipe(
+            Effect.map((sandbox) => ok({ sandbox: view(sandbox) })),
+            Effect.catch(errorResponse)
+          )
+      )
       .handleRaw("remove", ({ params }) => remove(params.id).pipe(Effect.catch(errorResponse)))
   })
 )

@@ -1,7 +1,7 @@
 import type { UIMessageChunk } from "ai"
 
 /**
- * Server-sent events in the AI SDK UI message stream protocol (DESIGN §3.1).
+ * Server-sent events in the AI SDK UI message stream protocol (docs/DESIGN.md §3.1).
  * Tool chunks are named `tool` (the spec's tool events); AI SDK clients
  * ignore event names, so `useChat` and `readUIMessageStream` read it as is.
  */
@@ -20,7 +20,7 @@ export const encodeChunk = (chunk: UIMessageChunk): string =>
 export const DONE = "data: [DONE]\n\n"
 
 /**
- * What ends a stream that failed after it began (DESIGN §3.3): an error chunk
+ * What ends a stream that failed after it began (docs/DESIGN.md §3.3): an error chunk
  * and a finish chunk, so no client is left hanging.
  */
 export const encodeFailure = (errorText: string): string =>

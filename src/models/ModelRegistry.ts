@@ -23,19 +23,22 @@ export interface RegisteredModel {
 }
 
 const registerProvider = (provider: ProviderConfig) =>
-  Effect.map(Effect.promise(() => modelFactoryFor(provider)), (modelFor) =>
-    provider.models.map((model): RegisteredModel => ({
-      entry: {
-        id: `${provider.id}/${model.id}`,
-        name: model.name,
-        categories: model.categories,
-        provider: provider.id,
-        ...(model.contextWindow === undefined ? {} : { contextWindow: model.contextWindow }),
-        ...(model.maxOutputTokens === undefined ? {} : { maxOutputTokens: model.maxOutputTokens }),
-        ...(model.tokenizer === undefined ? {} : { tokenizer: model.tokenizer })
-      },
-      model: modelFor(model.id)
-    })))
+  Effect.map(
+    Effect.promise(() => modelFactoryFor(provider)),
+    (modelFor) =>
+      provider.models.map((model): RegisteredModel => ({
+        entry: {
+          id: `${provider.id}/${model.id}`,
+          name: model.name,
+          categories: model.categories,
+          provider: provider.id,
+          ...(model.contextWindow === undefined ? {} : { contextWindow: model.contextWindow }),
+          ...(model.maxOutputTokens === undefined ? {} : { maxOutputTokens: model.maxOutputTokens }),
+          ...(model.tokenizer === undefined ? {} : { tokenizer: model.tokenizer })
+        },
+        model: modelFor(model.id)
+      }))
+  )
 
 const make = (registered: ReadonlyArray<RegisteredModel>) => {
   const byId = new Map(registered.map((item) => [item.entry.id, item]))

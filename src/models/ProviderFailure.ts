@@ -72,7 +72,9 @@ export const toProviderFailure = (provider: string, error: unknown): ProviderFai
         ? `${provider} could not be reached: ${reason}`
         : `${provider} answered HTTP ${status}: ${reason}`
     }
-    return error.isRetryable || isNetworkError(error.cause) ? new ProviderUnavailable(failure) : new ProviderRejected(failure)
+    return error.isRetryable || isNetworkError(error.cause)
+      ? new ProviderUnavailable(failure)
+      : new ProviderRejected(failure)
   }
   if (isNetworkError(error)) return new ProviderUnavailable({ provider, message: `${provider} could not be reached` })
   const reason = Predicate.isObject(error) && Predicate.isString(error.message) ? error.message : "unknown error"
@@ -81,4 +83,6 @@ export const toProviderFailure = (provider: string, error: unknown): ProviderFai
 
 /** The delay a failed call asks for (`retry-after-ms`, `retry-after`), in ms. */
 export const retryAfterOf = (error: unknown): number | undefined =>
-  APICallError.isInstance(error) && error.responseHeaders !== undefined ? retryAfterMs(error.responseHeaders) : undefined
+  APICallError.isInstance(error) && error.responseHeaders !== undefined
+    ? retryAfterMs(error.responseHeaders)
+    : undefined

@@ -89,7 +89,12 @@ export const nodeFetch = async (input: string | URL | Request, init: RequestInit
   if (agentFor(url) === undefined) return globalThis.fetch(input, init)
   const signal = init.signal ?? undefined
   const method = init.method ?? "GET"
-  const { response: res } = await send(url, { method, headers: plainHeaders(init.headers, body ?? undefined), body: body ?? undefined, signal })
+  const { response: res } = await send(url, {
+    method,
+    headers: plainHeaders(init.headers, body ?? undefined),
+    body: body ?? undefined,
+    signal
+  })
   const status = res.statusCode ?? 500
   if (REDIRECTS.has(status) && res.headers.location !== undefined) {
     res.resume()

@@ -7,7 +7,8 @@ export interface PromptChoice {
   readonly context?: { readonly systemPrompts?: Readonly<Record<string, string>> | undefined } | undefined
 }
 
-export const isPromptType = (value: string): value is PromptType => (promptTypes as ReadonlyArray<string>).includes(value)
+export const isPromptType = (value: string): value is PromptType =>
+  (promptTypes as ReadonlyArray<string>).includes(value)
 
 /** An unknown promptType is refused with the allowed values (docs/DESIGN.md §3.5). */
 export const checkPromptType = (promptType: string | undefined): PromptType | undefined | InvalidPromptType => {

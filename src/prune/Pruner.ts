@@ -1,6 +1,7 @@
 import type { UIMessage } from "ai"
 import { Context, Effect, Layer } from "effect"
 import type { PruneOptions } from "../domain/PruneOptions.ts"
+import { type TokenizerName, tokenizerOf } from "../domain/TokenizerName.ts"
 import type { PruneReport } from "../domain/ValidationReport.ts"
 import type { ModelEntry } from "../models/ModelRegistry.ts"
 import type { Tool } from "../tools/Tool.ts"
@@ -8,7 +9,6 @@ import { toolDefinitions } from "../tools/toolDefinition.ts"
 import { type InvalidPruneOptions, NoRoomForInput, TargetExceedsWindow } from "./pruneErrors.ts"
 import { pruneHistory, type PruneResult } from "./pruneHistory.ts"
 import { counterFor, type ToolDefinition } from "./tokenCount.ts"
-import { type TokenizerName, tokenizerOf } from "../domain/TokenizerName.ts"
 
 export interface PruneInput {
   readonly system: string
@@ -71,11 +71,17 @@ const run = (input: PruneInput) =>
       preserveRecentMessages: input.options.preserveRecentMessages,
       counter
     })
-    yield* Effect.annotateCurrentSpan({ budget, tokenizer, stage: result.stage, tokensAfter: result.tokensAfter, removed: result.removed })
+    yield* Effect.annotateCurrentSpan({
+      budget,
+      tokenizer,
+      stage: result.stage,
+      tokensAfter: result.tokensAfter,
+      removed: result.removed
+    })
     return { result, counter, tools }
   })
 
-/** Prunes old history so that the input fits the budget (rule 10), in the stages of `pruneHistory`. */
+/** Prunes old history so that the input fits the budget (docs/spec.md, POST /chat rule 10), in the stages of `pruneHistory`. */
 export class Pruner extends Context.Service<Pruner, {
   readonly prune: (input: PruneInput) => Effect.Effect<PruneResult, InvalidPruneOptions>
   /**
@@ -85,20 +91,23 @@ export class Pruner extends Context.Service<Pruner, {
    */
   readonly preview: (input: PruneInput) => Effect.Effect<PruneReport, InvalidPruneOptions>
 }>()("parley/prune/Pruner") {
-  static readonly layer = Layer.succeed(Pruner, Pruner.of({
-    prune: Effect.fn("Pruner.prune")(function*(input: PruneInput) {
-      return (yield* run(input)).result
-    }),
-    preview: Effect.fn("Pruner.preview")(function*(input: PruneInput) {
-      const { counter, result, tools } = yield* run(input)
-      return {
-        tokensBefore: counter.input(input.system, tools, input.messages),
-        tokensAfter: result.tokensAfter,
-        messagesRemoved: result.removed,
-        stage: result.stage
-      }
+  static readonly layer = Layer.succeed(
+    Pruner,
+    Pruner.of({
+      prune: Effect.fn("Pruner.prune")(function*(input: PruneInput) {
+        return (yield* run(input)).result
+      }),
+      preview: Effect.fn("Pruner.preview")(function*(input: PruneInput) {
+        const { counter, result, tools } = yield* run(input)
+        return {
+          tokensBefore: counter.input(input.system, tools, input.messages),
+          tokensAfter: result.tokensAfter,
+          messagesRemoved: result.removed,
+          stage: result.stage
+        }
+      })
     })
-  }))
+  )
 }
 
 export type { PruneResult } from "./pruneHistory.ts"

@@ -99,7 +99,13 @@ export const pruneHistory = (input: PruneHistoryInput): PruneResult => {
     return { messages: kept, pruned: true, stage, tokensAfter, removed: from }
   }
 
-  const unchanged = (tokensAfter: number): PruneResult => ({ messages, pruned: false, stage: "none", tokensAfter, removed: 0 })
+  const unchanged = (tokensAfter: number): PruneResult => ({
+    messages,
+    pruned: false,
+    stage: "none",
+    tokensAfter,
+    removed: 0
+  })
 
   if (tailStart === 0) return unchanged(fixed)
   const short = walk(withShortOutputs)

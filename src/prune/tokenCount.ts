@@ -1,7 +1,7 @@
 import type { UIMessage } from "ai"
+import type { TokenizerName } from "../domain/TokenizerName.ts"
 import { splitMedia } from "./media.ts"
 import { type Tokenizer, tokenizerNamed } from "./Tokenizer.ts"
-import type { TokenizerName } from "../domain/TokenizerName.ts"
 
 /**
  * What a model is sent, in tokens. Texts are tokenized with the model's
@@ -164,7 +164,11 @@ const makeCounter = (tokenizer: Tokenizer): Counter => {
     definitions.reduce(
       (total, tool) =>
         total + (cached(tool, Infinity, () =>
-          sum(Infinity, TOOL_DEFINITION_TOKENS, [tool.name, tool.description ?? "", json(tool.inputSchema)])) as number),
+          sum(Infinity, TOOL_DEFINITION_TOKENS, [
+            tool.name,
+            tool.description ?? "",
+            json(tool.inputSchema)
+          ])) as number),
       0
     )
 

@@ -2,7 +2,7 @@ import { Deferred, Effect } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, rmSync } from "node:fs"
 import { join } from "node:path"
-import { type SandboxFolders } from "./folders.ts"
+import type { SandboxFolders } from "./folders.ts"
 import { bwrapArgs, findInJail, hostIdentity, limitArgs } from "./jail.ts"
 import type { HostPrograms } from "./runJailed.ts"
 import { type DisplaySize, SandboxUnavailable } from "./Sandbox.ts"
@@ -50,7 +50,9 @@ const waitForSocket = (socket: string, leader: ChildProcess, stderr: () => strin
       if (leader.exitCode !== null || leader.signalCode !== null) {
         return reject(new Error(`the display server exited: ${stderr().trim() || "no message"}`))
       }
-      if (Date.now() - started > STARTUP_TIMEOUT_MS) return reject(new Error("the display server did not start within 10 s"))
+      if (Date.now() - started > STARTUP_TIMEOUT_MS) {
+        return reject(new Error("the display server did not start within 10 s"))
+      }
       setTimeout(poll, 20)
     }
     poll()
@@ -79,10 +81,17 @@ export const makeDesktopSessions = (limits: SandboxLimits, display: DisplaySize)
           "--info-fd",
           "3",
           ...bwrapArgs({ workspace: folders.workspace, network, x11: folders.x11 }, [
-            xvfb, ":0", "-screen", "0", `${display.width}x${display.height}x24`,
+            xvfb,
+            ":0",
+            "-screen",
+            "0",
+            `${display.width}x${display.height}x24`,
             // Only the socket in the sandbox's own folder: no TCP, and no abstract
             // socket, which a sandbox with network would share with the host.
-            "-nolisten", "tcp", "-nolisten", "local"
+            "-nolisten",
+            "tcp",
+            "-nolisten",
+            "local"
           ])
         ], {
           stdio: ["ignore", "ignore", "pipe", "pipe"],

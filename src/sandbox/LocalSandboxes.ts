@@ -1,6 +1,6 @@
 import { Effect, Option, Schedule } from "effect"
+import { checkAction, type DesktopAction, parseCursor, xdotoolArgs } from "./desktopActions.ts"
 import { makeDesktopSessions } from "./DesktopSessions.ts"
-import { checkAction, parseCursor, xdotoolArgs, type DesktopAction } from "./desktopActions.ts"
 import { prepareFolders, removeFolders } from "./folders.ts"
 import { findInJail } from "./jail.ts"
 import { findHostPrograms, type HostPrograms, runJailed } from "./runJailed.ts"
@@ -9,13 +9,13 @@ import {
   type CommandResult,
   type CreateSandbox,
   InvalidDesktopAction,
+  isSandboxId,
   newSandboxId,
   type RunCommand,
   SandboxFileError,
   type SandboxInfo,
   SandboxNotFound,
-  SandboxUnavailable,
-  isSandboxId
+  SandboxUnavailable
 } from "./Sandbox.ts"
 import type { SandboxBackend } from "./SandboxBackend.ts"
 import type { SandboxSettings } from "./SandboxSettings.ts"
@@ -49,10 +49,13 @@ export const makeLocalSandboxes = (settings: SandboxSettings) =>
 
     const get = (id: string): Effect.Effect<SandboxInfo, SandboxNotFound> =>
       isSandboxId(id)
-        ? Effect.flatMap(Effect.orDie(store.get(id)), Option.match({
-          onNone: () => Effect.fail(new SandboxNotFound({ id })),
-          onSome: Effect.succeed
-        }))
+        ? Effect.flatMap(
+          Effect.orDie(store.get(id)),
+          Option.match({
+            onNone: () => Effect.fail(new SandboxNotFound({ id })),
+            onSome: Effect.succeed
+          })
+        )
         : Effect.fail(new SandboxNotFound({ id }))
 
     /** Runs argv in a jail of the sandbox (joining its desktop when it has one). */
@@ -131,7 +134,9 @@ export const makeLocalSandboxes = (settings: SandboxSettings) =>
       const stderr = result.stderr.text()
       return {
         stdout: result.stdout.text(),
-        stderr: notes.length === 0 ? stderr : [stderr.replace(/\n$/, ""), ...notes].filter((line) => line !== "").join("\n"),
+        stderr: notes.length === 0
+          ? stderr
+          : [stderr.replace(/\n$/, ""), ...notes].filter((line) => line !== "").join("\n"),
         exitCode: result.exitCode,
         truncated: result.stdout.truncated || result.stderr.truncated || result.outputLimited,
         timedOut: result.timedOut
@@ -152,7 +157,9 @@ export const makeLocalSandboxes = (settings: SandboxSettings) =>
       if (result.exitCode === 3) return null
       const { stderr, stdout } = bytesOf(result)
       if (result.exitCode !== 0 || result.outputLimited) {
-        return yield* new SandboxFileError({ message: result.outputLimited ? `${path} is over ${FILE_LIMIT} bytes` : stderr })
+        return yield* new SandboxFileError({
+          message: result.outputLimited ? `${path} is over ${FILE_LIMIT} bytes` : stderr
+        })
       }
       return new Uint8Array(stdout)
     })
@@ -166,7 +173,8 @@ export const makeLocalSandboxes = (settings: SandboxSettings) =>
       const info = yield* get(id)
       if (!info.desktop) {
         return yield* new InvalidDesktopAction({
-          message: `Sandbox ${id} has no desktop: create one with {"desktop": true} (or \`parley sandbox create --desktop\`)`
+          message:
+            `Sandbox ${id} has no desktop: create one with {"desktop": true} (or \`parley sandbox create --desktop\`)`
         })
       }
       const problem = checkAction(action, settings.display)
@@ -176,14 +184,20 @@ export const makeLocalSandboxes = (settings: SandboxSettings) =>
         return {}
       }
       const screenshot = action.action === "screenshot"
-      const result = yield* jailed(info, screenshot ? ["xwd", "-root", "-silent"] : ["xdotool", ...xdotoolArgs(action)!], {
-        timeoutMs: DESKTOP_ACTION_TIMEOUT_MS,
-        keep: screenshot ? { headBytes: FILE_LIMIT, tailBytes: 0 } : { headBytes: 64 * 1024, tailBytes: 0 },
-        stopAfterBytes: FILE_LIMIT
-      })
+      const result = yield* jailed(
+        info,
+        screenshot ? ["xwd", "-root", "-silent"] : ["xdotool", ...xdotoolArgs(action)!],
+        {
+          timeoutMs: DESKTOP_ACTION_TIMEOUT_MS,
+          keep: screenshot ? { headBytes: FILE_LIMIT, tailBytes: 0 } : { headBytes: 64 * 1024, tailBytes: 0 },
+          stopAfterBytes: FILE_LIMIT
+        }
+      )
       const { stderr, stdout } = bytesOf(result)
       if (result.exitCode !== 0) {
-        return yield* new InvalidDesktopAction({ message: `${action.action} failed: ${stderr || `exit code ${result.exitCode}`}` })
+        return yield* new InvalidDesktopAction({
+          message: `${action.action} failed: ${stderr || `exit code ${result.exitCode}`}`
+        })
       }
       if (screenshot) {
         return yield* Effect.try({
@@ -193,7 +207,9 @@ export const makeLocalSandboxes = (settings: SandboxSettings) =>
       }
       if (action.action === "cursor_position") {
         const cursor = parseCursor(stdout.toString("utf8"))
-        if (cursor === undefined) return yield* new SandboxUnavailable({ message: "xdotool did not report the pointer" })
+        if (cursor === undefined) {
+          return yield* new SandboxUnavailable({ message: "xdotool did not report the pointer" })
+        }
         return { cursor }
       }
       return {}

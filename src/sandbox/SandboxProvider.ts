@@ -6,7 +6,9 @@ import { makeSettings, type SandboxSettings } from "./SandboxSettings.ts"
 import { SandboxStore } from "./SandboxStore.ts"
 
 /** The gateway's sandboxes (`SandboxBackend` says what they offer); the embedded bubblewrap backend by default. */
-export class SandboxProvider extends Context.Service<SandboxProvider, SandboxBackend>()("parley/sandbox/SandboxProvider") {
+export class SandboxProvider
+  extends Context.Service<SandboxProvider, SandboxBackend>()("parley/sandbox/SandboxProvider")
+{
   /** The embedded bubblewrap backend with the given settings. */
   static readonly layerLocal = (settings: SandboxSettings) =>
     Layer.effect(SandboxProvider, makeLocalSandboxes(settings)).pipe(Layer.provide(SandboxStore.layer(settings.root)))

@@ -22,7 +22,8 @@ const RECORD = "sandbox.json"
 const attempt = <A>(what: string, run: () => Promise<A>) =>
   Effect.tryPromise({
     try: run,
-    catch: (error) => new SandboxStoreError({ message: `${what}: ${error instanceof Error ? error.message : String(error)}` })
+    catch: (error) =>
+      new SandboxStoreError({ message: `${what}: ${error instanceof Error ? error.message : String(error)}` })
   })
 
 const isMissing = (error: unknown) => (error as { code?: string } | null)?.code === "ENOENT"
@@ -41,8 +42,7 @@ export class SandboxStore extends Context.Service<SandboxStore, {
   /** Deletes the record and the sandbox's whole folder; true when there was a record. */
   readonly remove: (id: string) => Effect.Effect<boolean, SandboxStoreError>
 }>()("parley/sandbox/SandboxStore") {
-  static readonly layer = (root: string) =>
-    Layer.succeed(SandboxStore, SandboxStore.of(makeStore(root)))
+  static readonly layer = (root: string) => Layer.succeed(SandboxStore, SandboxStore.of(makeStore(root)))
 }
 
 const makeStore = (root: string): SandboxStore["Service"] => {
@@ -84,7 +84,9 @@ const makeStore = (root: string): SandboxStore["Service"] => {
         }
       })
       const found = yield* Effect.forEach(names.filter(isSandboxId), get, { concurrency: 16 })
-      return found.flatMap(Option.toArray).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id))
+      return found.flatMap(Option.toArray).sort((a, b) =>
+        a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id)
+      )
     }),
     remove: (id) =>
       Effect.gen(function*() {

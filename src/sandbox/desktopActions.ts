@@ -56,7 +56,10 @@ export const checkAction = (action: DesktopAction, display: DisplaySize): Invali
       })
     }
   }
-  if ((action.action === "type" || action.action === "key") && (action.text.length === 0 || action.text.length > MAX_TYPE_LENGTH)) {
+  if (
+    (action.action === "type" || action.action === "key") &&
+    (action.text.length === 0 || action.text.length > MAX_TYPE_LENGTH)
+  ) {
     return new InvalidDesktopAction({ message: `"text" must be 1 to ${MAX_TYPE_LENGTH} characters` })
   }
   if (action.action === "key" && !/^[\w+\- ]+$/.test(action.text)) {
@@ -68,7 +71,9 @@ export const checkAction = (action: DesktopAction, display: DisplaySize): Invali
     return new InvalidDesktopAction({ message: `"scroll_amount" must be a whole number from 1 to 50` })
   }
   if (action.action === "wait" && !(action.seconds > 0 && action.seconds <= MAX_WAIT_SECONDS)) {
-    return new InvalidDesktopAction({ message: `"duration" must be more than 0 and at most ${MAX_WAIT_SECONDS} seconds` })
+    return new InvalidDesktopAction({
+      message: `"duration" must be more than 0 and at most ${MAX_WAIT_SECONDS} seconds`
+    })
   }
   return undefined
 }
@@ -98,7 +103,15 @@ export const xdotoolArgs = (action: DesktopAction): ReadonlyArray<string> | unde
     case "key":
       return ["key", "--delay", "20", "--", ...action.text.trim().split(/\s+/)]
     case "scroll":
-      return [...moveTo(action.coordinate), "click", "--repeat", String(action.amount), "--delay", "20", scrollButton[action.direction]]
+      return [
+        ...moveTo(action.coordinate),
+        "click",
+        "--repeat",
+        String(action.amount),
+        "--delay",
+        "20",
+        scrollButton[action.direction]
+      ]
     case "cursor_position":
       return ["getmouselocation", "--shell"]
     case "screenshot":

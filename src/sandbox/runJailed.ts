@@ -16,10 +16,14 @@ export const findHostPrograms: Effect.Effect<HostPrograms, SandboxUnavailable> =
   const bwrap = findOnHost("bwrap")
   const prlimit = findOnHost("prlimit")
   if (bwrap === undefined) {
-    return Effect.fail(new SandboxUnavailable({ message: "bubblewrap is not installed: run `apt-get install bubblewrap`" }))
+    return Effect.fail(
+      new SandboxUnavailable({ message: "bubblewrap is not installed: run `apt-get install bubblewrap`" })
+    )
   }
   if (prlimit === undefined) {
-    return Effect.fail(new SandboxUnavailable({ message: "prlimit is not installed: run `apt-get install util-linux`" }))
+    return Effect.fail(
+      new SandboxUnavailable({ message: "prlimit is not installed: run `apt-get install util-linux`" })
+    )
   }
   return Effect.succeed({ bwrap, prlimit })
 })

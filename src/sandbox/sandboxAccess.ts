@@ -31,4 +31,8 @@ export const usableSandbox = (
   id: string,
   key: ApiKey
 ): Effect.Effect<SandboxInfo, SandboxNotFound | SandboxForbidden> =>
-  Effect.filterOrFail(sandboxes.get(id), (sandbox) => canUse(sandbox, key), () => new SandboxForbidden({ sandboxId: id }))
+  Effect.filterOrFail(
+    sandboxes.get(id),
+    (sandbox) => canUse(sandbox, key),
+    () => new SandboxForbidden({ sandboxId: id })
+  )

@@ -32,17 +32,27 @@ export const decodeXwd = (data: Buffer): RgbImage => {
   const field = (index: number) => data.readUInt32BE(index * 4)
   const headerSize = field(0)
   const [format, width, height, byteOrder, bitsPerPixel, bytesPerLine, visualClass] = [
-    field(2), field(4), field(5), field(7), field(11), field(12), field(13)
+    field(2),
+    field(4),
+    field(5),
+    field(7),
+    field(11),
+    field(12),
+    field(13)
   ]
   const masks = [field(14), field(15), field(16)].map(maskShift)
   const colors = field(19)
   if (format !== Z_PIXMAP || (visualClass !== TRUE_COLOR && visualClass !== DIRECT_COLOR)) {
     throw new Error(`unsupported XWD image (format ${format}, visual class ${visualClass})`)
   }
-  if (bitsPerPixel !== 32 && bitsPerPixel !== 24) throw new Error(`unsupported XWD depth: ${bitsPerPixel} bits per pixel`)
+  if (bitsPerPixel !== 32 && bitsPerPixel !== 24) {
+    throw new Error(`unsupported XWD depth: ${bitsPerPixel} bits per pixel`)
+  }
   const offset = headerSize + colors * 12
   const bytesPerPixel = bitsPerPixel / 8
-  if (width === 0 || height === 0 || bytesPerLine < width * bytesPerPixel || offset + bytesPerLine * height > data.length) {
+  if (
+    width === 0 || height === 0 || bytesPerLine < width * bytesPerPixel || offset + bytesPerLine * height > data.length
+  ) {
     throw new Error("XWD dump is truncated")
   }
   const rgb = Buffer.alloc(width * height * 3)

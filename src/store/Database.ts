@@ -43,10 +43,17 @@ export type DatabaseError = InvalidDatabaseUrl | SqlError.SqlError | Migrator.Mi
 const clientLayer = (target: DatabaseTarget): Layer.Layer<SqlClient.SqlClient, SqlError.SqlError> =>
   target._tag === "Sqlite"
     ? SqliteClient.layer({ filename: target.filename })
-    : Layer.unwrap(Effect.map(Effect.promise(() => import("@effect/sql-pg/PgClient")), (PgClient) => PgClient.layer({ url: target.url })))
+    : Layer.unwrap(
+      Effect.map(
+        Effect.promise(() => import("@effect/sql-pg/PgClient")),
+        (PgClient) => PgClient.layer({ url: target.url })
+      )
+    )
 
 /** A migrated database at the given URL. */
-export const layerFromUrl = (url: string | Redacted.Redacted<string>): Layer.Layer<SqlClient.SqlClient, DatabaseError> =>
+export const layerFromUrl = (
+  url: string | Redacted.Redacted<string>
+): Layer.Layer<SqlClient.SqlClient, DatabaseError> =>
   Layer.unwrap(
     Effect.map(
       parseDatabaseUrl(Redacted.isRedacted(url) ? url : Redacted.make(url)),

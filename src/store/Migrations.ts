@@ -37,5 +37,5 @@ export const migrate = Migrator.make({})({
 })
 
 /** Runs the migrations when built, so anything built on top sees the full schema. */
-export const layer: Layer.Layer<never, Migrator.MigrationError | SqlError.SqlError, SqlClient.SqlClient> =
-  Layer.effectDiscard(migrate)
+export const layer: Layer.Layer<never, Migrator.MigrationError | SqlError.SqlError, SqlClient.SqlClient> = Layer
+  .effectDiscard(migrate)

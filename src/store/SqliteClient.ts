@@ -73,8 +73,7 @@ const makeConnection = (db: DatabaseSync): SqliteConnection => {
     return statement
   }
 
-  const run = <A>(operation: string, f: () => A) =>
-    Effect.try({ try: f, catch: (cause) => sqlError(cause, operation) })
+  const run = <A>(operation: string, f: () => A) => Effect.try({ try: f, catch: (cause) => sqlError(cause, operation) })
 
   const rows = (sql: string, params: ReadonlyArray<unknown>, prepared: boolean, returnArrays: boolean) =>
     run("execute", () => {

@@ -17,7 +17,7 @@ export interface ContextRequirement {
  */
 export interface ToolExecution<Context = Readonly<Record<string, unknown>>> {
   readonly toolCallId: string
-  /** `context` with `toolContext[tool.name]` merged over it (spec rule 9). */
+  /** `context` with `toolContext[tool.name]` merged over it (docs/spec.md, POST /chat rule 9). */
   readonly context: Context
   readonly sandboxId: string | null
   readonly key: ApiKey

@@ -1,13 +1,13 @@
 import { Context, Effect, Layer } from "effect"
 import { AppConfig } from "../config/AppConfig.ts"
-import { promptTypes, type PromptType } from "../domain/PromptType.ts"
+import { type PromptType, promptTypes } from "../domain/PromptType.ts"
 import { ModelRegistry } from "../models/ModelRegistry.ts"
-import { sandboxTools } from "./sandboxTools.ts"
 import { BrowserPool } from "./browser/BrowserPool.ts"
 import { makeBrowserTool } from "./browser/browserTool.ts"
 import { makeChatMessage } from "./chat/chatMessage.ts"
 import { makeJobsiteReplyGenerator } from "./jobsite/jobsiteReplyGenerator.ts"
 import { makeUrlPolicy } from "./outbound/urlPolicy.ts"
+import { sandboxTools } from "./sandboxTools.ts"
 import type { Tool } from "./Tool.ts"
 import { makeWorkplaceMessage } from "./workplace/workplaceMessage.ts"
 
@@ -24,7 +24,9 @@ export class ToolRegistry extends Context.Service<ToolRegistry, {
   static readonly make = (tools: ReadonlyArray<Tool>) => {
     const byName = new Map(tools.map((tool) => [tool.name, tool] as const))
     const sets = new Map(
-      promptTypes.map((promptType) => [promptType, tools.filter((tool) => tool.promptTypes.includes(promptType))] as const)
+      promptTypes.map((promptType) =>
+        [promptType, tools.filter((tool) => tool.promptTypes.includes(promptType))] as const
+      )
     )
     return ToolRegistry.of({
       all: tools,

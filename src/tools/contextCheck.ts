@@ -16,7 +16,7 @@ export interface ToolCheck {
   readonly structureErrors: ReadonlyArray<StructureError>
 }
 
-/** `context` with `toolContext[name]` over it: spec rule 9, per tool. */
+/** `context` with `toolContext[name]` over it: docs/spec.md, POST /chat rule 9, per tool. */
 export const mergeContext = (
   name: string,
   context: Readonly<Record<string, unknown>> | undefined,

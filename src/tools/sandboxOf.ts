@@ -11,4 +11,5 @@ export const sandboxOf = (
 ): Effect.Effect<SandboxInfo, ToolFailure> =>
   execution.sandboxId === null || execution.sandboxId === ""
     ? Effect.fail(new ToolFailure("This request has no sandboxId: the client must name a sandbox"))
-    : Effect.mapError(usableSandbox(sandboxes, execution.sandboxId, execution.key), (error) => new ToolFailure(error.message))
+    : Effect.mapError(usableSandbox(sandboxes, execution.sandboxId, execution.key), (error) =>
+      new ToolFailure(error.message))

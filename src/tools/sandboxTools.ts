@@ -1,8 +1,8 @@
 import { Effect, Option } from "effect"
+import { SandboxProvider } from "../sandbox/SandboxProvider.ts"
 import { makeBashTool } from "./bash/bashTool.ts"
 import { makeComputerTool } from "./computer/computerTool.ts"
 import type { Tool } from "./Tool.ts"
-import { SandboxProvider } from "../sandbox/SandboxProvider.ts"
 
 /**
  * `bash` and `computer` on the gateway's sandbox provider. The gateway

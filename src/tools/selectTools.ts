@@ -1,4 +1,4 @@
-import { type ApiKey, allowsTool } from "../domain/ApiKey.ts"
+import { allowsTool, type ApiKey } from "../domain/ApiKey.ts"
 import type { PromptType } from "../domain/PromptType.ts"
 import type { Tool } from "./Tool.ts"
 import { ToolNotAllowed, UnknownTool } from "./toolErrors.ts"
@@ -11,7 +11,7 @@ export interface ToolSelection {
 }
 
 /**
- * Spec rule 4: a valid promptType's tool set united with `allowedTools`;
+ * docs/spec.md, POST /chat rule 4: a valid promptType's tool set united with `allowedTools`;
  * neither means no tools. A promptType's set is the registered tools that
  * declare it (so only the built-in tools this deployment has); a name in
  * `allowedTools` must exist. Every selected tool must be on the key's

@@ -1,9 +1,9 @@
-import { afterAll, assert, beforeAll, describe, expect, it } from "@effect/vitest"
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible"
+import { afterAll, assert, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Fiber } from "effect"
 import { collectMessage } from "../../src/agent/collectMessage.ts"
-import { startUpstream, type Upstream } from "../support/upstream/index.ts"
 import { makeTestTool } from "../support/tools.ts"
+import { startUpstream, type Upstream } from "../support/upstream/index.ts"
 import { finishMetadata, makeRun, runCollecting, upstreamFailure } from "./fixtures.ts"
 
 // The agent against a real HTTP provider: the OpenAI-compatible client talking to a scripted server.
@@ -24,7 +24,11 @@ describe("Agent with an HTTP provider", () => {
   it.live("runs a tool call and the answer end to end", () =>
     Effect.gen(function*() {
       upstream.enqueue(
-        { type: "tool-calls", calls: [{ id: "call_a", name: "echo", arguments: { text: "hi" } }], usage: { promptTokens: 50, completionTokens: 5 } },
+        {
+          type: "tool-calls",
+          calls: [{ id: "call_a", name: "echo", arguments: { text: "hi" } }],
+          usage: { promptTokens: 50, completionTokens: 5 }
+        },
         { type: "text", text: "It echoed hi.", usage: { promptTokens: 80, completionTokens: 4, cachedTokens: 40 } }
       )
       const { chunks, exit } = yield* runCollecting(makeRun(model(), [echo], { provider: "local" }))
@@ -58,7 +62,9 @@ describe("Agent with an HTTP provider", () => {
 
   it.live("a rejected key is a ProviderRejected that does not carry the key", () =>
     Effect.gen(function*() {
-      const { chunks, exit } = yield* runCollecting(makeRun(model("sk-wrong-key-0123456789abcdef"), [], { provider: "local" }))
+      const { chunks, exit } = yield* runCollecting(
+        makeRun(model("sk-wrong-key-0123456789abcdef"), [], { provider: "local" })
+      )
 
       assert.deepStrictEqual(chunks, [])
       const error = upstreamFailure(exit)

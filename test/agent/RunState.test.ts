@@ -66,7 +66,14 @@ describe("RunState", () => {
     state.interrupt("cut")
     expect(chunks).toEqual([
       { type: "reasoning-end", id: "r" },
-      { type: "tool-input-error", toolCallId: "streaming", toolName: "echo", input: `{"te`, dynamic: true, errorText: "cut" },
+      {
+        type: "tool-input-error",
+        toolCallId: "streaming",
+        toolName: "echo",
+        input: `{"te`,
+        dynamic: true,
+        errorText: "cut"
+      },
       { type: "tool-output-error", toolCallId: "running", errorText: "cut", dynamic: true },
       { type: "finish-step" }
     ])
@@ -94,6 +101,10 @@ describe("RunState", () => {
     state.stepFinished("tool-calls", usage(1, 1))
     state.interrupt("cut")
     state.finish({ finished: false, finishReason: "timeout" })
-    expect(chunks.at(-1)).toMatchObject({ type: "finish", finishReason: "other", messageMetadata: { finishReason: "timeout" } })
+    expect(chunks.at(-1)).toMatchObject({
+      type: "finish",
+      finishReason: "other",
+      messageMetadata: { finishReason: "timeout" }
+    })
   })
 })

@@ -1,5 +1,5 @@
-import { assert, describe, expect, it } from "@effect/vitest"
 import type { LanguageModelV4StreamPart } from "@ai-sdk/provider"
+import { assert, describe, expect, it } from "@effect/vitest"
 import type { UIMessageChunk } from "ai"
 import { MockLanguageModelV4 } from "ai/test"
 import { Deferred, Effect, Fiber } from "effect"

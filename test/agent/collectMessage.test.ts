@@ -42,7 +42,9 @@ describe("collectMessage builds the message readUIMessageStream builds", () => {
         { type: "tool-input-start", id: "call-1", toolName: "echo" },
         { type: "tool-input-delta", id: "call-1", delta: `{"text":"hal` }
       ])
-      const { chunks } = yield* runCollecting(makeRun(model, [makeTestTool({ name: "echo" })], { timeout: "50 millis" }))
+      const { chunks } = yield* runCollecting(
+        makeRun(model, [makeTestTool({ name: "echo" })], { timeout: "50 millis" })
+      )
       yield* expectSameMessage(chunks)
     }))
 
@@ -53,9 +55,21 @@ describe("collectMessage builds the message readUIMessageStream builds", () => {
       { type: "tool-input-start", toolCallId: "c1", toolName: "teleport", title: "Teleport" },
       { type: "tool-input-delta", toolCallId: "c1", inputTextDelta: `{"to":` },
       { type: "tool-input-delta", toolCallId: "c1", inputTextDelta: `"Mars"}` },
-      { type: "tool-input-error", toolCallId: "c1", toolName: "teleport", input: { to: "Mars" }, errorText: "no such tool" },
+      {
+        type: "tool-input-error",
+        toolCallId: "c1",
+        toolName: "teleport",
+        input: { to: "Mars" },
+        errorText: "no such tool"
+      },
       { type: "tool-input-start", toolCallId: "c2", toolName: "lookup", providerExecuted: true },
-      { type: "tool-input-available", toolCallId: "c2", toolName: "lookup", input: {}, providerMetadata: { p: { a: 1 } } },
+      {
+        type: "tool-input-available",
+        toolCallId: "c2",
+        toolName: "lookup",
+        input: {},
+        providerMetadata: { p: { a: 1 } }
+      },
       { type: "tool-output-error", toolCallId: "c2", errorText: "failed", providerMetadata: { p: { b: 2 } } },
       { type: "finish-step" },
       { type: "finish", finishReason: "stop", messageMetadata: { finished: true, usage: { inputTokens: 1 } } }

@@ -1,5 +1,5 @@
-import { assert, describe, expect, it } from "@effect/vitest"
 import { APICallError, type LanguageModelV4StreamPart, type LanguageModelV4StreamResult } from "@ai-sdk/provider"
+import { assert, describe, expect, it } from "@effect/vitest"
 import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test"
 import { Effect, Exit, Fiber } from "effect"
 import { TestClock } from "effect/testing"
@@ -106,7 +106,10 @@ describe("first model call fails", () => {
       const { chunks, exit } = yield* runCollecting(makeRun(model, []))
 
       assert.deepStrictEqual(chunks, [])
-      expect(upstreamFailure(exit)).toMatchObject({ _tag: "ProviderRejected", message: "mock failed: context length exceeded" })
+      expect(upstreamFailure(exit)).toMatchObject({
+        _tag: "ProviderRejected",
+        message: "mock failed: context length exceeded"
+      })
     }))
 })
 

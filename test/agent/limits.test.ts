@@ -24,7 +24,11 @@ const echo = makeTestTool({ name: "echo" })
 describe("step limit", () => {
   it.live("stops after maxSteps model calls with finished: false, step-limit", () =>
     Effect.gen(function*() {
-      const model = scriptedModel([[start, ...toolCall("call", "echo", `{"text":"again"}`), finish("tool-calls", usage(10, 2))]])
+      const model = scriptedModel([[
+        start,
+        ...toolCall("call", "echo", `{"text":"again"}`),
+        finish("tool-calls", usage(10, 2))
+      ]])
       const { chunks, summary } = yield* runCollected(makeRun(model, [echo], { maxSteps: 3 }))
 
       assert.strictEqual(model.doStreamCalls.length, 3)
@@ -62,7 +66,12 @@ describe("time limit", () => {
         name: "hang",
         execute: (_input, execution) => Deferred.succeed(started, execution.signal).pipe(Effect.andThen(Effect.never))
       })
-      const model = scriptedModel([[start, ...text("0", "Working"), ...toolCall("call-1", "hang", `{"text":"x"}`), finish("tool-calls")]])
+      const model = scriptedModel([[
+        start,
+        ...text("0", "Working"),
+        ...toolCall("call-1", "hang", `{"text":"x"}`),
+        finish("tool-calls")
+      ]])
       const fiber = yield* runCollecting(makeRun(model, [hanging], { timeout: "300 seconds" })).pipe(Effect.forkChild)
 
       const signal = yield* Deferred.await(started)
@@ -83,7 +92,11 @@ describe("time limit", () => {
         {
           type: "finish",
           finishReason: "other",
-          messageMetadata: { finished: false, finishReason: "timeout", usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 } }
+          messageMetadata: {
+            finished: false,
+            finishReason: "timeout",
+            usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 }
+          }
         }
       ])
       assert.strictEqual(model.doStreamCalls.length, 1)
@@ -112,7 +125,11 @@ describe("time limit", () => {
           errorText: "Error: the request time limit was reached before this tool call completed"
         },
         { type: "finish-step" },
-        { type: "finish", finishReason: "other", messageMetadata: { finished: false, finishReason: "timeout", usage: {} } }
+        {
+          type: "finish",
+          finishReason: "other",
+          messageMetadata: { finished: false, finishReason: "timeout", usage: {} }
+        }
       ])
       assert.isTrue(model.doStreamCalls[0]?.abortSignal?.aborted)
       assert.strictEqual(cancelled.length, 1)

@@ -1,5 +1,5 @@
-import { assert, describe, expect, it } from "@effect/vitest"
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from "@ai-sdk/provider"
+import { assert, describe, expect, it } from "@effect/vitest"
 import { MockLanguageModelV4 } from "ai/test"
 import { Effect } from "effect"
 import { openPartStream, type PartStream, type PartStreaming } from "../../src/models/PartStreaming.ts"

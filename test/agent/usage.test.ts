@@ -1,7 +1,18 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { makeTestTool } from "../support/tools.ts"
-import { finish, finishMetadata, makeRun, NO_USAGE, runChunks, scriptedModel, start, text, toolCall, usage } from "./fixtures.ts"
+import {
+  finish,
+  finishMetadata,
+  makeRun,
+  NO_USAGE,
+  runChunks,
+  scriptedModel,
+  start,
+  text,
+  toolCall,
+  usage
+} from "./fixtures.ts"
 
 const echo = makeTestTool({ name: "echo" })
 
@@ -9,7 +20,11 @@ describe("usage", () => {
   it.live("is summed over the steps, with the spec's names", () =>
     Effect.gen(function*() {
       const model = scriptedModel([
-        [start, ...toolCall("a", "echo", `{"text":"1"}`), finish("tool-calls", usage(100, 20, { reasoning: 8, cacheRead: 64 }))],
+        [
+          start,
+          ...toolCall("a", "echo", `{"text":"1"}`),
+          finish("tool-calls", usage(100, 20, { reasoning: 8, cacheRead: 64 }))
+        ],
         [start, ...toolCall("b", "echo", `{"text":"2"}`), finish("tool-calls", usage(150, 10, { cacheRead: 128 }))],
         [start, ...text("0", "done"), finish("stop", usage(170, 5))]
       ])
@@ -24,10 +39,14 @@ describe("usage", () => {
     Effect.gen(function*() {
       const model = scriptedModel([
         [start, ...toolCall("a", "echo", `{"text":"1"}`), finish("tool-calls", NO_USAGE)],
-        [start, ...text("0", "done"), finish("stop", {
-          inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
-          outputTokens: { total: 7, text: undefined, reasoning: undefined }
-        })]
+        [
+          start,
+          ...text("0", "done"),
+          finish("stop", {
+            inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
+            outputTokens: { total: 7, text: undefined, reasoning: undefined }
+          })
+        ]
       ])
       const chunks = yield* runChunks(makeRun(model, [echo]))
       expect(finishMetadata(chunks)).toEqual({ finished: true, usage: { outputTokens: 7, totalTokens: 7 } })

@@ -32,7 +32,12 @@ const askToContinue = (url: string, headers: Record<string, string>) =>
     const body = JSON.stringify(chatBody())
     const req = request(url, {
       method: "POST",
-      headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body), expect: "100-continue" }
+      headers: {
+        ...headers,
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(body),
+        expect: "100-continue"
+      }
     })
     req.on("continue", () => {
       continued = true
@@ -56,24 +61,45 @@ describe("the gateway's server", () => {
   })
 
   it("sends every other method and path to the router", async () => {
-    await expectNoEndpoint(await fetch(`${gateway.url}/api/v1/chat`, { headers: bearer(secret) }), "GET", "/api/v1/chat")
-    await expectNoEndpoint(await postJson(`${gateway.url}/api/v1/chat/more`, chatBody(), bearer(secret)), "POST", "/api/v1/chat/more")
-    await expectNoEndpoint(await postJson(`${gateway.url}/api/v1/chats`, chatBody(), bearer(secret)), "POST", "/api/v1/chats")
+    await expectNoEndpoint(
+      await fetch(`${gateway.url}/api/v1/chat`, { headers: bearer(secret) }),
+      "GET",
+      "/api/v1/chat"
+    )
+    await expectNoEndpoint(
+      await postJson(`${gateway.url}/api/v1/chat/more`, chatBody(), bearer(secret)),
+      "POST",
+      "/api/v1/chat/more"
+    )
+    await expectNoEndpoint(
+      await postJson(`${gateway.url}/api/v1/chats`, chatBody(), bearer(secret)),
+      "POST",
+      "/api/v1/chats"
+    )
     expect((await fetch(`${gateway.url}/api/v1/models`, { headers: bearer(secret) })).status).toBe(200)
     expect((await fetch(`${gateway.url}/health`)).status).toBe(200)
   })
 
   it("checks the key before routing, both ways", async () => {
-    await expect401(await postJson(`${gateway.url}/api/v1/chat`, "{not json", bearer("pk_nope")), "Invalid or expired API key")
+    await expect401(
+      await postJson(`${gateway.url}/api/v1/chat`, "{not json", bearer("pk_nope")),
+      "Invalid or expired API key"
+    )
     await expect401(await fetch(`${gateway.url}/api/v1/chat`), "Missing authorization header")
-    await expect401(await fetch(`${gateway.url}/api/v1/nope`, { headers: bearer("pk_nope") }), "Invalid or expired API key")
+    await expect401(
+      await fetch(`${gateway.url}/api/v1/nope`, { headers: bearer("pk_nope") }),
+      "Invalid or expired API key"
+    )
     // The router decodes %-escapes and ignores case: such a path still needs a key.
     await expect401(await fetch(`${gateway.url}/%61pi/v1/models`), "Missing authorization header")
     await expect401(await fetch(`${gateway.url}/API/v1/models`), "Missing authorization header")
   })
 
   it("asks for a chat body only once the key is good; a routed request is told to go on at once", async () => {
-    expect(await askToContinue(`${gateway.url}/api/v1/chat`, bearer("pk_nope"))).toEqual({ status: 401, continued: false })
+    expect(await askToContinue(`${gateway.url}/api/v1/chat`, bearer("pk_nope"))).toEqual({
+      status: 401,
+      continued: false
+    })
     expect(await askToContinue(`${gateway.url}/api/v1/nope`, bearer(secret))).toEqual({ status: 404, continued: true })
   })
 

@@ -45,7 +45,9 @@ describe("ApiKeys.authenticate", () => {
       assert.strictEqual(yield* unauthorized(undefined), "Missing authorization header")
       assert.strictEqual(yield* unauthorized("  "), "Missing authorization header")
       const format = "Invalid authorization format. Use: Bearer <token>"
-      for (const header of [secret, `Basic ${secret}`, "Bearer", "Bearer ", `Bearer ${secret} extra`, `Token ${secret}`]) {
+      for (
+        const header of [secret, `Basic ${secret}`, "Bearer", "Bearer ", `Bearer ${secret} extra`, `Token ${secret}`]
+      ) {
         assert.strictEqual(yield* unauthorized(header), format, header)
       }
       const invalid = "Invalid or expired API key"

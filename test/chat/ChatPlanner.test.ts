@@ -20,10 +20,16 @@ const planner = ChatPlanner.layer.pipe(
 )
 
 const say = (text: string, role = "user") => ({ role, content: text })
-const body = (overrides: Record<string, unknown> = {}) => ({ model: "test/small", messages: [say("Hello")], ...overrides })
+const body = (overrides: Record<string, unknown> = {}) => ({
+  model: "test/small",
+  messages: [say("Hello")],
+  ...overrides
+})
 
-const plan = (request: unknown, key = makeKey()) => Effect.flatMap(Effect.service(ChatPlanner), (p) => p.plan(request, key))
-const failure = (request: unknown, key = makeKey()) => Effect.map(Effect.flip(plan(request, key)), (error) => error._tag)
+const plan = (request: unknown, key = makeKey()) =>
+  Effect.flatMap(Effect.service(ChatPlanner), (p) => p.plan(request, key))
+const failure = (request: unknown, key = makeKey()) =>
+  Effect.map(Effect.flip(plan(request, key)), (error) => error._tag)
 
 layer(planner)("ChatPlanner", (it) => {
   describe("a run states its facts; http/ makes the headers", () => {
@@ -39,7 +45,10 @@ layer(planner)("ChatPlanner", (it) => {
 
     it.effect("whether pruning removed anything, and the run gets the pruned conversation", () =>
       Effect.gen(function*() {
-        const long = Array.from({ length: 12 }, (_, i) => say("lorem ipsum dolor sit amet ".repeat(40), i % 2 === 0 ? "user" : "assistant"))
+        const long = Array.from(
+          { length: 12 },
+          (_, i) => say("lorem ipsum dolor sit amet ".repeat(40), i % 2 === 0 ? "user" : "assistant")
+        )
         const options = { targetTokens: 1_000, maxOutputTokens: 500, preserveRecentMessages: 1 }
         const result = yield* plan(body({ messages: long, prune: true, pruneOptions: options }))
         if (result._tag !== "Run") return assert.fail("expected a run")
@@ -51,7 +60,10 @@ layer(planner)("ChatPlanner", (it) => {
 
   it.effect("validateOnly is a report, with findings instead of failures", () =>
     Effect.gen(function*() {
-      const result = yield* plan(body({ validateOnly: true, allowedTools: ["needs_token"], messages: [] }), makeKey({ allowedModels: [] }))
+      const result = yield* plan(
+        body({ validateOnly: true, allowedTools: ["needs_token"], messages: [] }),
+        makeKey({ allowedModels: [] })
+      )
       if (result._tag !== "Report") return assert.fail("expected a report")
       assert.isFalse(result.report.valid)
       assert.deepStrictEqual(result.report.model, { valid: false, error: "Model not available with your API key" })
@@ -61,15 +73,24 @@ layer(planner)("ChatPlanner", (it) => {
     Effect.gen(function*() {
       assert.strictEqual(yield* failure({ messages: [] }), "InvalidRequest")
       assert.strictEqual(yield* failure(body({ promptType: "nope" })), "InvalidPromptType")
-      assert.strictEqual(yield* failure(body({ model: "test/nope" }), makeKey({ allowedModels: ["test/small"] })), "ModelNotAllowed")
+      assert.strictEqual(
+        yield* failure(body({ model: "test/nope" }), makeKey({ allowedModels: ["test/small"] })),
+        "ModelNotAllowed"
+      )
       assert.strictEqual(yield* failure(body({ model: "test/nope" })), "UnknownModel")
       assert.strictEqual(yield* failure(body({ allowedTools: ["nope"] })), "UnknownTool")
-      assert.strictEqual(yield* failure(body({ allowedTools: ["echo"] }), makeKey({ allowedTools: [] })), "ToolNotAllowed")
+      assert.strictEqual(
+        yield* failure(body({ allowedTools: ["echo"] }), makeKey({ allowedTools: [] })),
+        "ToolNotAllowed"
+      )
       assert.strictEqual(yield* failure(body({ allowedTools: ["needs_token"] })), "MissingToolContext")
       assert.strictEqual(yield* failure(body({ messages: [] })), "EmptyConversation")
       const unanswered = [
         say("Echo hi"),
-        { role: "assistant", parts: [{ type: "dynamic-tool", toolName: "echo", toolCallId: "c", state: "input-available", input: {} }] },
+        {
+          role: "assistant",
+          parts: [{ type: "dynamic-tool", toolName: "echo", toolCallId: "c", state: "input-available", input: {} }]
+        },
         say("and?")
       ]
       assert.strictEqual(yield* failure(body({ messages: unanswered })), "InvalidHistory")

@@ -74,6 +74,8 @@ describe("checkHistory agrees with the AI SDK's conversion (docs/DESIGN.md §3.1
   })
 
   it("finds nothing in a plain conversation", () => {
-    expect(checkHistory([user("one"), { id: "a", role: "assistant", parts: [{ type: "text", text: "hi" }] }, user("two")])).toBeUndefined()
+    expect(
+      checkHistory([user("one"), { id: "a", role: "assistant", parts: [{ type: "text", text: "hi" }] }, user("two")])
+    ).toBeUndefined()
   })
 })

@@ -41,7 +41,10 @@ const ok = (database: string, ...args: ReadonlyArray<string>) =>
 const secretPattern = /pk_[A-Za-z0-9_-]{43}/g
 
 const createJson = (database: string, ...args: ReadonlyArray<string>) =>
-  Effect.map(ok(database, "keys", "create", "--json", ...args), (run) => JSON.parse(run.stdout) as { id: string; key: string })
+  Effect.map(
+    ok(database, "keys", "create", "--json", ...args),
+    (run) => JSON.parse(run.stdout) as { id: string; key: string }
+  )
 
 const listJson = (database: string) =>
   Effect.map(ok(database, "keys", "list", "--json"), (run) => JSON.parse(run.stdout) as Array<Record<string, unknown>>)
@@ -49,7 +52,10 @@ const listJson = (database: string) =>
 /** Checks a secret against the same database, as the server would. */
 const authenticate = (database: string, secret: string) =>
   Effect.gen(function*() {
-    const keys = Context.get(yield* Layer.build(ApiKeys.layer.pipe(Layer.provide(Database.layerFromUrl(`sqlite:${database}`)))), ApiKeys)
+    const keys = Context.get(
+      yield* Layer.build(ApiKeys.layer.pipe(Layer.provide(Database.layerFromUrl(`sqlite:${database}`)))),
+      ApiKeys
+    )
     return yield* Effect.result(keys.authenticate(`Bearer ${secret}`))
   }).pipe(Effect.scoped)
 
@@ -58,7 +64,17 @@ describe.concurrent("parley keys", { timeout: 120_000 }, () => {
   it.effect("create prints a working secret once, with a warning; list never shows it", () =>
     Effect.gen(function*() {
       const database = freshDatabase()
-      const created = yield* ok(database, "keys", "create", "--name", "recruiter", "--models", "openai/*, anthropic/claude-x", "--tools", "browser,chat_message")
+      const created = yield* ok(
+        database,
+        "keys",
+        "create",
+        "--name",
+        "recruiter",
+        "--models",
+        "openai/*, anthropic/claude-x",
+        "--tools",
+        "browser,chat_message"
+      )
       const secrets = created.stdout.match(secretPattern) ?? []
       assert.strictEqual(secrets.length, 1)
       const secret = secrets[0] ?? ""
@@ -136,7 +152,15 @@ describe.concurrent("parley keys", { timeout: 120_000 }, () => {
   it.effect("rotate prints a new secret once; the old one stops working", () =>
     Effect.gen(function*() {
       const database = freshDatabase()
-      const { id, key: oldSecret } = yield* createJson(database, "--name", "r", "--models", "openai/*", "--tools", "bash")
+      const { id, key: oldSecret } = yield* createJson(
+        database,
+        "--name",
+        "r",
+        "--models",
+        "openai/*",
+        "--tools",
+        "bash"
+      )
       const rotated = yield* ok(database, "keys", "rotate", id)
       const secrets = rotated.stdout.match(secretPattern) ?? []
       assert.strictEqual(secrets.length, 1)

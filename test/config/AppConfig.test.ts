@@ -40,7 +40,10 @@ describe("AppConfig", () => {
 
   it.effect("adds the openai shortcut with its catalog and base URL", () =>
     Effect.gen(function*() {
-      const config = yield* loadAppConfig({ OPENAI_API_KEY: "sk-openai-secret", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" })
+      const config = yield* loadAppConfig({
+        OPENAI_API_KEY: "sk-openai-secret",
+        OPENAI_BASE_URL: "http://127.0.0.1:9/v1"
+      })
       const [openai] = config.providers
       assert.strictEqual(openai?.id, "openai")
       assert.strictEqual(openai?.type, "openai")
@@ -63,7 +66,13 @@ describe("AppConfig", () => {
   it.effect("keeps keys redacted when the configuration is printed", () =>
     Effect.gen(function*() {
       const config = yield* loadAppConfig({ OPENAI_API_KEY: "sk-openai-secret", ANTHROPIC_API_KEY: "sk-ant-secret" })
-      for (const printed of [JSON.stringify(config.providers), String(config.providers[0]!.apiKey), `${config.providers[1]!.apiKey}`]) {
+      for (
+        const printed of [
+          JSON.stringify(config.providers),
+          String(config.providers[0]!.apiKey),
+          `${config.providers[1]!.apiKey}`
+        ]
+      ) {
         assert.notInclude(printed, "secret")
       }
     }))
@@ -72,11 +81,25 @@ describe("AppConfig", () => {
     Effect.gen(function*() {
       const path = writeConfigFile({
         providers: [
-          { id: "local", type: "openai-compatible", baseURL: "http://127.0.0.1:9100/v1", models: [{ id: "m1", name: "M1", categories: ["chat"] }] },
-          { id: "openai", type: "openai", apiKey: "sk-from-file", models: [{ id: "gpt-x", name: "GPT X", categories: ["chat"] }] }
+          {
+            id: "local",
+            type: "openai-compatible",
+            baseURL: "http://127.0.0.1:9100/v1",
+            models: [{ id: "m1", name: "M1", categories: ["chat"] }]
+          },
+          {
+            id: "openai",
+            type: "openai",
+            apiKey: "sk-from-file",
+            models: [{ id: "gpt-x", name: "GPT X", categories: ["chat"] }]
+          }
         ]
       })
-      const config = yield* loadAppConfig({ PARLEY_CONFIG: path, OPENAI_API_KEY: "sk-from-env", ANTHROPIC_API_KEY: "sk-ant" })
+      const config = yield* loadAppConfig({
+        PARLEY_CONFIG: path,
+        OPENAI_API_KEY: "sk-from-env",
+        ANTHROPIC_API_KEY: "sk-ant"
+      })
       assert.strictEqual(config.configFile, path)
       assert.deepStrictEqual(idsOf(config), ["local", "openai", "anthropic"])
       const openai = config.providers[1]!
@@ -118,7 +141,10 @@ describe("AppConfig", () => {
         limits: { memoryBytes: 512 * 1024 * 1024, processes: 64, cpuSeconds: 30 },
         display: { width: 1280, height: 800 }
       })
-      assert.strictEqual((yield* loadAppConfig({ PARLEY_SANDBOX_MEMORY: "1048576" })).sandbox.limits.memoryBytes, 1048576)
+      assert.strictEqual(
+        (yield* loadAppConfig({ PARLEY_SANDBOX_MEMORY: "1048576" })).sandbox.limits.memoryBytes,
+        1048576
+      )
     }))
 
   it.effect.each([

@@ -50,19 +50,57 @@ describe("config file", () => {
     }))
 
   it.effect.each([
-    { what: "a field of the wrong type", content: { providers: [local({ baseURL: 42 })] }, field: "providers[0].baseURL" },
+    {
+      what: "a field of the wrong type",
+      content: { providers: [local({ baseURL: 42 })] },
+      field: "providers[0].baseURL"
+    },
     { what: "an unknown type", content: { providers: [local({ type: "cohere" })] }, field: "providers[0].type" },
-    { what: "a model without id", content: { providers: [local({ models: [{ name: "M", categories: [] }] })] }, field: "providers[0].models[0].id" },
-    { what: "a negative context window", content: { providers: [local({ models: [{ id: "m", name: "M", categories: [], contextWindow: -1 }] })] }, field: "providers[0].models[0].contextWindow" },
+    {
+      what: "a model without id",
+      content: { providers: [local({ models: [{ name: "M", categories: [] }] })] },
+      field: "providers[0].models[0].id"
+    },
+    {
+      what: "a negative context window",
+      content: { providers: [local({ models: [{ id: "m", name: "M", categories: [], contextWindow: -1 }] })] },
+      field: "providers[0].models[0].contextWindow"
+    },
     { what: "a misspelt key", content: { providers: [local({ apikey: "x" })] }, field: "providers[0].apikey" },
     { what: "a slash in a provider id", content: { providers: [local({ id: "a/b" })] }, field: "providers[0].id" },
     { what: "a duplicate provider id", content: { providers: [local(), local()] }, field: "providers[1].id" },
-    { what: "a duplicate model id", content: { providers: [local({ models: [{ id: "m", name: "M", categories: [] }, { id: "m", name: "N", categories: [] }] })] }, field: "providers[0].models[1].id" },
-    { what: "openai-compatible without baseURL", content: { providers: [local({ baseURL: undefined })] }, field: "providers[0].baseURL" },
-    { what: "openai-compatible without models", content: { providers: [local({ models: undefined })] }, field: "providers[0].models" },
-    { what: "anthropic without a key", content: { providers: [{ id: "a", type: "anthropic" }] }, field: "providers[0]: apiKey or apiKeyEnv is required" },
-    { what: "apiKeyEnv naming an unset variable", content: { providers: [local({ apiKeyEnv: "NOT_SET_ANYWHERE" })] }, field: "providers[0].apiKeyEnv: environment variable NOT_SET_ANYWHERE is not set" },
-    { what: "both apiKey and apiKeyEnv", content: { providers: [local({ apiKey: "k", apiKeyEnv: "K" })] }, field: "providers[0]: give apiKey or apiKeyEnv" },
+    {
+      what: "a duplicate model id",
+      content: {
+        providers: [local({ models: [{ id: "m", name: "M", categories: [] }, { id: "m", name: "N", categories: [] }] })]
+      },
+      field: "providers[0].models[1].id"
+    },
+    {
+      what: "openai-compatible without baseURL",
+      content: { providers: [local({ baseURL: undefined })] },
+      field: "providers[0].baseURL"
+    },
+    {
+      what: "openai-compatible without models",
+      content: { providers: [local({ models: undefined })] },
+      field: "providers[0].models"
+    },
+    {
+      what: "anthropic without a key",
+      content: { providers: [{ id: "a", type: "anthropic" }] },
+      field: "providers[0]: apiKey or apiKeyEnv is required"
+    },
+    {
+      what: "apiKeyEnv naming an unset variable",
+      content: { providers: [local({ apiKeyEnv: "NOT_SET_ANYWHERE" })] },
+      field: "providers[0].apiKeyEnv: environment variable NOT_SET_ANYWHERE is not set"
+    },
+    {
+      what: "both apiKey and apiKeyEnv",
+      content: { providers: [local({ apiKey: "k", apiKeyEnv: "K" })] },
+      field: "providers[0]: give apiKey or apiKeyEnv"
+    },
     { what: "no providers array", content: { provider: [] }, field: "providers" },
     { what: "malformed JSON", content: "{ \"providers\": [", field: "not valid JSON" }
   ])("fails startup on $what, naming the file and the field", ({ content, field }) =>

@@ -28,7 +28,10 @@ describe("ChatContext", () => {
     { partnerToken: 5 },
     { configData: "text" },
     { modelConfig: [] }
-  ])("rejects %j", (context) => Effect.map(Effect.flip(decode(context)), (error) => assert.instanceOf(error, Schema.SchemaError)))
+  ])(
+    "rejects %j",
+    (context) => Effect.map(Effect.flip(decode(context)), (error) => assert.instanceOf(error, Schema.SchemaError))
+  )
 })
 
 describe("configSchemaDocument", () => {
@@ -56,7 +59,10 @@ describe("configSchemaDocument", () => {
     for (const [field, schema] of Object.entries(properties)) {
       assert.isString(schema.description, `${field} has a description`)
     }
-    assert.deepInclude<unknown>(properties["systemPrompts"], { type: "object", additionalProperties: { type: "string" } })
+    assert.deepInclude<unknown>(properties["systemPrompts"], {
+      type: "object",
+      additionalProperties: { type: "string" }
+    })
     assert.strictEqual(document.context["type"], "object")
     assert.notProperty(document.context, "required")
   })

@@ -22,25 +22,36 @@ const decodesOrRejects = (body: unknown) =>
   })
 
 describe("decodeChatRequest: rules 1 and 2", () => {
-  it.effect.each([
-    [{ messages }, `Invalid request: "model" is required`],
-    [{ model: "openai/gpt-4o" }, `Invalid request: "messages" is required`],
-    [{ model: "openai/gpt-4o", messages: "hi" }, `Invalid request: "messages" must be an array`],
-    [{ model: "openai/gpt-4o", messages: { role: "user" } }, `Invalid request: "messages" must be an array`],
-    [{ model: "openai/gpt-4o", messages: null }, `Invalid request: "messages" must be an array`],
-    [{ model: 42, messages }, `Invalid request: "model" must be a string`],
-    [{}, `Invalid request: "model" is required`],
-    [null, "Invalid request: body must be a JSON object"],
-    [[{ model: "openai/gpt-4o", messages }], "Invalid request: body must be a JSON object"],
-    ["openai/gpt-4o", "Invalid request: body must be a JSON object"]
-  ] as const)("%j → %s", ([body, message]) =>
+  it.effect.each(
+    [
+      [{ messages }, `Invalid request: "model" is required`],
+      [{ model: "openai/gpt-4o" }, `Invalid request: "messages" is required`],
+      [{ model: "openai/gpt-4o", messages: "hi" }, `Invalid request: "messages" must be an array`],
+      [{ model: "openai/gpt-4o", messages: { role: "user" } }, `Invalid request: "messages" must be an array`],
+      [{ model: "openai/gpt-4o", messages: null }, `Invalid request: "messages" must be an array`],
+      [{ model: 42, messages }, `Invalid request: "model" must be a string`],
+      [{}, `Invalid request: "model" is required`],
+      [null, "Invalid request: body must be a JSON object"],
+      [[{ model: "openai/gpt-4o", messages }], "Invalid request: body must be a JSON object"],
+      ["openai/gpt-4o", "Invalid request: body must be a JSON object"]
+    ] as const
+  )("%j → %s", ([body, message]) =>
     Effect.gen(function*() {
       const error = yield* failure(body)
       assert.strictEqual(error.message, message)
       assert.include(error.issues.join("; "), message.replace("Invalid request: ", ""))
     }))
 
-  it.effect.each(["gpt4", "openai/", "/gpt-4o", "openai//gpt-4o", "openai/gpt-4o/", "open ai/gpt-4o", "openai/gpt 4o", ""])(
+  it.effect.each([
+    "gpt4",
+    "openai/",
+    "/gpt-4o",
+    "openai//gpt-4o",
+    "openai/gpt-4o/",
+    "open ai/gpt-4o",
+    "openai/gpt 4o",
+    ""
+  ])(
     "rejects model %j",
     (model) =>
       Effect.gen(function*() {
@@ -49,7 +60,12 @@ describe("decodeChatRequest: rules 1 and 2", () => {
       })
   )
 
-  it.effect.each(["openai/gpt-4o", "anthropic/claude-sonnet-4-5", "openrouter/meta-llama/llama-3.1-70b", "local/m1:latest"])(
+  it.effect.each([
+    "openai/gpt-4o",
+    "anthropic/claude-sonnet-4-5",
+    "openrouter/meta-llama/llama-3.1-70b",
+    "local/m1:latest"
+  ])(
     "accepts model %j (provider before the first slash, model the rest)",
     (model) => Effect.map(decodeChatRequest({ model, messages }), (chat) => assert.strictEqual(chat.model, model))
   )
@@ -142,41 +158,53 @@ describe("parseJsonBody", () => {
 })
 
 describe("decodeChatRequest: properties", () => {
-  it.effect.prop("any JSON value decodes or is an InvalidRequest, never a defect", [Arbitrary.schema(Schema.Json)], ([json]) =>
-    Effect.gen(function*() {
-      const exit = yield* decodesOrRejects(json)
-      if (typeof json !== "object" || json === null || Array.isArray(json)) {
-        assert.isTrue(Exit.isFailure(exit))
-      }
-    }))
+  it.effect.prop(
+    "any JSON value decodes or is an InvalidRequest, never a defect",
+    [Arbitrary.schema(Schema.Json)],
+    ([json]) =>
+      Effect.gen(function*() {
+        const exit = yield* decodesOrRejects(json)
+        if (typeof json !== "object" || json === null || Array.isArray(json)) {
+          assert.isTrue(Exit.isFailure(exit))
+        }
+      })
+  )
 
-  it.effect.prop("a mutated valid body decodes or is a specific InvalidRequest", [mutatedBodies], ([{ body, field, remove, value }]) =>
-    Effect.gen(function*() {
-      const mutated: Record<string, unknown> = { ...body }
-      if (remove) delete mutated[field]
-      else mutated[field] = value
-      const exit = yield* decodesOrRejects(viaJson(mutated))
-      const message = Exit.isFailure(exit) ? (yield* Effect.flip(exit)).message : undefined
-      if (field === "model" && remove) assert.strictEqual(message, `Invalid request: "model" is required`)
-      if (field === "messages" && remove) assert.strictEqual(message, `Invalid request: "messages" is required`)
-      if (field === "messages" && !remove && !Array.isArray(value)) {
-        assert.strictEqual(message, `Invalid request: "messages" must be an array`)
-      }
-      if (field === "model" && !remove && typeof value !== "string") {
-        assert.strictEqual(message, `Invalid request: "model" must be a string`)
-      }
-    }))
+  it.effect.prop(
+    "a mutated valid body decodes or is a specific InvalidRequest",
+    [mutatedBodies],
+    ([{ body, field, remove, value }]) =>
+      Effect.gen(function*() {
+        const mutated: Record<string, unknown> = { ...body }
+        if (remove) delete mutated[field]
+        else mutated[field] = value
+        const exit = yield* decodesOrRejects(viaJson(mutated))
+        const message = Exit.isFailure(exit) ? (yield* Effect.flip(exit)).message : undefined
+        if (field === "model" && remove) assert.strictEqual(message, `Invalid request: "model" is required`)
+        if (field === "messages" && remove) assert.strictEqual(message, `Invalid request: "messages" is required`)
+        if (field === "messages" && !remove && !Array.isArray(value)) {
+          assert.strictEqual(message, `Invalid request: "messages" must be an array`)
+        }
+        if (field === "model" && !remove && typeof value !== "string") {
+          assert.strictEqual(message, `Invalid request: "model" must be a string`)
+        }
+      })
+  )
 
-  it.effect.prop("valid bodies decode, keep their fields and round-trip", [validBodies], ([body]) =>
-    Effect.gen(function*() {
-      const chat = yield* decodeChatRequest(body)
-      assert.strictEqual(chat.model, body.model)
-      assert.deepStrictEqual(chat.messages, body.messages)
-      assert.strictEqual(chat.stream, body.stream ?? true)
-      assert.strictEqual(chat.prune, body.prune ?? false)
-      assert.strictEqual(chat.contextStrategy, body.contextStrategy ?? "error")
-      assert.deepStrictEqual(chat.context, body.context)
-      const encoded = yield* Schema.encodeEffect(ChatRequest)(chat)
-      assert.deepStrictEqual(yield* decodeChatRequest(viaJson(encoded)), chat)
-    }))
+  it.effect.prop(
+    "valid bodies decode, keep their fields and round-trip",
+    [validBodies],
+    ([body]) =>
+      Effect.gen(function*() {
+        const chat = yield* decodeChatRequest(body)
+        assert.strictEqual(chat.model, body.model)
+        assert.deepStrictEqual(chat.messages, body.messages)
+        assert.strictEqual(chat.stream, body.stream ?? true)
+        assert.strictEqual(chat.prune, body.prune ?? false)
+        assert.strictEqual(chat.contextStrategy, body.contextStrategy ?? "error")
+        assert.deepStrictEqual(chat.context, body.context)
+        const encoded = yield* Schema.encodeEffect(ChatRequest)(chat)
+        assert.deepStrictEqual(yield* decodeChatRequest(viaJson(encoded)), chat)
+      })
+  )
 })

@@ -7,7 +7,11 @@ const decode = Schema.decodeUnknownEffect(PruneOptions)
 describe("PruneOptions", () => {
   it.effect("unspecified fields take the spec's defaults", () =>
     Effect.gen(function*() {
-      assert.deepStrictEqual(yield* decode({}), { maxOutputTokens: 100_000, targetTokens: 80_000, preserveRecentMessages: 3 })
+      assert.deepStrictEqual(yield* decode({}), {
+        maxOutputTokens: 100_000,
+        targetTokens: 80_000,
+        preserveRecentMessages: 3
+      })
       assert.deepStrictEqual(yield* decode({ preserveRecentMessages: 0 }), {
         maxOutputTokens: 100_000,
         targetTokens: 80_000,
@@ -15,18 +19,26 @@ describe("PruneOptions", () => {
       })
     }))
 
-  it.effect.each([
-    [{ targetTokens: 1.5 }, "must be an integer"],
-    [{ maxOutputTokens: -1 }, "must not be negative"],
-    [{ preserveRecentMessages: "3" }, "Expected number"],
-    [{ targetTokens: null }, "Expected number"],
-    [{ targetTokens: 1e300 }, "must be an integer"]
-  ] as const)("rejects %j: %s", ([options, message]) =>
-    Effect.map(Effect.flip(decode(options)), (error) => assert.include(error.message, message)))
+  it.effect.each(
+    [
+      [{ targetTokens: 1.5 }, "must be an integer"],
+      [{ maxOutputTokens: -1 }, "must not be negative"],
+      [{ preserveRecentMessages: "3" }, "Expected number"],
+      [{ targetTokens: null }, "Expected number"],
+      [{ targetTokens: 1e300 }, "must be an integer"]
+    ] as const
+  )(
+    "rejects %j: %s",
+    ([options, message]) => Effect.map(Effect.flip(decode(options)), (error) => assert.include(error.message, message))
+  )
 
-  it.effect.prop("keeps any non-negative integers given", [Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)), Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))], ([a, b]) =>
+  it.effect.prop("keeps any non-negative integers given", [
+    Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+    Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
+  ], ([a, b]) =>
     Effect.map(
       decode({ targetTokens: a, preserveRecentMessages: b }),
-      (options) => assert.deepStrictEqual(options, { maxOutputTokens: 100_000, targetTokens: a, preserveRecentMessages: b })
+      (options) =>
+        assert.deepStrictEqual(options, { maxOutputTokens: 100_000, targetTokens: a, preserveRecentMessages: b })
     ))
 })

@@ -30,5 +30,8 @@ describe("ValidationReport", () => {
     { valid: true, tools: [] },
     { valid: true, model: { valid: true }, tools: [{ name: "bash" }] },
     { valid: true, model: { valid: true }, tools: [{ name: "bash", valid: true, structureErrors: [{ field: "x" }] }] }
-  ])("rejects %j", (report) => Effect.map(Effect.flip(decode(report)), (error) => assert.instanceOf(error, Schema.SchemaError)))
+  ])(
+    "rejects %j",
+    (report) => Effect.map(Effect.flip(decode(report)), (error) => assert.instanceOf(error, Schema.SchemaError))
+  )
 })

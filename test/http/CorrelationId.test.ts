@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { correlationIdFor, uuidV7 } from "../../src/http/CorrelationId.ts"
 
-describe("correlation ids (DESIGN §3.7)", () => {
+describe("correlation ids (docs/DESIGN.md §3.7)", () => {
   it("echoes a short safe client id", () => {
     expect(correlationIdFor("req-123_abc.9:x")).toBe("req-123_abc.9:x")
   })

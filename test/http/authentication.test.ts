@@ -13,7 +13,10 @@ describe("requiresKey", () => {
     expect(requiresKey(url)).toBe(true)
   })
 
-  it.each(["/health", "/openapi.json", "/docs", "/apix", "/health?api/", "/nope/api/v1/models"])("leaves %s open", (url) => {
-    expect(requiresKey(url)).toBe(false)
-  })
+  it.each(["/health", "/openapi.json", "/docs", "/apix", "/health?api/", "/nope/api/v1/models"])(
+    "leaves %s open",
+    (url) => {
+      expect(requiresKey(url)).toBe(false)
+    }
+  )
 })

@@ -7,11 +7,19 @@ import { makeTestTool } from "../support/tools.ts"
 let gateway: TestGateway
 
 const tools = [
-  makeTestTool({ name: "bash", category: "sandbox", requiresSandbox: true, promptTypes: ["generalComputerSystemPrompt"] }),
+  makeTestTool({
+    name: "bash",
+    category: "sandbox",
+    requiresSandbox: true,
+    promptTypes: ["generalComputerSystemPrompt"]
+  }),
   makeTestTool({
     name: "jobsite_reply_generator",
     category: "business",
-    requiredContext: [{ field: "configData" }, { field: "replyPrompts", schema: Schema.Record(Schema.String, Schema.String) }],
+    requiredContext: [{ field: "configData" }, {
+      field: "replyPrompts",
+      schema: Schema.Record(Schema.String, Schema.String)
+    }],
     promptTypes: ["bossJobsiteSystemPrompt", "bossJobsiteLocalSystemPrompt"]
   })
 ]
@@ -33,12 +41,18 @@ describe("GET /models", () => {
     expect(response.status).toBe(200)
     expect(response.headers.get("cache-control")).toBe("private, max-age=3600")
     expect(response.headers.get("x-correlation-id")).toBeTruthy()
-    expect(body).toEqual({ success: true, data: { models: [{ id: "test/m2", name: "Model Two", categories: ["chat", "tools"] }] } })
+    expect(body).toEqual({
+      success: true,
+      data: { models: [{ id: "test/m2", name: "Model Two", categories: ["chat", "tools"] }] }
+    })
   })
 
   it("expands provider wildcards and gives nothing to an empty allow-list", async () => {
     const all = await gateway.createKey({ models: ["test/*"] })
-    expect((await get("/models", all.secret)).body.data.models.map((m: { id: string }) => m.id)).toEqual(["test/m1", "test/m2"])
+    expect((await get("/models", all.secret)).body.data.models.map((m: { id: string }) => m.id)).toEqual([
+      "test/m1",
+      "test/m2"
+    ])
     expect((await get("/models", all.secret)).body.data.models[0].contextWindow).toBe(128_000)
     const none = await gateway.createKey({ models: [] })
     expect((await get("/models", none.secret)).body.data.models).toEqual([])
@@ -88,7 +102,17 @@ describe("GET /prompt-types and /config-schema", () => {
     expect(body.data.sandboxId).toMatchObject({ type: "string", required: false })
     expect(body.data.toolContext).toMatchObject({ type: "object", required: false })
     const properties = JSON.stringify(body.data.context)
-    for (const field of ["preferredBrand", "modelConfig", "configData", "systemPrompts", "replyPrompts", "partnerToken", "defaultMessengerId"]) {
+    for (
+      const field of [
+        "preferredBrand",
+        "modelConfig",
+        "configData",
+        "systemPrompts",
+        "replyPrompts",
+        "partnerToken",
+        "defaultMessengerId"
+      ]
+    ) {
       expect(properties).toContain(field)
     }
   })

@@ -19,7 +19,11 @@ const refusedBothWays = async (messages: ReadonlyArray<unknown>) => {
   const requestsBefore = gateway.upstream.requests.length
   const bodies = []
   for (const stream of [true, false]) {
-    const response = await postJson(`${gateway.url}/api/v1/chat`, chatBody({ stream, messages, allowedTools: ["echo"] }), bearer(secret))
+    const response = await postJson(
+      `${gateway.url}/api/v1/chat`,
+      chatBody({ stream, messages, allowedTools: ["echo"] }),
+      bearer(secret)
+    )
     expect(response.status).toBe(400)
     expect(response.headers.get("content-type")).toContain("application/json")
     const body = await response.json()
@@ -35,10 +39,21 @@ describe("a malformed history is the client's mistake (docs/DESIGN.md §3.18)", 
   it("a tool call without its result is a 400 naming the part", async () => {
     const body = await refusedBothWays([
       user("Echo hi"),
-      { role: "assistant", parts: [{ type: "dynamic-tool", toolName: "echo", toolCallId: "c1", state: "input-available", input: { text: "hi" } }] },
+      {
+        role: "assistant",
+        parts: [{
+          type: "dynamic-tool",
+          toolName: "echo",
+          toolCallId: "c1",
+          state: "input-available",
+          input: { text: "hi" }
+        }]
+      },
       user("and?")
     ])
-    expect(body.message).toMatch(/^Invalid history: "messages\[1\]\.parts\[0\]" is a call of tool "echo" \(toolCallId "c1"\) without its result/)
+    expect(body.message).toMatch(
+      /^Invalid history: "messages\[1\]\.parts\[0\]" is a call of tool "echo" \(toolCallId "c1"\) without its result/
+    )
     expect(body.details.error).toMatch(/^"messages\[1\]\.parts\[0\]" /)
   })
 
@@ -47,7 +62,12 @@ describe("a malformed history is the client's mistake (docs/DESIGN.md §3.18)", 
       user("Echo hi"),
       {
         role: "assistant",
-        parts: [{ type: "text", text: "Calling" }, { type: "tool-echo", toolCallId: "c2", state: "input-available", input: { text: "hi" } }]
+        parts: [{ type: "text", text: "Calling" }, {
+          type: "tool-echo",
+          toolCallId: "c2",
+          state: "input-available",
+          input: { text: "hi" }
+        }]
       }
     ])
     expect(body.details.error).toContain(`"messages[1].parts[1]" is a call of tool "echo"`)
@@ -59,7 +79,10 @@ describe("a malformed history is the client's mistake (docs/DESIGN.md §3.18)", 
   })
 
   it("what only the conversion finds is a 400 too, before any stream starts", async () => {
-    const body = await refusedBothWays([{ role: "user", parts: [{ type: "file", mediaType: "image/png", url: "not a url" }] }])
+    const body = await refusedBothWays([{
+      role: "user",
+      parts: [{ type: "file", mediaType: "image/png", url: "not a url" }]
+    }])
     expect(body.message).toMatch(/^Invalid history: "messages" cannot be sent to test: /)
     expect(body.details.error).toMatch(/^"messages" cannot be sent to test: /)
   })

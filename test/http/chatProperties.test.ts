@@ -19,12 +19,27 @@ const valid = { model: "test/m1", messages: [{ role: "user", content: "hi" }], s
 
 /** A valid body with one field replaced by an arbitrary JSON value. */
 const mutated = fc.tuple(
-  fc.constantFrom("model", "messages", "stream", "prune", "pruneOptions", "systemPrompt", "promptType", "allowedTools",
-    "contextStrategy", "sandboxId", "context", "toolContext", "validateOnly"),
+  fc.constantFrom(
+    "model",
+    "messages",
+    "stream",
+    "prune",
+    "pruneOptions",
+    "systemPrompt",
+    "promptType",
+    "allowedTools",
+    "contextStrategy",
+    "sandboxId",
+    "context",
+    "toolContext",
+    "validateOnly"
+  ),
   fc.jsonValue()
 ).map(([field, value]) => ({ ...valid, [field]: value }))
 
-const mutatedMessage = fc.tuple(fc.constantFrom("role", "content", "parts", "id"), fc.jsonValue()).map(([field, value]) => ({
+const mutatedMessage = fc.tuple(fc.constantFrom("role", "content", "parts", "id"), fc.jsonValue()).map((
+  [field, value]
+) => ({
   ...valid,
   messages: [{ role: "user", content: "hi", [field]: value }]
 }))
@@ -54,18 +69,21 @@ describe("random and mutated request bodies", () => {
 
   it("turn random bytes into 400 Malformed JSON", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.string({ minLength: 1 }).filter((s) => {
-        try {
-          JSON.parse(s)
-          return false
-        } catch {
-          return true
+      fc.asyncProperty(
+        fc.string({ minLength: 1 }).filter((s) => {
+          try {
+            JSON.parse(s)
+            return false
+          } catch {
+            return true
+          }
+        }),
+        async (raw) => {
+          const { status, text } = await send(raw)
+          expect(status).toBe(400)
+          expect(JSON.parse(text).message).toMatch(/^Malformed JSON body/)
         }
-      }), async (raw) => {
-        const { status, text } = await send(raw)
-        expect(status).toBe(400)
-        expect(JSON.parse(text).message).toMatch(/^Malformed JSON body/)
-      }),
+      ),
       { numRuns: 100 }
     )
   })

@@ -39,7 +39,11 @@ describe("POST /chat", () => {
     const response = await postJson(`${gateway.url}/api/v1/chat`, chatBody(), bearer("pk_nope"))
     expect(response.status).toBe(401)
     expect(response.headers.get("x-correlation-id")).toBeNull()
-    expect(await response.json()).toEqual({ error: "Unauthorized", message: "Invalid or expired API key", statusCode: 401 })
+    expect(await response.json()).toEqual({
+      error: "Unauthorized",
+      message: "Invalid or expired API key",
+      statusCode: 401
+    })
   })
 
   it("answers with a query string on the path", async () => {

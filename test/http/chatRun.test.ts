@@ -38,7 +38,11 @@ const chat = async (body: unknown) => {
 
 const toolLoopScript = () =>
   gateway.upstream.enqueue(
-    { type: "tool-calls", calls: [{ id: "call_1", name: "echo", arguments: { text: "ping" } }], usage: { promptTokens: 10, completionTokens: 5 } },
+    {
+      type: "tool-calls",
+      calls: [{ id: "call_1", name: "echo", arguments: { text: "ping" } }],
+      usage: { promptTokens: 10, completionTokens: 5 }
+    },
     { type: "text", text: "The tool said ping", usage: { promptTokens: 30, completionTokens: 7, cachedTokens: 4 } }
   )
 
@@ -61,7 +65,9 @@ describe("POST /chat stream=false", () => {
     expect(body.data.messages[0]).toMatchObject({ role: "user", parts: [{ type: "text", text: "Hello there" }] })
     const assistant = body.data.messages[1]
     expect(assistant.role).toBe("assistant")
-    expect(assistant.parts.filter((p: { type: string }) => p.type === "text").map((p: { text: string }) => p.text).join("")).toBe("Hello back")
+    expect(
+      assistant.parts.filter((p: { type: string }) => p.type === "text").map((p: { text: string }) => p.text).join("")
+    ).toBe("Hello back")
     expect(body.data.usage).toMatchObject({ inputTokens: 12, outputTokens: 3, totalTokens: 15 })
     expect(body.data.tools).toEqual({ used: [], skipped: [] })
     expect(body.data.finished).toBe(true)
@@ -105,12 +111,17 @@ describe("POST /chat stream=false", () => {
     expect(response.status).toBe(200)
     expect(response.headers.get("x-tools-skipped")).toBe("needs_token")
     expect(body.data.tools).toEqual({ used: ["echo"], skipped: ["needs_token"] })
-    const offered = gateway.upstream.requests[requestsBefore]!.body.tools.map((t: { function: { name: string } }) => t.function.name)
+    const offered = gateway.upstream.requests[requestsBefore]!.body.tools.map((t: { function: { name: string } }) =>
+      t.function.name
+    )
     expect(offered).toEqual(["echo"])
   })
 
   it("stops at 30 steps and marks the answer unfinished", async () => {
-    gateway.upstream.respondWith(() => ({ type: "tool-calls", calls: [{ name: "echo", arguments: { text: "again" } }] }))
+    gateway.upstream.respondWith(() => ({
+      type: "tool-calls",
+      calls: [{ name: "echo", arguments: { text: "again" } }]
+    }))
     try {
       const { body } = await chat(chatBody({ allowedTools: ["echo"] }))
       expect(body.data.finished).toBe(false)
@@ -125,7 +136,11 @@ describe("POST /chat stream=false", () => {
 describe("POST /chat stream=true", () => {
   it("streams SSE with the spec's headers, tool events and [DONE]", async () => {
     toolLoopScript()
-    const response = await postJson(`${gateway.url}/api/v1/chat`, chatBody({ stream: true, allowedTools: ["echo"] }), bearer(secret))
+    const response = await postJson(
+      `${gateway.url}/api/v1/chat`,
+      chatBody({ stream: true, allowedTools: ["echo"] }),
+      bearer(secret)
+    )
     expect(response.status).toBe(200)
     expect(response.headers.get("content-type")).toContain("text/event-stream")
     expect(response.headers.get("cache-control")).toBe("no-cache")
@@ -153,7 +168,7 @@ describe("POST /chat stream=true", () => {
   })
 })
 
-describe("upstream failures (DESIGN §3.3, §3.8)", () => {
+describe("upstream failures (docs/DESIGN.md §3.3, §3.8)", () => {
   it("maps an unavailable provider to 503 before any stream starts", async () => {
     gateway.upstream.enqueue(...Array.from({ length: 3 }, () => ({ type: "error" as const, status: 503 })))
     const response = await postJson(`${gateway.url}/api/v1/chat`, chatBody({ stream: true }), bearer(secret))
@@ -164,7 +179,11 @@ describe("upstream failures (DESIGN §3.3, §3.8)", () => {
   })
 
   it("maps a refused request to 500 with details.error", async () => {
-    gateway.upstream.enqueue({ type: "error", status: 400, body: { error: { message: "bad tool schema", type: "invalid_request_error" } } })
+    gateway.upstream.enqueue({
+      type: "error",
+      status: 400,
+      body: { error: { message: "bad tool schema", type: "invalid_request_error" } }
+    })
     const { response, body } = await chat(chatBody())
     expect(response.status).toBe(500)
     expect(body.error).toBe("InternalServerError")
@@ -194,7 +213,11 @@ describe("upstream failures (DESIGN §3.3, §3.8)", () => {
       onToolAbort = resolve
     })
     gateway.upstream.enqueue({ type: "tool-calls", calls: [{ name: "wait_forever", arguments: { text: "x" } }] })
-    const response = await postJson(`${gateway.url}/api/v1/chat`, chatBody({ stream: true, allowedTools: ["wait_forever"] }), bearer(secret))
+    const response = await postJson(
+      `${gateway.url}/api/v1/chat`,
+      chatBody({ stream: true, allowedTools: ["wait_forever"] }),
+      bearer(secret)
+    )
     const reader = response.body!.getReader()
     let seen = ""
     while (!seen.includes("tool-input-available")) seen += new TextDecoder().decode((await reader.read()).value)

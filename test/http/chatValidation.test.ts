@@ -8,7 +8,9 @@ const tools = [
   makeTestTool({ name: "echo" }),
   makeTestTool({
     name: "jobsite_reply_generator",
-    requiredContext: [{ field: "configData", schema: Schema.Struct({ brands: Schema.Array(Schema.String) }) }, { field: "replyPrompts" }],
+    requiredContext: [{ field: "configData", schema: Schema.Struct({ brands: Schema.Array(Schema.String) }) }, {
+      field: "replyPrompts"
+    }],
     promptTypes: ["bossJobsiteSystemPrompt", "bossJobsiteLocalSystemPrompt"]
   }),
   makeTestTool({
@@ -16,7 +18,11 @@ const tools = [
     requiredContext: [{ field: "partnerToken" }, { field: "defaultMessengerId" }],
     promptTypes: ["bossJobsiteSystemPrompt", "bossJobsiteLocalSystemPrompt"]
   }),
-  makeTestTool({ name: "bash", requiresSandbox: true, promptTypes: ["bossJobsiteSystemPrompt", "generalComputerSystemPrompt"] })
+  makeTestTool({
+    name: "bash",
+    requiresSandbox: true,
+    promptTypes: ["bossJobsiteSystemPrompt", "generalComputerSystemPrompt"]
+  })
 ]
 const jobsiteContext = { configData: { brands: ["Acme"] }, replyPrompts: { general: "Be kind" } }
 
@@ -116,7 +122,9 @@ describe("tools: allow-list, promptType, context", () => {
   })
 
   it("400 with missingContext, tools and strategy under contextStrategy=error", async () => {
-    const result = await chat(chatBody({ promptType: "bossJobsiteLocalSystemPrompt", context: { configData: { brands: [] } } }))
+    const result = await chat(
+      chatBody({ promptType: "bossJobsiteLocalSystemPrompt", context: { configData: { brands: [] } } })
+    )
     expectError(result, 400, "BadRequest")
     expect(result.body.message).toBe("Missing required context: replyPrompts, partnerToken, defaultMessengerId")
     expect(result.body.details).toMatchObject({
@@ -128,7 +136,12 @@ describe("tools: allow-list, promptType, context", () => {
   })
 
   it("reports structure errors per field", async () => {
-    const result = await chat(chatBody({ allowedTools: ["jobsite_reply_generator"], context: { configData: { brands: "Acme" }, replyPrompts: {} } }))
+    const result = await chat(
+      chatBody({
+        allowedTools: ["jobsite_reply_generator"],
+        context: { configData: { brands: "Acme" }, replyPrompts: {} }
+      })
+    )
     expectError(result, 400, "BadRequest")
     expect(result.body.details.structureErrors[0].field).toBe("configData")
   })
@@ -155,7 +168,9 @@ describe("validateOnly and contextStrategy=report (rules 6, 7)", () => {
   it("returns a ValidationReport and runs nothing", async () => {
     const before = gateway.upstream.requests.length
     for (const flags of [{ validateOnly: true }, { contextStrategy: "report" }]) {
-      const result = await chat(chatBody({ ...flags, promptType: "bossJobsiteLocalSystemPrompt", context: jobsiteContext }))
+      const result = await chat(
+        chatBody({ ...flags, promptType: "bossJobsiteLocalSystemPrompt", context: jobsiteContext })
+      )
       expect(result.response.status).toBe(200)
       expect(result.response.headers.get("x-correlation-id")).toBeTruthy()
       expect(result.body).toEqual({
@@ -181,16 +196,26 @@ describe("validateOnly and contextStrategy=report (rules 6, 7)", () => {
     expect(result.response.status).toBe(200)
     expect(result.body.valid).toBe(false)
     expect(result.body.model).toEqual({ valid: false, error: "Model not available with your API key" })
-    expect(result.body.tools).toEqual([{ name: "echo", valid: false, error: "Tool not available with your API key: echo" }])
+    expect(result.body.tools).toEqual([{
+      name: "echo",
+      valid: false,
+      error: "Tool not available with your API key: echo"
+    }])
   })
 })
 
 describe("correlation ids", () => {
   it("echoes a safe client id and replaces an unsafe one", async () => {
-    const echoed = await postJson(`${gateway.url}/api/v1/chat`, { model: "x" }, { ...bearer(secret), "x-correlation-id": "client-42" })
+    const echoed = await postJson(`${gateway.url}/api/v1/chat`, { model: "x" }, {
+      ...bearer(secret),
+      "x-correlation-id": "client-42"
+    })
     expect(echoed.headers.get("x-correlation-id")).toBe("client-42")
     expect((await echoed.json()).correlationId).toBe("client-42")
-    const replaced = await postJson(`${gateway.url}/api/v1/chat`, { model: "x" }, { ...bearer(secret), "x-correlation-id": "bad id<>" })
+    const replaced = await postJson(`${gateway.url}/api/v1/chat`, { model: "x" }, {
+      ...bearer(secret),
+      "x-correlation-id": "bad id<>"
+    })
     expect(replaced.headers.get("x-correlation-id")).not.toBe("bad id<>")
   })
 })

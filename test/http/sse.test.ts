@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { DONE, encodeChunk, encodeFailure } from "../../src/http/sse.ts"
 
-describe("SSE encoding (DESIGN §3.1)", () => {
+describe("SSE encoding (docs/DESIGN.md §3.1)", () => {
   it("sends plain data lines for message chunks", () => {
     expect(encodeChunk({ type: "text-delta", id: "t", delta: "hi" })).toBe(
       `data: {"type":"text-delta","id":"t","delta":"hi"}\n\n`

@@ -6,8 +6,8 @@ import { Effect, Layer } from "effect"
 import { afterAll, beforeAll } from "vitest"
 import { AppConfig } from "../../src/config/AppConfig.ts"
 import { ModelRegistry } from "../../src/models/ModelRegistry.ts"
-import { startUpstream, type Upstream } from "../support/upstream/index.ts"
 import { tempDir, withEnvironment, writeConfigFile } from "../config/fixtures.ts"
+import { startUpstream, type Upstream } from "../support/upstream/index.ts"
 
 const KEY = "sk-registry-test-key"
 let upstream: Upstream
@@ -55,7 +55,14 @@ describe("ModelRegistry", () => {
     Effect.gen(function*() {
       const registry = yield* registryWith({ PARLEY_CONFIG: localFile({ apiKey: KEY }) })
       assert.deepStrictEqual(registry.catalog, [
-        { id: "local/m1", name: "Model One", categories: ["chat"], contextWindow: 128000, maxOutputTokens: 16384, provider: "local" },
+        {
+          id: "local/m1",
+          name: "Model One",
+          categories: ["chat"],
+          contextWindow: 128000,
+          maxOutputTokens: 16384,
+          provider: "local"
+        },
         { id: "local/m2", name: "Model Two", categories: ["chat", "fast"], provider: "local" }
       ])
     }))

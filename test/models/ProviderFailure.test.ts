@@ -1,5 +1,5 @@
-import { assert, describe, expect, it } from "@effect/vitest"
 import { APICallError } from "@ai-sdk/provider"
+import { assert, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { redact, retryAfterOf, toProviderFailure } from "../../src/models/ProviderFailure.ts"
 
@@ -23,12 +23,18 @@ describe("toProviderFailure", () => {
         status: 429,
         message: "openai answered HTTP 429: Rate limit reached"
       })
-      expect(toProviderFailure("openai", apiError(502, "Bad gateway"))).toMatchObject({ _tag: "ProviderUnavailable", status: 502 })
+      expect(toProviderFailure("openai", apiError(502, "Bad gateway"))).toMatchObject({
+        _tag: "ProviderUnavailable",
+        status: 502
+      })
     }))
 
   it.effect("a 4xx is ProviderRejected; its message loses anything that looks like a key", () =>
     Effect.sync(() => {
-      const error = toProviderFailure("openai", apiError(401, "Incorrect API key provided: sk-proj-AbCdEf0123456789xyz."))
+      const error = toProviderFailure(
+        "openai",
+        apiError(401, "Incorrect API key provided: sk-proj-AbCdEf0123456789xyz.")
+      )
       expect(error).toMatchObject({ _tag: "ProviderRejected", status: 401 })
       assert.strictEqual(error.message, "openai answered HTTP 401: Incorrect API key provided: [redacted].")
       for (const secret of ["sk-", "AIza", "secret-key", "raw body"]) assert.notInclude(error.message, secret)
@@ -38,7 +44,10 @@ describe("toProviderFailure", () => {
     Effect.sync(() => {
       const refused = Object.assign(new Error("connect failed"), { code: "ECONNREFUSED" })
       expect(toProviderFailure("local", apiError(undefined, "Cannot connect to API", undefined, refused))).toEqual(
-        expect.objectContaining({ _tag: "ProviderUnavailable", message: "local could not be reached: Cannot connect to API" })
+        expect.objectContaining({
+          _tag: "ProviderUnavailable",
+          message: "local could not be reached: Cannot connect to API"
+        })
       )
       assert.isUndefined(toProviderFailure("local", new TypeError("fetch failed")).status)
       assert.strictEqual(toProviderFailure("local", new TypeError("fetch failed"))._tag, "ProviderUnavailable")
@@ -47,7 +56,11 @@ describe("toProviderFailure", () => {
 
   it.effect("anything else is ProviderRejected and says only its message", () =>
     Effect.sync(() => {
-      const error = toProviderFailure("anthropic", { type: "overloaded_error", message: "Overloaded", stack: "at secret.ts:1" })
+      const error = toProviderFailure("anthropic", {
+        type: "overloaded_error",
+        message: "Overloaded",
+        stack: "at secret.ts:1"
+      })
       expect(error).toMatchObject({ _tag: "ProviderRejected", message: "anthropic failed: Overloaded" })
       assert.notInclude(error.message, "secret.ts")
       assert.strictEqual(toProviderFailure("x", 42).message, "x failed: unknown error")

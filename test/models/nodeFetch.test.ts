@@ -83,7 +83,11 @@ describe("nodeFetch", () => {
   })
 
   it("accepts Headers objects", async () => {
-    const response = await nodeFetch(`${base}/echo`, { method: "POST", headers: new Headers({ "x-one": "1" }), body: "{}" })
+    const response = await nodeFetch(`${base}/echo`, {
+      method: "POST",
+      headers: new Headers({ "x-one": "1" }),
+      body: "{}"
+    })
     await response.text()
     assert.strictEqual(seen.at(-1)!.headers["x-one"], "1")
   })
@@ -126,7 +130,9 @@ describe("nodeFetch", () => {
   it("rejects with the abort reason, before the answer and while reading the body", async () => {
     const early = new AbortController()
     early.abort()
-    const before = await nodeFetch(`${base}/echo`, { method: "POST", body: "{}", signal: early.signal }).catch((e: unknown) => e)
+    const before = await nodeFetch(`${base}/echo`, { method: "POST", body: "{}", signal: early.signal }).catch((
+      e: unknown
+    ) => e)
     assert.strictEqual((before as Error).name, "AbortError")
 
     const late = new AbortController()

@@ -1,9 +1,15 @@
 import { assert, describe, expect, it } from "@effect/vitest"
 import { Clock, Effect, Fiber } from "effect"
 import { TestClock } from "effect/testing"
-import { backoffMs, retryAfterMs, type RetryPolicy, type RetryVerdict, retrySchedule } from "../../src/net/retry.ts"
+import { backoffMs, retryAfterMs, type RetryPolicy, retrySchedule, type RetryVerdict } from "../../src/net/retry.ts"
 
-const policy: RetryPolicy = { maxAttempts: 3, baseDelayMs: 1_000, maxDelayMs: 60_000, jitter: false, maxRetryAfterMs: 10_000 }
+const policy: RetryPolicy = {
+  maxAttempts: 3,
+  baseDelayMs: 1_000,
+  maxDelayMs: 60_000,
+  jitter: false,
+  maxRetryAfterMs: 10_000
+}
 
 describe("retryAfterMs", () => {
   const now = Date.parse("2030-01-01T00:00:00Z")

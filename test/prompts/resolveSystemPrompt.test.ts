@@ -7,7 +7,9 @@ describe("resolveSystemPrompt (rule 3)", () => {
   const context = { systemPrompts: { bossJobsiteSystemPrompt: "from context" } }
 
   it("prefers systemPrompt over the promptType's text", () => {
-    expect(resolveSystemPrompt({ systemPrompt: "direct", promptType: "bossJobsiteSystemPrompt", context })).toBe("direct")
+    expect(resolveSystemPrompt({ systemPrompt: "direct", promptType: "bossJobsiteSystemPrompt", context })).toBe(
+      "direct"
+    )
   })
 
   it("uses context.systemPrompts[promptType] next", () => {
@@ -30,7 +32,9 @@ describe("checkPromptType", () => {
     const result = checkPromptType("nope")
     expect(result).toBeInstanceOf(InvalidPromptType)
     const error = result as InvalidPromptType
-    expect(error.message).toContain("bossJobsiteSystemPrompt, bossJobsiteLocalSystemPrompt, generalComputerSystemPrompt")
+    expect(error.message).toContain(
+      "bossJobsiteSystemPrompt, bossJobsiteLocalSystemPrompt, generalComputerSystemPrompt"
+    )
     expect(error.allowed).toHaveLength(3)
   })
 })

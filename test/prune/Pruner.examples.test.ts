@@ -6,7 +6,11 @@ import { withShortOutputs } from "../../src/prune/stages.ts"
 import { counterFor } from "../../src/prune/tokenCount.ts"
 import { png, textOf } from "./conversations.ts"
 
-const text = (id: string, role: "user" | "assistant", body: string): UIMessage => ({ id, role, parts: [{ type: "text", text: body }] })
+const text = (id: string, role: "user" | "assistant", body: string): UIMessage => ({
+  id,
+  role,
+  parts: [{ type: "text", text: body }]
+})
 const screenshotStep = (id: string): UIMessage => ({
   id,
   role: "assistant",
@@ -38,8 +42,13 @@ const longOutputStep = (id: string): UIMessage => ({
 })
 
 const counter = counterFor("o200k_base")
-const tokensOf = (messages: ReadonlyArray<UIMessage>) => messages.reduce((total, message) => total + counter.message(message), 0)
-const options = (targetTokens: number, preserveRecentMessages = 1) => ({ maxOutputTokens: 0, targetTokens, preserveRecentMessages })
+const tokensOf = (messages: ReadonlyArray<UIMessage>) =>
+  messages.reduce((total, message) => total + counter.message(message), 0)
+const options = (targetTokens: number, preserveRecentMessages = 1) => ({
+  maxOutputTokens: 0,
+  targetTokens,
+  preserveRecentMessages
+})
 
 layer(Pruner.layer)("Pruner stages", (it) => {
   const conversation = [
@@ -53,7 +62,11 @@ layer(Pruner.layer)("Pruner stages", (it) => {
 
   it.effect("replaces old screenshots first when that is enough", () =>
     Effect.gen(function*() {
-      const result = yield* (yield* Pruner).prune({ system: "", messages: conversation, options: options(total - 1_000) })
+      const result = yield* (yield* Pruner).prune({
+        system: "",
+        messages: conversation,
+        options: options(total - 1_000)
+      })
       assert.strictEqual(result.stage, "images")
       assert.isTrue(result.pruned)
       assert.strictEqual(result.removed, 0)
@@ -64,7 +77,11 @@ layer(Pruner.layer)("Pruner stages", (it) => {
 
   it.effect("then shortens long old tool outputs, keeping their head and tail", () =>
     Effect.gen(function*() {
-      const result = yield* (yield* Pruner).prune({ system: "", messages: conversation, options: options(total - 2_500) })
+      const result = yield* (yield* Pruner).prune({
+        system: "",
+        messages: conversation,
+        options: options(total - 2_500)
+      })
       assert.strictEqual(result.stage, "tool-outputs")
       assert.strictEqual(result.messages.length, conversation.length)
       assert.include(JSON.stringify(result.messages[3]), "characters omitted by pruning")
@@ -74,13 +91,21 @@ layer(Pruner.layer)("Pruner stages", (it) => {
   it.effect("then drops the oldest exchanges, a tool call with its result", () =>
     Effect.gen(function*() {
       const lastTwoExchanges = tokensOf([conversation[2]!, withShortOutputs(conversation[3]!), conversation[4]!])
-      const result = yield* (yield* Pruner).prune({ system: "", messages: conversation, options: options(lastTwoExchanges) })
+      const result = yield* (yield* Pruner).prune({
+        system: "",
+        messages: conversation,
+        options: options(lastTwoExchanges)
+      })
       assert.strictEqual(result.stage, "messages")
       assert.deepStrictEqual(result.messages.map((m) => m.id), ["u2", "a2", "u3"])
       assert.strictEqual(result.removed, 2)
       assert.strictEqual(result.tokensAfter, lastTwoExchanges)
       assert.include(JSON.stringify(result.messages[1]), "characters omitted by pruning")
-      const tighter = yield* (yield* Pruner).prune({ system: "", messages: conversation, options: options(lastTwoExchanges - 1) })
+      const tighter = yield* (yield* Pruner).prune({
+        system: "",
+        messages: conversation,
+        options: options(lastTwoExchanges - 1)
+      })
       assert.deepStrictEqual(tighter.messages.map((m) => m.id), ["u3"])
     }))
 
@@ -100,16 +125,30 @@ layer(Pruner.layer)("Pruner stages", (it) => {
       const withTools = yield* pruner.prune({ system: "", messages: conversation, tools, options: options(total) })
       assert.notStrictEqual(withTools.stage, "none")
       assert.strictEqual(withTools.tokensAfter - tokensOf(withTools.messages), counter.tools(tools))
-      const withSystem = yield* pruner.prune({ system: textOf(1, 400), messages: conversation, options: options(total) })
+      const withSystem = yield* pruner.prune({
+        system: textOf(1, 400),
+        messages: conversation,
+        options: options(total)
+      })
       assert.notStrictEqual(withSystem.stage, "none")
     }))
 
   it.effect("counts with the model's tokenizer", () =>
     Effect.gen(function*() {
       const pruner = yield* Pruner
-      const exact = yield* pruner.prune({ system: "", messages: conversation, options: options(total), tokenizer: "o200k_base" })
+      const exact = yield* pruner.prune({
+        system: "",
+        messages: conversation,
+        options: options(total),
+        tokenizer: "o200k_base"
+      })
       assert.strictEqual(exact.stage, "none")
-      const approximate = yield* pruner.prune({ system: "", messages: conversation, options: options(total), tokenizer: "approximate" })
+      const approximate = yield* pruner.prune({
+        system: "",
+        messages: conversation,
+        options: options(total),
+        tokenizer: "approximate"
+      })
       assert.notStrictEqual(approximate.stage, "none")
     }))
 })
@@ -128,13 +167,18 @@ layer(Pruner.layer)("Pruner budget", (it) => {
       assert.isAtMost(tight.tokensAfter, 300)
     }))
 
-  it.effect.each([
-    [{ targetTokens: 200_000, maxOutputTokens: 1_000 }, "pruneOptions.targetTokens (200000) exceeds the model's context window of 128000 tokens"],
+  it.effect.each(
     [
-      { targetTokens: 80_000, maxOutputTokens: 128_000 },
-      "pruneOptions.maxOutputTokens (128000) leaves no room for input in the model's context window of 128000 tokens"
-    ]
-  ] as const)("rejects options the window cannot hold: %s", ([budget, message]) =>
+      [
+        { targetTokens: 200_000, maxOutputTokens: 1_000 },
+        "pruneOptions.targetTokens (200000) exceeds the model's context window of 128000 tokens"
+      ],
+      [
+        { targetTokens: 80_000, maxOutputTokens: 128_000 },
+        "pruneOptions.maxOutputTokens (128000) leaves no room for input in the model's context window of 128000 tokens"
+      ]
+    ] as const
+  )("rejects options the window cannot hold: %s", ([budget, message]) =>
     Effect.gen(function*() {
       const error = yield* Effect.flip((yield* Pruner).prune({
         system: "",

@@ -5,7 +5,7 @@ import { budgetOf } from "../../src/prune/Pruner.ts"
 
 const budget = (...args: Parameters<typeof budgetOf>) => Effect.runSync(Effect.result(budgetOf(...args)))
 
-describe("budgetOf (DESIGN §3.11)", () => {
+describe("budgetOf (docs/DESIGN.md §3.11)", () => {
   it("is targetTokens when the window is unknown", () => {
     expect(budget(pruneDefaults, undefined)).toMatchObject({ _tag: "Success", success: 80_000 })
   })

@@ -18,7 +18,11 @@ const chat = (body: unknown) => postJson(`${gateway.url}/api/v1/chat`, body, bea
 
 /** A computer-use session in full UIMessage form: a screenshot per step, a long log, then a new question. */
 const session = [
-  { id: "u1", role: "user", parts: [{ type: "text", text: `Open the job board and apply to the first offer. ${textOf(2, 600)}` }] },
+  {
+    id: "u1",
+    role: "user",
+    parts: [{ type: "text", text: `Open the job board and apply to the first offer. ${textOf(2, 600)}` }]
+  },
   {
     id: "a1",
     role: "assistant",
@@ -31,7 +35,10 @@ const session = [
         toolCallId: `shot-${step}`,
         state: "output-available",
         input: { action: "screenshot" },
-        output: { type: "content", value: [{ type: "text", text: `screen ${step}` }, { type: "image-data", data: png, mediaType: "image/png" }] }
+        output: {
+          type: "content",
+          value: [{ type: "text", text: `screen ${step}` }, { type: "image-data", data: png, mediaType: "image/png" }]
+        }
       }
     ])
   },
@@ -53,7 +60,12 @@ const session = [
 
 const sentTo = (index: number) => gateway.upstream.requests[index]!.body
 const prune = (targetTokens: number, extra: Record<string, unknown> = {}) =>
-  chatBody({ messages: session, prune: true, pruneOptions: { targetTokens, preserveRecentMessages: 1, maxOutputTokens: 1_000 }, ...extra })
+  chatBody({
+    messages: session,
+    prune: true,
+    pruneOptions: { targetTokens, preserveRecentMessages: 1, maxOutputTokens: 1_000 },
+    ...extra
+  })
 
 describe("prune=true end to end", () => {
   it("sends old screenshots as placeholders when that is enough, and says so", async () => {
@@ -104,7 +116,9 @@ describe("a report previews pruning without running the model", () => {
     const report = await response.json()
     expect(report).toMatchObject({ valid: true, prune: { messagesRemoved: 2, stage: "messages" } })
     expect(report.prune.tokensAfter).toBeLessThanOrEqual(1_500)
-    const unpruned = await (await chat(prune(100_000, { validateOnly: true, pruneOptions: { targetTokens: 100_000, maxOutputTokens: 1_000 } }))).json()
+    const unpruned = await (await chat(
+      prune(100_000, { validateOnly: true, pruneOptions: { targetTokens: 100_000, maxOutputTokens: 1_000 } })
+    )).json()
     expect(unpruned.prune.stage).toBe("none")
     expect(report.prune.tokensBefore).toBe(unpruned.prune.tokensBefore)
     expect(gateway.upstream.requests.length).toBe(before)
@@ -118,7 +132,9 @@ describe("a report previews pruning without running the model", () => {
   })
 
   it("contextStrategy=report previews too; nothing to prune is stage none; no prune section without prune=true", async () => {
-    const report = await (await chat(prune(100_000, { contextStrategy: "report", pruneOptions: { targetTokens: 100_000, maxOutputTokens: 1_000 } }))).json()
+    const report = await (await chat(
+      prune(100_000, { contextStrategy: "report", pruneOptions: { targetTokens: 100_000, maxOutputTokens: 1_000 } })
+    )).json()
     expect(report.prune).toMatchObject({ stage: "none", messagesRemoved: 0 })
     expect(report.prune.tokensBefore).toBe(report.prune.tokensAfter)
     const plain = await (await chat(chatBody({ messages: session, validateOnly: true }))).json()

@@ -1,8 +1,8 @@
 import type { UIMessage } from "ai"
 import { Arbitrary, Schema } from "effect"
+import { TokenizerName } from "../../src/domain/TokenizerName.ts"
 import { withoutImages, withShortOutputs } from "../../src/prune/stages.ts"
 import { counterFor, type ToolDefinition } from "../../src/prune/tokenCount.ts"
-import { TokenizerName } from "../../src/domain/TokenizerName.ts"
 
 /**
  * Generated conversations: text, reasoning, multi-step tool calls whose
@@ -52,7 +52,12 @@ type Part = UIMessage["parts"][number]
 
 const toolPart = (spec: PartSpec & { readonly kind: "tool" }, id: string): Part => {
   const input = { command: textOf(spec.seed, spec.words % 12) }
-  const call = { type: "dynamic-tool", toolName: spec.seed % 2 === 0 ? "bash" : "computer", toolCallId: id, input } as const
+  const call = {
+    type: "dynamic-tool",
+    toolName: spec.seed % 2 === 0 ? "bash" : "computer",
+    toolCallId: id,
+    input
+  } as const
   const long = textOf(spec.seed + 7, 1_500)
   switch (spec.output) {
     case "text":
@@ -65,7 +70,10 @@ const toolPart = (spec: PartSpec & { readonly kind: "tool" }, id: string): Part 
       return {
         ...call,
         state: "output-available",
-        output: { type: "content", value: [{ type: "text", text: "Screenshot" }, { type: "image-data", data: png, mediaType: "image/png" }] }
+        output: {
+          type: "content",
+          value: [{ type: "text", text: "Screenshot" }, { type: "image-data", data: png, mediaType: "image/png" }]
+        }
       }
     case "data-url":
       return { ...call, state: "output-available", output: `data:image/png;base64,${png}` }
@@ -80,7 +88,10 @@ const toolPart = (spec: PartSpec & { readonly kind: "tool" }, id: string): Part 
 
 const messageOf = (spec: typeof MessageSpec.Type, index: number): UIMessage => {
   const parts = spec.parts.flatMap((part, p): Array<Part> => {
-    const text = (type: "text" | "reasoning", seed: number, words: number): Part => ({ type, text: textOf(seed, words) })
+    const text = (type: "text" | "reasoning", seed: number, words: number): Part => ({
+      type,
+      text: textOf(seed, words)
+    })
     if (spec.role === "system") return "seed" in part ? [text("text", part.seed, part.words)] : []
     switch (part.kind) {
       case "text":
@@ -98,8 +109,16 @@ const messageOf = (spec: typeof MessageSpec.Type, index: number): UIMessage => {
 }
 
 export const tools: ReadonlyArray<ToolDefinition> = [
-  { name: "bash", description: "Runs a shell command.", inputSchema: { type: "object", properties: { command: { type: "string" } } } },
-  { name: "computer", description: "Clicks, types and takes screenshots.", inputSchema: { type: "object", properties: { action: { type: "string" } } } }
+  {
+    name: "bash",
+    description: "Runs a shell command.",
+    inputSchema: { type: "object", properties: { command: { type: "string" } } }
+  },
+  {
+    name: "computer",
+    description: "Clicks, types and takes screenshots.",
+    inputSchema: { type: "object", properties: { action: { type: "string" } } }
+  }
 ]
 
 /** The messages pruning must keep: the last N (at least one) non-system ones, back to a user message. */
@@ -122,7 +141,10 @@ export interface Scenario {
 /** Tokens of the system prompt, tool definitions and these messages. */
 export const tokensOf = (scenario: Scenario, messages: ReadonlyArray<UIMessage>): number => {
   const counter = counterFor(scenario.tokenizer)
-  return messages.reduce((total, message) => total + counter.message(message), counter.system(scenario.system) + counter.tools(scenario.tools))
+  return messages.reduce(
+    (total, message) => total + counter.message(message),
+    counter.system(scenario.system) + counter.tools(scenario.tools)
+  )
 }
 
 /** The input after a stage (applied to the messages older than the tail), optionally from the `from`-th history message on. */

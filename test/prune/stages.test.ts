@@ -1,7 +1,14 @@
 import { assert, describe, it } from "@effect/vitest"
 import type { UIMessage } from "ai"
 import { isMedia } from "../../src/prune/media.ts"
-import { HEAD_CHARS, LONG_OUTPUT_CHARS, shorten, TAIL_CHARS, withoutImages, withShortOutputs } from "../../src/prune/stages.ts"
+import {
+  HEAD_CHARS,
+  LONG_OUTPUT_CHARS,
+  shorten,
+  TAIL_CHARS,
+  withoutImages,
+  withShortOutputs
+} from "../../src/prune/stages.ts"
 
 const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk".repeat(100)
 
@@ -10,7 +17,15 @@ const toolStep = (output: unknown, extra: Partial<Record<string, unknown>> = {})
   role: "assistant",
   parts: [
     { type: "reasoning", text: "I should look at the screen." },
-    { type: "dynamic-tool", toolName: "computer", toolCallId: "c1", state: "output-available", input: { action: "screenshot" }, output, ...extra },
+    {
+      type: "dynamic-tool",
+      toolName: "computer",
+      toolCallId: "c1",
+      state: "output-available",
+      input: { action: "screenshot" },
+      output,
+      ...extra
+    },
     { type: "text", text: "I see the desktop." }
   ]
 } as UIMessage)
@@ -60,7 +75,12 @@ describe("stage images", () => {
 
   it("replaces a data URL output and nested screenshots, files included", () => {
     assert.strictEqual(outputOf(withoutImages(toolStep(`data:image/png;base64,${png}`))), "[image omitted by pruning]")
-    const nested = withoutImages(toolStep({ pages: [{ title: "Jobs", shot: `data:image/webp;base64,${png}` }], pdf: { type: "file-data", data: png, mediaType: "application/pdf" } }))
+    const nested = withoutImages(
+      toolStep({
+        pages: [{ title: "Jobs", shot: `data:image/webp;base64,${png}` }],
+        pdf: { type: "file-data", data: png, mediaType: "application/pdf" }
+      })
+    )
     assert.deepStrictEqual(outputOf(nested), {
       pages: [{ title: "Jobs", shot: "[image omitted by pruning]" }],
       pdf: { type: "text", text: "[file omitted by pruning]" }
@@ -77,7 +97,11 @@ describe("stage images", () => {
   })
 
   it("does not touch images the user sent, nor tool calls still running", () => {
-    const user: UIMessage = { id: "u", role: "user", parts: [{ type: "file", mediaType: "image/png", url: `data:image/png;base64,${png}` }] }
+    const user: UIMessage = {
+      id: "u",
+      role: "user",
+      parts: [{ type: "file", mediaType: "image/png", url: `data:image/png;base64,${png}` }]
+    }
     assert.strictEqual(withoutImages(user), user)
     const running = toolStep(undefined, { state: "input-available" })
     assert.strictEqual(withoutImages(running), running)
@@ -114,7 +138,10 @@ describe("stage tool-outputs", () => {
   })
 
   it("replaces images first, so a screenshot alone is not cut as base64 text", () => {
-    const message = toolStep({ type: "content", value: [{ type: "image-data", data: png.repeat(10), mediaType: "image/png" }] })
+    const message = toolStep({
+      type: "content",
+      value: [{ type: "image-data", data: png.repeat(10), mediaType: "image/png" }]
+    })
     assert.deepStrictEqual(outputOf(withShortOutputs(message)), outputOf(withoutImages(message)))
   })
 })

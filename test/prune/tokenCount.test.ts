@@ -41,7 +41,14 @@ describe("token counts of what the model is sent (o200k_base)", () => {
         { type: "file", mediaType: "image/png", url: "data:image/png;base64,AAAA" },
         { type: "source-url", sourceId: "s", url: "https://example.com/a/very/long/url" },
         { type: "step-start" },
-        { type: "dynamic-tool", toolName: "bash", toolCallId: "c3", state: "output-available", input, output: "plain text out" },
+        {
+          type: "dynamic-tool",
+          toolName: "bash",
+          toolCallId: "c3",
+          state: "output-available",
+          input,
+          output: "plain text out"
+        },
         { type: "text", text: "Done." }
       ]
     }
@@ -90,7 +97,10 @@ describe("token counts of what the model is sent (o200k_base)", () => {
         output: `data:image/png;base64,${screenshot}`
       }]
     }
-    assert.strictEqual(counter.message(dataUrl), MESSAGE_TOKENS + TOOL_CALL_TOKENS + exact("computer") + exact("{}") + MEDIA_TOKENS)
+    assert.strictEqual(
+      counter.message(dataUrl),
+      MESSAGE_TOKENS + TOOL_CALL_TOKENS + exact("computer") + exact("{}") + MEDIA_TOKENS
+    )
   })
 
   it("a steering message inside a reply is sent as its own user message", () => {
@@ -142,7 +152,11 @@ describe("bounded counting", () => {
   })
 
   it("counts a part once: a second count of the same message does not tokenize again", () => {
-    const big: UIMessage = { id: "8", role: "user", parts: [{ type: "text", text: `${fixtures.english} `.repeat(4_000) }] }
+    const big: UIMessage = {
+      id: "8",
+      role: "user",
+      parts: [{ type: "text", text: `${fixtures.english} `.repeat(4_000) }]
+    }
     let start = performance.now()
     const first = counter.message(big)
     const cold = performance.now() - start

@@ -7,18 +7,22 @@ const chunks = Schema.Array(Schema.String)
 const limit = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 100 }))
 
 describe("OutputCapture", () => {
-  it.effect.prop("keeps exactly the head and the tail of the stream, whatever the chunking", [chunks, limit, limit], ([parts, head, tail]) =>
-    Effect.sync(() => {
-      const capture = new OutputCapture(head, tail)
-      for (const part of parts) capture.push(Buffer.from(part))
-      const all = Buffer.concat(parts.map((part) => Buffer.from(part)))
-      const kept = all.length <= head + tail
-        ? all
-        : Buffer.concat([all.subarray(0, head), all.subarray(all.length - tail)])
-      assert.deepStrictEqual(capture.bytes(), kept)
-      assert.strictEqual(capture.total, all.length)
-      assert.strictEqual(capture.truncated, all.length > head + tail)
-    }))
+  it.effect.prop(
+    "keeps exactly the head and the tail of the stream, whatever the chunking",
+    [chunks, limit, limit],
+    ([parts, head, tail]) =>
+      Effect.sync(() => {
+        const capture = new OutputCapture(head, tail)
+        for (const part of parts) capture.push(Buffer.from(part))
+        const all = Buffer.concat(parts.map((part) => Buffer.from(part)))
+        const kept = all.length <= head + tail
+          ? all
+          : Buffer.concat([all.subarray(0, head), all.subarray(all.length - tail)])
+        assert.deepStrictEqual(capture.bytes(), kept)
+        assert.strictEqual(capture.total, all.length)
+        assert.strictEqual(capture.truncated, all.length > head + tail)
+      })
+  )
 
   it("marks what was dropped between head and tail", () => {
     const capture = new OutputCapture(4, 3)

@@ -12,8 +12,16 @@ describe("SandboxProvider.layer", () => {
     Effect.gen(function*() {
       const root = mkdtempSync(join(tmpdir(), "parley-sandboxes-"))
       yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(root, { recursive: true, force: true })))
-      const recorded = { id: "sbx_0123456789abcdef01234567", ownerKeyId: "key_1", desktop: false, network: false, createdAt: new Date() }
-      yield* Effect.flatMap(SandboxStore, (store) => store.insert(recorded)).pipe(Effect.provide(SandboxStore.layer(root)))
+      const recorded = {
+        id: "sbx_0123456789abcdef01234567",
+        ownerKeyId: "key_1",
+        desktop: false,
+        network: false,
+        createdAt: new Date()
+      }
+      yield* Effect.flatMap(SandboxStore, (store) => store.insert(recorded)).pipe(
+        Effect.provide(SandboxStore.layer(root))
+      )
       const { display, ids } = yield* Effect.gen(function*() {
         const sandboxes = yield* SandboxProvider
         return { display: sandboxes.display, ids: (yield* sandboxes.list).map((sandbox) => sandbox.id) }

@@ -45,7 +45,11 @@ describe("/api/v1/sandboxes", () => {
     expect((await (await get(`/sandboxes/${own.id}`, mine)).json()).data.sandbox.id).toBe(own.id)
     const forbidden = await get(`/sandboxes/${other.id}`, mine)
     expect(forbidden.status).toBe(403)
-    expect(await forbidden.json()).toMatchObject({ error: "Forbidden", details: { sandboxId: other.id }, correlationId: expect.any(String) })
+    expect(await forbidden.json()).toMatchObject({
+      error: "Forbidden",
+      details: { sandboxId: other.id },
+      correlationId: expect.any(String)
+    })
     expect((await remove(`/sandboxes/${other.id}`, mine)).status).toBe(403)
 
     const deleted = await remove(`/sandboxes/${own.id}`, mine)

@@ -1,9 +1,9 @@
 import { rmSync } from "node:fs"
+import type { SandboxLimits } from "../../src/sandbox/SandboxSettings.ts"
 import { startGateway, type TestGateway } from "../support/gateway.ts"
 import { bearer, chatBody, postJson } from "../support/http.ts"
 import type { Reply } from "../support/upstream/index.ts"
 import { dataDirectory, testSandboxes } from "./support.ts"
-import type { SandboxLimits } from "../../src/sandbox/SandboxSettings.ts"
 
 /**
  * A test gateway with real sandboxes under a fresh data folder, whose
@@ -36,7 +36,9 @@ export const createSandbox = async (
   body: { readonly desktop?: boolean; readonly network?: boolean } = {}
 ): Promise<SandboxView> => {
   const response = await postJson(`${gateway.url}/api/v1/sandboxes`, body, bearer(secret))
-  if (response.status !== 201) throw new Error(`creating a sandbox answered ${response.status}: ${await response.text()}`)
+  if (response.status !== 201) {
+    throw new Error(`creating a sandbox answered ${response.status}: ${await response.text()}`)
+  }
   return (await response.json()).data.sandbox
 }
 
@@ -90,11 +92,11 @@ export const bashThroughChat = async (
  * every poll quickly. Returns what `during` returned.
  */
 export const whileServing = async <A>(gateway: TestGateway, during: () => Promise<A>): Promise<A> => {
-  let running = true
+  const serving = { running: true }
   let slowest = 0
   let answered = 0
   const poll = (async () => {
-    while (running) {
+    while (serving.running) {
       const started = Date.now()
       const response = await fetch(`${gateway.url}/health`)
       if (response.status !== 200) throw new Error(`/health answered ${response.status}`)
@@ -104,11 +106,16 @@ export const whileServing = async <A>(gateway: TestGateway, during: () => Promis
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
   })()
+  // The polls are checked after `during` succeeds; a failure of `during` is reported as it is.
+  let result: A
   try {
-    return await during()
+    result = await during()
   } finally {
-    running = false
+    serving.running = false
     await poll
-    if (answered === 0 || slowest > 1_000) throw new Error(`the gateway stalled: ${answered} polls, slowest ${slowest} ms`)
   }
+  if (answered === 0 || slowest > 1_000) {
+    throw new Error(`the gateway stalled: ${answered} polls, slowest ${slowest} ms`)
+  }
+  return result
 }

@@ -29,7 +29,11 @@ const parley = (...args: ReadonlyArray<string>) =>
     execFile(
       node,
       ["src/cli/main.ts", "sandbox", ...args],
-      { cwd: root, env: { ...process.env, PARLEY_SANDBOX_DIR: sandboxes, DATABASE_URL: `sqlite:${database}` }, timeout: 60_000 },
+      {
+        cwd: root,
+        env: { ...process.env, PARLEY_SANDBOX_DIR: sandboxes, DATABASE_URL: `sqlite:${database}` },
+        timeout: 60_000
+      },
       (error, stdout, stderr) => done({ code: error === null ? 0 : Number(error.code ?? 1), stdout, stderr })
     )
   })
@@ -37,7 +41,11 @@ const parley = (...args: ReadonlyArray<string>) =>
 const chatIn = (sandboxId: string) =>
   postJson(
     `${gateway.url}/api/v1/chat`,
-    chatBody({ messages: [{ role: "user", content: JSON.stringify({ command: "echo from-cli-sandbox" }) }], allowedTools: ["bash"], sandboxId }),
+    chatBody({
+      messages: [{ role: "user", content: JSON.stringify({ command: "echo from-cli-sandbox" }) }],
+      allowedTools: ["bash"],
+      sandboxId
+    }),
     bearer(secret)
   )
 
@@ -57,14 +65,19 @@ describe("parley sandbox", () => {
     expect(table.stdout).toMatch(new RegExp(`${id}\\s+account\\s+no\\s+yes`))
     expect(table.stdout).toMatch(new RegExp(`${desktopId}\\s+account\\s+yes\\s+no`))
     const listed = JSON.parse(listing.stdout)
-    expect(listed).toEqual(expect.arrayContaining([expect.objectContaining({ id: desktopId, owner: null, desktop: true })]))
+    expect(listed).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: desktopId, owner: null, desktop: true })])
+    )
 
     // An operator's sandbox serves every key of the gateway, and is gone once removed.
     const used = await (await chatIn(id)).json()
-    expect(used.data.messages.at(-1).parts.find((p: { type: string }) => p.type === "dynamic-tool").output.stdout).toBe("from-cli-sandbox\n")
+    expect(used.data.messages.at(-1).parts.find((p: { type: string }) => p.type === "dynamic-tool").output.stdout).toBe(
+      "from-cli-sandbox\n"
+    )
     const owned = await (await fetch(`${gateway.url}/api/v1/sandboxes/${id}`, { headers: bearer(secret) })).json()
     expect(owned.data.sandbox.owner).toBe("account")
-    expect((await fetch(`${gateway.url}/api/v1/sandboxes/${id}`, { method: "DELETE", headers: bearer(secret) })).status).toBe(403)
+    expect((await fetch(`${gateway.url}/api/v1/sandboxes/${id}`, { method: "DELETE", headers: bearer(secret) })).status)
+      .toBe(403)
 
     const removed = await parley("rm", id)
     expect(removed.stdout).toContain(`Removed sandbox ${id}`)
@@ -73,9 +86,14 @@ describe("parley sandbox", () => {
   })
 
   it("says what to do about unknown ids and keys", async () => {
-    const [missing, key] = await Promise.all([parley("rm", "sbx_0123456789abcdef01234567"), parley("create", "--key", "key_missing")])
+    const [missing, key] = await Promise.all([
+      parley("rm", "sbx_0123456789abcdef01234567"),
+      parley("create", "--key", "key_missing")
+    ])
     expect(missing.code).toBe(1)
-    expect(missing.stderr).toContain("No sandbox with id sbx_0123456789abcdef01234567. Run `parley sandbox list` to see ids.")
+    expect(missing.stderr).toContain(
+      "No sandbox with id sbx_0123456789abcdef01234567. Run `parley sandbox list` to see ids."
+    )
     expect(key.code).toBe(1)
     expect(key.stderr).toContain("No key with id key_missing. Run `parley keys list` to see key ids.")
   })

@@ -73,7 +73,9 @@ describe.concurrent("a sandbox without network contains", () => {
     const hostTmp = `/tmp/parley-escape-${Math.random().toString(36).slice(2)}`
     const targets = ["/etc/parley-escape", "/usr/parley-escape", "/parley-escape", join(data, "escape")]
     const { stdout } = await contained(await sandbox(), {
-      command: `for p in ${targets.join(" ")}; do (echo x > $p) 2>/dev/null && echo "wrote $p"; done; echo x > ${hostTmp} && echo jail-tmp`
+      command: `for p in ${
+        targets.join(" ")
+      }; do (echo x > $p) 2>/dev/null && echo "wrote $p"; done; echo x > ${hostTmp} && echo jail-tmp`
     })
     // The jail's /tmp is its own, empty and gone with the command.
     expect(stdout).toBe("jail-tmp\n")
@@ -82,7 +84,9 @@ describe.concurrent("a sandbox without network contains", () => {
 
   it("reaching the network, the gateway's own port included", async () => {
     const port = new URL(gateway.url).port
-    const hostAddress = Object.values(networkInterfaces()).flat().find((entry) => entry?.family === "IPv4" && !entry.internal)?.address
+    const hostAddress = Object.values(networkInterfaces()).flat().find((entry) =>
+      entry?.family === "IPv4" && !entry.internal
+    )?.address
     const { stderr, stdout } = await contained(await sandbox(), {
       command: [
         `(exec 3<>/dev/tcp/127.0.0.1/${port}) && echo reached-gateway`,
@@ -107,7 +111,10 @@ describe.concurrent("a sandbox without network contains", () => {
     const marker = `fork-bomb-${id}`
     let most = 0
     const sample = setInterval(() => (most = Math.max(most, processesWith(marker).length)), 50)
-    const output = await contained(id, { command: `: ${marker}; exec 2>/dev/null; f(){ f | f & }; f; sleep 60`, timeout_ms: 3_000 })
+    const output = await contained(id, {
+      command: `: ${marker}; exec 2>/dev/null; f(){ f | f & }; f; sleep 60`,
+      timeout_ms: 3_000
+    })
     clearInterval(sample)
     expect(output).toMatchObject({ exit_code: null, timed_out: true })
     expect(most).toBeGreaterThan(10)
@@ -147,7 +154,8 @@ describe.concurrent("a sandbox without network contains", () => {
   it("a symlink out of the workspace", async () => {
     const id = await sandbox()
     const { stderr, stdout } = await contained(id, {
-      command: `ln -s ${database} db; ln -s / host; ln -s /etc/shadow shadow; cat db; ls host${data}; cat shadow; ls -l db | cut -c1`
+      command:
+        `ln -s ${database} db; ln -s / host; ln -s /etc/shadow shadow; cat db; ls host${data}; cat shadow; ls -l db | cut -c1`
     })
     expect(stdout).toBe("l\n")
     expect(stderr).toContain(`cat: db: No such file or directory`)

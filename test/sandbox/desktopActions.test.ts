@@ -11,7 +11,10 @@ describe("desktop actions", () => {
       const problem = checkAction({ action: "left_click", coordinate }, display)
       assert.include(problem?.message, "off the 1024x768 display")
     }
-    assert.include(checkAction({ action: "left_click_drag", start: [5, 900], coordinate: [1, 1] }, display)?.message, "(5, 900)")
+    assert.include(
+      checkAction({ action: "left_click_drag", start: [5, 900], coordinate: [1, 1] }, display)?.message,
+      "(5, 900)"
+    )
   })
 
   it("bound typing, key names, scrolling and waits", () => {
@@ -25,7 +28,14 @@ describe("desktop actions", () => {
   })
 
   it("map to xdotool commands", () => {
-    assert.deepStrictEqual(xdotoolArgs({ action: "left_click", coordinate: [10, 20] }), ["mousemove", "--sync", "10", "20", "click", "1"])
+    assert.deepStrictEqual(xdotoolArgs({ action: "left_click", coordinate: [10, 20] }), [
+      "mousemove",
+      "--sync",
+      "10",
+      "20",
+      "click",
+      "1"
+    ])
     assert.deepStrictEqual(xdotoolArgs({ action: "right_click" }), ["click", "3"])
     assert.deepStrictEqual(xdotoolArgs({ action: "double_click" }), ["click", "--repeat", "2", "--delay", "80", "1"])
     assert.deepStrictEqual(
@@ -33,8 +43,22 @@ describe("desktop actions", () => {
       ["mousemove", "--sync", "1", "2", "mousedown", "1", "mousemove", "--sync", "3", "4", "mouseup", "1"]
     )
     assert.deepStrictEqual(xdotoolArgs({ action: "type", text: "-n hi" }), ["type", "--delay", "8", "--", "-n hi"])
-    assert.deepStrictEqual(xdotoolArgs({ action: "key", text: " ctrl+a  Delete " }), ["key", "--delay", "20", "--", "ctrl+a", "Delete"])
-    assert.deepStrictEqual(xdotoolArgs({ action: "scroll", direction: "left", amount: 2 }), ["click", "--repeat", "2", "--delay", "20", "6"])
+    assert.deepStrictEqual(xdotoolArgs({ action: "key", text: " ctrl+a  Delete " }), [
+      "key",
+      "--delay",
+      "20",
+      "--",
+      "ctrl+a",
+      "Delete"
+    ])
+    assert.deepStrictEqual(xdotoolArgs({ action: "scroll", direction: "left", amount: 2 }), [
+      "click",
+      "--repeat",
+      "2",
+      "--delay",
+      "20",
+      "6"
+    ])
     assert.isUndefined(xdotoolArgs({ action: "screenshot" }))
   })
 

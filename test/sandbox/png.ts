@@ -44,11 +44,15 @@ export const decodePng = (png: Uint8Array): DecodedPng => {
   if (header === undefined || !ended) throw new Error("missing IHDR or IEND")
   const width = header.readUInt32BE(0)
   const height = header.readUInt32BE(4)
-  if (header[8] !== 8 || (header[9] !== 2 && header[9] !== 6) || header[12] !== 0) throw new Error("unsupported PNG kind")
+  if (header[8] !== 8 || (header[9] !== 2 && header[9] !== 6) || header[12] !== 0) {
+    throw new Error("unsupported PNG kind")
+  }
   const channels = header[9] === 2 ? 3 : 4
   const raw = inflateSync(Buffer.concat(idat))
   const stride = width * channels
-  if (raw.length !== (stride + 1) * height) throw new Error(`image data is ${raw.length} bytes, expected ${(stride + 1) * height}`)
+  if (raw.length !== (stride + 1) * height) {
+    throw new Error(`image data is ${raw.length} bytes, expected ${(stride + 1) * height}`)
+  }
   const pixels = Buffer.alloc(stride * height)
   for (let y = 0; y < height; y++) {
     const filter = raw[y * (stride + 1)]!

@@ -8,11 +8,39 @@ const xwdOf = (width: number, height: number, pixel: (x: number, y: number) => n
   const name = Buffer.from("xwdump\0")
   const header = Buffer.alloc(100)
   const bytesPerLine = width * 4 + padding
-  const fields = [100 + name.length, 7, 2, 24, width, height, 0, 0, 32, 0, 32, 32, bytesPerLine, 4, 0xff0000, 0xff00, 0xff, 8, 256, 1, width, height, 0, 0, 0]
+  const fields = [
+    100 + name.length,
+    7,
+    2,
+    24,
+    width,
+    height,
+    0,
+    0,
+    32,
+    0,
+    32,
+    32,
+    bytesPerLine,
+    4,
+    0xff0000,
+    0xff00,
+    0xff,
+    8,
+    256,
+    1,
+    width,
+    height,
+    0,
+    0,
+    0
+  ]
   fields.forEach((value, index) => header.writeUInt32BE(value, index * 4))
   const colors = Buffer.alloc(12)
   const image = Buffer.alloc(bytesPerLine * height)
-  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) image.writeUInt32LE(pixel(x, y), y * bytesPerLine + x * 4)
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) image.writeUInt32LE(pixel(x, y), y * bytesPerLine + x * 4)
+  }
   return Buffer.concat([header, name, colors, image])
 }
 
@@ -30,7 +58,10 @@ describe("screenshots", () => {
     }
   })
 
-  it.effect.prop("any RGB image survives the PNG round trip", [Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 40 })), Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 20 }))], ([width, height]) =>
+  it.effect.prop("any RGB image survives the PNG round trip", [
+    Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 40 })),
+    Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 20 }))
+  ], ([width, height]) =>
     Effect.sync(() => {
       const rgb = Buffer.alloc(width * height * 3)
       for (let i = 0; i < rgb.length; i++) rgb[i] = (i * 31 + width * height) & 0xff

@@ -1,8 +1,8 @@
 import { chmodSync, mkdtempSync, readdirSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import type { SandboxLimits } from "../../src/sandbox/SandboxSettings.ts"
 import { SandboxProvider } from "../../src/sandbox/SandboxProvider.ts"
+import type { SandboxLimits } from "../../src/sandbox/SandboxSettings.ts"
 
 /**
  * A data directory for a test, laid out as in production (`data/parley.db`
@@ -33,7 +33,9 @@ export const testSandboxes = (root: string, overrides: Partial<SandboxLimits> = 
 export const processesWith = (marker: string): ReadonlyArray<number> =>
   readdirSync("/proc").filter((name) => /^\d+$/.test(name)).flatMap((pid) => {
     try {
-      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker) && Number(pid) !== process.pid ? [Number(pid)] : []
+      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker) && Number(pid) !== process.pid
+        ? [Number(pid)]
+        : []
     } catch {
       return []
     }

@@ -58,7 +58,12 @@ describe("scripted upstream, demo behaviour when nothing is scripted", () => {
   })
 
   it("does not call tools when the client forbids it", async () => {
-    const result = await generateText({ model, prompt: "just talk", tools: { search_jobs: searchJobs }, toolChoice: "none" })
+    const result = await generateText({
+      model,
+      prompt: "just talk",
+      tools: { search_jobs: searchJobs },
+      toolChoice: "none"
+    })
     expect(result.toolCalls).toHaveLength(0)
     expect(result.text).toBe("just talk")
   })

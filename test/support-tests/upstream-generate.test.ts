@@ -25,7 +25,12 @@ const failureOf = (promise: Promise<unknown>): Promise<APICallError> =>
 
 describe("scripted upstream, non-streamed through the AI SDK", () => {
   it("answers text with usage and finish reason", async () => {
-    upstream.enqueue({ type: "text", text: "plain answer", finishReason: "length", usage: { promptTokens: 4, completionTokens: 2 } })
+    upstream.enqueue({
+      type: "text",
+      text: "plain answer",
+      finishReason: "length",
+      usage: { promptTokens: 4, completionTokens: 2 }
+    })
     const result = await generateText({ model, prompt: "hi" })
 
     expect(result.text).toBe("plain answer")
@@ -49,7 +54,14 @@ describe("scripted upstream, non-streamed through the AI SDK", () => {
       type: "tool-calls",
       calls: [{ id: "c1", name: "find", arguments: { q: "a" } }, { id: "c2", name: "find", arguments: "{\"q\":\"b\"}" }]
     })
-    const find = tool({ inputSchema: jsonSchema<{ q: string }>({ type: "object", properties: { q: { type: "string" } }, required: ["q"] }), execute: async () => "found" })
+    const find = tool({
+      inputSchema: jsonSchema<{ q: string }>({
+        type: "object",
+        properties: { q: { type: "string" } },
+        required: ["q"]
+      }),
+      execute: async () => "found"
+    })
     const result = await generateText({ model, prompt: "go", tools: { find } })
 
     expect(result.finishReason).toBe("tool-calls")
@@ -70,7 +82,11 @@ describe("scripted upstream, non-streamed through the AI SDK", () => {
   })
 
   it("sends a scripted error body as is, also to a streaming client", async () => {
-    upstream.enqueue({ type: "error", status: 503, body: { error: { message: "overloaded", type: "server_error", code: null } } })
+    upstream.enqueue({
+      type: "error",
+      status: 503,
+      body: { error: { message: "overloaded", type: "server_error", code: null } }
+    })
     const result = streamText({ model, prompt: "hi", maxRetries: 0, onError: () => {} })
     const errors: Array<unknown> = []
     for await (const part of result.fullStream) if (part.type === "error") errors.push(part.error)
@@ -111,7 +127,10 @@ describe("scripted upstream, non-streamed through the AI SDK", () => {
       { type: "tool-calls", calls: [{ id: "t1", name: "find", arguments: { q: "x" } }], text: "Searching" },
       { type: "text", text: "streamed text", usage: { promptTokens: 3, completionTokens: 2, cachedTokens: 1 } }
     )
-    const find = tool({ inputSchema: jsonSchema<{ q: string }>({ type: "object", properties: { q: { type: "string" } } }), execute: async () => "found" })
+    const find = tool({
+      inputSchema: jsonSchema<{ q: string }>({ type: "object", properties: { q: { type: "string" } } }),
+      execute: async () => "found"
+    })
     const generated = await generateText({ model: openai, prompt: "go", tools: { find } })
     expect(generated.toolCalls.map((c) => c.input)).toEqual([{ q: "x" }])
     expect(generated.text).toBe("Searching")

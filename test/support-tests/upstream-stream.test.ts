@@ -37,7 +37,12 @@ describe("scripted upstream, streamed through the AI SDK", () => {
     const result = streamText({ model, prompt: "hi" })
     const parts = await partsOf(result)
 
-    expect(parts.filter((p) => p.type === "text-delta").map((p) => p.text)).toEqual(["Hello ", "there, ", "streaming ", "world"])
+    expect(parts.filter((p) => p.type === "text-delta").map((p) => p.text)).toEqual([
+      "Hello ",
+      "there, ",
+      "streaming ",
+      "world"
+    ])
     expect(await result.text).toBe("Hello there, streaming world")
     expect(await result.finishReason).toBe("stop")
     const usage = await result.usage

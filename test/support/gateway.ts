@@ -60,7 +60,10 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<TestGa
     config,
     tools: options.sandboxes === undefined
       ? ToolRegistry.layerTest(options.tools ?? [])
-      : Layer.effect(ToolRegistry, Effect.map(sandboxTools, (tools) => ToolRegistry.make([...(options.tools ?? []), ...tools]))),
+      : Layer.effect(
+        ToolRegistry,
+        Effect.map(sandboxTools, (tools) => ToolRegistry.make([...(options.tools ?? []), ...tools]))
+      ),
     ...(options.sandboxes === undefined ? {} : { sandboxes: options.sandboxes }),
     quiet: true
   })

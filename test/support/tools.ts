@@ -24,7 +24,10 @@ export const makeTestTool = <Input extends Schema.Codec<unknown, unknown> = type
     requiresSandbox: false,
     promptTypes: [],
     ...rest,
-    execute: (execute ?? ((input: { text: string }, execution: ToolExecution) =>
-      Effect.succeed({ echoed: input.text, contextKeys: Object.keys(execution.context).sort() }))) as Tool["execute"]
+    execute: (execute ??
+      ((input: { text: string }, execution: ToolExecution) =>
+        Effect.succeed({ echoed: input.text, contextKeys: Object.keys(execution.context).sort() }))) as Tool[
+        "execute"
+      ]
   }
 }

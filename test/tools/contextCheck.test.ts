@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest"
 import { Schema } from "effect"
+import { describe, expect, it } from "vitest"
 import { checkTool, isUsable, mergeContext } from "../../src/tools/contextCheck.ts"
 import { makeTestTool } from "../support/tools.ts"
 

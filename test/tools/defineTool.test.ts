@@ -1,5 +1,5 @@
-import { describe, expect, expectTypeOf, it } from "vitest"
 import { Effect, Redacted, Schema } from "effect"
+import { describe, expect, expectTypeOf, it } from "vitest"
 import { defineTool } from "../../src/tools/defineTool.ts"
 import type { ToolExecution } from "../../src/tools/Tool.ts"
 import { fakeExecution, runTool } from "../support/fakes/execution.ts"
@@ -23,7 +23,11 @@ const search = defineTool({
     expectTypeOf(execution).toEqualTypeOf<
       ToolExecution<{ readonly token: Redacted.Redacted<string>; readonly region?: "eu" | "us" }>
     >()
-    return Effect.succeed({ query: input.query, token: Redacted.value(execution.context.token), region: execution.context.region })
+    return Effect.succeed({
+      query: input.query,
+      token: Redacted.value(execution.context.token),
+      region: execution.context.region
+    })
   }
 })
 
@@ -41,7 +45,10 @@ describe("defineTool", () => {
 
   it("fails the call, naming the field, when a declared field is malformed", async () => {
     const run = await runTool(search, { query: "q" }, { token: "t-1", region: "mars" })
-    expect(run).toEqual({ ok: false, error: expect.stringMatching(/^The search context is malformed: .*\n {2}at \["region"\]$/s) })
+    expect(run).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^The search context is malformed: .*\n {2}at \["region"\]$/s)
+    })
   })
 
   it("gives every call with one merged context the same decoded context object", async () => {

@@ -7,7 +7,9 @@ import { makeTestTool } from "../support/tools.ts"
 
 // chat_message and jobsite_reply_generator are not in this deployment.
 const lookup = ToolRegistry.make([
-  ...["bash", "computer", "browser"].map((name) => makeTestTool({ name, promptTypes: ["generalComputerSystemPrompt"] })),
+  ...["bash", "computer", "browser"].map((name) =>
+    makeTestTool({ name, promptTypes: ["generalComputerSystemPrompt"] })
+  ),
   makeTestTool({ name: "workplace_message", promptTypes: ["bossJobsiteSystemPrompt", "bossJobsiteLocalSystemPrompt"] }),
   makeTestTool({ name: "extra" })
 ])
@@ -25,7 +27,9 @@ describe("selectTools (spec rule 4)", () => {
   it("unites the promptType's set (the tools this deployment has) with allowedTools", () => {
     const result = selectTools("generalComputerSystemPrompt", ["extra", "bash"], makeKey(), lookup, false)
     expect(names(result)).toEqual(["bash", "computer", "browser", "extra"])
-    expect(names(selectTools("bossJobsiteLocalSystemPrompt", undefined, makeKey(), lookup, false))).toEqual(["workplace_message"])
+    expect(names(selectTools("bossJobsiteLocalSystemPrompt", undefined, makeKey(), lookup, false))).toEqual([
+      "workplace_message"
+    ])
   })
 
   it("refuses an unknown tool named in allowedTools", () => {

@@ -1,3 +1,4 @@
+import { OpenAICompatibleChatLanguageModel } from "@ai-sdk/openai-compatible"
 import {
   APICallError,
   EmptyResponseBodyError,
@@ -9,14 +10,12 @@ import {
   type LanguageModelV4StreamResult,
   TypeValidationError
 } from "@ai-sdk/provider"
-import { OpenAICompatibleChatLanguageModel } from "@ai-sdk/openai-compatible"
 import { secureJsonParse, withoutTrailingSlash } from "@ai-sdk/provider-utils"
 import { type Exchange, headersOf, readBody, send } from "../../net/httpClient.ts"
+import { openPartStream, type PartStream, type PartStreaming } from "../PartStreaming.ts"
 import { type CallInfo, hideKey, readFailure, type ResponseInfo, statusError, toCallError } from "./apiErrors.ts"
 import type { ChunkSchema } from "./chunkShape.ts"
-import { openPartStream, type PartStream, type PartStreaming } from "../PartStreaming.ts"
 import { ResponsePartStream } from "./PartStream.ts"
-import { RequestHeaders } from "./RequestHeaders.ts"
 import {
   metadataKeyFor,
   optionNamespaces,
@@ -24,6 +23,7 @@ import {
   requestArgs,
   setsProviderOptions
 } from "./requestBody.ts"
+import { RequestHeaders } from "./RequestHeaders.ts"
 
 export interface OpenAICompatibleChatSettings {
   /** Provider id from config, e.g. "local"; `model.provider` is `${provider}.chat`, as the AI SDK names it. */
@@ -165,7 +165,10 @@ export class OpenAICompatibleChatModel implements LanguageModelV4, PartStreaming
     let result: LanguageModelV4GenerateResult
     try {
       const providerOptions = options.providerOptions
-      result = await this.sdkModel.convertResponse({ body: raw, ...(providerOptions === undefined ? {} : { providerOptions }) })
+      result = await this.sdkModel.convertResponse({
+        body: raw,
+        ...(providerOptions === undefined ? {} : { providerOptions })
+      })
     } catch (error) {
       throw TypeValidationError.isInstance(error) ? invalid(error) : error
     }
@@ -196,7 +199,12 @@ export class OpenAICompatibleChatModel implements LanguageModelV4, PartStreaming
     const signal = options.abortSignal
     let exchange: Exchange
     try {
-      exchange = await send(this.url, { method: "POST", headers: this.headers.for(options.headers, json), body: json, signal })
+      exchange = await send(this.url, {
+        method: "POST",
+        headers: this.headers.for(options.headers, json),
+        body: json,
+        signal
+      })
     } catch (error) {
       throw toCallError(error, call)
     }

@@ -1,8 +1,8 @@
 import type { LanguageModelV4StreamPart } from "@ai-sdk/provider"
-import { type CallInfo, readFailure, type ResponseInfo } from "./apiErrors.ts"
 import { abortReason } from "../../net/httpAgents.ts"
-import type { PartStream } from "../PartStreaming.ts"
 import type { Exchange } from "../../net/httpClient.ts"
+import type { PartStream } from "../PartStreaming.ts"
+import { type CallInfo, readFailure, type ResponseInfo } from "./apiErrors.ts"
 import { SseDataSplitter } from "./sseData.ts"
 import { StreamParts, type StreamPartsOptions } from "./StreamParts.ts"
 
@@ -110,6 +110,8 @@ export class ResponsePartStream implements PartStream {
   }
 
   private readonly onError = (cause: Error): void => {
-    this.fail({ error: readFailure(BODY_FAILURE, new TypeError("terminated", { cause }), this.responseInfo, this.call) })
+    this.fail({
+      error: readFailure(BODY_FAILURE, new TypeError("terminated", { cause }), this.responseInfo, this.call)
+    })
   }
 }

@@ -1,4 +1,9 @@
 import {
+  convertOpenAICompatibleChatUsage,
+  getResponseMetadata,
+  mapOpenAICompatibleFinishReason
+} from "@ai-sdk/openai-compatible/internal"
+import {
   InvalidResponseDataError,
   JSONParseError,
   type LanguageModelV4FinishReason,
@@ -6,11 +11,6 @@ import {
   type SharedV4ProviderMetadata,
   type SharedV4Warning
 } from "@ai-sdk/provider"
-import {
-  convertOpenAICompatibleChatUsage,
-  getResponseMetadata,
-  mapOpenAICompatibleFinishReason
-} from "@ai-sdk/openai-compatible/internal"
 import { generateId, secureJsonParse, StreamingToolCallTracker } from "@ai-sdk/provider-utils"
 import { checkChunk, type ChunkSchema, type ChunkUsage, type Delta, type ToolCallDelta } from "./chunkShape.ts"
 import { contentParts } from "./contentParts.ts"
@@ -125,7 +125,10 @@ export class StreamParts {
       this.finishReason = { unified: "error", raw: undefined }
       this.emit({
         type: "error",
-        error: new InvalidResponseDataError({ data: undefined, message: "Response stream ended without a finish reason." })
+        error: new InvalidResponseDataError({
+          data: undefined,
+          message: "Response stream ended without a finish reason."
+        })
       })
     }
     const key = this.options.metadataKey
@@ -201,7 +204,11 @@ export class StreamParts {
 
     let pending = this.pendingToolCalls.get(index)
     if (pending == null) {
-      pending = { id: toolCallDelta.id ?? null, bufferedArguments: "", extraContent: toolCallDelta.extra_content ?? null }
+      pending = {
+        id: toolCallDelta.id ?? null,
+        bufferedArguments: "",
+        extraContent: toolCallDelta.extra_content ?? null
+      }
       this.pendingToolCalls.set(index, pending)
     } else {
       if (pending.id == null && toolCallDelta.id != null) pending.id = toolCallDelta.id

@@ -6,7 +6,10 @@ export interface ToolCallDelta {
   readonly index?: number | null
   readonly id?: string | null
   readonly function: { readonly name?: string | null; readonly arguments?: string | null }
-  readonly extra_content?: { readonly google?: { readonly thought_signature?: string | null } | null } | null | undefined
+  readonly extra_content?:
+    | { readonly google?: { readonly thought_signature?: string | null } | null }
+    | null
+    | undefined
 }
 
 export interface ChunkUsage {

@@ -1,5 +1,5 @@
-import type { LanguageModelV4CallOptions, SharedV4Warning } from "@ai-sdk/provider"
 import { convertToOpenAICompatibleChatMessages, prepareTools } from "@ai-sdk/openai-compatible/internal"
+import type { LanguageModelV4CallOptions, SharedV4Warning } from "@ai-sdk/provider"
 import { isCustomReasoning } from "@ai-sdk/provider-utils"
 
 /** A call's Chat Completions arguments, its warnings and the key its providerMetadata goes under. */

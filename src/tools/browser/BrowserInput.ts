@@ -23,7 +23,9 @@ const timeoutMs = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 60_00
 const maxChars = Schema.Int.check(Schema.isBetween({ minimum: 100, maximum: 50_000 })).annotate({
   description: "extract: most characters returned (default 8000)"
 })
-const fullPage = Schema.Boolean.annotate({ description: "screenshot: the whole scrollable page instead of the viewport" })
+const fullPage = Schema.Boolean.annotate({
+  description: "screenshot: the whole scrollable page instead of the viewport"
+})
 
 /** What the tool runs: one action with exactly the fields it uses. */
 export const BrowserAction = Schema.Union([
@@ -32,8 +34,16 @@ export const BrowserAction = Schema.Union([
   Schema.Struct({ action: Schema.Literal("fill"), selector, value }),
   Schema.Struct({ action: Schema.Literal("press"), key, selector: Schema.optionalKey(selector) }),
   Schema.Struct({ action: Schema.Literal("select"), selector, values }),
-  Schema.Struct({ action: Schema.Literal("extract"), selector: Schema.optionalKey(selector), maxChars: Schema.optionalKey(maxChars) }),
-  Schema.Struct({ action: Schema.Literal("screenshot"), selector: Schema.optionalKey(selector), fullPage: Schema.optionalKey(fullPage) }),
+  Schema.Struct({
+    action: Schema.Literal("extract"),
+    selector: Schema.optionalKey(selector),
+    maxChars: Schema.optionalKey(maxChars)
+  }),
+  Schema.Struct({
+    action: Schema.Literal("screenshot"),
+    selector: Schema.optionalKey(selector),
+    fullPage: Schema.optionalKey(fullPage)
+  }),
   Schema.Struct({ action: Schema.Literal("back") }),
   Schema.Struct({
     action: Schema.Literal("wait_for"),
@@ -44,7 +54,17 @@ export const BrowserAction = Schema.Union([
 ])
 export type BrowserAction = typeof BrowserAction.Type
 
-export const actionNames = ["navigate", "click", "fill", "press", "select", "extract", "screenshot", "back", "wait_for"] as const
+export const actionNames = [
+  "navigate",
+  "click",
+  "fill",
+  "press",
+  "select",
+  "extract",
+  "screenshot",
+  "back",
+  "wait_for"
+] as const
 
 /**
  * What the model sees: one flat object. Providers want an object at the root

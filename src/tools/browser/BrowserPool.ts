@@ -1,9 +1,9 @@
 import { Cause, Context, type Duration, Effect, Layer, RcMap, type Scope } from "effect"
 import type { Browser } from "playwright-core"
 import { AppConfig } from "../../config/AppConfig.ts"
+import { makeUrlPolicy, type UrlPolicySettings } from "../outbound/urlPolicy.ts"
 import { BrowserError, toBrowserError } from "./BrowserError.ts"
 import { type BrowserSession, openSession, type SessionTimeouts } from "./BrowserSession.ts"
-import { makeUrlPolicy, type UrlPolicySettings } from "../outbound/urlPolicy.ts"
 
 export interface BrowserPoolSettings {
   readonly policy: UrlPolicySettings
@@ -44,16 +44,21 @@ const launch = (executablePath: string) =>
       // A fresh temporary profile per launch; parley's own finalizer closes the browser on shutdown.
       // playwright-core costs ~50 MiB once imported: only a gateway that browses loads it.
       try: () =>
-        import("playwright-core").then(({ chromium }) => chromium.launch({
-          executablePath,
-          headless: true,
-          chromiumSandbox: false,
-          args: chromiumArgs,
-          handleSIGINT: false,
-          handleSIGTERM: false,
-          handleSIGHUP: false
-        })),
-      catch: (error) => new BrowserError({ message: `Could not start the browser (${executablePath}): ${toBrowserError(error).message}` })
+        import("playwright-core").then(({ chromium }) =>
+          chromium.launch({
+            executablePath,
+            headless: true,
+            chromiumSandbox: false,
+            args: chromiumArgs,
+            handleSIGINT: false,
+            handleSIGTERM: false,
+            handleSIGHUP: false
+          })
+        ),
+      catch: (error) =>
+        new BrowserError({
+          message: `Could not start the browser (${executablePath}): ${toBrowserError(error).message}`
+        })
     }),
     (browser) => Effect.promise(() => browser.close().catch(() => undefined))
   )
@@ -81,29 +86,39 @@ export class BrowserPool extends Context.Service<BrowserPool, {
 
     const browsers: RcMap.RcMap<"chromium", Browser, BrowserError> = yield* RcMap.make({
       lookup: (_: "chromium") =>
-        Effect.tap(launch(settings.executablePath ?? "/usr/bin/chromium"), (browser: Browser) =>
-          Effect.sync(() => browser.once("disconnected", () => Effect.runFork(RcMap.invalidate(browsers, "chromium"))))),
+        Effect.tap(
+          launch(settings.executablePath ?? "/usr/bin/chromium"),
+          (browser: Browser) =>
+            Effect.sync(() =>
+              browser.once("disconnected", () => Effect.runFork(RcMap.invalidate(browsers, "chromium")))
+            )
+        ),
       idleTimeToLive: "5 minutes"
     })
 
-    const sessions: RcMap.RcMap<string, BrowserSession, BrowserError | Cause.ExceededCapacityError> = yield* RcMap.make({
-      lookup: (key: string) =>
-        Effect.gen(function*() {
-          // RcMap keeps a failed lookup; dropping it lets the next action try to launch again.
-          const browser = yield* RcMap.get(browsers, "chromium").pipe(Effect.tapError(() => RcMap.invalidate(browsers, "chromium")))
-          const session = yield* openSession(browser, policy, timeouts)
-          open.add(session)
-          // Closed by a cancel or a crash: the next action of this owner gets a fresh context.
-          session.onClosed(() => {
-            open.delete(session)
-            idleSince.delete(key)
-            Effect.runFork(RcMap.invalidate(sessions, key))
-          })
-          return session
-        }),
-      idleTimeToLive: (key: string) => key.startsWith("sandbox:") ? settings.sandboxIdle ?? "30 minutes" : settings.requestIdle ?? "2 minutes",
-      capacity: maxSessions
-    })
+    const sessions: RcMap.RcMap<string, BrowserSession, BrowserError | Cause.ExceededCapacityError> = yield* RcMap.make(
+      {
+        lookup: (key: string) =>
+          Effect.gen(function*() {
+            // RcMap keeps a failed lookup; dropping it lets the next action try to launch again.
+            const browser = yield* RcMap.get(browsers, "chromium").pipe(
+              Effect.tapError(() => RcMap.invalidate(browsers, "chromium"))
+            )
+            const session = yield* openSession(browser, policy, timeouts)
+            open.add(session)
+            // Closed by a cancel or a crash: the next action of this owner gets a fresh context.
+            session.onClosed(() => {
+              open.delete(session)
+              idleSince.delete(key)
+              Effect.runFork(RcMap.invalidate(sessions, key))
+            })
+            return session
+          }),
+        idleTimeToLive: (key: string) =>
+          key.startsWith("sandbox:") ? settings.sandboxIdle ?? "30 minutes" : settings.requestIdle ?? "2 minutes",
+        capacity: maxSessions
+      }
+    )
 
     // A request has no id in the tool contract; its merged context object lives exactly as long as the run.
     const requestIds = new WeakMap<object, string>()
@@ -136,11 +151,17 @@ export class BrowserPool extends Context.Service<BrowserPool, {
     const acquire = (key: string): Effect.Effect<BrowserSession, BrowserError, Scope.Scope> =>
       RcMap.get(sessions, key).pipe(
         Effect.catchCause((cause) => {
-          const full = cause.reasons.some((reason) => Cause.isFailReason(reason) && Cause.isExceededCapacityError(reason.error))
-          if (!full) return Effect.andThen(RcMap.invalidate(sessions, key), Effect.fail(toBrowserError(Cause.squash(cause))))
+          const full = cause.reasons.some((reason) =>
+            Cause.isFailReason(reason) && Cause.isExceededCapacityError(reason.error)
+          )
+          if (!full) {
+            return Effect.andThen(RcMap.invalidate(sessions, key), Effect.fail(toBrowserError(Cause.squash(cause))))
+          }
           const leastRecent = idleSince.keys().next().value
           if (leastRecent === undefined) {
-            return Effect.fail(new BrowserError({ message: `The browser is busy (${maxSessions} sessions in use); try again shortly` }))
+            return Effect.fail(
+              new BrowserError({ message: `The browser is busy (${maxSessions} sessions in use); try again shortly` })
+            )
           }
           idleSince.delete(leastRecent)
           return Effect.andThen(RcMap.invalidate(sessions, leastRecent), acquire(key))

@@ -1,8 +1,8 @@
 import { Effect, Semaphore } from "effect"
 import type { Browser, BrowserContext, Page } from "playwright-core"
+import type { UrlPolicy } from "../outbound/urlPolicy.ts"
 import { BrowserError, toBrowserError } from "./BrowserError.ts"
 import { type Refusal, startPolicyProxy } from "./policyProxy.ts"
-import type { UrlPolicy } from "../outbound/urlPolicy.ts"
 
 export interface SessionTimeouts {
   /** Longest wait of one action (click, fill, …) in milliseconds. */
@@ -56,7 +56,8 @@ export const openSession = Effect.fn("BrowserSession.open")(function*(
 ) {
   const { context, proxy, refusals } = yield* Effect.tryPromise({
     try: () => openContext(browser, timeouts, policy),
-    catch: (error) => new BrowserError({ message: `Could not open a browser context: ${toBrowserError(error).message}` })
+    catch: (error) =>
+      new BrowserError({ message: `Could not open a browser context: ${toBrowserError(error).message}` })
   })
   const lock = yield* Semaphore.make(1)
   let closing: Promise<void> | undefined

@@ -51,7 +51,12 @@ const describeRefusals = (refusals: ReadonlyArray<Refusal>) =>
 const settle = (page: Page) => page.waitForLoadState("load", { timeout: SETTLE_MS }).catch(() => undefined)
 
 // `url` was checked to be an absolute http(s) URL when the input was decoded.
-const navigate = async (session: BrowserSession, page: Page, url: string, timeoutMs: number | undefined): Promise<Found> => {
+const navigate = async (
+  session: BrowserSession,
+  page: Page,
+  url: string,
+  timeoutMs: number | undefined
+): Promise<Found> => {
   const mark = session.refusals.length
   const refusedHere = () => session.refusals.slice(mark)
   let response
@@ -59,12 +64,16 @@ const navigate = async (session: BrowserSession, page: Page, url: string, timeou
     response = await page.goto(url, { waitUntil: "load", ...(timeoutMs === undefined ? {} : { timeout: timeoutMs }) })
   } catch (error) {
     if (refusedHere().length === 0) throw error
-    throw new BrowserError({ message: `Navigation to ${url} was refused by the browser policy: ${describeRefusals(refusedHere())}` })
+    throw new BrowserError({
+      message: `Navigation to ${url} was refused by the browser policy: ${describeRefusals(refusedHere())}`
+    })
   }
   // A redirect into a refused address ends on the proxy's refusal page.
   const landedOn = refusedHere().find((refusal) => refusal.target === response?.url())
   if (landedOn !== undefined) {
-    throw new BrowserError({ message: `Navigation to ${url} was refused by the browser policy: ${describeRefusals([landedOn])}` })
+    throw new BrowserError({
+      message: `Navigation to ${url} was refused by the browser policy: ${describeRefusals([landedOn])}`
+    })
   }
   return { status: response?.status() ?? null }
 }
@@ -81,12 +90,19 @@ const screenshot = async (page: Page, selector: string | undefined, fullPage: bo
     ? await page.screenshot({ type: "png", fullPage: fullPage ?? false })
     : await page.locator(selector).screenshot({ type: "png" })
   if (png.byteLength > MAX_SCREENSHOT_BYTES) {
-    throw new BrowserError({ message: `The screenshot is too large (${png.byteLength} bytes); take the viewport or one element instead` })
+    throw new BrowserError({
+      message: `The screenshot is too large (${png.byteLength} bytes); take the viewport or one element instead`
+    })
   }
   return { screenshot: { type: "media", mediaType: "image/png", data: png.toString("base64"), ...pngSize(png) } }
 }
 
-const waitFor = async (page: Page, selector: string | undefined, text: string | undefined, timeoutMs: number | undefined) => {
+const waitFor = async (
+  page: Page,
+  selector: string | undefined,
+  text: string | undefined,
+  timeoutMs: number | undefined
+) => {
   const timeout = timeoutMs ?? DEFAULT_WAIT_MS
   if (selector !== undefined) await page.locator(selector).first().waitFor({ state: "visible", timeout })
   if (text !== undefined) await page.getByText(text).first().waitFor({ state: "visible", timeout })

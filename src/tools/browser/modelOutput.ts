@@ -23,7 +23,10 @@ export const browserModelOutput = (output: unknown): ToolModelOutput => {
   const decoded = decodeScreenshot(output)
   if (Result.isFailure(decoded)) return { type: "json", value: output as JSONValue }
   const { screenshot } = decoded.success
-  const described = { ...(output as object), screenshot: { mediaType: screenshot.mediaType, width: screenshot.width, height: screenshot.height } }
+  const described = {
+    ...(output as object),
+    screenshot: { mediaType: screenshot.mediaType, width: screenshot.width, height: screenshot.height }
+  }
   return {
     type: "content",
     value: [

@@ -1,5 +1,12 @@
-import { Agent, createServer, request, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http"
-import { connect, type AddressInfo, type Socket } from "node:net"
+import {
+  Agent,
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  request,
+  type ServerResponse
+} from "node:http"
+import { type AddressInfo, connect, type Socket } from "node:net"
 import type { Duplex } from "node:stream"
 import type { UrlPolicy } from "../outbound/urlPolicy.ts"
 
@@ -16,7 +23,15 @@ export interface PolicyProxy {
 }
 
 // Connection-level headers belong to one hop; the rest travel on unchanged.
-const hopByHop = new Set(["connection", "keep-alive", "proxy-connection", "proxy-authorization", "te", "trailer", "upgrade"])
+const hopByHop = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "proxy-authorization",
+  "te",
+  "trailer",
+  "upgrade"
+])
 
 const forwardedHeaders = (headers: IncomingHttpHeaders): IncomingHttpHeaders =>
   Object.fromEntries(Object.entries(headers).filter(([name]) => !hopByHop.has(name)))
@@ -33,7 +48,10 @@ const refuse = (response: ServerResponse, status: number, text: string) => {
  * resolution and connects to the address it checked. Request interception
  * in Playwright cannot do this: it never sees the hops of a redirect.
  */
-export const startPolicyProxy = async (policy: UrlPolicy, onRefusal: (refusal: Refusal) => void): Promise<PolicyProxy> => {
+export const startPolicyProxy = async (
+  policy: UrlPolicy,
+  onRefusal: (refusal: Refusal) => void
+): Promise<PolicyProxy> => {
   const agent = new Agent({ keepAlive: true })
   const sockets = new Set<Duplex>()
   const track = (socket: Duplex) => {
@@ -48,7 +66,9 @@ export const startPolicyProxy = async (policy: UrlPolicy, onRefusal: (refusal: R
     } catch {
       return refuse(response, 400, "parley browser proxy: expected an absolute URL")
     }
-    if (target.protocol !== "http:") return refuse(response, 400, `parley browser proxy: ${target.protocol} is not proxied`)
+    if (target.protocol !== "http:") {
+      return refuse(response, 400, `parley browser proxy: ${target.protocol} is not proxied`)
+    }
     const decision = await policy.check(target.hostname)
     if (decision._tag === "Unresolved") return refuse(response, 502, `parley browser proxy: ${decision.reason}`)
     if (decision._tag === "Refused") {

@@ -1,13 +1,13 @@
 import { Effect, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import type { AppConfig } from "../../config/AppConfig.ts"
-import { sendMessage } from "./partnerApi.ts"
 import { type ContextOf, defineTool } from "../defineTool.ts"
-import { partnerContext } from "./PartnerContext.ts"
-import { defaultRetryPolicy, type RetryPolicy } from "./retryPolicy.ts"
 import { scrub } from "../messaging/redact.ts"
 import type { UrlPolicy } from "../outbound/urlPolicy.ts"
 import { type ToolExecution, ToolFailure } from "../Tool.ts"
+import { sendMessage } from "./partnerApi.ts"
+import { partnerContext } from "./PartnerContext.ts"
+import { defaultRetryPolicy, type RetryPolicy } from "./retryPolicy.ts"
 
 const Text = Schema.String.check(Schema.isMinLength(1))
 
@@ -33,7 +33,11 @@ export const idempotencyKeyFor = (toolCallId: string): string => {
   return `${readable === "" ? "call" : readable}.${randomUUID()}`
 }
 
-const send = (config: Pick<AppConfig["Service"], "partnerApiBaseUrl">, policy: RetryPolicy, urlPolicy: UrlPolicy | undefined) =>
+const send = (
+  config: Pick<AppConfig["Service"], "partnerApiBaseUrl">,
+  policy: RetryPolicy,
+  urlPolicy: UrlPolicy | undefined
+) =>
   Effect.fn("chat_message")(function*(
     input: ChatMessageInput,
     execution: ToolExecution<ContextOf<typeof partnerContext>>
@@ -42,7 +46,9 @@ const send = (config: Pick<AppConfig["Service"], "partnerApiBaseUrl">, policy: R
     const baseUrl = partnerApiUrl ?? config.partnerApiBaseUrl
     if (baseUrl === undefined) {
       return yield* Effect.fail(
-        new ToolFailure("No partner API is configured: set PARLEY_PARTNER_API_URL on the server or toolContext.chat_message.partnerApiUrl.")
+        new ToolFailure(
+          "No partner API is configured: set PARLEY_PARTNER_API_URL on the server or toolContext.chat_message.partnerApiUrl."
+        )
       )
     }
     const receipt = yield* sendMessage({

@@ -1,8 +1,8 @@
 import { Duration, Effect, Redacted, Schedule } from "effect"
-import { asksTooLong, retryAfterMs, type RetryVerdict, retrySchedule } from "../../net/retry.ts"
+import { asksTooLong, retryAfterMs, retrySchedule, type RetryVerdict } from "../../net/retry.ts"
 import { checkHost, jsonBody, postJson, type RemoteAnswer } from "../messaging/postJson.ts"
-import type { UrlPolicy } from "../outbound/urlPolicy.ts"
 import { excerpt } from "../messaging/redact.ts"
+import type { UrlPolicy } from "../outbound/urlPolicy.ts"
 import { ToolFailure } from "../Tool.ts"
 import { isRetryableStatus, type RetryPolicy } from "./retryPolicy.ts"
 
@@ -40,7 +40,8 @@ export interface SendReceipt {
 }
 
 /** `{baseUrl}/v1/messages`, keeping a path prefix of the base URL. */
-export const messagesUrl = (baseUrl: string): string => new URL("v1/messages", baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`).href
+export const messagesUrl = (baseUrl: string): string =>
+  new URL("v1/messages", baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`).href
 
 const errorDetail = (answer: RemoteAnswer, secrets: ReadonlyArray<Redacted.Redacted<string>>): string => {
   const body = jsonBody(answer) as { error?: { code?: unknown; message?: unknown } } | undefined
@@ -116,7 +117,9 @@ export const sendMessage = Effect.fn("PartnerApi.sendMessage")(function*(request
       Effect.logInfo("chat_message: retrying the partner API").pipe(
         Effect.annotateLogs({
           attempt,
-          reason: !(input instanceof ToolFailure) && input._tag === "Busy" ? `HTTP ${input.answer.status}` : "unreachable",
+          reason: !(input instanceof ToolFailure) && input._tag === "Busy"
+            ? `HTTP ${input.answer.status}`
+            : "unreachable",
           delayMs: Duration.toMillis(duration)
         })
       )

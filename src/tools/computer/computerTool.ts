@@ -5,7 +5,7 @@ import type { DisplaySize } from "../../sandbox/Sandbox.ts"
 import type { SandboxProvider } from "../../sandbox/SandboxProvider.ts"
 import { defineTool } from "../defineTool.ts"
 import { sandboxOf } from "../sandboxOf.ts"
-import { type ToolModelOutput, ToolFailure } from "../Tool.ts"
+import { ToolFailure, type ToolModelOutput } from "../Tool.ts"
 
 const actions = [
   "screenshot",
@@ -27,7 +27,8 @@ const Coordinate = Schema.Array(Schema.Int).check(Schema.isBetweenLength(2, 2))
 const ComputerInput = Schema.Struct({
   action: Schema.Literals(actions),
   coordinate: Schema.optional(Coordinate.annotate({
-    description: "[x, y] in pixels from the top-left corner: the target of mouse_move, clicks, left_click_drag and scroll"
+    description:
+      "[x, y] in pixels from the top-left corner: the target of mouse_move, clicks, left_click_drag and scroll"
   })),
   start_coordinate: Schema.optional(Coordinate.annotate({ description: "[x, y] where left_click_drag starts" })),
   text: Schema.optional(Schema.String.annotate({
@@ -87,7 +88,9 @@ const toAction = (input: ComputerInput): DesktopAction | ToolFailure => {
         ? needs("scroll_direction", input.action)
         : { action: input.action, direction: input.scroll_direction, amount: input.scroll_amount ?? 3, coordinate }
     case "wait":
-      return input.duration === undefined ? needs("duration", input.action) : { action: input.action, seconds: input.duration }
+      return input.duration === undefined
+        ? needs("duration", input.action)
+        : { action: input.action, seconds: input.duration }
   }
 }
 
@@ -96,7 +99,9 @@ const summary = (action: DesktopAction, display: DisplaySize, cursor: Point | un
     case "screenshot":
       return `Screenshot of the ${display.width}x${display.height} display.`
     case "cursor_position":
-      return cursor === undefined ? "The pointer position is unknown." : `The pointer is at (${cursor[0]}, ${cursor[1]}).`
+      return cursor === undefined
+        ? "The pointer position is unknown."
+        : `The pointer is at (${cursor[0]}, ${cursor[1]}).`
     case "mouse_move":
       return `Moved the pointer to (${action.coordinate[0]}, ${action.coordinate[1]}).`
     case "left_click":
@@ -136,7 +141,11 @@ export const computerModelOutput = (output: unknown): ToolModelOutput => {
       { type: "text", text },
       ...(screenshot === undefined
         ? []
-        : [{ type: "file" as const, mediaType: screenshot.mediaType, data: { type: "data" as const, data: screenshot.data } }])
+        : [{
+          type: "file" as const,
+          mediaType: screenshot.mediaType,
+          data: { type: "data" as const, data: screenshot.data }
+        }])
     ]
   }
 }

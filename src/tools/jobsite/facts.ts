@@ -60,7 +60,9 @@ const openingsFor = (stores: ReadonlyArray<Store>, position: string | undefined)
 
 const place = (store: Store) => `${store.name}, ${store.district}, ${store.city}`
 
-export const titlesOf = (openings: ReadonlyArray<Opening>) => [...new Set(openings.map(({ position }) => position.title))]
+export const titlesOf = (
+  openings: ReadonlyArray<Opening>
+) => [...new Set(openings.map(({ position }) => position.title))]
 
 /** One line per distinct (title, value), naming the stores it holds for. */
 const perPosition = (openings: ReadonlyArray<Opening>, label: string, value: (p: Position) => string) => {
@@ -85,7 +87,8 @@ const listed = (openings: ReadonlyArray<Opening>, label: string, pick: (p: Posit
   }
 }
 
-const openingsAt = (store: Store, openings: ReadonlyArray<Opening>) => openings.filter((opening) => opening.store === store)
+const openingsAt = (store: Store, openings: ReadonlyArray<Opening>) =>
+  openings.filter((opening) => opening.store === store)
 
 const policies = (brand: Brand, config: ConfigData) => {
   const contact = brand.contactPolicy ?? config.contactPolicy
@@ -126,7 +129,9 @@ const byCategory = (
     case "location":
       return {
         facts: stores.map((store) =>
-          `Store ${store.name}: ${store.address}, ${store.district}, ${store.city}; hiring ${titlesOf(openingsAt(store, openings)).join(", ") || "no listed positions"}`
+          `Store ${store.name}: ${store.address}, ${store.district}, ${store.city}; hiring ${
+            titlesOf(openingsAt(store, openings)).join(", ") || "no listed positions"
+          }`
         ),
         unknown: []
       }

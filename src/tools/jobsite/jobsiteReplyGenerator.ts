@@ -17,7 +17,9 @@ export const JobsiteReplyInput = Schema.Struct({
       description: "Earlier messages of this conversation, oldest first; the last 10 are used."
     })
   ),
-  brand: Schema.optionalKey(Text.annotate({ description: "Brand the candidate asks about; default: context.preferredBrand." })),
+  brand: Schema.optionalKey(
+    Text.annotate({ description: "Brand the candidate asks about; default: context.preferredBrand." })
+  ),
   position: Schema.optionalKey(Text.annotate({ description: "Position the candidate asks about, e.g. \"Barista\"." }))
 })
 export type JobsiteReplyInput = typeof JobsiteReplyInput.Type

@@ -2,9 +2,9 @@ import { APICallError, type LanguageModelV4 } from "@ai-sdk/provider"
 import { generateText, jsonSchema, type ModelMessage, NoObjectGeneratedError, Output } from "ai"
 import { Effect, Result, Schema } from "effect"
 import { allowsModel } from "../../domain/ApiKey.ts"
-import { type JobsiteModelConfig, ReplyCategory, replyCategories } from "../../domain/JobsiteConfig.ts"
+import { type JobsiteModelConfig, replyCategories, ReplyCategory } from "../../domain/JobsiteConfig.ts"
 import type { ModelRegistry } from "../../models/ModelRegistry.ts"
-import { ToolFailure, type ToolExecution } from "../Tool.ts"
+import { type ToolExecution, ToolFailure } from "../Tool.ts"
 
 /** The two models a reply takes: one classifies the message, one writes the reply. */
 export interface ReplyModels {
@@ -43,7 +43,9 @@ export const resolveModels = (
 
 // What the model is told: enough to retry or to tell the user, never the provider's raw error body.
 const modelFailure = (step: string) => (error: unknown): ToolFailure => {
-  if (NoObjectGeneratedError.isInstance(error)) return new ToolFailure(`The model did not ${step} in the expected form.`)
+  if (NoObjectGeneratedError.isInstance(error)) {
+    return new ToolFailure(`The model did not ${step} in the expected form.`)
+  }
   if (APICallError.isInstance(error)) {
     return new ToolFailure(`The model could not ${step}: the provider answered ${error.statusCode ?? "with an error"}.`)
   }
@@ -70,7 +72,13 @@ const categorySchema = jsonSchema<{ category: ReplyCategory }>({
 export const classify = (model: LanguageModelV4, instructions: string, prompt: string) =>
   Effect.tryPromise({
     try: (abortSignal) =>
-      generateText({ model, instructions, prompt, abortSignal, output: Output.object({ schema: categorySchema, name: "category" }) }),
+      generateText({
+        model,
+        instructions,
+        prompt,
+        abortSignal,
+        output: Output.object({ schema: categorySchema, name: "category" })
+      }),
     catch: modelFailure("classify the message")
   }).pipe(Effect.map((result) => result.output.category))
 

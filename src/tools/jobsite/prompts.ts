@@ -1,5 +1,10 @@
 import type { ModelMessage } from "ai"
-import { categoryDescriptions, replyCategories, type ReplyCategory, type ReplyPrompts } from "../../domain/JobsiteConfig.ts"
+import {
+  categoryDescriptions,
+  replyCategories,
+  type ReplyCategory,
+  type ReplyPrompts
+} from "../../domain/JobsiteConfig.ts"
 import { type FactSheet, titlesOf } from "./facts.ts"
 
 export interface Turn {
@@ -26,7 +31,9 @@ export const classifyInstructions = [
 ].join("\n")
 
 export const classifyPrompt = (conversation: Conversation): string => {
-  const turns = recent(conversation.history).map((turn) => `${turn.role === "candidate" ? "Candidate" : "Recruiter"}: ${turn.text}`)
+  const turns = recent(conversation.history).map((turn) =>
+    `${turn.role === "candidate" ? "Candidate" : "Recruiter"}: ${turn.text}`
+  )
   return [
     ...(turns.length === 0 ? [] : ["Recent conversation:", ...turns, ""]),
     "Latest candidate message:",
@@ -50,7 +57,9 @@ export const replyInstructions = (prompts: ReplyPrompts, category: ReplyCategory
   return [
     prompts.generalInstruction,
     "",
-    `You are replying to a job candidate about ${sheet.brand.name}. The message is about ${categoryDescriptions[category]}.`,
+    `You are replying to a job candidate about ${sheet.brand.name}. The message is about ${
+      categoryDescriptions[category]
+    }.`,
     ...(template === undefined ? [] : ["Instruction for this reply:", fillTemplate(template, sheet)]),
     "",
     "Facts you may state (the only facts you know):",

@@ -28,7 +28,9 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308])
 const causeCode = (error: unknown): string | undefined => {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause
   if (typeof cause?.code === "string" && /^[A-Z_]+$/.test(cause.code)) return cause.code
-  if (typeof cause?.message === "string" && cause.message.includes("redirect")) return "redirected; redirects are not followed"
+  if (typeof cause?.message === "string" && cause.message.includes("redirect")) {
+    return "redirected; redirects are not followed"
+  }
   return undefined
 }
 
@@ -52,14 +54,17 @@ export const checkHost = (
   policy: UrlPolicy | undefined
 ): Effect.Effect<void, ToolFailure> => {
   if (policy === undefined) return Effect.void
-  return Effect.flatMap(Effect.promise(() => policy.check(new URL(Redacted.value(url)).hostname)), (decision) =>
-    decision._tag === "Allowed"
-      ? Effect.void
-      : Effect.fail(
-        new ToolFailure(
-          `Refused to call ${service}: ${decision.reason}. Private, loopback and link-local addresses are reachable only when the server allows them (PARLEY_OUTBOUND_ALLOW_PRIVATE, PARLEY_OUTBOUND_ALLOWED_HOSTS).`
+  return Effect.flatMap(
+    Effect.promise(() => policy.check(new URL(Redacted.value(url)).hostname)),
+    (decision) =>
+      decision._tag === "Allowed"
+        ? Effect.void
+        : Effect.fail(
+          new ToolFailure(
+            `Refused to call ${service}: ${decision.reason}. Private, loopback and link-local addresses are reachable only when the server allows them (PARLEY_OUTBOUND_ALLOW_PRIVATE, PARLEY_OUTBOUND_ALLOWED_HOSTS).`
+          )
         )
-      ))
+  )
 }
 
 const post = (request: PostJsonRequest): Effect.Effect<RemoteAnswer, ToolFailure> =>

@@ -64,7 +64,10 @@ export const makeUrlPolicy = (settings: UrlPolicySettings): UrlPolicy => {
         const kind = nonPublicKind(address)
         if (kind === undefined) continue
         // The resolved address itself stays out of the reason: it would map the internal network for the model.
-        return { _tag: "Refused", reason: address === host ? `${host} is ${kind} address` : `host ${host} resolves to ${kind} address` }
+        return {
+          _tag: "Refused",
+          reason: address === host ? `${host} is ${kind} address` : `host ${host} resolves to ${kind} address`
+        }
       }
       return { _tag: "Allowed", address: first.address }
     }

@@ -10,13 +10,15 @@ const isHttpUrl = (text: string) => {
 
 // Issues never quote the value: a malformed webhook URL still holds its key.
 const Platform = Schema.Literals(platforms).annotate({
-  description: "Workplace chat of the group: wecom (WeCom group robot), feishu or lark (custom bot), slack (incoming webhook)."
+  description:
+    "Workplace chat of the group: wecom (WeCom group robot), feishu or lark (custom bot), slack (incoming webhook)."
 })
 const WebhookUrl = Schema.String.check(Schema.makeFilter(isHttpUrl, { expected: "an http(s) URL" })).annotate({
   description: "The group's incoming-webhook URL. A secret: it is never logged or shown."
 })
 const SigningSecret = Schema.String.check(Schema.isMinLength(1)).annotate({
-  description: "Signing secret of a Feishu/Lark bot with signature verification on. A secret: it is never logged or shown."
+  description:
+    "Signing secret of a Feishu/Lark bot with signature verification on. A secret: it is never logged or shown."
 })
 
 /** `toolContext.workplace_message` (or the same fields of `context`), with the secrets wrapped once decoded. */

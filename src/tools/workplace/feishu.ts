@@ -41,7 +41,9 @@ export const feishu: PlatformWire = {
   label: "Feishu",
   tooLong: (message) => {
     const bytes = utf8Bytes(JSON.stringify(content(message)))
-    return bytes > MAX_BODY_BYTES ? `Feishu takes request bodies of at most ${MAX_BODY_BYTES} bytes; this is ${bytes}.` : undefined
+    return bytes > MAX_BODY_BYTES
+      ? `Feishu takes request bodies of at most ${MAX_BODY_BYTES} bytes; this is ${bytes}.`
+      : undefined
   },
   payload: (message, signing) => ({ ...signature(signing), ...content(message) }),
   refusal: (answer) => {

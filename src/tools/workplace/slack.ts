@@ -22,7 +22,9 @@ const errors: Record<string, string> = {
 export const slack: PlatformWire = {
   label: "Slack",
   tooLong: ({ format, text }) =>
-    text.length > LIMITS[format] ? `Slack takes at most ${LIMITS[format]} characters of ${format}; this is ${text.length}.` : undefined,
+    text.length > LIMITS[format]
+      ? `Slack takes at most ${LIMITS[format]} characters of ${format}; this is ${text.length}.`
+      : undefined,
   payload: ({ format, text }) => (format === "markdown" ? { text, blocks: [{ type: "markdown", text }] } : { text }),
   refusal: (answer) => {
     if (answer.status >= 200 && answer.status < 300) return undefined
@@ -30,6 +32,8 @@ export const slack: PlatformWire = {
     const code = answer.body.trim()
     const known = /^[a-z_]{1,64}$/.test(code) ? code : undefined
     const meaning = known === undefined ? undefined : errors[known]
-    return `Slack refused the message: ${meaning === undefined ? "" : `${meaning} `}(HTTP ${answer.status}${known === undefined ? "" : ` ${known}`}).`
+    return `Slack refused the message: ${meaning === undefined ? "" : `${meaning} `}(HTTP ${answer.status}${
+      known === undefined ? "" : ` ${known}`
+    }).`
   }
 }

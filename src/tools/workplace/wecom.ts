@@ -20,10 +20,14 @@ export const wecom: PlatformWire = {
   label: "WeCom",
   tooLong: ({ format, text }) => {
     const bytes = utf8Bytes(text)
-    return bytes > LIMITS[format] ? `WeCom takes at most ${LIMITS[format]} bytes of ${format}; this is ${bytes}.` : undefined
+    return bytes > LIMITS[format]
+      ? `WeCom takes at most ${LIMITS[format]} bytes of ${format}; this is ${bytes}.`
+      : undefined
   },
   payload: ({ format, text }) =>
-    format === "markdown" ? { msgtype: "markdown", markdown: { content: text } } : { msgtype: "text", text: { content: text } },
+    format === "markdown"
+      ? { msgtype: "markdown", markdown: { content: text } }
+      : { msgtype: "text", text: { content: text } },
   refusal: (answer) => {
     const body = jsonBody(answer) as { errcode?: unknown; errmsg?: unknown } | undefined
     const code = body?.errcode

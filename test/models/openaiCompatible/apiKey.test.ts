@@ -35,7 +35,10 @@ describe("the API key never appears in an error", () => {
       upstream.enqueue(reply, reply)
       const streamed = await streamOutcome(model, { prompt: userPrompt("Hi") })
       const generated = await generateOutcome(model, { prompt: userPrompt("Hi") })
-      const errors = [streamed.rejected ?? streamed.streamError, "rejected" in generated ? generated.rejected : undefined]
+      const errors = [
+        streamed.rejected ?? streamed.streamError,
+        "rejected" in generated ? generated.rejected : undefined
+      ]
       for (const error of errors) {
         expect(error).toBeInstanceOf(Error)
         const strings = stringsOf(error)
@@ -48,7 +51,9 @@ describe("the API key never appears in an error", () => {
   it("an answer that is not JSON and echoes the key: not in message, responseBody, request or url", async () => {
     upstream.enqueue({ type: "raw", body: `{"oops": "${API_KEY}"` })
     const generated = await generateOutcome(model, { prompt: userPrompt("Hi") })
-    expect(generated).toMatchObject({ rejected: { message: "Invalid JSON response", responseBody: expect.any(String) } })
+    expect(generated).toMatchObject({
+      rejected: { message: "Invalid JSON response", responseBody: expect.any(String) }
+    })
     const error = (generated as { rejected: Record<string, unknown> }).rejected
     const { message, responseBody, requestBodyValues, url, data } = error
     expect(JSON.stringify({ message, responseBody, requestBodyValues, url, data })).not.toContain(API_KEY)

@@ -1,7 +1,7 @@
 import { OpenAICompatibleChatLanguageModel } from "@ai-sdk/openai-compatible"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { type Chunk, checkChunk, type ChunkSchema } from "../../../src/models/openaiCompatible/chunkShape.ts"
+import { checkChunk, type Chunk, type ChunkSchema } from "../../../src/models/openaiCompatible/chunkShape.ts"
 
 // The provider's own zod schema for stream chunks.
 const sdkSchema = (new OpenAICompatibleChatLanguageModel("m", { provider: "p.chat", url: () => "" }) as unknown as {
@@ -21,22 +21,25 @@ const anything = fc.oneof(
 /** Mostly what the schema wants, sometimes anything at all. */
 const mostly = <A>(arbitrary: fc.Arbitrary<A>) =>
   fc.oneof({ weight: 5, arbitrary }, { weight: 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: anything })
-const fields = <A extends Record<string, fc.Arbitrary<unknown>>>(shape: A) =>
-  fc.record(shape, { requiredKeys: [] })
+const fields = <A extends Record<string, fc.Arbitrary<unknown>>>(shape: A) => fc.record(shape, { requiredKeys: [] })
 
 const count = mostly(fc.nat())
 const toolCall = fields({
   index: mostly(fc.nat(3)),
   id: mostly(fc.string({ maxLength: 3 })),
   type: fc.constant("function"),
-  function: mostly(fields({ name: mostly(fc.constantFrom("f", "g", " ")), arguments: mostly(fc.string({ maxLength: 4 })) })),
+  function: mostly(
+    fields({ name: mostly(fc.constantFrom("f", "g", " ")), arguments: mostly(fc.string({ maxLength: 4 })) })
+  ),
   extra_content: mostly(fields({ google: mostly(fields({ thought_signature: mostly(fc.string({ maxLength: 3 })) })) }))
 })
 const delta = fields({
   role: mostly(fc.constantFrom("assistant", "", "user")),
   content: mostly(fc.oneof(
     fc.string({ maxLength: 4 }),
-    fc.array(fields({ type: fc.constantFrom("text", "thinking", 1), text: anything, thinking: anything }), { maxLength: 2 })
+    fc.array(fields({ type: fc.constantFrom("text", "thinking", 1), text: anything, thinking: anything }), {
+      maxLength: 2
+    })
   )),
   refusal: anything,
   reasoning_content: mostly(fc.string({ maxLength: 4 })),
@@ -56,41 +59,47 @@ const usage = fields({
   extra: anything
 })
 const chunkLike = fc.oneof(
-  { weight: 8, arbitrary: fields({
-    id: mostly(fc.string({ maxLength: 3 })),
-    created: mostly(fc.integer()),
-    model: mostly(fc.string({ maxLength: 3 })),
-    object: anything,
-    choices: mostly(fc.array(fields({ index: count, delta: mostly(delta), finish_reason: mostly(fc.string({ maxLength: 3 })) }), {
-      maxLength: 2
-    })),
-    usage: mostly(usage),
-    error: mostly(fields({ message: mostly(fc.string({ maxLength: 3 })), code: anything, type: anything }))
-  }) },
+  {
+    weight: 8,
+    arbitrary: fields({
+      id: mostly(fc.string({ maxLength: 3 })),
+      created: mostly(fc.integer()),
+      model: mostly(fc.string({ maxLength: 3 })),
+      object: anything,
+      choices: mostly(
+        fc.array(fields({ index: count, delta: mostly(delta), finish_reason: mostly(fc.string({ maxLength: 3 })) }), {
+          maxLength: 2
+        })
+      ),
+      usage: mostly(usage),
+      error: mostly(fields({ message: mostly(fc.string({ maxLength: 3 })), code: anything, type: anything }))
+    })
+  },
   { weight: 1, arbitrary: anything }
 )
 
 /** Every field the parts are made of, read the way StreamParts reads it (an error chunk only for its error). */
-const read = (chunk: Chunk) => "error" in chunk ? { error: chunk.error } : ({
-  id: chunk.id,
-  created: chunk.created,
-  model: chunk.model,
-  usage: chunk.usage,
-  finishReason: chunk.choices[0]?.finish_reason,
-  delta: chunk.choices[0]?.delta == null ? chunk.choices[0]?.delta : {
-    content: chunk.choices[0].delta.content,
-    refusal: typeof chunk.choices[0].delta.refusal === "string" ? chunk.choices[0].delta.refusal : undefined,
-    reasoning_content: chunk.choices[0].delta.reasoning_content,
-    reasoning: chunk.choices[0].delta.reasoning,
-    tool_calls: chunk.choices[0].delta.tool_calls?.map((call) => ({
-      index: call.index,
-      id: call.id,
-      name: call.function?.name,
-      arguments: call.function?.arguments,
-      extra_content: call.extra_content
-    }))
-  }
-})
+const read = (chunk: Chunk) =>
+  "error" in chunk ? { error: chunk.error } : ({
+    id: chunk.id,
+    created: chunk.created,
+    model: chunk.model,
+    usage: chunk.usage,
+    finishReason: chunk.choices[0]?.finish_reason,
+    delta: chunk.choices[0]?.delta == null ? chunk.choices[0]?.delta : {
+      content: chunk.choices[0].delta.content,
+      refusal: typeof chunk.choices[0].delta.refusal === "string" ? chunk.choices[0].delta.refusal : undefined,
+      reasoning_content: chunk.choices[0].delta.reasoning_content,
+      reasoning: chunk.choices[0].delta.reasoning,
+      tool_calls: chunk.choices[0].delta.tool_calls?.map((call) => ({
+        index: call.index,
+        id: call.id,
+        name: call.function?.name,
+        arguments: call.function?.arguments,
+        extra_content: call.extra_content
+      }))
+    }
+  })
 
 describe("checkChunk", () => {
   it("accepts by hand only what the provider's zod schema accepts, with the same values in every field read", () => {
@@ -124,7 +133,11 @@ describe("checkChunk", () => {
       id: "c",
       created: 1,
       model: "m",
-      choices: [{ index: 0, delta: { role: "assistant", content: "hi", tool_calls: [{ index: 0, function: { arguments: "{" } }] }, finish_reason: null }],
+      choices: [{
+        index: 0,
+        delta: { role: "assistant", content: "hi", tool_calls: [{ index: 0, function: { arguments: "{" } }] },
+        finish_reason: null
+      }],
       usage: null
     }
     const never: ChunkSchema = {

@@ -1,6 +1,6 @@
 import { expect } from "vitest"
 import type { Reply } from "../../support/upstream/index.ts"
-import { chunk, SSE_DONE, sse, stop, usageChunk } from "./frames.ts"
+import { chunk, sse, SSE_DONE, stop, usageChunk } from "./frames.ts"
 import { completes, type Scenario, types } from "./streamScenarios.ts"
 
 const raw = (...body: Array<string>): Reply => ({ type: "raw", body })
@@ -51,7 +51,10 @@ export const oddStreams: ReadonlyArray<Scenario> = [
   {
     name: "content parts, thinking, a refusal and Gemini's thought signature",
     replies: [raw(
-      chunk({ role: "", content: [{ type: "thinking", thinking: [{ type: "text", text: "hmm" }, { type: "image" }] }] }),
+      chunk({
+        role: "",
+        content: [{ type: "thinking", thinking: [{ type: "text", text: "hmm" }, { type: "image" }] }]
+      }),
       chunk({ content: [{ type: "text", text: "Sure" }, { type: "other" }] }),
       chunk({ refusal: "I cannot do that" }),
       chunk({ refusal: false, reasoning: "more thought" }),

@@ -1,7 +1,7 @@
 import type { LanguageModelV4StreamPart } from "@ai-sdk/provider"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import { httpAgents } from "../../../src/net/httpAgents.ts"
 import { nodeFetch } from "../../../src/models/nodeFetch.ts"
+import { httpAgents } from "../../../src/net/httpAgents.ts"
 import { comparable, type Pair, startPair, streamOutcome, userPrompt } from "./pair.ts"
 
 const call = { prompt: userPrompt("Hi") }

@@ -53,17 +53,28 @@ describe.each(fetches)("failures equal the AI SDK model's over %s", (_, fetch, c
 
   it("a connection that cannot be made: retryable 'Cannot connect to API'", async () => {
     const baseURL = `http://127.0.0.1:${await closedPort()}/v1`
-    const sdk = createOpenAICompatible({ name: "local", baseURL, includeUsage: true, apiKey: API_KEY, ...(fetch ? { fetch } : {}) })
+    const sdk = createOpenAICompatible({
+      name: "local",
+      baseURL,
+      includeUsage: true,
+      apiKey: API_KEY,
+      ...(fetch ? { fetch } : {})
+    })
       .chatModel("demo")
     const mine = new OpenAICompatibleChatModel({ provider: "local", baseURL, apiKey: API_KEY, modelId: "demo" })
     const call = { prompt: userPrompt("Hi") }
     const actual = await streamOutcome(mine, call)
     same(actual, await streamOutcome(sdk, call))
-    expect(actual.rejected).toMatchObject({ isRetryable: true, message: expect.stringMatching(/^Cannot connect to API: /) })
+    expect(actual.rejected).toMatchObject({
+      isRetryable: true,
+      message: expect.stringMatching(/^Cannot connect to API: /)
+    })
     same(await generateOutcome(mine, call), await generateOutcome(sdk, call))
   })
 
-  for (const [name, reason] of [["the default reason", undefined], ["a reason of its own", new Error("stop now")]] as const) {
+  for (
+    const [name, reason] of [["the default reason", undefined], ["a reason of its own", new Error("stop now")]] as const
+  ) {
     it(`an abort before the response, with ${name}: rejects with the reason, the upstream sees it`, async () => {
       pair.enqueue({ type: "text", text: "late", delayMs: 10_000 }, { type: "text", text: "late", delayMs: 10_000 })
       const outcomes = []
@@ -86,7 +97,12 @@ describe.each(fetches)("failures equal the AI SDK model's over %s", (_, fetch, c
       const expected = await readAborting(pair.sdk, call, new AbortController(), firstDelta, reason)
       const actual = await readAborting(pair.mine, call, new AbortController(), firstDelta, reason)
       same(actual, expected)
-      expect(actual.parts.map((part) => part.type)).toEqual(["stream-start", "response-metadata", "text-start", "text-delta"])
+      expect(actual.parts.map((part) => part.type)).toEqual([
+        "stream-start",
+        "response-metadata",
+        "text-start",
+        "text-delta"
+      ])
       expect(actual.error).toBeDefined()
       await Promise.all([pair.sdkUpstream.waitForAbort(), pair.myUpstream.waitForAbort()])
     })

@@ -19,7 +19,11 @@ const json = (body: string): Reply => ({ type: "raw", body })
 const scenarios: ReadonlyArray<Scenario> = [
   {
     name: "text with usage",
-    reply: { type: "text", text: "Hello there", usage: { promptTokens: 8, completionTokens: 3, cachedTokens: 2, reasoningTokens: 1 } },
+    reply: {
+      type: "text",
+      text: "Hello there",
+      usage: { promptTokens: 8, completionTokens: 3, cachedTokens: 2, reasoningTokens: 1 }
+    },
     check: succeeds
   },
   { name: "reasoning and text", reply: { type: "text", text: "Four.", reasoning: "2 + 2" }, check: succeeds },
@@ -48,7 +52,11 @@ const scenarios: ReadonlyArray<Scenario> = [
         message: {
           content: null,
           refusal: "No.",
-          tool_calls: [{ function: { name: "f", arguments: "{}" }, id: "t1", extra_content: { google: { thought_signature: "s" } } }]
+          tool_calls: [{
+            function: { name: "f", arguments: "{}" },
+            id: "t1",
+            extra_content: { google: { thought_signature: "s" } }
+          }]
         },
         finish_reason: "stop"
       }]
@@ -96,7 +104,8 @@ describe.each(fetches)("doGenerate equals the AI SDK model's over %s", (_, fetch
       properties: { city: { type: "string" }, days: { type: "number" } },
       required: ["city", "days"]
     })
-    const run = (model: typeof pair.sdk) => generateText({ model, prompt: "Plan a trip", output: Output.object({ schema }) })
+    const run = (model: typeof pair.sdk) =>
+      generateText({ model, prompt: "Plan a trip", output: Output.object({ schema }) })
     const expected = await run(pair.sdk)
     const actual = await run(pair.mine)
     expect(actual.output).toEqual({ city: "Paris", days: 2 })

@@ -45,17 +45,25 @@ describe.each(fetches)("doStream equals the AI SDK model's over %s", (_, fetch, 
     const headers = (upstream: typeof pair.myUpstream) =>
       upstream.requests.map(({ headers: { host: _, ...rest } }) => rest)
     if (fetch !== undefined) expect(headers(pair.myUpstream)).toEqual(headers(pair.sdkUpstream))
-    expect(headers(pair.myUpstream)[0]).toMatchObject({ "x-trace": "t-1", "user-agent": expect.stringMatching(/^parley-test /) })
+    expect(headers(pair.myUpstream)[0]).toMatchObject({
+      "x-trace": "t-1",
+      "user-agent": expect.stringMatching(/^parley-test /)
+    })
   })
 
   it("a provider name with a dash: options and metadata under its camelCase name, a warning for the raw one", async () => {
     const dashed = await startPair({ fetch, provider: "my-provider" })
     try {
       const upstreams = [dashed.sdkUpstream, dashed.myUpstream]
-      for (const providerOptions of [{ myProvider: { user: "camel" } }, { "my-provider": { user: "raw" } }, undefined]) {
+      for (
+        const providerOptions of [{ myProvider: { user: "camel" } }, { "my-provider": { user: "raw" } }, undefined]
+      ) {
         const reply = { type: "tool-calls", calls: [{ name: "f", arguments: {} }] } as const
         dashed.enqueue(reply, reply)
-        const call: LanguageModelV4CallOptions = { prompt: userPrompt("Hi"), ...(providerOptions ? { providerOptions } : {}) }
+        const call: LanguageModelV4CallOptions = {
+          prompt: userPrompt("Hi"),
+          ...(providerOptions ? { providerOptions } : {})
+        }
         const streamed = await streamOutcome(dashed.mine, call)
         const actual = [streamed, await generateOutcome(dashed.mine, call)]
         const expected = [await streamOutcome(dashed.sdk, call), await generateOutcome(dashed.sdk, call)]

@@ -126,7 +126,10 @@ export interface StreamOutcome {
   readonly streamError?: unknown
 }
 
-export const streamOutcome = async (model: LanguageModelV4, options: LanguageModelV4CallOptions): Promise<StreamOutcome> => {
+export const streamOutcome = async (
+  model: LanguageModelV4,
+  options: LanguageModelV4CallOptions
+): Promise<StreamOutcome> => {
   let result
   try {
     result = await model.doStream(options)

@@ -104,7 +104,12 @@ export const answers: ReadonlyArray<Scenario> = [
         },
         {
           role: "tool",
-          content: [{ type: "tool-result", toolCallId: "c1", toolName: "weather", output: { type: "json", value: { sky: "clear" } } }]
+          content: [{
+            type: "tool-result",
+            toolCallId: "c1",
+            toolName: "weather",
+            output: { type: "json", value: { sky: "clear" } }
+          }]
         }
       ],
       tools: [weatherTool],
@@ -138,7 +143,10 @@ export const answers: ReadonlyArray<Scenario> = [
     },
     check: (outcome) => {
       completes(outcome)
-      expect((outcome.request as { body: Record<string, unknown> }).body).toMatchObject({ user: "u-1", custom_flag: true })
+      expect((outcome.request as { body: Record<string, unknown> }).body).toMatchObject({
+        user: "u-1",
+        custom_flag: true
+      })
     }
   },
   {

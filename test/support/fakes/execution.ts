@@ -3,7 +3,10 @@ import type { Tool, ToolExecution } from "../../../src/tools/Tool.ts"
 import { makeKey } from "../keys.ts"
 
 /** A ToolExecution as the Agent builds one, for running a tool directly against a fake API. */
-export const fakeExecution = (context: Record<string, unknown>, overrides: Partial<ToolExecution> = {}): ToolExecution => ({
+export const fakeExecution = (
+  context: Record<string, unknown>,
+  overrides: Partial<ToolExecution> = {}
+): ToolExecution => ({
   toolCallId: "call_1",
   context,
   sandboxId: null,

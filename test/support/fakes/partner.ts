@@ -47,10 +47,16 @@ export const startPartnerFake = async (options: PartnerFakeOptions): Promise<Par
     if (request.method !== "POST" || request.url !== `${options.prefix ?? ""}/v1/messages`) {
       return problem(404, "not_found", "No such endpoint")
     }
-    if (request.headers.authorization !== `Bearer ${options.token}`) return problem(401, "unauthorized", "Invalid token")
+    if (request.headers.authorization !== `Bearer ${options.token}`) {
+      return problem(401, "unauthorized", "Invalid token")
+    }
     const key = request.headers["idempotency-key"]
-    if (typeof key !== "string" || key === "") return problem(400, "idempotency_key_required", "Idempotency-Key is required")
-    if (request.headers["content-type"] !== "application/json") return problem(415, "unsupported_media_type", "JSON only")
+    if (typeof key !== "string" || key === "") {
+      return problem(400, "idempotency_key_required", "Idempotency-Key is required")
+    }
+    if (request.headers["content-type"] !== "application/json") {
+      return problem(415, "unsupported_media_type", "JSON only")
+    }
     const body = request.json
     const valid = typeof body?.from === "string" && typeof body.to === "string" && typeof body.text === "string" &&
       Object.keys(body).length === 3 && body.text !== ""
@@ -59,7 +65,9 @@ export const startPartnerFake = async (options: PartnerFakeOptions): Promise<Par
     if (earlier !== undefined) return earlier
     const failure = scripted.shift()
     if (failure !== undefined) return failure
-    if (!options.messengers.includes(body.from)) return problem(403, "forbidden_sender", "Token may not send as this account")
+    if (!options.messengers.includes(body.from)) {
+      return problem(403, "forbidden_sender", "Token may not send as this account")
+    }
     if (!options.contacts.includes(body.to)) return problem(404, "unknown_contact", "No such contact")
     const id = `msg_${delivered.length + 1}`
     delivered.push({ id, from: body.from, to: body.to, text: body.text, idempotencyKey: key })

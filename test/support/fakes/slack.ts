@@ -30,9 +30,10 @@ export const startSlackFake = async (path: string): Promise<SlackFake> => {
     if (Object.keys(rest).length > 0) return text(400, "invalid_payload")
     if (typeof message !== "string" || message === "") return text(400, "no_text")
     if (blocks !== undefined) {
-      const valid = Array.isArray(blocks) && blocks.every((block: any) =>
-        block?.type === "markdown" && typeof block.text === "string" && Object.keys(block).length === 2
-      )
+      const valid = Array.isArray(blocks) &&
+        blocks.every((block: any) =>
+          block?.type === "markdown" && typeof block.text === "string" && Object.keys(block).length === 2
+        )
       if (!valid) return text(400, "invalid_blocks")
     }
     return text(200, "ok")

@@ -8,14 +8,18 @@ export interface WecomFake extends FakeServer {
 }
 
 const errmsg: Record<number, string> = {
-  93000: "invalid webhook url, hint: [1700000000000000000], from ip: 203.0.113.7, more info at https://open.work.weixin.qq.com/devtool/query?e=93000",
+  93000:
+    "invalid webhook url, hint: [1700000000000000000], from ip: 203.0.113.7, more info at https://open.work.weixin.qq.com/devtool/query?e=93000",
   45009: "api freq out of limit, hint: [1700000000000000001], from ip: 203.0.113.7",
   45002: "content size out of limit",
   44004: "empty content",
   40008: "invalid message type"
 }
 
-const error = (errcode: number): Answer => ({ status: 200, body: { errcode, errmsg: errmsg[errcode] ?? "unknown error" } })
+const error = (errcode: number): Answer => ({
+  status: 200,
+  body: { errcode, errmsg: errmsg[errcode] ?? "unknown error" }
+})
 
 const LIMITS: Record<string, number> = { text: 2048, markdown: 4096 }
 

@@ -17,7 +17,10 @@ export const demoReply = (body: any): Reply => {
   if (last?.role === "user" && firstTool !== undefined && body?.tool_choice !== "none") {
     return {
       type: "tool-calls",
-      calls: [{ name: firstTool.function.name, arguments: argumentsFor(firstTool.function.parameters, textOf(last.content)) }]
+      calls: [{
+        name: firstTool.function.name,
+        arguments: argumentsFor(firstTool.function.parameters, textOf(last.content))
+      }]
     }
   }
   if (last?.role === "tool") {

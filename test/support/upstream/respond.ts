@@ -66,7 +66,9 @@ export const writeReply = async (reply: Reply, exchange: Exchange): Promise<void
   const streaming = body?.stream === true
   switch (reply.type) {
     case "error": {
-      const headers: Record<string, string> = reply.retryAfter === undefined ? {} : { "retry-after": String(reply.retryAfter) }
+      const headers: Record<string, string> = reply.retryAfter === undefined
+        ? {}
+        : { "retry-after": String(reply.retryAfter) }
       return writeJson(res, reply.status, reply.body ?? errorBody(reply.status), headers)
     }
     case "raw": {

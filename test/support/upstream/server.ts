@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
+import { readBody } from "../readBody.ts"
 import { demoReply } from "./demo.ts"
 import { writeJson, writeReply } from "./respond.ts"
 import type { RecordedRequest, Reply, Upstream, UpstreamOptions } from "./types.ts"
 import { errorBody } from "./wire.ts"
-import { readBody } from "../readBody.ts"
 
 /**
  * A scripted OpenAI Chat Completions server on plain `node:http`: tests,
@@ -50,7 +50,11 @@ export const startUpstream = async (options: UpstreamOptions = {}): Promise<Upst
     } catch (error) {
       return writeJson(res, 500, errorBody(500, `respondWith failed: ${String(error)}`))
     }
-    const meta = { id: `chatcmpl-${++sequence}`, created: Math.floor(Date.now() / 1000), model: String(body?.model ?? "demo") }
+    const meta = {
+      id: `chatcmpl-${++sequence}`,
+      created: Math.floor(Date.now() / 1000),
+      model: String(body?.model ?? "demo")
+    }
     await writeReply(reply, { res, body, meta, nextId: nextToolCallId, onBreak: () => (brokenByUs = true) })
   }
 

@@ -20,40 +20,42 @@ interface Timing {
   readonly chunkDelayMs?: number
 }
 
-export type Reply = Timing & (
-  | {
-    readonly type: "text"
-    readonly text: string
-    /** Split into this many deltas; absent: one delta per word. */
-    readonly chunks?: number
-    readonly finishReason?: "stop" | "length"
-    readonly usage?: Partial<UsageIn>
-    /** Thinking before the text: `reasoning_content` deltas (one per word) when streaming, else on the message. */
-    readonly reasoning?: string
-  }
-  | {
-    readonly type: "tool-calls"
-    readonly calls: ReadonlyArray<ToolCallReply>
-    readonly text?: string
-    readonly usage?: Partial<UsageIn>
-  }
-  | { readonly type: "error"; readonly status: number; readonly body?: unknown; readonly retryAfter?: number }
-  /** Stream `afterChunks` text deltas, then destroy the socket. */
-  | { readonly type: "broken"; readonly afterChunks: number }
-  /** Headers sent (when streaming), then nothing until the client goes away. */
-  | { readonly type: "hang" }
-  /**
-   * Exactly these bytes, for what the other replies cannot say (odd chunks,
-   * line endings, bodies): status 200 and an SSE (streaming) or JSON content
-   * type unless given; each piece of an array in its own write.
-   */
-  | {
-    readonly type: "raw"
-    readonly body: string | ReadonlyArray<string | Uint8Array>
-    readonly status?: number
-    readonly headers?: Record<string, string>
-  }
-)
+export type Reply =
+  & Timing
+  & (
+    | {
+      readonly type: "text"
+      readonly text: string
+      /** Split into this many deltas; absent: one delta per word. */
+      readonly chunks?: number
+      readonly finishReason?: "stop" | "length"
+      readonly usage?: Partial<UsageIn>
+      /** Thinking before the text: `reasoning_content` deltas (one per word) when streaming, else on the message. */
+      readonly reasoning?: string
+    }
+    | {
+      readonly type: "tool-calls"
+      readonly calls: ReadonlyArray<ToolCallReply>
+      readonly text?: string
+      readonly usage?: Partial<UsageIn>
+    }
+    | { readonly type: "error"; readonly status: number; readonly body?: unknown; readonly retryAfter?: number }
+    /** Stream `afterChunks` text deltas, then destroy the socket. */
+    | { readonly type: "broken"; readonly afterChunks: number }
+    /** Headers sent (when streaming), then nothing until the client goes away. */
+    | { readonly type: "hang" }
+    /**
+     * Exactly these bytes, for what the other replies cannot say (odd chunks,
+     * line endings, bodies): status 200 and an SSE (streaming) or JSON content
+     * type unless given; each piece of an array in its own write.
+     */
+    | {
+      readonly type: "raw"
+      readonly body: string | ReadonlyArray<string | Uint8Array>
+      readonly status?: number
+      readonly headers?: Record<string, string>
+    }
+  )
 
 export interface RecordedRequest {
   readonly body: any

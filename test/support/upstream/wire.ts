@@ -52,7 +52,11 @@ const textOf = (reply: Answer): string => reply.text ?? ""
 
 const toolCallsOf = (reply: Answer, nextId: () => string) =>
   reply.type === "tool-calls"
-    ? reply.calls.map((call) => ({ id: call.id ?? nextId(), name: call.name, arguments: argumentsText(call.arguments) }))
+    ? reply.calls.map((call) => ({
+      id: call.id ?? nextId(),
+      name: call.name,
+      arguments: argumentsText(call.arguments)
+    }))
     : []
 
 /** A rough, deterministic count: four characters a token. */
@@ -92,7 +96,16 @@ export const streamFrames = (
   })
   frames.push(sse(chunk(meta, {}, finishReasonOf(reply))))
   if (usage !== undefined) {
-    frames.push(sse({ id: meta.id, object: "chat.completion.chunk", created: meta.created, model: meta.model, choices: [], usage: usageJson(usage) }))
+    frames.push(
+      sse({
+        id: meta.id,
+        object: "chat.completion.chunk",
+        created: meta.created,
+        model: meta.model,
+        choices: [],
+        usage: usageJson(usage)
+      })
+    )
   }
   frames.push(SSE_DONE)
   return frames

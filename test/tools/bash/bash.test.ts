@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { createSandbox, startSandboxGateway, toolParts } from "../../sandbox/chat.ts"
+import { eventually, processesWith } from "../../sandbox/support.ts"
 import { chatThroughAiSdk } from "../../support/chatClient.ts"
 import type { TestGateway } from "../../support/gateway.ts"
 import { bearer, chatBody, postJson } from "../../support/http.ts"
-import { createSandbox, startSandboxGateway, toolParts } from "../../sandbox/chat.ts"
-import { eventually, processesWith } from "../../sandbox/support.ts"
 
 let gateway: TestGateway
 let secret: string
@@ -34,7 +34,9 @@ describe("the bash tool through /chat", () => {
       { id: "u1", role: "user", parts: [{ type: "text", text: "Keep a log" }] }
     ], { model: "test/m1", promptType: "generalComputerSystemPrompt", sandboxId })
 
-    const outputs = (message?.parts ?? []).filter((part) => part.type === "dynamic-tool").map((part: any) => part.output)
+    const outputs = (message?.parts ?? []).filter((part) => part.type === "dynamic-tool").map((part: any) =>
+      part.output
+    )
     expect(outputs).toHaveLength(3)
     expect(outputs[0]).toEqual({ stdout: "/workspace\n", stderr: "", exit_code: 0, truncated: false, timed_out: false })
     expect(outputs[1].stdout).toMatch(/^first line\nsecond line\n/)
@@ -54,7 +56,11 @@ describe("the bash tool through /chat", () => {
   it("refuses another key's sandbox (403) and names an unknown one (400), before any model call", async () => {
     const other = await gateway.createKey({ tools: ["bash"] })
     const requestsBefore = gateway.upstream.requests.length
-    const foreign = await postJson(`${gateway.url}/api/v1/chat`, chatBody({ allowedTools: ["bash"], sandboxId }), bearer(other.secret))
+    const foreign = await postJson(
+      `${gateway.url}/api/v1/chat`,
+      chatBody({ allowedTools: ["bash"], sandboxId }),
+      bearer(other.secret)
+    )
     expect(foreign.status).toBe(403)
     expect(await foreign.json()).toMatchObject({
       error: "Forbidden",
@@ -62,7 +68,11 @@ describe("the bash tool through /chat", () => {
       details: { sandboxId }
     })
     const unknown = "sbx_0123456789abcdef01234567"
-    const missing = await postJson(`${gateway.url}/api/v1/chat`, chatBody({ allowedTools: ["bash"], sandboxId: unknown }), bearer(secret))
+    const missing = await postJson(
+      `${gateway.url}/api/v1/chat`,
+      chatBody({ allowedTools: ["bash"], sandboxId: unknown }),
+      bearer(secret)
+    )
     expect(missing.status).toBe(400)
     const body = await missing.json()
     expect(body.message).toContain(`Unknown sandbox "${unknown}"`)
@@ -76,7 +86,11 @@ describe("the bash tool through /chat", () => {
 
   it("reports a timeout to the model and goes on", async () => {
     gateway.upstream.enqueue(call("echo before; sleep 20", 300), { type: "text", text: "It timed out." })
-    const response = await postJson(`${gateway.url}/api/v1/chat`, chatBody({ allowedTools: ["bash"], sandboxId }), bearer(secret))
+    const response = await postJson(
+      `${gateway.url}/api/v1/chat`,
+      chatBody({ allowedTools: ["bash"], sandboxId }),
+      bearer(secret)
+    )
     const [part] = toolParts(await response.json())
     expect(part.output).toMatchObject({ stdout: "before\n", exit_code: null, timed_out: true })
   })
@@ -92,7 +106,8 @@ describe("the bash tool through /chat", () => {
     const reader = response.body!.getReader()
     let seen = ""
     while (!seen.includes("tool-input-available")) seen += new TextDecoder().decode((await reader.read()).value)
-    expect(await eventually(() => processesWith(`sleep 1000`).length > 0 && processesWith(marker).length > 0, 5_000)).toBe(true)
+    expect(await eventually(() => processesWith(`sleep 1000`).length > 0 && processesWith(marker).length > 0, 5_000))
+      .toBe(true)
     const cancelledAt = Date.now()
     await reader.cancel()
     expect(await eventually(() => processesWith(marker).length === 0, 1_000, 10)).toBe(true)

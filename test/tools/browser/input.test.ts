@@ -9,16 +9,38 @@ const decode = Schema.decodeUnknownResult(Schema.toCodecJson(BrowserInput))
 describe("BrowserInput", () => {
   it("shows providers one object at the root, with every action listed", () => {
     const { schema } = JsonSchema.toDocumentDraft07(Schema.toJsonSchemaDocument(BrowserInput))
-    const root = schema as { type?: string; anyOf?: unknown; required?: Array<string>; properties: Record<string, { enum?: Array<string> }> }
+    const root = schema as {
+      type?: string
+      anyOf?: unknown
+      required?: Array<string>
+      properties: Record<string, { enum?: Array<string> }>
+    }
     assert.strictEqual(root.type, "object")
     assert.isUndefined(root.anyOf)
     assert.deepStrictEqual(root.required, ["action"])
-    assert.deepStrictEqual(root.properties.action?.enum, ["navigate", "click", "fill", "press", "select", "extract", "screenshot", "back", "wait_for"])
+    assert.deepStrictEqual(root.properties.action?.enum, [
+      "navigate",
+      "click",
+      "fill",
+      "press",
+      "select",
+      "extract",
+      "screenshot",
+      "back",
+      "wait_for"
+    ])
   })
 
   it("decodes each action to exactly its own fields", () => {
-    assert.deepStrictEqual(Result.getOrThrow(decode({ action: "click", selector: "#a", url: "http://x", value: "v" })), { action: "click", selector: "#a" })
-    assert.deepStrictEqual(Result.getOrThrow(decode({ action: "select", selector: "#c", values: ["a"] })), { action: "select", selector: "#c", values: ["a"] })
+    assert.deepStrictEqual(
+      Result.getOrThrow(decode({ action: "click", selector: "#a", url: "http://x", value: "v" })),
+      { action: "click", selector: "#a" }
+    )
+    assert.deepStrictEqual(Result.getOrThrow(decode({ action: "select", selector: "#c", values: ["a"] })), {
+      action: "select",
+      selector: "#c",
+      values: ["a"]
+    })
     assert.deepStrictEqual(Result.getOrThrow(decode({ action: "back" })), { action: "back" })
   })
 
@@ -58,8 +80,13 @@ describe("readableText", () => {
 
 describe("toBrowserError", () => {
   it("keeps a Playwright error's summary and what it was waiting for, not the whole call log", () => {
-    const error = new Error("locator.click: Timeout 2000ms exceeded.\nCall log:\n  - waiting for locator('#send')\n  - retrying\n  - retrying")
-    assert.strictEqual(toBrowserError(error).message, "locator.click: Timeout 2000ms exceeded. — waiting for locator('#send')")
+    const error = new Error(
+      "locator.click: Timeout 2000ms exceeded.\nCall log:\n  - waiting for locator('#send')\n  - retrying\n  - retrying"
+    )
+    assert.strictEqual(
+      toBrowserError(error).message,
+      "locator.click: Timeout 2000ms exceeded. — waiting for locator('#send')"
+    )
   })
 
   it("passes its own errors through", () => {

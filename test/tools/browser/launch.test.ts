@@ -19,7 +19,9 @@ layer(pool, { excludeTestServices: true })("a browser that cannot start", (it) =
   it.effect("fails each action with the reason and tries to start again on the next", () =>
     Effect.gen(function*() {
       for (let attempt = 1; attempt <= 2; attempt++) {
-        const failure = yield* Effect.flip(callBrowser({ action: "navigate", url: "https://example.com/" }, { request: {} }))
+        const failure = yield* Effect.flip(
+          callBrowser({ action: "navigate", url: "https://example.com/" }, { request: {} })
+        )
         assert.strictEqual(failure.name, "ToolFailure")
         assert.include(failure.message, `Could not start the browser (${brokenBrowser})`)
         assert.strictEqual(readFileSync(starts, "utf8").trim().split("\n").length, attempt)

@@ -29,7 +29,12 @@ describe("browserModelOutput", () => {
   it("sends every other answer, and a screenshot pruning replaced, as JSON", () => {
     const extract = { action: "extract", url: "https://example.com/", title: "Example", text: "Hello" }
     assert.deepStrictEqual(browserModelOutput(extract), { type: "json", value: extract })
-    const pruned = { action: "screenshot", url: "u", title: "t", screenshot: { type: "text", text: "[image omitted by pruning]" } }
+    const pruned = {
+      action: "screenshot",
+      url: "u",
+      title: "t",
+      screenshot: { type: "text", text: "[image omitted by pruning]" }
+    }
     assert.deepStrictEqual(browserModelOutput(pruned), { type: "json", value: pruned })
   })
 })

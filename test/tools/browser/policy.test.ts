@@ -9,9 +9,14 @@ layer(Layer.merge(poolLayer(), TestSites.layer), options)("browser policy with o
   it.effect("refuses a redirect from an allowed page into a private address", () =>
     Effect.gen(function*() {
       const sites = yield* TestSites
-      const failure = yield* Effect.flip(callBrowser({ action: "navigate", url: `${sites.site}/redirect-private` }, { request: {} }))
+      const failure = yield* Effect.flip(
+        callBrowser({ action: "navigate", url: `${sites.site}/redirect-private` }, { request: {} })
+      )
       assert.strictEqual(failure.name, "ToolFailure")
-      assert.include(failure.message, `was refused by the browser policy: ${sites.privateTarget}/secret (127.0.0.2 is a loopback address)`)
+      assert.include(
+        failure.message,
+        `was refused by the browser policy: ${sites.privateTarget}/secret (127.0.0.2 is a loopback address)`
+      )
       assert.deepStrictEqual(sites.privateHits, [])
     }))
 
@@ -19,10 +24,20 @@ layer(Layer.merge(poolLayer(), TestSites.layer), options)("browser policy with o
     Effect.gen(function*() {
       const sites = yield* TestSites
       const port = new URL(sites.site).port
-      const direct = yield* Effect.flip(callBrowser({ action: "navigate", url: `http://localhost:${port}/second` }, { request: {} }))
-      assert.include(direct.message, `refused by the browser policy: http://localhost:${port}/second (host localhost resolves to a loopback address)`)
-      const redirected = yield* Effect.flip(callBrowser({ action: "navigate", url: `${sites.site}/redirect-localhost` }, { request: {} }))
-      assert.include(redirected.message, `refused by the browser policy: http://localhost:${port}/second (host localhost resolves to a loopback address)`)
+      const direct = yield* Effect.flip(
+        callBrowser({ action: "navigate", url: `http://localhost:${port}/second` }, { request: {} })
+      )
+      assert.include(
+        direct.message,
+        `refused by the browser policy: http://localhost:${port}/second (host localhost resolves to a loopback address)`
+      )
+      const redirected = yield* Effect.flip(
+        callBrowser({ action: "navigate", url: `${sites.site}/redirect-localhost` }, { request: {} })
+      )
+      assert.include(
+        redirected.message,
+        `refused by the browser policy: http://localhost:${port}/second (host localhost resolves to a loopback address)`
+      )
       assert.isFalse(sites.siteHits.some((hit) => hit.host.startsWith("localhost")))
     }))
 
@@ -36,7 +51,11 @@ layer(Layer.merge(poolLayer(), TestSites.layer), options)("browser policy with o
       const waited = yield* callBrowser({ action: "wait_for", text: "fetch failed, socket closed" }, { request })
       const refused = [...(opened.blocked ?? []), ...(waited.blocked ?? [])].map((refusal) => refusal.target)
       // The WebSocket asks the proxy for a tunnel to host:port, so that is what was refused.
-      assert.sameMembers(refused, [`${sites.privateTarget}/pixel.png`, `${sites.privateTarget}/api`, new URL(sites.privateTarget).host])
+      assert.sameMembers(refused, [
+        `${sites.privateTarget}/pixel.png`,
+        `${sites.privateTarget}/api`,
+        new URL(sites.privateTarget).host
+      ])
       assert.deepStrictEqual(sites.privateHits, [])
     }))
 })
@@ -66,13 +85,18 @@ layer(Layer.merge(configuredPoolLayer({}), TestSites.layer), options)("browser p
     }))
 })
 
-layer(Layer.merge(configuredPoolLayer({ outboundAllowPrivate: true }), TestSites.layer), options)("browser policy with PARLEY_OUTBOUND_ALLOW_PRIVATE", (it) => {
-  it.effect("reaches private addresses when the server allows them", () =>
-    Effect.gen(function*() {
-      const sites = yield* TestSites
-      const opened = yield* callBrowser({ action: "navigate", url: `${sites.site}/redirect-private` }, { request: {} })
-      assert.strictEqual(opened.url, `${sites.privateTarget}/secret`)
-      assert.strictEqual(opened.title, "Secret")
-      assert.include(sites.privateHits, "/secret")
-    }))
-})
+layer(Layer.merge(configuredPoolLayer({ outboundAllowPrivate: true }), TestSites.layer), options)(
+  "browser policy with PARLEY_OUTBOUND_ALLOW_PRIVATE",
+  (it) => {
+    it.effect("reaches private addresses when the server allows them", () =>
+      Effect.gen(function*() {
+        const sites = yield* TestSites
+        const opened = yield* callBrowser({ action: "navigate", url: `${sites.site}/redirect-private` }, {
+          request: {}
+        })
+        assert.strictEqual(opened.url, `${sites.privateTarget}/secret`)
+        assert.strictEqual(opened.title, "Secret")
+        assert.include(sites.privateHits, "/secret")
+      }))
+  }
+)

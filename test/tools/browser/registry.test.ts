@@ -12,7 +12,11 @@ describe("the production ToolRegistry", () => {
         assert.strictEqual(browser!.category, "browser automation")
         assert.isFalse(browser!.requiresSandbox)
         assert.deepStrictEqual(browser!.requiredContext, [])
-        assert.deepStrictEqual(browser!.promptTypes, ["bossJobsiteSystemPrompt", "bossJobsiteLocalSystemPrompt", "generalComputerSystemPrompt"])
+        assert.deepStrictEqual(browser!.promptTypes, [
+          "bossJobsiteSystemPrompt",
+          "bossJobsiteLocalSystemPrompt",
+          "generalComputerSystemPrompt"
+        ])
       }).pipe(Effect.provide(ToolRegistry.layer)),
       {}
     ))

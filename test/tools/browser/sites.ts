@@ -23,7 +23,9 @@ export interface Sites {
 const page = (title: string, body: string) =>
   `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`
 
-const formPage = page("Apply", `
+const formPage = page(
+  "Apply",
+  `
   <h1>Apply for a job</h1>
   <form onsubmit="return false">
     <label>Name <input id="name" name="name"></label>
@@ -38,7 +40,8 @@ const formPage = page("Apply", `
     document.getElementById("send").addEventListener("click", () => { out.textContent = "Thanks " + name.value + " from " + city.value })
     name.addEventListener("keydown", (event) => { if (event.key === "Enter") out.textContent = "Entered " + name.value })
     city.addEventListener("change", () => { document.title = "Apply: " + city.value })
-  </script>`)
+  </script>`
+)
 
 const listen = (server: Server, host: string) =>
   new Promise<number>((resolve, reject) => {
@@ -67,21 +70,40 @@ export const startSites = async (): Promise<Sites> => {
   const html = (response: ServerResponse, body: string) =>
     response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(body)
   const routes: Record<string, (request: IncomingMessage, response: ServerResponse) => void> = {
-    "/": (_, response) => html(response, page("Home", `<h1>Welcome</h1><p>Open roles in Shanghai.</p><a id="next" href="/second">Next page</a>`)),
+    "/": (_, response) =>
+      html(
+        response,
+        page("Home", `<h1>Welcome</h1><p>Open roles in Shanghai.</p><a id="next" href="/second">Next page</a>`)
+      ),
     "/second": (_, response) => html(response, page("Second", "<h1>Second page</h1><p>Pay: 8000 CNY per month.</p>")),
     "/form": (_, response) => html(response, formPage),
     "/late": (_, response) =>
-      html(response, page("Late", `<p id="status">Loading…</p><script>setTimeout(() => { document.getElementById("status").textContent = "Ready now" }, 300)</script>`)),
+      html(
+        response,
+        page(
+          "Late",
+          `<p id="status">Loading…</p><script>setTimeout(() => { document.getElementById("status").textContent = "Ready now" }, 300)</script>`
+        )
+      ),
     "/long": (_, response) => html(response, page("Long", `<p>${"lorem ipsum ".repeat(2000)}</p>`)),
     "/redirect-private": (_, response) => response.writeHead(302, { location: `${privateTarget}/secret` }).end(),
-    "/redirect-localhost": (_, response) => response.writeHead(302, { location: `http://localhost:${port}/second` }).end(),
+    "/redirect-localhost": (_, response) =>
+      response.writeHead(302, { location: `http://localhost:${port}/second` }).end(),
     "/subresource": (_, response) =>
-      html(response, page("Pixels", `<p>Image below</p><img src="${privateTarget}/pixel.png"><p id="status"></p>
+      html(
+        response,
+        page(
+          "Pixels",
+          `<p>Image below</p><img src="${privateTarget}/pixel.png"><p id="status"></p>
         <script>
           const fetched = fetch("${privateTarget}/api").then(() => "fetched", () => "fetch failed")
-          const socket = new Promise((resolve) => { new WebSocket("${privateTarget.replace("http:", "ws:")}/socket").onclose = () => resolve("socket closed") })
+          const socket = new Promise((resolve) => { new WebSocket("${
+            privateTarget.replace("http:", "ws:")
+          }/socket").onclose = () => resolve("socket closed") })
           Promise.all([fetched, socket]).then((outcomes) => { document.getElementById("status").textContent = outcomes.join(", ") })
-        </script>`)),
+        </script>`
+        )
+      ),
     "/slow": (request) => request.socket.once("close", () => slowDropWaiters.shift()?.())
   }
   const siteServer = createServer((request, response) => {

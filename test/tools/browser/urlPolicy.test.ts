@@ -34,8 +34,25 @@ describe("nonPublicKind", () => {
     ["not-an-ip", "an unparseable"]
   ])("%s is %s address", (address, kind) => assert.strictEqual(nonPublicKind(address), kind))
 
-  it.each(["8.8.8.8", "1.1.1.1", "9.255.255.255", "11.0.0.0", "172.15.255.255", "172.32.0.0", "192.167.255.255", "192.169.0.0",
-    "126.255.255.255", "128.0.0.0", "169.253.255.255", "100.128.0.0", "2606:4700:4700::1111", "2001:db8::1", "::ffff:8.8.8.8", "fbff::1", "2a00::1"])(
+  it.each([
+    "8.8.8.8",
+    "1.1.1.1",
+    "9.255.255.255",
+    "11.0.0.0",
+    "172.15.255.255",
+    "172.32.0.0",
+    "192.167.255.255",
+    "192.169.0.0",
+    "126.255.255.255",
+    "128.0.0.0",
+    "169.253.255.255",
+    "100.128.0.0",
+    "2606:4700:4700::1111",
+    "2001:db8::1",
+    "::ffff:8.8.8.8",
+    "fbff::1",
+    "2a00::1"
+  ])(
     "%s is public",
     (address) => assert.isUndefined(nonPublicKind(address))
   )
@@ -55,7 +72,10 @@ describe("nonPublicKind", () => {
   const hostBits = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 0xffffffff }))
   const rangeIndex = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: required.length - 1 }))
 
-  it.prop("every address of 10/8, 172.16/12, 192.168/16, 127/8 and 169.254/16 is refused, also IPv4-mapped", [rangeIndex, hostBits], ([index, bits]) => {
+  it.prop("every address of 10/8, 172.16/12, 192.168/16, 127/8 and 169.254/16 is refused, also IPv4-mapped", [
+    rangeIndex,
+    hostBits
+  ], ([index, bits]) => {
     const [network, prefix] = required[index]!
     const value = (network | (bits & (2 ** (32 - prefix) - 1))) >>> 0
     const dotted = [24, 16, 8, 0].map((shift) => (value >>> shift) & 255).join(".")
@@ -113,7 +133,10 @@ describe("makeUrlPolicy", () => {
     Effect.gen(function*() {
       assert.deepStrictEqual(yield* check("[::1]"), { _tag: "Refused", reason: "::1 is a loopback address" })
       assert.deepStrictEqual(yield* check("0.0.0.0"), { _tag: "Refused", reason: "0.0.0.0 is an unspecified address" })
-      assert.deepStrictEqual(yield* check("[::ffff:7f00:1]"), { _tag: "Refused", reason: "::ffff:7f00:1 is a loopback address" })
+      assert.deepStrictEqual(yield* check("[::ffff:7f00:1]"), {
+        _tag: "Refused",
+        reason: "::ffff:7f00:1 is a loopback address"
+      })
     }))
 
   it.effect("lets listed hosts through whatever they resolve to", () =>
@@ -126,13 +149,22 @@ describe("makeUrlPolicy", () => {
   it.effect("allows every address when private addresses are allowed", () =>
     Effect.gen(function*() {
       const open = makeUrlPolicy({ allowPrivate: true, allowedHosts: [], lookup: dns })
-      assert.deepStrictEqual(yield* Effect.promise(() => open.check("evil.example")), { _tag: "Allowed", address: "127.0.0.1" })
+      assert.deepStrictEqual(yield* Effect.promise(() => open.check("evil.example")), {
+        _tag: "Allowed",
+        address: "127.0.0.1"
+      })
     }))
 
   it.effect("tells an unresolvable host from a refused one", () =>
     Effect.gen(function*() {
-      assert.deepStrictEqual(yield* check("nowhere.example"), { _tag: "Unresolved", reason: "cannot resolve host nowhere.example" })
-      assert.deepStrictEqual(yield* check("empty.example"), { _tag: "Unresolved", reason: "host empty.example has no address" })
+      assert.deepStrictEqual(yield* check("nowhere.example"), {
+        _tag: "Unresolved",
+        reason: "cannot resolve host nowhere.example"
+      })
+      assert.deepStrictEqual(yield* check("empty.example"), {
+        _tag: "Unresolved",
+        reason: "host empty.example has no address"
+      })
     }))
 
   it.effect("resolves with node:dns by default: localhost is loopback", () =>

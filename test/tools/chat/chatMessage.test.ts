@@ -30,12 +30,19 @@ afterAll(() => Promise.all([gateway.close(), partner.close()]))
 
 const tool = () => makeChatMessage({ partnerApiBaseUrl: baseUrl }, { retry: fastRetries })
 
-const sendThroughChat = async (body: Record<string, unknown>, input: Record<string, unknown> = { to: TO, text: "See you Tuesday!" }) => {
+const sendThroughChat = async (
+  body: Record<string, unknown>,
+  input: Record<string, unknown> = { to: TO, text: "See you Tuesday!" }
+) => {
   gateway.upstream.enqueue(
     { type: "tool-calls", calls: [{ id: "call_1", name: "chat_message", arguments: input }] },
     { type: "text", text: "Done." }
   )
-  const response = await postJson(`${gateway.url}/api/v1/chat`, chatBody({ allowedTools: ["chat_message"], context, ...body }), bearer(secret))
+  const response = await postJson(
+    `${gateway.url}/api/v1/chat`,
+    chatBody({ allowedTools: ["chat_message"], context, ...body }),
+    bearer(secret)
+  )
   expect(response.status).toBe(200)
   return response
 }
@@ -65,7 +72,9 @@ describe("chat_message through /chat", () => {
     const other = await startPartnerFake({ token: "other-token-1234", messengers: ["acct-2"], contacts: [TO] })
     try {
       const body = await (await sendThroughChat({
-        toolContext: { chat_message: { partnerApiUrl: other.url, partnerToken: "other-token-1234", defaultMessengerId: "acct-2" } }
+        toolContext: {
+          chat_message: { partnerApiUrl: other.url, partnerToken: "other-token-1234", defaultMessengerId: "acct-2" }
+        }
       })).json()
       expect(toolPart(body).output).toMatchObject({ sent: true, from: "acct-2" })
       expect(other.delivered).toHaveLength(1)
@@ -118,16 +127,39 @@ describe("retries", () => {
       error: "The partner API answered HTTP 502. Gave up after 4 attempts."
     })
     const port = await closedPort()
-    expect(await runTool(makeChatMessage({ partnerApiBaseUrl: `http://127.0.0.1:${port}` }, { retry: fastRetries }), { to: TO, text: "hi" }, context))
-      .toEqual({ ok: false, error: "Could not reach the partner messaging API (ECONNREFUSED). Gave up after 4 attempts." })
+    expect(
+      await runTool(makeChatMessage({ partnerApiBaseUrl: `http://127.0.0.1:${port}` }, { retry: fastRetries }), {
+        to: TO,
+        text: "hi"
+      }, context)
+    )
+      .toEqual({
+        ok: false,
+        error: "Could not reach the partner messaging API (ECONNREFUSED). Gave up after 4 attempts."
+      })
   })
 })
 
 describe("partner errors become clear tool errors, without retrying", () => {
   it.each([
-    ["a wrong token", { ...context, partnerToken: "pt-wrong-0000" }, { to: TO, text: "hi" }, "The partner API did not accept context.partnerToken (HTTP 401) (unauthorized: Invalid token)."],
-    ["another account", { ...context, defaultMessengerId: "acct-other" }, { to: TO, text: "hi" }, 'context.partnerToken may not send as "acct-other" (HTTP 403) (forbidden_sender: Token may not send as this account).'],
-    ["an unknown contact", context, { to: "cand-nobody", text: "hi" }, 'The partner API knows no contact "cand-nobody" or account "acct-recruiter" (HTTP 404) (unknown_contact: No such contact).']
+    [
+      "a wrong token",
+      { ...context, partnerToken: "pt-wrong-0000" },
+      { to: TO, text: "hi" },
+      "The partner API did not accept context.partnerToken (HTTP 401) (unauthorized: Invalid token)."
+    ],
+    [
+      "another account",
+      { ...context, defaultMessengerId: "acct-other" },
+      { to: TO, text: "hi" },
+      "context.partnerToken may not send as \"acct-other\" (HTTP 403) (forbidden_sender: Token may not send as this account)."
+    ],
+    [
+      "an unknown contact",
+      context,
+      { to: "cand-nobody", text: "hi" },
+      "The partner API knows no contact \"cand-nobody\" or account \"acct-recruiter\" (HTTP 404) (unknown_contact: No such contact)."
+    ]
   ])("%s", async (_name, ctx, input, error) => {
     const before = partner.received.length
     expect(await runTool(tool(), input, ctx)).toEqual({ ok: false, error })
@@ -137,14 +169,15 @@ describe("partner errors become clear tool errors, without retrying", () => {
   it("checks the optional partnerApiUrl when it runs", async () => {
     expect(await runTool(tool(), { to: TO, text: "hi" }, { ...context, partnerApiUrl: "ftp://partner" })).toEqual({
       ok: false,
-      error: 'The chat_message context is malformed: Expected an http(s) URL\n  at ["partnerApiUrl"]'
+      error: "The chat_message context is malformed: Expected an http(s) URL\n  at [\"partnerApiUrl\"]"
     })
   })
 
   it("says when no partner API is configured", async () => {
     expect(await runTool(makeChatMessage({}), { to: TO, text: "hi" }, context)).toEqual({
       ok: false,
-      error: "No partner API is configured: set PARLEY_PARTNER_API_URL on the server or toolContext.chat_message.partnerApiUrl."
+      error:
+        "No partner API is configured: set PARLEY_PARTNER_API_URL on the server or toolContext.chat_message.partnerApiUrl."
     })
   })
 })
@@ -194,7 +227,9 @@ describe("secrets", () => {
       const failed = await (await sendThroughChat({})).text()
       expect(failed).toContain("token [redacted] cannot send this")
       seen.push(failed)
-      seen.push(JSON.stringify(await runTool(tool(), { to: TO, text: "hi" }, { ...context, partnerToken: `${TOKEN}-x` })))
+      seen.push(
+        JSON.stringify(await runTool(tool(), { to: TO, text: "hi" }, { ...context, partnerToken: `${TOKEN}-x` }))
+      )
     } finally {
       console.restore()
     }

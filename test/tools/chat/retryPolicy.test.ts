@@ -1,11 +1,18 @@
 import { describe, expect, it } from "vitest"
+import { idempotencyKeyFor } from "../../../src/tools/chat/chatMessage.ts"
 import { messagesUrl } from "../../../src/tools/chat/partnerApi.ts"
 import { isRetryableStatus } from "../../../src/tools/chat/retryPolicy.ts"
-import { idempotencyKeyFor } from "../../../src/tools/chat/chatMessage.ts"
 
 describe("what is retried", () => {
   it("408, 429 and 5xx only", () => {
-    expect([400, 401, 403, 404, 408, 409, 422, 429, 500, 502, 503, 504].filter(isRetryableStatus)).toEqual([408, 429, 500, 502, 503, 504])
+    expect([400, 401, 403, 404, 408, 409, 422, 429, 500, 502, 503, 504].filter(isRetryableStatus)).toEqual([
+      408,
+      429,
+      500,
+      502,
+      503,
+      504
+    ])
   })
 })
 

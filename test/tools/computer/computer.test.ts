@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { computerModelOutput } from "../../../src/tools/computer/computerTool.ts"
+import { createSandbox, startSandboxGateway, toolParts } from "../../sandbox/chat.ts"
+import { decodePng } from "../../sandbox/png.ts"
 import type { TestGateway } from "../../support/gateway.ts"
 import { bearer, chatBody, postJson } from "../../support/http.ts"
 import type { Reply } from "../../support/upstream/index.ts"
-import { createSandbox, startSandboxGateway, toolParts } from "../../sandbox/chat.ts"
-import { decodePng } from "../../sandbox/png.ts"
 
 let gateway: TestGateway
 let secret: string
@@ -20,7 +20,11 @@ afterAll(() => gateway.close())
 const call = (name: string, args: unknown): Reply => ({ type: "tool-calls", calls: [{ name, arguments: args }] })
 
 const chat = async (body: Record<string, unknown>) => {
-  const response = await postJson(`${gateway.url}/api/v1/chat`, chatBody({ allowedTools: ["bash", "computer"], ...body }), bearer(secret))
+  const response = await postJson(
+    `${gateway.url}/api/v1/chat`,
+    chatBody({ allowedTools: ["bash", "computer"], ...body }),
+    bearer(secret)
+  )
   expect(response.status).toBe(200)
   return response.json()
 }
@@ -29,7 +33,9 @@ const chat = async (body: Record<string, unknown>) => {
 const toolMessagesSent = (from: number): Map<string, string> =>
   new Map(
     gateway.upstream.requests.slice(from).flatMap((request) =>
-      request.body.messages.filter((m: { role: string }) => m.role === "tool").map((m: any) => [m.tool_call_id, m.content] as const)
+      request.body.messages.filter((m: { role: string }) => m.role === "tool").map((m: any) =>
+        [m.tool_call_id, m.content] as const
+      )
     )
   )
 
@@ -50,7 +56,9 @@ describe("the computer tool through /chat", () => {
       call("computer", { action: "key", text: "Return" }),
       call("computer", { action: "cursor_position" }),
       call("computer", { action: "left_click", coordinate: [1024, 10] }),
-      call("bash", { command: "sleep 0.2; grep -c ButtonPress xev.log; grep -o 'keysym 0x[0-9a-f]*, [A-Za-z]*' xev.log | sort -u" }),
+      call("bash", {
+        command: "sleep 0.2; grep -c ButtonPress xev.log; grep -o 'keysym 0x[0-9a-f]*, [A-Za-z]*' xev.log | sort -u"
+      }),
       { type: "text", text: "done" }
     )
     const requestsBefore = gateway.upstream.requests.length

@@ -39,7 +39,11 @@ beforeEach(() => {
 const context = { preferredBrand: "Harbor Coffee", configData, replyPrompts }
 
 const chat = async (body: Record<string, unknown>, key = secret) => {
-  const response = await postJson(`${gateway.url}/api/v1/chat`, chatBody({ allowedTools: ["jobsite_reply_generator"], ...body }), bearer(key))
+  const response = await postJson(
+    `${gateway.url}/api/v1/chat`,
+    chatBody({ allowedTools: ["jobsite_reply_generator"], ...body }),
+    bearer(key)
+  )
   return { response, body: await response.json() }
 }
 
@@ -56,7 +60,8 @@ const toolPart = (body: any) =>
   body.data.messages.at(-1).parts.find((part: { type: string }) => part.type === "dynamic-tool")
 
 /** The tool's own model calls, in order: classification, then the reply. */
-const toolRequests = () => gateway.upstream.requests.slice(requestsBefore + 1, requestsBefore + 3).map((request) => request.body)
+const toolRequests = () =>
+  gateway.upstream.requests.slice(requestsBefore + 1, requestsBefore + 3).map((request) => request.body)
 
 const systemOf = (request: any): string => request.messages.find((m: { role: string }) => m.role === "system").content
 
@@ -83,7 +88,7 @@ describe("jobsite_reply_generator through /chat", () => {
     // This provider takes no JSON Schema (json_object mode), so the instructions name the categories and the form.
     expect(classification.response_format).toEqual({ type: "json_object" })
     expect(systemOf(classification)).toContain("- interviewBooking: booking, attending or preparing an interview")
-    expect(systemOf(classification)).toContain('Answer with JSON only, of the form {"category": "pay"}.')
+    expect(systemOf(classification)).toContain("Answer with JSON only, of the form {\"category\": \"pay\"}.")
     expect(classification.messages.at(-1).content).toContain("How much does it pay?")
     const system = systemOf(reply)
     expect(system).toContain(replyPrompts.generalInstruction)
@@ -95,12 +100,19 @@ describe("jobsite_reply_generator through /chat", () => {
 
   it("takes the input's brand over preferredBrand, and the history into account", async () => {
     script(
-      { message: "And the pay?", brand: "Lumen Bakery", history: [{ role: "candidate", text: "Do you hire bakers?" }, { role: "recruiter", text: "Yes!" }] },
+      {
+        message: "And the pay?",
+        brand: "Lumen Bakery",
+        history: [{ role: "candidate", text: "Do you hire bakers?" }, { role: "recruiter", text: "Yes!" }]
+      },
       "pay",
       "Bakers earn 7500 CNY per month."
     )
     const { body } = await chat({ context })
-    expect(toolPart(body).output).toMatchObject({ brand: "Lumen Bakery", facts: ["Brand: Lumen Bakery", "Baker (Central): pay 7500 CNY per month"] })
+    expect(toolPart(body).output).toMatchObject({
+      brand: "Lumen Bakery",
+      facts: ["Brand: Lumen Bakery", "Baker (Central): pay 7500 CNY per month"]
+    })
     const [classification, reply] = toolRequests()
     expect(classification.messages.at(-1).content).toContain("Candidate: Do you hire bakers?\nRecruiter: Yes!")
     expect(reply.messages.slice(-3)).toEqual([
@@ -112,20 +124,30 @@ describe("jobsite_reply_generator through /chat", () => {
   })
 
   it("replaces a reply that states a figure the facts lack by the check-back reply", async () => {
-    script({ message: "What does a barista earn?", position: "Barista" }, "pay", "Baristas earn 30 CNY per hour plus a 200 CNY bonus.")
+    script(
+      { message: "What does a barista earn?", position: "Barista" },
+      "pay",
+      "Baristas earn 30 CNY per hour plus a 200 CNY bonus."
+    )
     const { body } = await chat({ context })
     expect(toolPart(body).output).toMatchObject({ reply: replyPrompts.checkBackReply, category: "pay" })
   })
 
   it("tells the model what configData lacks, so the reply offers to check", async () => {
-    script({ message: "What benefits does a shift lead get?", position: "Shift Lead" }, "benefits", "Let me check the benefits and get back to you.")
+    script(
+      { message: "What benefits does a shift lead get?", position: "Shift Lead" },
+      "benefits",
+      "Let me check the benefits and get back to you."
+    )
     const { body } = await chat({ context })
     expect(toolPart(body).output).toMatchObject({
       reply: "Let me check the benefits and get back to you.",
       category: "benefits",
       facts: ["Brand: Harbor Coffee — Specialty coffee bars."]
     })
-    expect(systemOf(toolRequests()[1])).toContain("The configuration does not say anything about:\n- benefits of Shift Lead")
+    expect(systemOf(toolRequests()[1])).toContain(
+      "The configuration does not say anything about:\n- benefits of Shift Lead"
+    )
   })
 
   it("writes with context.modelConfig's model when the key allows it, and refuses it otherwise", async () => {
@@ -136,7 +158,10 @@ describe("jobsite_reply_generator through /chat", () => {
 
     const { secret: narrow } = await gateway.createKey({ models: ["test/m1"] })
     gateway.upstream.enqueue(
-      { type: "tool-calls", calls: [{ id: "call_1", name: "jobsite_reply_generator", arguments: { message: "Hello!" } }] },
+      {
+        type: "tool-calls",
+        calls: [{ id: "call_1", name: "jobsite_reply_generator", arguments: { message: "Hello!" } }]
+      },
       { type: "text", text: "Sorry." }
     )
     const refused = await chat({ context: { ...context, modelConfig: { replyModel: "test/m2" } } }, narrow)
@@ -148,11 +173,16 @@ describe("jobsite_reply_generator through /chat", () => {
 
   it("reports an unknown brand and a failed classification to the model as tool errors", async () => {
     gateway.upstream.enqueue(
-      { type: "tool-calls", calls: [{ id: "call_1", name: "jobsite_reply_generator", arguments: { message: "Hi", brand: "Acme" } }] },
+      {
+        type: "tool-calls",
+        calls: [{ id: "call_1", name: "jobsite_reply_generator", arguments: { message: "Hi", brand: "Acme" } }]
+      },
       { type: "text", text: "Which brand?" }
     )
     const unknown = await chat({ context })
-    expect(toolPart(unknown.body).errorText).toBe('ToolFailure: Unknown brand "Acme". configData lists: Harbor Coffee, Lumen Bakery.')
+    expect(toolPart(unknown.body).errorText).toBe(
+      "ToolFailure: Unknown brand \"Acme\". configData lists: Harbor Coffee, Lumen Bakery."
+    )
 
     gateway.upstream.enqueue(
       { type: "tool-calls", calls: [{ id: "call_1", name: "jobsite_reply_generator", arguments: { message: "Hi" } }] },
@@ -160,7 +190,9 @@ describe("jobsite_reply_generator through /chat", () => {
       { type: "text", text: "Could not classify." }
     )
     const misclassified = await chat({ context })
-    expect(toolPart(misclassified.body).errorText).toBe("ToolFailure: The model did not classify the message in the expected form.")
+    expect(toolPart(misclassified.body).errorText).toBe(
+      "ToolFailure: The model did not classify the message in the expected form."
+    )
   })
 })
 
@@ -185,10 +217,16 @@ describe("context validation (validateOnly)", () => {
     const tool = await report({ context: { configData: badConfig, replyPrompts: badPrompts } })
     expect(tool.valid).toBe(false)
     expect(tool.structureErrors).toEqual([
-      { field: "configData", issues: ["Expected a value with a length of at least 1", '  at ["brands"][0]["stores"]'] },
+      {
+        field: "configData",
+        issues: ["Expected a value with a length of at least 1", "  at [\"brands\"][0][\"stores\"]"]
+      },
       {
         field: "replyPrompts",
-        issues: ['Unknown placeholder {{salary}}; known: {{brand}}, {{positions}}, {{stores}}, {{facts}}', '  at ["templates"]["pay"]']
+        issues: [
+          "Unknown placeholder {{salary}}; known: {{brand}}, {{positions}}, {{stores}}, {{facts}}",
+          "  at [\"templates\"][\"pay\"]"
+        ]
       }
     ])
   })
@@ -231,9 +269,22 @@ describe("catalog", () => {
     const { data } = await get("/config-schema")
     const { configData: config, replyPrompts: prompts } = data.context.properties
     expect(config.required).toEqual(["brands"])
-    expect(config.properties.brands.items.properties.stores.items.required).toEqual(["name", "city", "district", "address", "positions"])
+    expect(config.properties.brands.items.properties.stores.items.required).toEqual([
+      "name",
+      "city",
+      "district",
+      "address",
+      "positions"
+    ])
     expect(Object.keys(prompts.properties.templates.properties)).toEqual([
-      "firstContact", "pay", "location", "schedule", "requirements", "benefits", "interviewBooking", "offTopic"
+      "firstContact",
+      "pay",
+      "location",
+      "schedule",
+      "requirements",
+      "benefits",
+      "interviewBooking",
+      "offTopic"
     ])
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { type ReplyCategory, replyCategories } from "../../../src/domain/JobsiteConfig.ts"
+import { replyCategories, type ReplyCategory } from "../../../src/domain/JobsiteConfig.ts"
 import { inventedFigures } from "../../../src/tools/jobsite/factGuard.ts"
 import { factSheet, resolveBrand } from "../../../src/tools/jobsite/facts.ts"
 import { fillTemplate, replyInstructions } from "../../../src/tools/jobsite/prompts.ts"
@@ -24,7 +24,9 @@ describe("resolveBrand", () => {
   })
 
   it("names the known brands when the one asked for is not configured", () => {
-    expect(resolveBrand(configData, "Acme")).toBe('Unknown brand "Acme". configData lists: Harbor Coffee, Lumen Bakery.')
+    expect(resolveBrand(configData, "Acme")).toBe(
+      "Unknown brand \"Acme\". configData lists: Harbor Coffee, Lumen Bakery."
+    )
   })
 
   it("takes the only brand when none is asked for, and asks when there are several", () => {
@@ -57,7 +59,7 @@ describe("factSheet", () => {
     const benefits = sheetFor("benefits")
     expect(benefits.facts).toContain("Barista (Riverside): benefits Free drinks on shift")
     expect(benefits.unknown).toEqual(["benefits of Shift Lead"])
-    expect(sheetFor("pay", "pay?", "Cashier").unknown).toEqual(['a position called "Cashier" (not listed)'])
+    expect(sheetFor("pay", "pay?", "Cashier").unknown).toEqual(["a position called \"Cashier\" (not listed)"])
     expect(factSheet(configData, lumen, "interviewBooking", "when?", undefined).unknown).toEqual([
       "how and when interviews take place"
     ])

@@ -39,7 +39,11 @@ export const configData: ConfigData = {
           ]
         }
       ],
-      interviewPolicy: { policy: "Walk-in interviews at the store.", slots: ["Mon-Fri 14:00-17:00"], bring: ["ID card"] }
+      interviewPolicy: {
+        policy: "Walk-in interviews at the store.",
+        slots: ["Mon-Fri 14:00-17:00"],
+        bring: ["ID card"]
+      }
     },
     {
       name: "Lumen Bakery",

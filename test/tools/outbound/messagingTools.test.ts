@@ -31,7 +31,9 @@ describe("outbound policy of the messaging tools", () => {
       expect(refused.error).not.toContain("outbound-secret")
     }
     expect(slack.received).toHaveLength(0)
-    expect(await runTool(makeWorkplaceMessage({ policy: lenient }), { text: "hi" }, context)).toMatchObject({ ok: true })
+    expect(await runTool(makeWorkplaceMessage({ policy: lenient }), { text: "hi" }, context)).toMatchObject({
+      ok: true
+    })
     expect(slack.received).toHaveLength(1)
   })
 
@@ -45,7 +47,10 @@ describe("outbound policy of the messaging tools", () => {
 
   it("trusts the partner API the server itself is configured with", async () => {
     const tool = makeChatMessage({ partnerApiBaseUrl: partner.url }, { policy: strict })
-    const sent = await runTool(tool, { to: "cand-1", text: "hi" }, { partnerToken: TOKEN, defaultMessengerId: "acct-1" })
+    const sent = await runTool(tool, { to: "cand-1", text: "hi" }, {
+      partnerToken: TOKEN,
+      defaultMessengerId: "acct-1"
+    })
     expect(sent).toMatchObject({ ok: true, output: { sent: true } })
     expect(partner.delivered).toHaveLength(1)
   })

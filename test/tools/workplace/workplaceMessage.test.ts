@@ -66,7 +66,10 @@ describe("workplace_message through /chat, one wire format per platform", () => 
 
   it("WeCom group robot: text and markdown", async () => {
     const text = await postThroughChat(contexts().wecom, { text: "Candidate Li booked Tuesday 15:00." })
-    expect(text.part).toMatchObject({ state: "output-available", output: { sent: true, platform: "wecom", format: "text" } })
+    expect(text.part).toMatchObject({
+      state: "output-available",
+      output: { sent: true, platform: "wecom", format: "text" }
+    })
     const request = wecom.received.at(-1)!
     expect(request.url).toBe(`/cgi-bin/webhook/send?key=${WECOM_KEY}`)
     expect(request.headers["content-type"]).toBe("application/json")
@@ -115,23 +118,59 @@ describe("workplace_message through /chat, one wire format per platform", () => 
 
 describe("provider error codes become clear tool errors", () => {
   const cases: Array<[string, () => Promise<void>, keyof ReturnType<typeof contexts>, RegExp]> = [
-    ["WeCom 93000", async () => wecom.failNext(93000), "wecom", /^WeCom refused the message: the webhook URL or its key is invalid \(errcode 93000\)$/],
-    ["WeCom 45009", async () => wecom.failNext(45009), "wecom", /rate limit was reached \(errcode 45009: at most 20 messages a minute\)/],
+    [
+      "WeCom 93000",
+      async () => wecom.failNext(93000),
+      "wecom",
+      /^WeCom refused the message: the webhook URL or its key is invalid \(errcode 93000\)$/
+    ],
+    [
+      "WeCom 45009",
+      async () => wecom.failNext(45009),
+      "wecom",
+      /rate limit was reached \(errcode 45009: at most 20 messages a minute\)/
+    ],
     ["WeCom 45002", async () => wecom.failNext(45002), "wecom", /too long \(errcode 45002\)/],
-    ["WeCom unknown", async () => wecom.failNext(40035), "wecom", /^WeCom refused the message: errcode 40035 \(unknown error\)$/],
+    [
+      "WeCom unknown",
+      async () => wecom.failNext(40035),
+      "wecom",
+      /^WeCom refused the message: errcode 40035 \(unknown error\)$/
+    ],
     [
       "WeCom echoing the key",
-      async () => wecom.failNext({ errcode: 40058, errmsg: `key ${WECOM_KEY} is not allowed, hint: [1], from ip: 203.0.113.7` }),
+      async () =>
+        wecom.failNext({ errcode: 40058, errmsg: `key ${WECOM_KEY} is not allowed, hint: [1], from ip: 203.0.113.7` }),
       "wecom",
       /^WeCom refused the message: errcode 40058 \(key \[redacted\] is not allowed\)$/
     ],
     ["Feishu 11232", async () => feishu.failNext(11232), "feishu", /rate limit was reached \(code 11232/],
     ["Feishu 19022", async () => feishu.failNext(19022), "feishu", /not on the bot's allow-list \(code 19022\)/],
-    ["Feishu 19024", async () => feishu.failNext(19024), "feishu", /lacks every keyword the bot requires \(code 19024\)/],
+    [
+      "Feishu 19024",
+      async () => feishu.failNext(19024),
+      "feishu",
+      /lacks every keyword the bot requires \(code 19024\)/
+    ],
     ["Feishu 9499", async () => feishu.failNext(9499), "feishu", /malformed \(code 9499\)/],
-    ["Slack 410", async () => slack.failNext({ status: 410, body: "channel_is_archived" }), "slack", /^Slack refused the message: the webhook's channel is archived \(HTTP 410 channel_is_archived\)\.$/],
-    ["Slack 403", async () => slack.failNext({ status: 403, body: "action_prohibited" }), "slack", /admin restricts posting/],
-    ["Slack 429", async () => slack.failNext({ status: 429, body: "rate_limited", headers: { "retry-after": "30" } }), "slack", /rate limited \(HTTP 429\)\. Try again in 30 s\./]
+    [
+      "Slack 410",
+      async () => slack.failNext({ status: 410, body: "channel_is_archived" }),
+      "slack",
+      /^Slack refused the message: the webhook's channel is archived \(HTTP 410 channel_is_archived\)\.$/
+    ],
+    [
+      "Slack 403",
+      async () => slack.failNext({ status: 403, body: "action_prohibited" }),
+      "slack",
+      /admin restricts posting/
+    ],
+    [
+      "Slack 429",
+      async () => slack.failNext({ status: 429, body: "rate_limited", headers: { "retry-after": "30" } }),
+      "slack",
+      /rate limited \(HTTP 429\)\. Try again in 30 s\./
+    ]
   ]
 
   it.each(cases)("%s", async (_name, arrange, platform, expected) => {
@@ -147,8 +186,12 @@ describe("provider error codes become clear tool errors", () => {
       feishu: { platform: "feishu", webhookUrl: `${feishu.url}/open-apis/bot/v2/hook/not-the-token` },
       slack: { platform: "slack", webhookUrl: `${slack.url}/services/T0001/B0001/not-the-secret` }
     }
-    expect(await runTool(tool, { text: "hi" }, wrong.wecom)).toMatchObject({ error: expect.stringContaining("errcode 93000") })
-    expect(await runTool(tool, { text: "hi" }, wrong.feishu)).toMatchObject({ error: expect.stringContaining("code 19001") })
+    expect(await runTool(tool, { text: "hi" }, wrong.wecom)).toMatchObject({
+      error: expect.stringContaining("errcode 93000")
+    })
+    expect(await runTool(tool, { text: "hi" }, wrong.feishu)).toMatchObject({
+      error: expect.stringContaining("code 19001")
+    })
     expect(await runTool(tool, { text: "hi" }, wrong.slack)).toMatchObject({
       error: "Slack refused the message: the webhook URL is invalid or was disabled (HTTP 404 no_service)."
     })
@@ -184,19 +227,23 @@ describe("context validation (validateOnly)", () => {
   })
 
   it("reports a wrong platform and a malformed URL without quoting the URL", async () => {
-    const tool = await report({ toolContext: { workplace_message: { platform: "teams", webhookUrl: `ftp://hooks/${SLACK_PATH}` } } })
+    const tool = await report({
+      toolContext: { workplace_message: { platform: "teams", webhookUrl: `ftp://hooks/${SLACK_PATH}` } }
+    })
     expect(tool.structureErrors).toEqual([
-      { field: "platform", issues: ['Expected "wecom" | "feishu" | "lark" | "slack"'] },
+      { field: "platform", issues: ["Expected \"wecom\" | \"feishu\" | \"lark\" | \"slack\""] },
       { field: "webhookUrl", issues: ["Expected an http(s) URL"] }
     ])
     expect(JSON.stringify(tool)).not.toContain(SLACK_PATH)
   })
 
   it("takes toolContext over context for this tool", async () => {
-    expect(await report({
-      context: { platform: "teams", webhookUrl: "nope" },
-      toolContext: { workplace_message: contexts().slack }
-    })).toEqual({ name: "workplace_message", valid: true })
+    expect(
+      await report({
+        context: { platform: "teams", webhookUrl: "nope" },
+        toolContext: { workplace_message: contexts().slack }
+      })
+    ).toEqual({ name: "workplace_message", valid: true })
   })
 })
 
@@ -207,15 +254,24 @@ describe("secrets", () => {
     const console = captureConsole()
     const seen: Array<string> = []
     try {
-      for (const context of Object.values(contexts())) seen.push(JSON.stringify((await postThroughChat(context, { text: "ok" })).body))
+      for (const context of Object.values(contexts())) {
+        seen.push(JSON.stringify((await postThroughChat(context, { text: "ok" })).body))
+      }
       wecom.failNext(93000)
       seen.push(JSON.stringify((await postThroughChat(contexts().wecom, { text: "fails" })).body))
-      seen.push(JSON.stringify((await postThroughChat({ ...contexts().feishu, secret: "wrong-secret" }, { text: "fails" })).body))
+      seen.push(
+        JSON.stringify(
+          (await postThroughChat({ ...contexts().feishu, secret: "wrong-secret" }, { text: "fails" })).body
+        )
+      )
       const unreachable = `http://127.0.0.1:${await closedPort()}/services/${SLACK_PATH}`
       seen.push(JSON.stringify(await runTool(tool, { text: "hi" }, { platform: "slack", webhookUrl: unreachable })))
       const malformed = await postJson(
         `${gateway.url}/api/v1/chat`,
-        chatBody({ allowedTools: ["workplace_message"], toolContext: { workplace_message: { platform: "slack", webhookUrl: `ftp://x/${SLACK_PATH}` } } }),
+        chatBody({
+          allowedTools: ["workplace_message"],
+          toolContext: { workplace_message: { platform: "slack", webhookUrl: `ftp://x/${SLACK_PATH}` } }
+        }),
         bearer(secret)
       )
       expect(malformed.status).toBe(400)
