@@ -30,7 +30,10 @@ const c1Rows = (c1: Awaited<ReturnType<typeof nonStreaming>>): Array<Row> => [
   { figure: "c=1 p90", direct: c1.direct.p90, parley: c1.parley.p90, unit: "ms" },
   { figure: "c=1 p99", direct: c1.direct.p99, parley: c1.parley.p99, unit: "ms" },
   { figure: "c=1 added p50", parley: c1.parley.p50 - c1.direct.p50, unit: "ms", target: { limit: 0.3 } },
-  { figure: "CPU per request, non-streaming c=1", parley: c1.cpuMsPerRequest, unit: "ms" }
+  { figure: "CPU per request, non-streaming c=1", parley: c1.cpuMsPerRequest, unit: "ms" },
+  { figure: "c=1 gateway main thread per request: on a CPU", parley: c1.mainThread.onCpuMs, unit: "ms" },
+  { figure: "c=1 gateway main thread per request: waiting for a CPU", parley: c1.mainThread.runQueueMs, unit: "ms" },
+  { figure: "c=1 gateway main thread per request: idle (I/O wait)", parley: c1.mainThread.idleMs, unit: "ms" }
 ]
 
 /** `--only=c1`: warm-up, then the concurrency-1 run alone. */
