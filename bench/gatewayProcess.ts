@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, ManagedRuntime, Schema } from "effect"
 import { HttpServer } from "effect/http"
-import { monitorEventLoopDelay } from "node:perf_hooks"
+import { readFileSync } from "node:fs"
+import { monitorEventLoopDelay, performance } from "node:perf_hooks"
 import { writeHeapSnapshot } from "node:v8"
 import { makeGateway } from "../src/app/gateway.ts"
 import { ApiKeys } from "../src/auth/ApiKeys.ts"
@@ -15,6 +16,9 @@ import { TOOL_NAME } from "./scenarios.ts"
  * ephemeral loopback port. It creates one key, reports it over IPC and answers
  * `stats` requests with its CPU time, memory and event-loop delay, measured
  * inside this process (and `heap-snapshot` requests with a snapshot's path).
+ * The main thread's scheduler times tell a request that waits for a CPU from
+ * one that waits for I/O: at concurrency 1 the loop is on a CPU, runnable
+ * (the run queue) or idle (epoll), and only the last is an idle wait.
  */
 const echo = defineTool({
   name: TOOL_NAME,
@@ -48,6 +52,14 @@ const lag = monitorEventLoopDelay({ resolution: 10 })
 lag.enable()
 const ms = (ns: number) => ns / 1e6
 
+// Linux: nanoseconds on a CPU and waiting in the run queue, since the thread started.
+const mainThreadSchedule = () => {
+  const [onCpuNs = 0, runQueueNs = 0] = readFileSync(`/proc/self/task/${process.pid}/schedstat`, "utf8").split(" ").map(
+    Number
+  )
+  return { onCpuNs, runQueueNs, idleMs: performance.eventLoopUtilization().idle }
+}
+
 process.on("message", (message: { type?: string; id?: number }) => {
   if (message.type === "stats") {
     const cpu = process.cpuUsage()
@@ -55,6 +67,7 @@ process.on("message", (message: { type?: string; id?: number }) => {
       type: "stats",
       id: message.id,
       cpuMicros: cpu.user + cpu.system,
+      mainThread: mainThreadSchedule(),
       rss: process.memoryUsage.rss(),
       memory: process.memoryUsage(),
       lag: { p50: ms(lag.percentile(50)), p99: ms(lag.percentile(99)), max: ms(lag.max) }

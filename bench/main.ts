@@ -1,6 +1,6 @@
 import { cpus, loadavg, totalmem } from "node:os"
 import { memoryOf } from "./children.ts"
-import { manyStreams, nonStreaming, streaming, toolLoop, warmUp } from "./phases.ts"
+import { manyStreams, nonStreaming, streaming, type Target, toolLoop, warmUp } from "./phases.ts"
 import { rounded, type Row, table, verdict } from "./report.ts"
 import { full, smoke } from "./settings.ts"
 import { startTarget } from "./setup.ts"
@@ -9,20 +9,50 @@ import { startTarget } from "./setup.ts"
  * `npm run bench` (`-- --smoke` for the CI run): starts the scripted upstream
  * and the gateway as child processes on a fresh SQLite file, warms up, runs
  * every figure of issue 6 direct and through parley in alternation, prints a
- * table and one JSON line. `--cpu-prof=DIR` writes the gateway's CPU profile.
- * Never fails on timing: only on a broken setup.
+ * table and one JSON line. `--cpu-prof=DIR` writes the gateway's CPU profile;
+ * `--only=c1` runs the concurrency-1 figures alone (~40 s), for measuring a
+ * latency fix before and after. Never fails on timing: only on a broken setup.
  */
 const settings = process.argv.includes("--smoke") ? smoke : full
+const onlyC1 = process.argv.includes("--only=c1")
 const profileDir = process.argv.find((arg) => arg.startsWith("--cpu-prof="))?.slice("--cpu-prof=".length)
 const MiB = 1024 * 1024
 const log = (text: string) => process.stderr.write(`[bench] ${text}\n`)
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 const loadStart = loadavg()
-const target = await startTarget(settings, profileDir)
-const { gateway } = target
+const loadAverages = (end: ReadonlyArray<number>) =>
+  `load average: start ${loadStart.map((n) => n.toFixed(2)).join(" ")}, end ${end.map((n) => n.toFixed(2)).join(" ")}`
 
-try {
+const c1Rows = (c1: Awaited<ReturnType<typeof nonStreaming>>): Array<Row> => [
+  { figure: "c=1 req/s", direct: c1.direct.rps, parley: c1.parley.rps, unit: "req/s" },
+  { figure: "c=1 p50", direct: c1.direct.p50, parley: c1.parley.p50, unit: "ms" },
+  { figure: "c=1 p90", direct: c1.direct.p90, parley: c1.parley.p90, unit: "ms" },
+  { figure: "c=1 p99", direct: c1.direct.p99, parley: c1.parley.p99, unit: "ms" },
+  { figure: "c=1 added p50", parley: c1.parley.p50 - c1.direct.p50, unit: "ms", target: { limit: 0.3 } },
+  { figure: "CPU per request, non-streaming c=1", parley: c1.cpuMsPerRequest, unit: "ms" },
+  { figure: "c=1 gateway main thread per request: on a CPU", parley: c1.mainThread.onCpuMs, unit: "ms" },
+  { figure: "c=1 gateway main thread per request: waiting for a CPU", parley: c1.mainThread.runQueueMs, unit: "ms" },
+  { figure: "c=1 gateway main thread per request: idle (I/O wait)", parley: c1.mainThread.idleMs, unit: "ms" }
+]
+
+/** `--only=c1`: warm-up, then the concurrency-1 run alone. */
+const concurrencyOne = async (target: Target) => {
+  log(`${settings.name} run, c=1 only; warming up`)
+  await warmUp(target)
+  await settle(1_000)
+  log("non-streaming, concurrency 1")
+  const c1 = await nonStreaming(target, 1, settings.seconds.c1)
+  if (!(c1.parley.requests > 0)) process.exitCode = 1
+  console.log(table(c1Rows(c1)))
+  console.log(`${loadAverages(loadavg())}; failed requests: ${c1.parley.failures + c1.direct.failures}`)
+  console.log(
+    JSON.stringify(rounded({ bench: "parley", settings: `${settings.name}, c=1 only`, nonStreaming: { c1 } }))
+  )
+}
+
+const everything = async (target: Target) => {
+  const { gateway } = target
   await settle(500)
   const rssStart = memoryOf(gateway.pid).rss
   log(`${settings.name} run; warming up`)
@@ -42,11 +72,7 @@ try {
   const loadEnd = loadavg()
 
   const rows: Array<Row> = [
-    { figure: "c=1 req/s", direct: c1.direct.rps, parley: c1.parley.rps, unit: "req/s" },
-    { figure: "c=1 p50", direct: c1.direct.p50, parley: c1.parley.p50, unit: "ms" },
-    { figure: "c=1 p90", direct: c1.direct.p90, parley: c1.parley.p90, unit: "ms" },
-    { figure: "c=1 p99", direct: c1.direct.p99, parley: c1.parley.p99, unit: "ms" },
-    { figure: "c=1 added p50", parley: c1.parley.p50 - c1.direct.p50, unit: "ms", target: { limit: 0.3 } },
+    ...c1Rows(c1),
     {
       figure: "c=50 req/s",
       direct: c50.direct.rps,
@@ -118,11 +144,7 @@ try {
       } ms`
   )
   if (broken.length > 0) console.log(`BROKEN: parley answered nothing in ${broken.join(", ")}`)
-  console.log(
-    `load average: start ${loadStart.map((n) => n.toFixed(2)).join(" ")}, end ${
-      loadEnd.map((n) => n.toFixed(2)).join(" ")
-    }; failed requests: ${failures}`
-  )
+  console.log(`${loadAverages(loadEnd)}; failed requests: ${failures}`)
   console.log(JSON.stringify(rounded({
     bench: "parley",
     settings: settings.name,
@@ -141,6 +163,11 @@ try {
     },
     targets: Object.fromEntries(rows.filter((row) => row.target !== undefined).map((row) => [row.figure, verdict(row)]))
   })))
+}
+
+const target = await startTarget(settings, profileDir)
+try {
+  await (onlyC1 ? concurrencyOne(target) : everything(target))
 } finally {
   await target.stop()
 }

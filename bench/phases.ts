@@ -21,13 +21,18 @@ export interface Target {
 
 interface GatewayStats {
   readonly cpuMicros: number
+  readonly mainThread: { readonly onCpuNs: number; readonly runQueueNs: number; readonly idleMs: number }
   readonly rss: number
   readonly lag: { readonly p50: number; readonly p99: number; readonly max: number }
 }
 
 const stats = (target: Target) => target.gateway.ask<GatewayStats>({ type: "stats" })
 
-/** Runs `work` and returns its result with the gateway's CPU time spent meanwhile (ms) and its peak RSS. */
+/**
+ * Runs `work` and returns its result with the gateway's CPU time spent
+ * meanwhile (ms), its peak RSS, and how its main thread spent the time (ms):
+ * on a CPU, waiting for one (run queue), idle in the event loop.
+ */
 const measured = async <A>(target: Target, work: () => Promise<A>) => {
   let peakRss = 0
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, memoryOf(target.gateway.pid).rss)), 100)
@@ -35,9 +40,15 @@ const measured = async <A>(target: Target, work: () => Promise<A>) => {
   const result = await work()
   const after = await stats(target)
   clearInterval(sampler)
+  const mainThread = {
+    onCpuMs: (after.mainThread.onCpuNs - before.mainThread.onCpuNs) / 1e6,
+    runQueueMs: (after.mainThread.runQueueNs - before.mainThread.runQueueNs) / 1e6,
+    idleMs: after.mainThread.idleMs - before.mainThread.idleMs
+  }
   return {
     result,
     cpuMs: (after.cpuMicros - before.cpuMicros) / 1000,
+    mainThread,
     peakRss: Math.max(peakRss, after.rss),
     lag: after.lag
   }
@@ -96,6 +107,12 @@ export const nonStreaming = async (target: Target, connections: number, seconds:
     direct: summarize(runs.a),
     parley: summarize(runs.b.map((run) => run.result)),
     cpuMsPerRequest: medianOf(runs.b, (run) => run.cpuMs / run.result.requests),
+    /** Per request, the gateway's main thread: on a CPU, runnable but waiting for one, idle in the event loop (ms). */
+    mainThread: {
+      onCpuMs: medianOf(runs.b, (run) => run.mainThread.onCpuMs / run.result.requests),
+      runQueueMs: medianOf(runs.b, (run) => run.mainThread.runQueueMs / run.result.requests),
+      idleMs: medianOf(runs.b, (run) => run.mainThread.idleMs / run.result.requests)
+    },
     peakRss: Math.max(...runs.b.map((run) => run.peakRss))
   }
 }
