@@ -3,7 +3,7 @@ import { Context, Effect, Layer } from "effect"
 import type { InvalidHistory } from "../domain/requestErrors.ts"
 import type { ProviderFailure } from "../models/ProviderFailure.ts"
 import type { AgentRun } from "./AgentRun.ts"
-import { runAgent } from "./runAgent.ts"
+import { type FailureText, runAgent } from "./runAgent.ts"
 import type { RunSummary } from "./RunSummary.ts"
 
 /** A run answered in one piece: its chunks and how it ended. */
@@ -23,11 +23,15 @@ export class Agent extends Context.Service<Agent, {
   /**
    * Runs to the end, handing each chunk to `emit` as it is produced: a
    * streamed answer writes them straight to the socket, with no stream or
-   * queue between the loop and the client (BENCHMARKS.md).
+   * queue between the loop and the client (BENCHMARKS.md). It fails only
+   * before the first chunk: a provider failure after it ends the stream
+   * with its open parts ended, an `error` chunk saying `failureText` of the
+   * failure, and the `finish` chunk (docs/DESIGN.md §3.3).
    */
   readonly run: (
     run: AgentRun,
-    emit: (chunk: UIMessageChunk) => void
+    emit: (chunk: UIMessageChunk) => void,
+    failureText: FailureText
   ) => Effect.Effect<RunSummary, ProviderFailure | InvalidHistory>
   /** The same run with its chunks gathered in memory, for an answer sent in one piece. */
   readonly collect: (run: AgentRun) => Effect.Effect<CollectedRun, ProviderFailure | InvalidHistory>

@@ -5,7 +5,7 @@ import type {
   SharedV4ProviderMetadata
 } from "@ai-sdk/provider"
 import { type FinishReason, generateId, type UIMessageChunk } from "ai"
-import type { RunEnd, RunSummary } from "./RunSummary.ts"
+import { isFinished, type LimitReason, type RunSummary } from "./RunSummary.ts"
 import type { ParsedToolCall, ValidToolCall } from "./toolInput.ts"
 import { UsageTotals } from "./usage.ts"
 
@@ -29,7 +29,7 @@ interface OpenBlock {
 /** A tool call whose arguments are still streaming. */
 interface PartialCall {
   readonly toolName: string
-  readonly dynamic: boolean | undefined
+  readonly dynamic: boolean
   text: string
 }
 
@@ -149,7 +149,7 @@ export class RunState {
     })
   }
 
-  beginToolInput(part: ToolInputStart, dynamic: boolean | undefined): void {
+  beginToolInput(part: ToolInputStart, dynamic: boolean): void {
     this.partialCalls.set(part.id, { toolName: part.toolName, dynamic, text: "" })
     this.emit({
       type: "tool-input-start",
@@ -158,7 +158,7 @@ export class RunState {
       ...(part.inputEncoding == null ? {} : { inputEncoding: part.inputEncoding }),
       ...(part.providerExecuted == null ? {} : { providerExecuted: part.providerExecuted }),
       ...(part.providerMetadata == null ? {} : { providerMetadata: part.providerMetadata }),
-      ...(dynamic == null ? {} : { dynamic }),
+      dynamic,
       ...(part.title == null ? {} : { title: part.title })
     })
   }
@@ -230,7 +230,7 @@ export class RunState {
         toolCallId,
         toolName: partial.toolName,
         input: partial.text,
-        ...(partial.dynamic === undefined ? {} : { dynamic: partial.dynamic }),
+        dynamic: partial.dynamic,
         errorText
       })
     }
@@ -251,9 +251,27 @@ export class RunState {
     this.finishReason = "other"
   }
 
-  /** Ends the stream with the `finish` chunk; its metadata is the run's summary. */
-  finish(end: RunEnd): RunSummary {
-    const summary: RunSummary = { ...end, usage: this.usage.toUsage() }
+  /**
+   * The provider failed after the stream began (docs/DESIGN.md §3.3): every
+   * open part ends in an error first (a client such as `useChat` stops
+   * reading at the `error` chunk), then the `error` chunk and the `finish`
+   * chunk, whose reason is `error`, as the AI SDK's.
+   */
+  fail(errorText: string, partsErrorText: string): RunSummary {
+    this.interrupt(partsErrorText)
+    this.finishReason = "error"
+    this.emit({ type: "error", errorText })
+    return this.finish()
+  }
+
+  /**
+   * Ends the stream with the `finish` chunk; its metadata is the run's
+   * summary: the model's last finish reason, or the limit that ended the run
+   * (docs/DESIGN.md §3.15).
+   */
+  finish(limit?: LimitReason): RunSummary {
+    const finishReason = limit ?? this.finishReason
+    const summary: RunSummary = { finished: isFinished(finishReason), finishReason, usage: this.usage.toUsage() }
     this.emit({ type: "finish", finishReason: this.finishReason, messageMetadata: summary })
     return summary
   }

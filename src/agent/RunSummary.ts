@@ -1,3 +1,5 @@
+import type { FinishReason } from "../domain/ChatResponse.ts"
+
 /** Token usage summed over steps; a field the provider never reported is absent (docs/DESIGN.md §3.17). */
 export interface Usage {
   inputTokens?: number
@@ -7,10 +9,22 @@ export interface Usage {
   cachedInputTokens?: number
 }
 
-/** How a run ended, when no limit cut it short or which limit did (docs/DESIGN.md §3.4). */
-export type RunEnd =
-  | { readonly finished: true }
-  | { readonly finished: false; readonly finishReason: "step-limit" | "timeout" }
+/** A limit of parley's that ended the run before the model did (docs/DESIGN.md §3.4). */
+export type LimitReason = "step-limit" | "timeout"
+
+// The model ended its turn: anything else (cut off by its output limit, a limit of parley's, a failure) did not finish.
+const FINISHED: ReadonlySet<FinishReason> = new Set(["stop", "content-filter", "tool-calls", "other"])
+
+/** Whether a run that ended so finished its answer (docs/DESIGN.md §3.15). */
+export const isFinished = (reason: FinishReason): boolean => FINISHED.has(reason)
 
 /** How a run ended and what it used: the `finish` chunk's metadata, and the JSON answer's summary. */
-export type RunSummary = RunEnd & { readonly usage: Usage }
+export interface RunSummary {
+  readonly finished: boolean
+  /**
+   * The model's last finish reason, a limit of parley's, or `error` when the
+   * provider failed after the stream began (docs/DESIGN.md §3.3).
+   */
+  readonly finishReason: FinishReason
+  readonly usage: Usage
+}

@@ -43,7 +43,8 @@ export class StepTranslator {
       case "reasoning-end":
         return this.state.closeBlock("reasoning", part.id, part.providerMetadata)
       case "tool-input-start":
-        return this.state.beginToolInput(part, this.tools.byName.has(part.toolName) ? true : part.dynamic)
+        // As streamText: a tool in the set is dynamic; one the model invented is not, unless the provider says so.
+        return this.state.beginToolInput(part, this.tools.byName.has(part.toolName) || (part.dynamic ?? false))
       case "tool-call": {
         const call = parseToolCall(part, this.tools)
         this.content.push({ type: "tool-call", call })

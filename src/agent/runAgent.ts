@@ -1,15 +1,18 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from "@ai-sdk/provider"
 import { Effect, Option } from "effect"
-import { ProviderUnavailable } from "../models/ProviderFailure.ts"
+import type { InvalidHistory } from "../domain/requestErrors.ts"
+import { type ProviderFailure, ProviderUnavailable } from "../models/ProviderFailure.ts"
 import type { AgentRun } from "./AgentRun.ts"
 import { initialPrompt, type PromptTarget, stepMessages } from "./history.ts"
 import { streamModelCall } from "./modelCall.ts"
 import { type Emit, RunState } from "./RunState.ts"
+import type { RunSummary } from "./RunSummary.ts"
 import { runTools, type ToolOutcome } from "./runTools.ts"
 import { StepTranslator } from "./StepTranslator.ts"
 import { makeToolSet, type ToolSet } from "./toolSet.ts"
 
 const TIMEOUT_ERROR_TEXT = "Error: the request time limit was reached before this tool call completed"
+const PROVIDER_FAILED_TEXT = "Error: the model's answer broke off before this tool call completed"
 
 /** How the steps ended when no limit cut them short. */
 type StepsEnd = "done" | "step-limit"
@@ -55,24 +58,17 @@ const runSteps = Effect.fnUntraced(function*(
   }
 })
 
-/**
- * Runs a conversation to its end, emitting UI message chunks, and returns
- * its summary. A limit ends the run as a structured interruption: the
- * chunks so far stay valid and the `finish` chunk says `finished: false`
- * with the reason.
- *
- * Untraced: a span costs ~20 µs a call, and this runs on every request (BENCHMARKS.md).
- */
-export const runAgent = Effect.fnUntraced(function*(run: AgentRun, emit: Emit) {
-  const state = new RunState(emit)
+/** The text a client is shown for a provider failure (the error table's, docs/DESIGN.md §3.8). */
+export type FailureText = (failure: ProviderFailure) => string
+
+// Untraced: a span costs ~20 µs a call, and this runs on every request (BENCHMARKS.md).
+const runToEnd = Effect.fnUntraced(function*(run: AgentRun, state: RunState) {
   const ended = yield* Effect.gen(function*() {
     const { prompt, target } = yield* initialPrompt(run.model, run.provider, run.system, run.messages, run.tools)
     return yield* runSteps(run, state, makeToolSet(run.tools), target, prompt)
   }).pipe(Effect.timeoutOption(run.timeout))
 
-  if (Option.isSome(ended)) {
-    return state.finish(ended.value === "done" ? { finished: true } : { finished: false, finishReason: "step-limit" })
-  }
+  if (Option.isSome(ended)) return state.finish(ended.value === "done" ? undefined : "step-limit")
   if (!state.started) {
     return yield* new ProviderUnavailable({
       provider: run.provider,
@@ -81,5 +77,30 @@ export const runAgent = Effect.fnUntraced(function*(run: AgentRun, emit: Emit) {
     })
   }
   state.interrupt(TIMEOUT_ERROR_TEXT)
-  return state.finish({ finished: false, finishReason: "timeout" })
+  return state.finish("timeout")
 })
+
+/**
+ * Runs a conversation to its end, emitting UI message chunks, and returns
+ * its summary. A limit ends the run as a structured interruption: the
+ * chunks so far stay valid and the `finish` chunk says `finished: false`
+ * with the reason. Given `failureText`, a provider failure after the first
+ * chunk ends the stream so too, with an `error` chunk and the reason
+ * `error` (docs/DESIGN.md §3.3); without it (an answer sent in one piece,
+ * which can still be an HTTP error) the run fails.
+ */
+export const runAgent = (
+  run: AgentRun,
+  emit: Emit,
+  failureText?: FailureText
+): Effect.Effect<RunSummary, ProviderFailure | InvalidHistory> =>
+  Effect.suspend(() => {
+    const state = new RunState(emit)
+    const summary = runToEnd(run, state)
+    if (failureText === undefined) return summary
+    return Effect.catchIf(
+      summary,
+      (failure): failure is ProviderFailure => state.started && failure._tag !== "InvalidHistory",
+      (failure) => Effect.sync(() => state.fail(failureText(failure), PROVIDER_FAILED_TEXT))
+    )
+  })

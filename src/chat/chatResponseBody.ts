@@ -9,12 +9,15 @@ export const chatResponseBody = (
   tools: { readonly used: ReadonlyArray<string>; readonly skipped: ReadonlyArray<string> }
 ) => {
   const { summary } = run
-  const data: Record<string, unknown> = {
-    messages: [...input, collectMessage(run.chunks)],
-    usage: summary.usage,
-    tools,
-    finished: summary.finished
+  return {
+    success: true,
+    data: {
+      messages: [...input, collectMessage(run.chunks)],
+      usage: summary.usage,
+      tools,
+      // Always both: the model's last finish reason or parley's own (docs/DESIGN.md §3.15).
+      finished: summary.finished,
+      finishReason: summary.finishReason
+    }
   }
-  if (!summary.finished) data.finishReason = summary.finishReason
-  return { success: true, data }
 }

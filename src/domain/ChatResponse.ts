@@ -13,7 +13,27 @@ export const ToolUsage = Schema.Struct({
   skipped: Schema.Array(Schema.String)
 })
 
-/** The non-streaming answer of POST /chat (docs/DESIGN.md §3.4 adds `finished` and `finishReason`). */
+/**
+ * Why a run ended (docs/DESIGN.md §3.15): the model's last finish reason or
+ * parley's own limit. `error` ends only a stream (a JSON answer is then an
+ * HTTP error); `interrupted` is the AI SDK's, for providers that report it.
+ */
+export const FinishReason = Schema.Literals([
+  "stop",
+  "length",
+  "content-filter",
+  "tool-calls",
+  "other",
+  "error",
+  "interrupted",
+  "step-limit",
+  "timeout"
+]).annotate({
+  description: "The model's last finish reason, or parley's own limit (`step-limit`, `timeout`)."
+})
+export type FinishReason = typeof FinishReason.Type
+
+/** The non-streaming answer of POST /chat (docs/DESIGN.md §3.4 and §3.15 add `finished` and `finishReason`). */
 export const ChatResponse = Schema.Struct({
   success: Schema.Literal(true),
   data: Schema.Struct({
@@ -22,7 +42,9 @@ export const ChatResponse = Schema.Struct({
     }),
     usage: Usage,
     tools: ToolUsage,
-    finished: Schema.Boolean,
-    finishReason: Schema.optional(Schema.Literals(["step-limit", "timeout"]))
+    finished: Schema.Boolean.annotate({
+      description: "false when a limit ended the run, or the model's output limit (`length`) cut its answer."
+    }),
+    finishReason: FinishReason
   })
 }).annotate({ identifier: "ChatResponse" })

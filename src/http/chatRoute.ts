@@ -5,6 +5,7 @@ import { ApiKeys } from "../auth/ApiKeys.ts"
 import { ChatPlanner } from "../chat/ChatPlanner.ts"
 import { chatResponseBody } from "../chat/chatResponseBody.ts"
 import { AppConfig } from "../config/AppConfig.ts"
+import type { ProviderFailure } from "../models/ProviderFailure.ts"
 import { planHeaders } from "./chatHeaders.ts"
 import { correlationIdFor } from "./CorrelationId.ts"
 import { errorBody, logUnexpected, unexpectedBody } from "./errorResponse.ts"
@@ -14,6 +15,9 @@ import { closeIfBodyUnread, readJsonBody } from "./nodeBody.ts"
 import { SseWriter } from "./SseWriter.ts"
 
 const CHAT_PATH = "/api/v1/chat"
+
+// What a stream's `error` chunk says when the provider fails after the stream began: the error table's message.
+const failureText = (failure: ProviderFailure) => wireError(failure).message
 
 /** The requests this route answers: exactly POST /api/v1/chat, with or without a query. */
 export const isChatRequest = (method: string | undefined, url: string | undefined): boolean =>
@@ -50,7 +54,7 @@ export const makeChatRoute = Effect.gen(function*() {
         return writeJson(res, 200, chatResponseBody(collected, plan.input, plan.tools), headers)
       }
       const sse = stream.sse = new SseWriter(res, headers)
-      yield* agent.run(plan.run, sse.emit)
+      yield* agent.run(plan.run, sse.emit, failureText)
       sse.end()
     })
 

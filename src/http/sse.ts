@@ -19,9 +19,17 @@ export const encodeChunk = (chunk: UIMessageChunk): string =>
 
 export const DONE = "data: [DONE]\n\n"
 
+// What the run used is not known here: no usage field is reported (docs/DESIGN.md §3.17).
+const FAILED_FINISH = encodeChunk({
+  type: "finish",
+  finishReason: "error",
+  messageMetadata: { finished: false, finishReason: "error", usage: {} }
+})
+
 /**
- * What ends a stream that failed after it began (docs/DESIGN.md §3.3): an error chunk
+ * What ends a stream whose run broke after it began (docs/DESIGN.md §3.3;
+ * the agent ends the stream itself when the provider fails): an error chunk
  * and a finish chunk, so no client is left hanging.
  */
 export const encodeFailure = (errorText: string): string =>
-  encodeChunk({ type: "error", errorText }) + encodeChunk({ type: "finish" }) + DONE
+  encodeChunk({ type: "error", errorText }) + FAILED_FINISH + DONE

@@ -90,8 +90,12 @@ describe("RunState", () => {
     state.beginStep()
     state.stepFinished("stop", usage(20, 3))
     state.endStep()
-    const summary = state.finish({ finished: true })
-    expect(summary).toEqual({ finished: true, usage: { inputTokens: 30, outputTokens: 5, totalTokens: 35 } })
+    const summary = state.finish()
+    expect(summary).toEqual({
+      finished: true,
+      finishReason: "stop",
+      usage: { inputTokens: 30, outputTokens: 5, totalTokens: 35 }
+    })
     expect(chunks.at(-1)).toEqual({ type: "finish", finishReason: "stop", messageMetadata: summary })
   })
 
@@ -100,11 +104,48 @@ describe("RunState", () => {
     state.beginStep()
     state.stepFinished("tool-calls", usage(1, 1))
     state.interrupt("cut")
-    state.finish({ finished: false, finishReason: "timeout" })
+    state.finish("timeout")
     expect(chunks.at(-1)).toMatchObject({
       type: "finish",
       finishReason: "other",
       messageMetadata: { finishReason: "timeout" }
     })
+  })
+
+  it("a failure ends every open part before the error chunk, then finishes with reason error", () => {
+    const { chunks, state } = recording()
+    state.beginStep()
+    state.openBlock("reasoning", "r", undefined)
+    state.beginToolInput({ type: "tool-input-start", id: "c1", toolName: "teleport" }, false)
+    state.toolInputDelta("c1", `{"to":`)
+    state.toolCall(validCall("c2"))
+    const summary = state.fail("the provider failed", "cut short")
+
+    expect(chunks.slice(6)).toEqual([
+      { type: "reasoning-end", id: "r" },
+      {
+        type: "tool-input-error",
+        toolCallId: "c1",
+        toolName: "teleport",
+        input: `{"to":`,
+        dynamic: false,
+        errorText: "cut short"
+      },
+      { type: "tool-output-error", toolCallId: "c2", errorText: "cut short", dynamic: true },
+      { type: "finish-step" },
+      { type: "error", errorText: "the provider failed" },
+      { type: "finish", finishReason: "error", messageMetadata: summary }
+    ])
+    expect(summary).toEqual({ finished: false, finishReason: "error", usage: {} })
+  })
+
+  it("the model's own reasons: length and the failures did not finish, the others did", () => {
+    for (const [reason, finished] of [["stop", true], ["content-filter", true], ["length", false]] as const) {
+      const { state } = recording()
+      state.beginStep()
+      state.stepFinished(reason, usage(1, 1))
+      state.endStep()
+      expect(state.finish()).toMatchObject({ finished, finishReason: reason })
+    }
   })
 })

@@ -5,7 +5,16 @@ import { MockLanguageModelV4 } from "ai/test"
 import { Deferred, Effect, Fiber } from "effect"
 import { Agent } from "../../src/agent/Agent.ts"
 import { makeTestTool } from "../support/tools.ts"
-import { finish, makeRun, runCollecting, scriptedModel, stallingModel, start, toolCall } from "./fixtures.ts"
+import {
+  failureText,
+  finish,
+  makeRun,
+  runCollecting,
+  scriptedModel,
+  stallingModel,
+  start,
+  toolCall
+} from "./fixtures.ts"
 
 const waitUntil = (condition: () => boolean) =>
   Effect.gen(function*() {
@@ -23,7 +32,9 @@ describe("cancellation", () => {
       ])
       const agent = yield* Agent
       const chunks: Array<UIMessageChunk> = []
-      const fiber = yield* agent.run(makeRun(model, []), (chunk) => void chunks.push(chunk)).pipe(Effect.forkChild)
+      const fiber = yield* agent.run(makeRun(model, []), (chunk) => void chunks.push(chunk), failureText).pipe(
+        Effect.forkChild
+      )
       yield* waitUntil(() => chunks.length === 4)
       yield* Fiber.interrupt(fiber)
 

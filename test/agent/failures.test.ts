@@ -8,6 +8,7 @@ import {
   finish,
   finishMetadata,
   makeRun,
+  runCollected,
   runCollecting,
   scriptedModel,
   start,
@@ -125,8 +126,36 @@ describe("failures after the stream began", () => {
       )
       const { chunks, exit } = yield* runCollecting(makeRun(model, []))
 
-      expect(chunks.map((chunk) => chunk.type)).toEqual(["start", "start-step", "text-start", "text-delta"])
+      expect(chunks.map((chunk) => chunk.type)).toEqual([
+        "start",
+        "start-step",
+        "text-start",
+        "text-delta",
+        "text-end",
+        "finish-step",
+        "error",
+        "finish"
+      ])
       assert.strictEqual(model.doStreamCalls.length, 1)
+      expect(chunks.at(-2)).toEqual({ type: "error", errorText: "failed: mock answered HTTP 500: upstream said no" })
+      expect(chunks.at(-1)).toMatchObject({
+        type: "finish",
+        finishReason: "error",
+        messageMetadata: { finished: false, finishReason: "error", usage: {} }
+      })
+      expect(Exit.isSuccess(exit) ? exit.value : undefined).toEqual(finishMetadata(chunks))
+    }))
+
+  it.live("an answer sent in one piece fails with the provider failure instead", () =>
+    Effect.gen(function*() {
+      const model = sequenceModel(
+        answer([start, { type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: "Hal" }, {
+          type: "error",
+          error: apiError(500)
+        }])
+      )
+      const exit = yield* Effect.exit(runCollected(makeRun(model, [])))
+
       expect(upstreamFailure(exit)).toMatchObject({ status: 500, _tag: "ProviderUnavailable" })
     }))
 
@@ -145,11 +174,19 @@ describe("failures after the stream began", () => {
           })
         })
       })
-      const { chunks, exit } = yield* runCollecting(makeRun(model, []))
+      const { chunks } = yield* runCollecting(makeRun(model, []))
 
-      assert.strictEqual(chunks.length, 4)
       assert.strictEqual(model.doStreamCalls.length, 1)
-      expect(upstreamFailure(exit)).toMatchObject({ _tag: "ProviderUnavailable", message: "mock could not be reached" })
+      expect(chunks.slice(4)).toEqual([
+        { type: "text-end", id: "t" },
+        { type: "finish-step" },
+        { type: "error", errorText: "failed: mock could not be reached" },
+        {
+          type: "finish",
+          finishReason: "error",
+          messageMetadata: { finished: false, finishReason: "error", usage: {} }
+        }
+      ])
     }))
 })
 

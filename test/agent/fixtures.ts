@@ -98,12 +98,15 @@ export const makeRun = (
   ...overrides
 })
 
-/** Runs the agent and keeps every chunk it emitted, even when the stream then fails. */
+/** What a stream's `error` chunk says in these tests. */
+export const failureText = (failure: ProviderFailure): string => `failed: ${failure.message}`
+
+/** Runs the agent as a stream and keeps every chunk it emitted, even when it then fails. */
 export const runCollecting = (run: AgentRun) =>
   Effect.gen(function*() {
     const agent = yield* Agent
     const chunks: Array<UIMessageChunk> = []
-    const exit = yield* Effect.exit(agent.run(run, (chunk) => void chunks.push(chunk)))
+    const exit = yield* Effect.exit(agent.run(run, (chunk) => void chunks.push(chunk), failureText))
     return { chunks, exit }
   }).pipe(Effect.provide(Agent.layer))
 

@@ -12,15 +12,17 @@ describe("Agent.run matches streamText + toUIMessageStream", () => {
         const messages = [userMessage("Hi")]
         const model = scriptedModel(scenario.script)
         const chunks = yield* runChunks(makeRun(model, tools, { messages, maxSteps }))
+        const referenceModel = scriptedModel(scenario.script)
         const reference = yield* Effect.promise(() =>
-          referenceRun(scenario.script, tools, { system: "You are a test assistant.", messages, maxSteps })
+          referenceRun(referenceModel, tools, { system: "You are a test assistant.", messages, maxSteps })
         )
 
+        assert.isUndefined(reference.thrown)
         expect(normalize(chunks)).toEqual(normalize(reference.chunks))
         // The model saw the same prompts, tools and settings at every step.
-        assert.strictEqual(model.doStreamCalls.length, reference.calls.length)
+        assert.strictEqual(model.doStreamCalls.length, referenceModel.doStreamCalls.length)
         model.doStreamCalls.forEach((call, step) => {
-          const expected = reference.calls[step]!
+          const expected = referenceModel.doStreamCalls[step]!
           expect(call.prompt).toEqual(expected.prompt)
           expect(call.tools).toEqual(expected.tools)
           expect(call.toolChoice).toEqual(expected.toolChoice)

@@ -1,4 +1,4 @@
-import type { JSONSchema7 } from "@ai-sdk/provider"
+import type { JSONSchema7, LanguageModelV4 } from "@ai-sdk/provider"
 import {
   convertToModelMessages,
   dynamicTool,
@@ -12,7 +12,6 @@ import {
 import { Effect, JsonSchema, Result, Schema } from "effect"
 import type { Tool } from "../../src/tools/Tool.ts"
 import { makeKey } from "../support/keys.ts"
-import { type Script, scriptedModel } from "./fixtures.ts"
 
 // The same tool as an AI SDK dynamic tool: same JSON Schema, same decoder, same execute.
 const toDynamicTool = (tool: Tool) => {
@@ -39,18 +38,18 @@ const toDynamicTool = (tool: Tool) => {
   })
 }
 
+/** What `streamText(...)` + `toUIMessageStream` make of a conversation: its chunks, and the error if the stream threw. */
 export interface Reference {
   readonly chunks: Array<UIMessageChunk>
-  readonly calls: ReturnType<typeof scriptedModel>["doStreamCalls"]
+  readonly thrown?: unknown
 }
 
-/** What `streamText(...)` + `toUIMessageStream` make of the same script, tools and conversation. */
+/** What `streamText(...)` + `toUIMessageStream` make of the same model answers, tools and conversation. */
 export const referenceRun = async (
-  script: Script,
+  model: LanguageModelV4,
   tools: ReadonlyArray<Tool>,
   options: { readonly system: string; readonly messages: Array<UIMessage>; readonly maxSteps: number }
 ): Promise<Reference> => {
-  const model = scriptedModel(script)
   const aiTools = tools.length === 0
     ? undefined
     : Object.fromEntries(tools.map((tool) => [tool.name, toDynamicTool(tool)]))
@@ -68,8 +67,12 @@ export const referenceRun = async (
     originalMessages: options.messages,
     generateMessageId: () => "reference-message"
   })
-  for await (const chunk of stream) chunks.push(chunk)
-  return { chunks, calls: model.doStreamCalls }
+  try {
+    for await (const chunk of stream) chunks.push(chunk)
+  } catch (thrown) {
+    return { chunks, thrown }
+  }
+  return { chunks }
 }
 
 /**

@@ -79,6 +79,13 @@ export const scenarios: ReadonlyArray<{ readonly name: string; readonly script: 
       ]
     },
     {
+      name: "a streamed call to a tool the model invented",
+      script: [
+        [start, ...toolCall("call-1", "teleport", `{"to":"Mars"}`, true), finish("tool-calls")],
+        [start, ...text("0", "I cannot teleport."), finish("stop")]
+      ]
+    },
+    {
       name: "reasoning, then text",
       script: [[
         start,

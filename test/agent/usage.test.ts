@@ -31,6 +31,7 @@ describe("usage", () => {
       const chunks = yield* runChunks(makeRun(model, [echo]))
       expect(finishMetadata(chunks)).toEqual({
         finished: true,
+        finishReason: "stop",
         usage: { inputTokens: 420, outputTokens: 35, totalTokens: 455, reasoningTokens: 8, cachedInputTokens: 192 }
       })
     }))
@@ -49,6 +50,10 @@ describe("usage", () => {
         ]
       ])
       const chunks = yield* runChunks(makeRun(model, [echo]))
-      expect(finishMetadata(chunks)).toEqual({ finished: true, usage: { outputTokens: 7, totalTokens: 7 } })
+      expect(finishMetadata(chunks)).toEqual({
+        finished: true,
+        finishReason: "stop",
+        usage: { outputTokens: 7, totalTokens: 7 }
+      })
     }))
 })

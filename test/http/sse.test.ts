@@ -15,7 +15,9 @@ describe("SSE encoding (docs/DESIGN.md §3.1)", () => {
 
   it("ends a failed stream with an error chunk, a finish chunk and [DONE]", () => {
     expect(encodeFailure("boom")).toBe(
-      `data: {"type":"error","errorText":"boom"}\n\ndata: {"type":"finish"}\n\n${DONE}`
+      `data: {"type":"error","errorText":"boom"}\n\n` +
+        `data: {"type":"finish","finishReason":"error",` +
+        `"messageMetadata":{"finished":false,"finishReason":"error","usage":{}}}\n\n${DONE}`
     )
   })
 })

@@ -1,8 +1,4 @@
-import {
-  convertOpenAICompatibleChatUsage,
-  getResponseMetadata,
-  mapOpenAICompatibleFinishReason
-} from "@ai-sdk/openai-compatible/internal"
+import { getResponseMetadata, mapOpenAICompatibleFinishReason } from "@ai-sdk/openai-compatible/internal"
 import {
   InvalidResponseDataError,
   JSONParseError,
@@ -12,6 +8,7 @@ import {
   type SharedV4Warning
 } from "@ai-sdk/provider"
 import { generateId, secureJsonParse, StreamingToolCallTracker } from "@ai-sdk/provider-utils"
+import { chatUsage } from "./chatUsage.ts"
 import { checkChunk, type ChunkSchema, type ChunkUsage, type Delta, type ToolCallDelta } from "./chunkShape.ts"
 import { contentParts } from "./contentParts.ts"
 
@@ -36,8 +33,9 @@ const REASONING_ID = "reasoning-0"
  * The parts of one streamed Chat Completions answer, made from each event's
  * `data` as it arrives: the `transform` and `flush` of the AI SDK
  * openai-compatible chat model's `doStream`, step for step (same part
- * order, ids, tool-call tracking, finish reason and usage), with a hand
- * check in place of the zod parse of every chunk. Parts go to `emit`
+ * order, ids, tool-call tracking, finish reason and usage, but for counts
+ * the provider did not send: see `chatUsage`), with a hand check in place
+ * of the zod parse of every chunk. Parts go to `emit`
  * synchronously; what the SDK's TransformStream would error with is thrown.
  */
 export class StreamParts {
@@ -140,7 +138,7 @@ export class StreamParts {
     this.emit({
       type: "finish",
       finishReason: this.finishReason,
-      usage: convertOpenAICompatibleChatUsage(this.usage),
+      usage: chatUsage(this.usage),
       providerMetadata
     })
   }

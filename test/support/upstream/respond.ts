@@ -51,7 +51,7 @@ const writeFrames = async (res: ServerResponse, frames: ReadonlyArray<string>, c
   res.end()
 }
 
-const breakAfter = (exchange: Exchange, data: string) => {
+const breakAfter = (exchange: Exchange, data: string | Uint8Array) => {
   const { res } = exchange
   res.write(data, () => {
     exchange.onBreak()
@@ -78,6 +78,7 @@ export const writeReply = async (reply: Reply, exchange: Exchange): Promise<void
       for (const [i, piece] of pieces.entries()) {
         if (i > 0) await wait(reply.chunkDelayMs, res)
         if (res.destroyed) return
+        if (reply.cut === true && i === pieces.length - 1) return breakAfter(exchange, piece)
         res.write(piece)
       }
       return void res.end()

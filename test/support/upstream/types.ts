@@ -54,6 +54,8 @@ export type Reply =
       readonly body: string | ReadonlyArray<string | Uint8Array>
       readonly status?: number
       readonly headers?: Record<string, string>
+      /** Destroy the socket after the last piece instead of ending the response: a connection that drops. */
+      readonly cut?: boolean
     }
   )
 
