@@ -5,7 +5,7 @@ import { percentile } from "./record.ts"
 export interface LoadRequest {
   /** Groups the figures (`stream`, `json`, `tools`, `bad-json` …). */
   readonly label: string
-  readonly method: "GET" | "POST" | "DELETE"
+  readonly method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS"
   readonly path: string
   readonly headers?: Record<string, string>
   readonly body?: string
@@ -17,6 +17,8 @@ export interface LoadResult {
   readonly statuses: Readonly<Record<number, number>>
   /** Requests that got no complete answer (reset, timeout …), by error code. */
   readonly failures: Readonly<Record<string, number>>
+  /** The first few requests that got no answer, as `code: method path`. */
+  readonly failed: ReadonlyArray<string>
   /** Statuses of each label, for a failure's message. */
   readonly byLabel: Readonly<Record<string, Readonly<Record<number, number>>>>
   readonly p50Ms: number
@@ -29,6 +31,8 @@ export interface LoadOptions {
   readonly url: string
   readonly concurrency: number
   readonly durationMs: number
+  /** Stop sending once this many requests were sent, even before `durationMs`. */
+  readonly maxRequests?: number
   /** The i-th request of the run. */
   readonly next: (i: number) => LoadRequest
   /** A request not answered in full within this is a failure (default 60 s). */
@@ -48,13 +52,14 @@ export const runLoad = async (options: LoadOptions): Promise<LoadResult> => {
   const statuses: Record<number, number> = {}
   const failures: Record<string, number> = {}
   const byLabel: Record<string, Record<number, number>> = {}
+  const failed: Array<string> = []
   const latencies: Array<number> = []
   let sent = 0
   const started = performance.now()
   const end = started + options.durationMs
 
   const client = async () => {
-    while (performance.now() < end) {
+    while (performance.now() < end && sent < (options.maxRequests ?? Number.POSITIVE_INFINITY)) {
       const next = options.next(sent++)
       const at = performance.now()
       try {
@@ -69,7 +74,9 @@ export const runLoad = async (options: LoadOptions): Promise<LoadResult> => {
         bump(statuses, response.statusCode)
         bump(byLabel[next.label] ??= {}, response.statusCode)
       } catch (error) {
-        bump(failures, (error as { code?: string }).code ?? String(error))
+        const code = (error as { code?: string }).code ?? String(error)
+        bump(failures, code)
+        if (failed.length < 5) failed.push(`${code}: ${next.method} ${next.path.slice(0, 120)}`)
       }
     }
   }
@@ -81,6 +88,7 @@ export const runLoad = async (options: LoadOptions): Promise<LoadResult> => {
     sent,
     statuses,
     failures,
+    failed,
     byLabel,
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
