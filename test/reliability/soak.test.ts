@@ -37,7 +37,7 @@ it("soak: RSS growth after warm-up ≤ 10 %, open files and handles flat", async
   const load = (seconds: number) =>
     runLoad({ url: gateway.url, concurrency: 20, durationMs: seconds * 1000, next: mixedRequest(gateway.key) })
   const warmUp = sized(20, 60)
-  const soak = sized(30, 600)
+  const soak = sized(20, 600)
   const warm = await load(warmUp)
   const after = await settle()
   const soaked = await load(soak)
