@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, expect, it } from "vitest"
+import { UPSTREAM_API_KEY } from "../support/gateway.ts"
+import { type GatewayProcess, type ProcessStats, startGatewayProcess } from "../support/reliability/gatewayProcess.ts"
+import { runLoad } from "../support/reliability/load.ts"
+import { mixedRequest, unexpectedAnswers } from "../support/reliability/mix.ts"
+import { mib, record } from "../support/reliability/record.ts"
+import { sized } from "../support/reliability/size.ts"
+import { startUpstream, type Upstream } from "../support/upstream/index.ts"
+
+/**
+ * The mixed traffic at a steady 20 clients for minutes (seconds at CI size),
+ * after a warm-up: what the gateway holds when idle again must not creep.
+ * RSS may grow at most 10 % over the warmed-up figure; open files and active
+ * handles (sockets, servers, timers: `probe.ts`) come back to where they were.
+ */
+let upstream: Upstream
+let gateway: GatewayProcess
+
+beforeAll(async () => {
+  upstream = await startUpstream({ apiKey: UPSTREAM_API_KEY, recordRequests: false })
+  gateway = await startGatewayProcess({ upstreamUrl: upstream.url })
+})
+afterAll(async () => {
+  await gateway?.stop()
+  await upstream?.close()
+})
+
+const settle = async (): Promise<ProcessStats> => {
+  // Idle connections close and cached entries expire within a few seconds (keys are cached 1 s).
+  await new Promise((resolve) => setTimeout(resolve, 3_000))
+  return gateway.stats()
+}
+
+const handles = (stats: ProcessStats) => Object.values(stats.resources).reduce((sum, count) => sum + count, 0)
+
+it("soak: RSS growth after warm-up ≤ 10 %, open files and handles flat", async ({ task }) => {
+  const load = (seconds: number) =>
+    runLoad({ url: gateway.url, concurrency: 20, durationMs: seconds * 1000, next: mixedRequest(gateway.key) })
+  const warmUp = sized(20, 60)
+  const soak = sized(20, 600)
+  const warm = await load(warmUp)
+  const after = await settle()
+  const soaked = await load(soak)
+  const end = await settle()
+  const growth = (end.rss - after.rss) / after.rss
+  record(task, `20 clients: ${warmUp} s warm-up, ${soak} s soak`, {
+    requests: warm.sent + soaked.sent,
+    rssAfterWarmUp: mib(after.rss),
+    rssGrowth: `${(growth * 100).toFixed(1)} %`,
+    heapAfterGc: `${mib(after.heapUsed)} → ${mib(end.heapUsed)}`,
+    openFiles: `${after.openFiles} → ${end.openFiles}`,
+    handles: `${handles(after)} → ${handles(end)}`,
+    timers: `${after.resources.Timeout ?? 0} → ${end.resources.Timeout ?? 0}`
+  })
+  expect(soaked.failures, soaked.failed.join("\n")).toEqual({})
+  expect(unexpectedAnswers(soaked.byLabel)).toEqual([])
+  expect(growth).toBeLessThanOrEqual(0.1)
+  expect(end.openFiles).toBeLessThanOrEqual(after.openFiles + 2)
+  expect(handles(end)).toBeLessThanOrEqual(handles(after) + 2)
+  expect(end.resources.Timeout ?? 0).toBeLessThanOrEqual((after.resources.Timeout ?? 0) + 2)
+}, 900_000)
