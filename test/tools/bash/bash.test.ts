@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createSandbox, startSandboxGateway, toolParts } from "../../sandbox/chat.ts"
-import { eventually, processesWith } from "../../sandbox/support.ts"
+import { eventually, marked, processesWith } from "../../sandbox/support.ts"
 import { chatThroughAiSdk } from "../../support/chatClient.ts"
 import type { TestGateway } from "../../support/gateway.ts"
 import { bearer, chatBody, postJson } from "../../support/http.ts"
@@ -97,7 +97,7 @@ describe("the bash tool through /chat", () => {
 
   it("kills the command within a second when the client disconnects during sleep 1000", async () => {
     const marker = `disconnect-${Date.now()}`
-    gateway.upstream.enqueue(call(`: ${marker}; sleep 1000`))
+    gateway.upstream.enqueue(call(marked(marker, "sleep 1000 & wait")))
     const response = await postJson(
       `${gateway.url}/api/v1/chat`,
       chatBody({ stream: true, allowedTools: ["bash"], sandboxId }),
