@@ -91,7 +91,16 @@ export const bwrapArgs = (spec: JailSpec, command: ReadonlyArray<string>): Reado
       "--unshare-cgroup-try",
       ...(spec.network ? [] : ["--unshare-net"])
     ]
-    : ["--unshare-all", ...(spec.network ? ["--share-net"] : [])]
+    : [
+      "--unshare-all",
+      // The command itself is the jail's pid 1. Otherwise bubblewrap's own init
+      // outlives the bubblewrap the gateway waits for, is handed to the host's
+      // init as a zombie and, until that reaps it, counts against the sandbox's
+      // process limit (commands in quick succession then cannot start). A
+      // desktop keeps bubblewrap's init: it reaps what commands leave running.
+      ...(spec.x11 === undefined ? ["--as-pid-1"] : []),
+      ...(spec.network ? ["--share-net"] : [])
+    ]
   return [
     "--die-with-parent",
     ...namespaces,

@@ -84,6 +84,40 @@ describe("the bash tool through /chat", () => {
     expect(gateway.upstream.requests.length - requestsBefore).toBe(1)
   })
 
+  it("runs 100 bash calls of one step: each waits its turn, none fails", async () => {
+    gateway.upstream.enqueue(
+      {
+        type: "tool-calls",
+        calls: Array.from(
+          { length: 100 },
+          (_, i) => ({ name: "bash", arguments: { command: `sleep 0.05; echo ${i}` } })
+        )
+      },
+      { type: "text", text: "All done." }
+    )
+    const response = await postJson(
+      `${gateway.url}/api/v1/chat`,
+      chatBody({ allowedTools: ["bash"], sandboxId }),
+      bearer(secret)
+    )
+    const parts = toolParts(await response.json())
+    expect(parts).toHaveLength(100)
+    expect(parts.map((part: any) => part.output?.stdout ?? part.errorText)).toEqual(
+      Array.from({ length: 100 }, (_, i) => `${i}\n`)
+    )
+  }, 60_000)
+
+  it("runs a command longer than an argument may be (128 KiB)", async () => {
+    gateway.upstream.enqueue(call(`: ${"x".repeat(200 * 1024)}; echo ran`), { type: "text", text: "Ran." })
+    const response = await postJson(
+      `${gateway.url}/api/v1/chat`,
+      chatBody({ allowedTools: ["bash"], sandboxId }),
+      bearer(secret)
+    )
+    const [part] = toolParts(await response.json())
+    expect(part.output).toMatchObject({ stdout: "ran\n", exit_code: 0 })
+  })
+
   it("reports a timeout to the model and goes on", async () => {
     gateway.upstream.enqueue(call("echo before; sleep 20", 300), { type: "text", text: "It timed out." })
     const response = await postJson(
