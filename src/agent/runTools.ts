@@ -1,8 +1,15 @@
 import { getErrorMessage, type JSONValue, type LanguageModelV4 } from "@ai-sdk/provider"
-import { Cause, Effect, Result } from "effect"
+import { Cause, Context, Effect, Result } from "effect"
 import type { ApiKey } from "../domain/ApiKey.ts"
 import type { RunState } from "./RunState.ts"
 import type { ValidToolCall } from "./toolInput.ts"
+
+/**
+ * How many of one step's tool calls run at once (`PARLEY_TOOL_CONCURRENCY`,
+ * default 8); the rest wait their turn. A model may ask for hundreds in one
+ * step, and each may hold a sandbox's processes or a partner's connection.
+ */
+export const ToolConcurrency = Context.Reference<number>("parley/agent/ToolConcurrency", { defaultValue: () => 8 })
 
 /** A tool's answer as the model will be told it. */
 export type ToolOutcome =
@@ -62,8 +69,8 @@ const runOne = (state: RunState, call: ValidToolCall, run: ToolRunContext) =>
   )
 
 /**
- * Runs a step's tool calls concurrently; each output chunk goes out as its
- * tool finishes. A failing tool becomes an error output, never a crash.
+ * Runs a step's tool calls concurrently, `ToolConcurrency` at a time; each
+ * output chunk goes out as its tool finishes. A failing tool becomes an error output, never a crash.
  * Interruption interrupts every running tool and aborts its `signal`.
  *
  * Untraced: a span costs ~20 µs a call, and this runs on every request (BENCHMARKS.md).
@@ -74,10 +81,11 @@ export const runTools = Effect.fnUntraced(function*(
   run: ToolRunContext
 ) {
   const outcomes = new Map<string, ToolOutcome>()
+  const concurrency = yield* ToolConcurrency
   yield* Effect.forEach(
     calls,
     (call) => Effect.map(runOne(state, call, run), (outcome) => outcomes.set(call.toolCallId, outcome)),
-    { concurrency: "unbounded", discard: true }
+    { concurrency, discard: true }
   )
   return outcomes
 })

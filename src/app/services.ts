@@ -1,8 +1,9 @@
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { Agent } from "../agent/Agent.ts"
+import { ToolConcurrency } from "../agent/runTools.ts"
 import { ApiKeys } from "../auth/ApiKeys.ts"
 import { ChatPlanner } from "../chat/ChatPlanner.ts"
-import type { AppConfig } from "../config/AppConfig.ts"
+import { AppConfig } from "../config/AppConfig.ts"
 import { ModelRegistry } from "../models/ModelRegistry.ts"
 import { Pruner } from "../prune/Pruner.ts"
 import { SandboxProvider } from "../sandbox/SandboxProvider.ts"
@@ -20,10 +21,17 @@ export interface GatewayParts<E> {
   readonly quiet?: boolean
 }
 
+const toolConcurrency = Layer.effect(
+  ToolConcurrency,
+  Effect.map(Effect.service(AppConfig), (config) => config.toolConcurrency ?? ToolConcurrency.defaultValue())
+)
+
 /** The services the routes use, over the configured database. */
 export const gatewayServices = <E>(parts: GatewayParts<E>) =>
   ChatPlanner.layer.pipe(
-    Layer.provideMerge(Layer.mergeAll(ApiKeys.layer, ModelRegistry.layer, parts.tools, Agent.layer, Pruner.layer)),
+    Layer.provideMerge(
+      Layer.mergeAll(ApiKeys.layer, ModelRegistry.layer, parts.tools, Agent.layer, Pruner.layer, toolConcurrency)
+    ),
     Layer.provideMerge(parts.sandboxes ?? SandboxProvider.layer),
     Layer.provide(Database.layer),
     Layer.provideMerge(parts.config)

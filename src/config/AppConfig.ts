@@ -69,6 +69,8 @@ export class AppConfig extends Context.Service<AppConfig, {
   readonly outboundAllowPrivate?: boolean | undefined
   /** Hosts those tools may reach whatever they resolve to (`PARLEY_OUTBOUND_ALLOWED_HOSTS`, comma-separated). */
   readonly outboundAllowedHosts?: ReadonlyArray<string> | undefined
+  /** One step's tool calls running at once (`PARLEY_TOOL_CONCURRENCY`, default 8); the rest wait their turn. */
+  readonly toolConcurrency?: number | undefined
   /** `PARLEY_SANDBOX_*`: the embedded sandboxes' folder, limits and display. */
   readonly sandbox: SandboxConfig
   /** `DATABASE_URL` (default `sqlite:./data/parley.db`); redacted, as a Postgres URL may hold a password. */
@@ -92,6 +94,9 @@ export class AppConfig extends Context.Service<AppConfig, {
       const outboundAllowedHosts = yield* Config.Array(Schema.Trim, "PARLEY_OUTBOUND_ALLOWED_HOSTS").pipe(
         Config.withDefault([])
       )
+      const toolConcurrency = yield* Config.option(
+        Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "PARLEY_TOOL_CONCURRENCY")
+      )
       const sandbox = yield* sandboxConfig
       const database = yield* databaseUrl
       return AppConfig.of({
@@ -103,6 +108,7 @@ export class AppConfig extends Context.Service<AppConfig, {
         partnerApiBaseUrl: Option.getOrUndefined(Option.map(partnerApi, (url) => url.href)),
         outboundAllowPrivate,
         outboundAllowedHosts: outboundAllowedHosts.filter((host) => host !== ""),
+        toolConcurrency: Option.getOrUndefined(toolConcurrency),
         sandbox,
         databaseUrl: database
       })

@@ -66,21 +66,21 @@ export const makeDesktopSessions = (limits: SandboxLimits, display: DisplaySize)
   const running = new Map<string, DesktopSession>()
   const starting = new Map<string, Deferred.Deferred<DesktopSession, SandboxUnavailable>>()
 
-  const start = (programs: HostPrograms, id: string, folders: SandboxFolders, network: boolean) =>
+  const start = (programs: HostPrograms, id: string, uid: number, folders: SandboxFolders, network: boolean) =>
     Effect.tryPromise({
       try: async () => {
         const xvfb = findInJail("Xvfb")
         if (xvfb === undefined) throw new Error("Xvfb is not installed: run `apt-get install xvfb xdotool x11-apps`")
         const socket = join(folders.x11, "X0")
         rmSync(socket, { force: true })
-        const identity = hostIdentity(id)
+        const identity = hostIdentity(uid)
         const leader = spawn(programs.prlimit, [
           ...limitArgs(limits, { cpu: false }),
           "--",
           programs.bwrap,
           "--info-fd",
           "3",
-          ...bwrapArgs({ workspace: folders.workspace, network, x11: folders.x11 }, [
+          ...bwrapArgs({ workspace: folders.workspace, network, x11: folders.x11, tmpBytes: limits.memoryBytes }, [
             xvfb,
             ":0",
             "-screen",
@@ -128,6 +128,7 @@ export const makeDesktopSessions = (limits: SandboxLimits, display: DisplaySize)
   const ensure = (
     programs: HostPrograms,
     id: string,
+    uid: number,
     folders: SandboxFolders,
     network: boolean
   ): Effect.Effect<DesktopSession, SandboxUnavailable> =>
@@ -142,7 +143,7 @@ export const makeDesktopSessions = (limits: SandboxLimits, display: DisplaySize)
       return Effect.gen(function*() {
         const deferred = yield* Deferred.make<DesktopSession, SandboxUnavailable>()
         starting.set(id, deferred)
-        const exit = yield* Effect.exit(start(programs, id, folders, network))
+        const exit = yield* Effect.exit(start(programs, id, uid, folders, network))
         starting.delete(id)
         if (exit._tag === "Success") running.set(id, exit.value)
         yield* Deferred.done(deferred, exit)

@@ -1,9 +1,11 @@
-import { Effect, Option, Schedule } from "effect"
+import { Effect, Option, Schedule, Semaphore } from "effect"
+import { join } from "node:path"
 import { checkAction, type DesktopAction, parseCursor, xdotoolArgs } from "./desktopActions.ts"
 import { makeDesktopSessions } from "./DesktopSessions.ts"
-import { prepareFolders, removeFolders } from "./folders.ts"
-import { findInJail } from "./jail.ts"
-import { findHostPrograms, type HostPrograms, runJailed } from "./runJailed.ts"
+import { closedFolderOnTheWay, foldersOf, prepareFolders, removeFolders } from "./folders.ts"
+import { findInJail, gatewayIsRoot } from "./jail.ts"
+import { jailFailure } from "./jailFailure.ts"
+import { findHostPrograms, type HostPrograms, type JailedCommand, runJailed } from "./runJailed.ts"
 import type { ProcessResult } from "./runProcess.ts"
 import {
   type CommandResult,
@@ -21,6 +23,8 @@ import type { SandboxBackend } from "./SandboxBackend.ts"
 import type { SandboxSettings } from "./SandboxSettings.ts"
 import { SandboxStore } from "./SandboxStore.ts"
 import { decodeXwd, encodePng } from "./screenshot.ts"
+import { stopSandboxProcesses } from "./stopSandboxProcesses.ts"
+import { makeWorkspaceDisks, unmountWorkspace } from "./workspaceDisks.ts"
 
 const MiB = 1024 * 1024
 const FILE_LIMIT = 64 * MiB
@@ -46,6 +50,8 @@ export const makeLocalSandboxes = (settings: SandboxSettings) =>
         }))
     )
     const desktops = makeDesktopSessions(limits, settings.display)
+    const disks = limits.diskBytes > 0 && gatewayIsRoot() ? makeWorkspaceDisks(limits.diskBytes) : undefined
+    if (disks !== undefined) yield* Effect.addFinalizer(() => Effect.promise(disks.unmountAll))
 
     const get = (id: string): Effect.Effect<SandboxInfo, SandboxNotFound> =>
       isSandboxId(id)
@@ -58,10 +64,23 @@ export const makeLocalSandboxes = (settings: SandboxSettings) =>
         )
         : Effect.fail(new SandboxNotFound({ id }))
 
+    // Each command holds a few processes of the sandbox's process limit; past it the kernel refuses new
+    // namespaces. So commands of one sandbox take turns, `commandsAtOnce` at a time.
+    const permits = new Map<string, Semaphore.Semaphore>()
+    const permitsOf = (id: string) => {
+      let semaphore = permits.get(id)
+      if (semaphore === undefined) permits.set(id, semaphore = Semaphore.makeUnsafe(limits.commandsAtOnce))
+      return semaphore
+    }
+
+    /** `use` on the sandbox in its turn; it is looked up again then, as it may have been removed meanwhile. */
+    const inTurn = <A, E>(id: string, use: (info: SandboxInfo) => Effect.Effect<A, E>) =>
+      Effect.flatMap(get(id), () => permitsOf(id).withPermit(Effect.flatMap(get(id), use)))
+
     /** Runs argv in a jail of the sandbox (joining its desktop when it has one). */
     const jailed = Effect.fnUntraced(function*(
       info: SandboxInfo,
-      argv: ReadonlyArray<string>,
+      argv: JailedCommand["argv"],
       options: {
         readonly timeoutMs: number
         readonly stdin?: Uint8Array | undefined
@@ -70,10 +89,10 @@ export const makeLocalSandboxes = (settings: SandboxSettings) =>
       }
     ) {
       const found = yield* hostPrograms
-      const folders = yield* prepareFolders(settings.root, info.id, info.desktop)
-      const session = info.desktop ? yield* desktops.ensure(found, info.id, folders, info.network) : undefined
+      const folders = yield* prepareFolders(settings.root, info, disks)
+      const session = info.desktop ? yield* desktops.ensure(found, info.id, info.uid, folders, info.network) : undefined
       return yield* runJailed(found, limits, {
-        sandboxId: info.id,
+        uid: info.uid,
         folders,
         network: info.network,
         display: info.desktop,
@@ -81,6 +100,19 @@ export const makeLocalSandboxes = (settings: SandboxSettings) =>
         argv,
         ...options
       })
+    })
+
+    const probeFailure = Effect.fnUntraced(function*(result: ProcessResult) {
+      const reason = result.stderr.text().trim() || `exit code ${result.exitCode}`
+      // Jails run as the sandbox's own user, who must be able to pass every folder on the way.
+      const closed = gatewayIsRoot() ? yield* Effect.promise(() => closedFolderOnTheWay(settings.root)) : undefined
+      if (closed !== undefined) {
+        return `bubblewrap cannot reach the sandbox folder ${settings.root} (PARLEY_SANDBOX_DIR) as the sandbox's ` +
+          `user: ${closed} is closed to other users. Run \`chmod o+x ${closed}\`, or set PARLEY_SANDBOX_DIR to a ` +
+          `folder every user can pass (${reason})`
+      }
+      return `bubblewrap cannot create a jail on this host (${reason}); ` +
+        "it needs unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1)"
     })
 
     const create = Effect.fn("SandboxProvider.create")(function*(input: CreateSandbox) {
@@ -92,7 +124,9 @@ export const makeLocalSandboxes = (settings: SandboxSettings) =>
           })
         }
       }
-      const info: SandboxInfo = { id: newSandboxId(), ...input, createdAt: new Date() }
+      const id = newSandboxId()
+      const uid = yield* Effect.orDie(store.allocateUid(id))
+      const info: SandboxInfo = { id, ...input, createdAt: new Date(), uid }
       // A sandbox that is listed works: one trivial command proves the jail on this host.
       const probe = yield* Effect.exit(jailed({ ...info, desktop: false }, ["/bin/true"], {
         timeoutMs: 10_000,
@@ -100,13 +134,11 @@ export const makeLocalSandboxes = (settings: SandboxSettings) =>
         stopAfterBytes: MiB
       }))
       if (probe._tag === "Failure" || probe.value.exitCode !== 0) {
-        yield* removeFolders(settings.root, info.id)
+        yield* unmountWorkspace(foldersOf(settings.root, id).workspace)
+        yield* removeFolders(settings.root, id)
+        yield* store.releaseUid(uid)
         if (probe._tag === "Failure") return yield* Effect.failCause(probe.cause)
-        return yield* new SandboxUnavailable({
-          message: `bubblewrap cannot create a jail on this host (${
-            probe.value.stderr.text().trim() || `exit code ${probe.value.exitCode}`
-          }); it needs unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1)`
-        })
+        return yield* new SandboxUnavailable({ message: yield* probeFailure(probe.value) })
       }
       yield* Effect.orDie(store.insert(info))
       return info
@@ -114,19 +146,25 @@ export const makeLocalSandboxes = (settings: SandboxSettings) =>
 
     const destroy = Effect.fn("SandboxProvider.destroy")(function*(id: string) {
       yield* get(id)
+      // Whoever started them (this process or another), the sandbox's jails end before its files go.
+      yield* stopSandboxProcesses(join(settings.root, id))
       yield* desktops.stop(id)
+      yield* unmountWorkspace(foldersOf(settings.root, id).workspace)
       yield* Effect.orDie(store.remove(id))
+      permits.delete(id)
     })
 
     const run = Effect.fn("SandboxProvider.run")(function*(id: string, command: RunCommand) {
-      const info = yield* get(id)
       const timeoutMs = Math.min(Math.max(1, command.timeoutMs ?? limits.defaultTimeoutMs), limits.maxTimeoutMs)
-      const result = yield* jailed(info, ["/bin/bash", "-c", command.command], {
-        timeoutMs,
-        stdin: command.stdin,
-        keep: { headBytes: limits.outputHeadBytes, tailBytes: limits.outputTailBytes },
-        stopAfterBytes: limits.outputStopBytes
-      })
+      const result = yield* inTurn(id, (info) =>
+        jailed(info, { bashScript: command.command }, {
+          timeoutMs,
+          stdin: command.stdin,
+          keep: { headBytes: limits.outputHeadBytes, tailBytes: limits.outputTailBytes },
+          stopAfterBytes: limits.outputStopBytes
+        }))
+      const failure = jailFailure(result, limits)
+      if (failure !== undefined) return yield* failure
       const notes = [
         ...(result.timedOut ? [`[parley: stopped after the ${timeoutMs} ms timeout]`] : []),
         ...(result.outputLimited ? [`[parley: stopped after ${limits.outputStopBytes} bytes of output]`] : [])
@@ -144,7 +182,7 @@ export const makeLocalSandboxes = (settings: SandboxSettings) =>
     })
 
     const fileCommand = (id: string, script: string, path: string, stdin?: Uint8Array) =>
-      Effect.flatMap(get(id), (info) =>
+      inTurn(id, (info) =>
         jailed(info, ["/bin/bash", "-c", script, "parley", path], {
           timeoutMs: limits.defaultTimeoutMs,
           stdin,
@@ -184,15 +222,12 @@ export const makeLocalSandboxes = (settings: SandboxSettings) =>
         return {}
       }
       const screenshot = action.action === "screenshot"
-      const result = yield* jailed(
-        info,
-        screenshot ? ["xwd", "-root", "-silent"] : ["xdotool", ...xdotoolArgs(action)!],
-        {
+      const result = yield* inTurn(id, (current) =>
+        jailed(current, screenshot ? ["xwd", "-root", "-silent"] : ["xdotool", ...xdotoolArgs(action)!], {
           timeoutMs: DESKTOP_ACTION_TIMEOUT_MS,
           keep: screenshot ? { headBytes: FILE_LIMIT, tailBytes: 0 } : { headBytes: 64 * 1024, tailBytes: 0 },
           stopAfterBytes: FILE_LIMIT
-        }
-      )
+        }))
       const { stderr, stdout } = bytesOf(result)
       if (result.exitCode !== 0) {
         return yield* new InvalidDesktopAction({
@@ -202,7 +237,8 @@ export const makeLocalSandboxes = (settings: SandboxSettings) =>
       if (screenshot) {
         return yield* Effect.try({
           try: () => ({ screenshot: new Uint8Array(encodePng(decodeXwd(stdout))) }),
-          catch: (error) => new SandboxUnavailable({ message: `Could not read the screen: ${String(error)}` })
+          catch: (error) =>
+            new SandboxUnavailable({ message: `Could not read the screen: ${String(error)}` })
         })
       }
       if (action.action === "cursor_position") {
@@ -219,7 +255,9 @@ export const makeLocalSandboxes = (settings: SandboxSettings) =>
     const sweep = Effect.gen(function*() {
       const now = Date.now()
       for (const [id, lastUsed] of desktops.running()) {
-        const exists = yield* Effect.map(store.get(id), Option.isSome).pipe(Effect.orElseSucceed(() => true))
+        const exists = yield* Effect.map(store.get(id), Option.isSome).pipe(Effect.orElseSucceed(() =>
+          true
+        ))
         if (!exists || now - lastUsed > settings.desktopIdleMs) yield* desktops.stop(id)
       }
     })

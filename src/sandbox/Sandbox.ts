@@ -12,6 +12,12 @@ export interface SandboxInfo {
   readonly desktop: boolean
   readonly network: boolean
   readonly createdAt: Date
+  /**
+   * The host user its jails run as when the gateway is root: one per
+   * sandbox, never shared (the kernel counts the process limit per user),
+   * allocated by the store and free again once the sandbox is removed.
+   */
+  readonly uid: number
 }
 
 export interface CreateSandbox {

@@ -7,8 +7,12 @@ const MiB = 1024 * 1024
 export interface SandboxLimits {
   /** RLIMIT_CPU per process, seconds. */
   readonly cpuSeconds: number
-  /** RLIMIT_AS per process, bytes. */
+  /** RLIMIT_AS per process, and the size of each jail's /tmp and /dev/shm (tmpfs, host memory), bytes. */
   readonly memoryBytes: number
+  /** The workspace's own filesystem, bytes (0: a plain folder, uncapped); only a root gateway can mount one. */
+  readonly diskBytes: number
+  /** Commands of one sandbox running at once; the rest wait their turn. */
+  readonly commandsAtOnce: number
   /** RLIMIT_NPROC: processes of one sandbox at once. */
   readonly processes: number
   /** RLIMIT_FSIZE: largest file a sandbox may write, bytes. */
@@ -37,6 +41,8 @@ export interface SandboxSettings {
 export const defaultLimits: SandboxLimits = {
   cpuSeconds: 120,
   memoryBytes: 1024 * MiB,
+  diskBytes: 4096 * MiB,
+  commandsAtOnce: 8,
   processes: 256,
   fileSizeBytes: 256 * MiB,
   openFiles: 1024,

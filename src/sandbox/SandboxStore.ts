@@ -1,7 +1,8 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises"
+import { mkdir, readdir, readFile, rename, rm, unlink, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { isSandboxId, type SandboxInfo } from "./Sandbox.ts"
+import { unmountWorkspace } from "./workspaceDisks.ts"
 
 export class SandboxStoreError extends Schema.TaggedError<SandboxStoreError>()("SandboxStoreError", {
   message: Schema.String
@@ -12,12 +13,19 @@ const Record = Schema.Struct({
   ownerKeyId: Schema.NullOr(Schema.String),
   desktop: Schema.Boolean,
   network: Schema.Boolean,
-  createdAt: Schema.String
+  createdAt: Schema.String,
+  // Records written before uids were allocated lack it: theirs was derived from the id.
+  uid: Schema.optional(Schema.Int)
 })
 
 const decodeRecord = Schema.decodeUnknownOption(Schema.fromJsonString(Record))
 
 const RECORD = "sandbox.json"
+/** `<root>/.uids/<uid>` holds the id of the sandbox that has the uid; created exclusively, so two never share one. */
+const UIDS = ".uids"
+export const FIRST_UID = 1_000_000
+
+const legacyUid = (id: string) => FIRST_UID + parseInt(id.slice(4, 10), 16)
 
 const attempt = <A>(what: string, run: () => Promise<A>) =>
   Effect.tryPromise({
@@ -36,10 +44,13 @@ const isMissing = (error: unknown) => (error as { code?: string } | null)?.code 
  * at once. The jails never see these files.
  */
 export class SandboxStore extends Context.Service<SandboxStore, {
+  /** Claims the lowest host uid no other sandbox has (a failed create gives it back with `releaseUid`). */
+  readonly allocateUid: (id: string) => Effect.Effect<number, SandboxStoreError>
+  readonly releaseUid: (uid: number) => Effect.Effect<void>
   readonly insert: (sandbox: SandboxInfo) => Effect.Effect<void, SandboxStoreError>
   readonly get: (id: string) => Effect.Effect<Option.Option<SandboxInfo>, SandboxStoreError>
   readonly list: Effect.Effect<ReadonlyArray<SandboxInfo>, SandboxStoreError>
-  /** Deletes the record and the sandbox's whole folder; true when there was a record. */
+  /** Deletes the record and the sandbox's whole folder and frees its uid; true when there was a record. */
   readonly remove: (id: string) => Effect.Effect<boolean, SandboxStoreError>
 }>()("parley/sandbox/SandboxStore") {
   static readonly layer = (root: string) => Layer.succeed(SandboxStore, SandboxStore.of(makeStore(root)))
@@ -57,13 +68,58 @@ const makeStore = (root: string): SandboxStore["Service"] => {
     }).pipe(Effect.map((text) =>
       Option.flatMap(Option.fromUndefinedOr(text), decodeRecord).pipe(
         Option.filter((record) => record.id === id),
-        Option.map((record): SandboxInfo => ({ ...record, createdAt: new Date(record.createdAt) }))
+        Option.map((record): SandboxInfo => ({
+          ...record,
+          createdAt: new Date(record.createdAt),
+          uid: record.uid ?? legacyUid(record.id)
+        }))
       )
     ))
 
   const get = (id: string) => isSandboxId(id) ? read(id) : Effect.succeed(Option.none())
 
+  const list = Effect.gen(function*() {
+    const names = yield* attempt("Could not list sandboxes", async () => {
+      try {
+        return await readdir(root)
+      } catch (error) {
+        if (isMissing(error)) return []
+        throw error
+      }
+    })
+    const found = yield* Effect.forEach(names.filter(isSandboxId), get, { concurrency: 16 })
+    return found.flatMap(Option.toArray).sort((a, b) =>
+      a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id)
+    )
+  })
+
+  const claimFile = (uid: number) => join(root, UIDS, String(uid))
+  const releaseUid = (uid: number) => Effect.promise(() => unlink(claimFile(uid)).catch(() => undefined))
+
+  const allocateUid = (id: string) =>
+    Effect.flatMap(list, (sandboxes) =>
+      attempt("Could not allocate a uid for the sandbox", async () => {
+        // Records from before the claim files hold uids too.
+        const taken = new Set(sandboxes.map((sandbox) => sandbox.uid))
+        // The root as prepareFolders makes it (sandbox users pass it), the claims closed.
+        await mkdir(root, { recursive: true, mode: 0o711 })
+        await mkdir(join(root, UIDS), { mode: 0o700 }).catch((error) => {
+          if (error.code !== "EEXIST") throw error
+        })
+        for (let uid = FIRST_UID;; uid++) {
+          if (taken.has(uid)) continue
+          try {
+            await writeFile(claimFile(uid), id, { flag: "wx", mode: 0o600 })
+            return uid
+          } catch (error) {
+            if ((error as { code?: string }).code !== "EEXIST") throw error
+          }
+        }
+      }))
+
   return {
+    allocateUid,
+    releaseUid,
     insert: (sandbox) =>
       attempt(`Could not record sandbox ${sandbox.id}`, async () => {
         const folder = join(root, sandbox.id)
@@ -74,24 +130,14 @@ const makeStore = (root: string): SandboxStore["Service"] => {
         await rename(join(folder, `${RECORD}.tmp`), join(folder, RECORD))
       }),
     get,
-    list: Effect.gen(function*() {
-      const names = yield* attempt("Could not list sandboxes", async () => {
-        try {
-          return await readdir(root)
-        } catch (error) {
-          if (isMissing(error)) return []
-          throw error
-        }
-      })
-      const found = yield* Effect.forEach(names.filter(isSandboxId), get, { concurrency: 16 })
-      return found.flatMap(Option.toArray).sort((a, b) =>
-        a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id)
-      )
-    }),
+    list,
     remove: (id) =>
       Effect.gen(function*() {
-        if (Option.isNone(yield* get(id))) return false
-        return yield* attempt(`Could not remove sandbox ${id}`, async () => {
+        const found = yield* get(id)
+        if (Option.isNone(found)) return false
+        // Its workspace may be a mounted image (workspaceDisks.ts), which rm cannot delete.
+        yield* unmountWorkspace(join(root, id, "workspace"))
+        const removed = yield* attempt(`Could not remove sandbox ${id}`, async () => {
           // Out of sight first (the record goes with it), then deleted; symlinks inside are not followed.
           const doomed = join(root, `.removed-${id}-${Date.now()}`)
           try {
@@ -103,6 +149,8 @@ const makeStore = (root: string): SandboxStore["Service"] => {
           await rm(doomed, { recursive: true, force: true })
           return true
         })
+        if (removed) yield* releaseUid(found.value.uid)
+        return removed
       })
   }
 }

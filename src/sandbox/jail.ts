@@ -68,6 +68,8 @@ let cachedSystemBinds: ReadonlyArray<string> | undefined
 export interface JailSpec {
   readonly workspace: string
   readonly network: boolean
+  /** Size of the jail's /tmp and of its /dev/shm (tmpfs, so host memory): `PARLEY_SANDBOX_MEMORY`. */
+  readonly tmpBytes: number
   /** The sandbox's X socket folder, for desktop sandboxes. */
   readonly x11?: string | undefined
   /**
@@ -89,7 +91,16 @@ export const bwrapArgs = (spec: JailSpec, command: ReadonlyArray<string>): Reado
       "--unshare-cgroup-try",
       ...(spec.network ? [] : ["--unshare-net"])
     ]
-    : ["--unshare-all", ...(spec.network ? ["--share-net"] : [])]
+    : [
+      "--unshare-all",
+      // The command itself is the jail's pid 1. Otherwise bubblewrap's own init
+      // outlives the bubblewrap the gateway waits for, is handed to the host's
+      // init as a zombie and, until that reaps it, counts against the sandbox's
+      // process limit (commands in quick succession then cannot start). A
+      // desktop keeps bubblewrap's init: it reaps what commands leave running.
+      ...(spec.x11 === undefined ? ["--as-pid-1"] : []),
+      ...(spec.network ? ["--share-net"] : [])
+    ]
   return [
     "--die-with-parent",
     ...namespaces,
@@ -104,8 +115,16 @@ export const bwrapArgs = (spec: JailSpec, command: ReadonlyArray<string>): Reado
     "/proc",
     "--dev",
     "/dev",
+    // Both tmpfs live in host memory, so both are capped; /dev itself (bwrap's
+    // uncapped tmpfs holding the device nodes) turns read-only below.
+    "--size",
+    String(spec.tmpBytes),
     "--tmpfs",
     "/tmp",
+    "--size",
+    String(spec.tmpBytes),
+    "--tmpfs",
+    "/dev/shm",
     "--bind",
     spec.workspace,
     WORKSPACE,
@@ -113,6 +132,8 @@ export const bwrapArgs = (spec: JailSpec, command: ReadonlyArray<string>): Reado
     // The jail's own root (a tmpfs holding the mount points) stays read-only too.
     "--remount-ro",
     "/",
+    "--remount-ro",
+    "/dev",
     "--chdir",
     WORKSPACE,
     "--clearenv",
@@ -147,13 +168,14 @@ export const limitArgs = (limits: SandboxLimits, options: { readonly cpu: boolea
   "--core=0"
 ]
 
+/** Only root can run jails as other users (and mount workspace images). */
+export const gatewayIsRoot = (): boolean => process.getuid?.() === 0
+
 /**
- * The host user a sandbox runs as when the gateway is root: one per sandbox
- * (derived from its id), so the process limit, which the kernel counts per
- * user, is the sandbox's own. Otherwise the gateway's own user (undefined).
+ * The host user a sandbox runs as when the gateway is root: its own
+ * (`SandboxInfo.uid`, allocated by the store), so the process limit, which
+ * the kernel counts per user, is the sandbox's own. Otherwise the gateway's
+ * own user (undefined).
  */
-export const hostIdentity = (sandboxId: string): { readonly uid: number; readonly gid: number } | undefined => {
-  if (process.getuid?.() !== 0) return undefined
-  const uid = 1_000_000 + parseInt(sandboxId.slice(4, 10), 16)
-  return { uid, gid: uid }
-}
+export const hostIdentity = (uid: number): { readonly uid: number; readonly gid: number } | undefined =>
+  gatewayIsRoot() ? { uid, gid: uid } : undefined

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { closeSync, openSync } from "node:fs"
 import type { SandboxFolders } from "./folders.ts"
 import { bwrapArgs, findOnHost, hostIdentity, limitArgs } from "./jail.ts"
-import { type ProcessResult, runProcess } from "./runProcess.ts"
+import { type ProcessResult, runProcess, scriptFd } from "./runProcess.ts"
 import { SandboxUnavailable } from "./Sandbox.ts"
 import type { SandboxLimits } from "./SandboxSettings.ts"
 
@@ -29,14 +29,16 @@ export const findHostPrograms: Effect.Effect<HostPrograms, SandboxUnavailable> =
 })
 
 export interface JailedCommand {
-  readonly sandboxId: string
+  /** The sandbox's host user (`SandboxInfo.uid`). */
+  readonly uid: number
   readonly folders: SandboxFolders
   readonly network: boolean
   /** Bind the sandbox's X socket folder and set DISPLAY. */
   readonly display: boolean
   /** Host pid of a running desktop session to join (its namespaces), if any. */
   readonly sessionPid?: number | undefined
-  readonly argv: ReadonlyArray<string>
+  /** A program and its arguments, or a bash script (of any length: it arrives on a pipe, not as an argument). */
+  readonly argv: ReadonlyArray<string> | { readonly bashScript: string }
   readonly timeoutMs: number
   readonly stdin?: Uint8Array | undefined
   readonly keep: { readonly headBytes: number; readonly tailBytes: number }
@@ -57,6 +59,9 @@ const openNamespaces = (pid: number) =>
     catch: () => new SandboxUnavailable({ message: "The sandbox's desktop stopped" })
   })
 
+// Read whole, then the pipe closed and the script run as `bash -c` would run it (same $0, line numbers, exit code).
+const readScript = (fd: number) => ["/bin/bash", "-c", `c=$(cat <&${fd}) && exec ${fd}<&- && eval "$c"`]
+
 /** Runs one command in a fresh jail of the sandbox, under the sandbox's limits. */
 export const runJailed = (
   programs: HostPrograms,
@@ -66,15 +71,24 @@ export const runJailed = (
   const jail = {
     workspace: command.folders.workspace,
     network: command.network,
+    tmpBytes: limits.memoryBytes,
     x11: command.display ? command.folders.x11 : undefined,
     joinSession: command.sessionPid !== undefined
   }
+  const { argv } = command
+  const script = "bashScript" in argv ? new TextEncoder().encode(argv.bashScript) : undefined
   const run = (fds: ReadonlyArray<number>) =>
     runProcess({
       file: programs.prlimit,
-      args: [...limitArgs(limits, { cpu: true }), "--", programs.bwrap, ...bwrapArgs(jail, command.argv)],
-      identity: hostIdentity(command.sandboxId),
+      args: [
+        ...limitArgs(limits, { cpu: true }),
+        "--",
+        programs.bwrap,
+        ...bwrapArgs(jail, "bashScript" in argv ? readScript(scriptFd(fds)) : argv)
+      ],
+      identity: hostIdentity(command.uid),
       stdin: command.stdin,
+      script,
       fds,
       timeoutMs: command.timeoutMs,
       keep: command.keep,

@@ -11,6 +11,12 @@ export interface ProcessSpec {
   readonly stdin?: Uint8Array | undefined
   /** Extra descriptors handed to the child as fd 3, 4, … */
   readonly fds?: ReadonlyArray<number> | undefined
+  /**
+   * Written to a pipe handed to the child as the descriptor after `fds`
+   * (`scriptFd`): a command too long for an argument (128 KiB, E2BIG) still
+   * fits, and stdin stays the command's own.
+   */
+  readonly script?: Uint8Array | undefined
   readonly timeoutMs: number
   readonly keep: { readonly headBytes: number; readonly tailBytes: number }
   /** The process group is stopped once stdout and stderr together exceed this. */
@@ -30,6 +36,9 @@ export interface ProcessResult {
 // pipes open; its output after the command ended is not the command's.
 const CLOSE_GRACE_MS = 150
 
+/** The descriptor a ProcessSpec's `script` arrives on. */
+export const scriptFd = (fds: ReadonlyArray<number>): number => 3 + fds.length
+
 const killGroup = (pid: number | undefined) => {
   if (pid === undefined) return
   try {
@@ -47,14 +56,27 @@ const killGroup = (pid: number | undefined) => {
  */
 export const runProcess = (spec: ProcessSpec): Effect.Effect<ProcessResult, SandboxUnavailable> =>
   Effect.callback<ProcessResult, SandboxUnavailable>((resume) => {
-    const stdio: StdioOptions = [spec.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe", ...(spec.fds ?? [])]
-    const child = spawn(spec.file, spec.args, {
-      stdio,
-      detached: true,
-      cwd: "/",
-      env: {},
-      ...(spec.identity === undefined ? {} : { uid: spec.identity.uid, gid: spec.identity.gid })
-    })
+    const stdio: StdioOptions = [
+      spec.stdin === undefined ? "ignore" : "pipe",
+      "pipe",
+      "pipe",
+      ...(spec.fds ?? []),
+      ...(spec.script === undefined ? [] : ["pipe" as const])
+    ]
+    let child: ReturnType<typeof spawn>
+    try {
+      child = spawn(spec.file, spec.args, {
+        stdio,
+        detached: true,
+        cwd: "/",
+        env: {},
+        ...(spec.identity === undefined ? {} : { uid: spec.identity.uid, gid: spec.identity.gid })
+      })
+    } catch (error) {
+      // spawn throws (rather than emitting "error") for some failures, E2BIG among them.
+      const reason = error instanceof Error ? error.message : String(error)
+      return resume(Effect.fail(new SandboxUnavailable({ message: `Could not start ${spec.file}: ${reason}` })))
+    }
     const stdout = new OutputCapture(spec.keep.headBytes, spec.keep.tailBytes)
     const stderr = new OutputCapture(spec.keep.headBytes, spec.keep.tailBytes)
     let exited = false
@@ -80,10 +102,14 @@ export const runProcess = (spec: ProcessSpec): Effect.Effect<ProcessResult, Sand
     }
     child.stdout?.on("data", collect(stdout))
     child.stderr?.on("data", collect(stderr))
-    if (spec.stdin !== undefined) {
-      child.stdin?.on("error", () => {}) // the program may exit without reading it all
-      child.stdin?.end(spec.stdin)
+    const feed = (stream: unknown, bytes: Uint8Array | undefined) => {
+      if (bytes === undefined || stream === null || typeof stream !== "object" || !("end" in stream)) return
+      const writable = stream as NodeJS.WritableStream
+      writable.on("error", () => {}) // the program may exit without reading it all
+      writable.end(bytes)
     }
+    feed(child.stdin, spec.stdin)
+    feed(child.stdio[scriptFd(spec.fds ?? [])], spec.script)
 
     child.once("error", (error) => {
       clearTimeout(timer)

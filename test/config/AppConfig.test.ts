@@ -134,23 +134,42 @@ describe("AppConfig", () => {
         PARLEY_SANDBOX_MEMORY: "512MiB",
         PARLEY_SANDBOX_PROCESSES: "64",
         PARLEY_SANDBOX_CPU_SECONDS: "30",
-        PARLEY_SANDBOX_DISPLAY: "1280x800"
+        PARLEY_SANDBOX_DISPLAY: "1280x800",
+        PARLEY_SANDBOX_DISK: "2GiB",
+        PARLEY_SANDBOX_CONCURRENCY: "4"
       })
       assert.deepStrictEqual(config.sandbox, {
         root: "/srv/sandboxes",
-        limits: { memoryBytes: 512 * 1024 * 1024, processes: 64, cpuSeconds: 30 },
+        limits: {
+          memoryBytes: 512 * 1024 * 1024,
+          diskBytes: 2 * 1024 ** 3,
+          commandsAtOnce: 4,
+          processes: 64,
+          cpuSeconds: 30
+        },
         display: { width: 1280, height: 800 }
       })
       assert.strictEqual(
         (yield* loadAppConfig({ PARLEY_SANDBOX_MEMORY: "1048576" })).sandbox.limits.memoryBytes,
         1048576
       )
+      // 0: workspaces as plain folders, without a cap.
+      assert.strictEqual((yield* loadAppConfig({ PARLEY_SANDBOX_DISK: "0" })).sandbox.limits.diskBytes, 0)
+    }))
+
+  it.effect("reads PARLEY_TOOL_CONCURRENCY, unset by default", () =>
+    Effect.gen(function*() {
+      assert.strictEqual((yield* loadAppConfig({})).toolConcurrency, undefined)
+      assert.strictEqual((yield* loadAppConfig({ PARLEY_TOOL_CONCURRENCY: "3" })).toolConcurrency, 3)
     }))
 
   it.effect.each([
     { env: { PARLEY_SANDBOX_MEMORY: "plenty" }, name: "PARLEY_SANDBOX_MEMORY" },
     { env: { PARLEY_SANDBOX_PROCESSES: "0" }, name: "PARLEY_SANDBOX_PROCESSES" },
-    { env: { PARLEY_SANDBOX_DISPLAY: "big" }, name: "PARLEY_SANDBOX_DISPLAY" }
+    { env: { PARLEY_SANDBOX_DISPLAY: "big" }, name: "PARLEY_SANDBOX_DISPLAY" },
+    { env: { PARLEY_SANDBOX_DISK: "-1" }, name: "PARLEY_SANDBOX_DISK" },
+    { env: { PARLEY_SANDBOX_CONCURRENCY: "0" }, name: "PARLEY_SANDBOX_CONCURRENCY" },
+    { env: { PARLEY_TOOL_CONCURRENCY: "many" }, name: "PARLEY_TOOL_CONCURRENCY" }
   ])("fails on an invalid $name", ({ env, name }) =>
     Effect.gen(function*() {
       const error = yield* Effect.flip(loadAppConfig(env))

@@ -5,7 +5,7 @@ import { join } from "node:path"
 import { hostIdentity } from "../../src/sandbox/jail.ts"
 import { SandboxProvider } from "../../src/sandbox/SandboxProvider.ts"
 import { SandboxStore } from "../../src/sandbox/SandboxStore.ts"
-import { dataDirectory, eventually, processesWith, testSandboxes } from "./support.ts"
+import { dataDirectory, eventually, marked, processesWith, testSandboxes } from "./support.ts"
 
 const { base, data, sandboxes: root } = dataDirectory()
 afterAll(() => rmSync(base, { recursive: true, force: true }))
@@ -25,7 +25,7 @@ layer(Layer.mergeAll(testSandboxes(root), SandboxStore.layer(root)), { excludeTe
         assert.deepStrictEqual(yield* sandboxes.get(sandbox.id), sandbox)
         assert.isTrue((yield* sandboxes.list).some((listed) => listed.id === sandbox.id))
         const workspace = join(root, sandbox.id, "workspace")
-        const identity = hostIdentity(sandbox.id)
+        const identity = hostIdentity(sandbox.uid)
         if (identity !== undefined) assert.strictEqual(statSync(workspace).uid, identity.uid)
         assert.strictEqual(statSync(workspace).mode & 0o777, 0o700)
 
@@ -89,7 +89,7 @@ layer(Layer.mergeAll(testSandboxes(root), SandboxStore.layer(root)), { excludeTe
         const marker = `timeout-${id}`
         const started = Date.now()
         const result = yield* sandboxes.run(id, {
-          command: `: ${marker}; sleep 30 & sleep 30 & echo started; wait`,
+          command: marked(marker, "sleep 30 & sleep 30 & echo started; wait"),
           timeoutMs: 500
         })
         assert.isBelow(Date.now() - started, 2_000)
@@ -103,8 +103,8 @@ layer(Layer.mergeAll(testSandboxes(root), SandboxStore.layer(root)), { excludeTe
         const sandboxes = yield* SandboxProvider
         const { id } = yield* sandboxes.create({ ownerKeyId: null, desktop: false, network: false })
         const marker = `interrupt-${id}`
-        const fiber = yield* Effect.forkChild(sandboxes.run(id, { command: `: ${marker}; sleep 1000` }))
-        assert.isTrue(yield* waitFor(() => processesWith(marker).length >= 2, 5_000))
+        const fiber = yield* Effect.forkChild(sandboxes.run(id, { command: marked(marker, "sleep 1000 & wait") }))
+        assert.isTrue(yield* waitFor(() => processesWith(marker).length >= 1, 5_000))
         const interruptedAt = Date.now()
         yield* Fiber.interrupt(fiber)
         assert.isTrue(yield* waitFor(() => processesWith(marker).length === 0, 1_000))

@@ -17,7 +17,8 @@ describe("SandboxProvider.layer", () => {
         ownerKeyId: "key_1",
         desktop: false,
         network: false,
-        createdAt: new Date()
+        createdAt: new Date(),
+        uid: 1_000_000
       }
       yield* Effect.flatMap(SandboxStore, (store) => store.insert(recorded)).pipe(
         Effect.provide(SandboxStore.layer(root))

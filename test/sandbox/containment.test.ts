@@ -6,7 +6,7 @@ import type { TestGateway } from "../support/gateway.ts"
 import { UPSTREAM_API_KEY } from "../support/gateway.ts"
 import { bearer } from "../support/http.ts"
 import { bashThroughChat, createSandbox, scriptOneToolCall, startSandboxGateway, whileServing } from "./chat.ts"
-import { eventually, processesWith } from "./support.ts"
+import { eventually, marked, processesWith } from "./support.ts"
 
 /**
  * The containment matrix: each escape a sandboxed command might try, through
@@ -112,7 +112,7 @@ describe.concurrent("a sandbox without network contains", () => {
     let most = 0
     const sample = setInterval(() => (most = Math.max(most, processesWith(marker).length)), 50)
     const output = await contained(id, {
-      command: `: ${marker}; exec 2>/dev/null; f(){ f | f & }; f; sleep 60`,
+      command: marked(marker, "exec 2>/dev/null; f(){ f | f & }; f; sleep 60"),
       timeout_ms: 3_000
     })
     clearInterval(sample)
@@ -145,7 +145,7 @@ describe.concurrent("a sandbox without network contains", () => {
     const id = await sandbox()
     const marker = `sleeper-${id}`
     const started = Date.now()
-    const output = await contained(id, { command: `: ${marker}; sleep 30`, timeout_ms: 1_000 })
+    const output = await contained(id, { command: marked(marker, "sleep 30 & wait"), timeout_ms: 1_000 })
     expect(output).toMatchObject({ exit_code: null, timed_out: true })
     expect(Date.now() - started).toBeLessThan(5_000)
     expect(await eventually(() => processesWith(marker).length === 0, 1_000)).toBe(true)

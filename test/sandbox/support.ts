@@ -41,6 +41,14 @@ export const processesWith = (marker: string): ReadonlyArray<number> =>
     }
   })
 
+/**
+ * `script` run so that its processes carry `marker` on their command line
+ * (as bash's $0) for `processesWith`: a sandbox command itself arrives on a
+ * pipe, not as an argument.
+ */
+export const marked = (marker: string, script: string): string =>
+  `exec /bin/bash -c '${script.replaceAll("'", `'\\''`)}' ${marker}`
+
 /** Polls until `check` holds or `timeoutMs` passes; returns whether it held. */
 export const eventually = async (check: () => boolean, timeoutMs: number, intervalMs = 20): Promise<boolean> => {
   const deadline = Date.now() + timeoutMs

@@ -31,6 +31,8 @@ export interface GatewayOptions {
   readonly contextWindow?: number
   /** Default: a fresh in-memory SQLite. */
   readonly databaseUrl?: string
+  /** `PARLEY_TOOL_CONCURRENCY` (default 8). */
+  readonly toolConcurrency?: number
   /** A sandbox provider for the gateway; its `bash` and `computer` tools join `tools`. */
   readonly sandboxes?: Layer.Layer<SandboxProvider, unknown>
 }
@@ -44,6 +46,7 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<TestGa
   const upstream = await startUpstream({ apiKey: UPSTREAM_API_KEY })
   const config = AppConfig.layerTest({
     ...(options.bodyLimitBytes === undefined ? {} : { bodyLimitBytes: options.bodyLimitBytes }),
+    ...(options.toolConcurrency === undefined ? {} : { toolConcurrency: options.toolConcurrency }),
     databaseUrl: Redacted.make(options.databaseUrl ?? "sqlite::memory:"),
     providers: [{
       id: "test",

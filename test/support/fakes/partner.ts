@@ -25,6 +25,8 @@ export interface PartnerFakeOptions {
   readonly contacts: ReadonlyArray<string>
   /** A path prefix of the API, e.g. `/partner` (default none). */
   readonly prefix?: string
+  /** Answer each request after this long, so concurrent requests overlap (default 0). */
+  readonly delayMs?: number
 }
 
 const problem = (status: number, code: string, message: string): Answer => ({
@@ -77,7 +79,7 @@ export const startPartnerFake = async (options: PartnerFakeOptions): Promise<Par
     loseAnswer = false
     return { status: 0, body: "", drop: true }
   }
-  const server = await startFakeServer(handle)
+  const server = await startFakeServer(handle, options.delayMs)
   return {
     ...server,
     delivered,

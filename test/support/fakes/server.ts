@@ -26,6 +26,8 @@ export interface Answer {
 export interface FakeServer {
   readonly url: string
   readonly received: ReadonlyArray<Received>
+  /** The most requests it held at once, from their arrival until their answer was sent. */
+  readonly mostInFlight: () => number
   close(): Promise<void>
 }
 
@@ -45,11 +47,19 @@ const write = (res: ServerResponse, answer: Answer) => {
   res.end(text)
 }
 
-/** A loopback HTTP server that records every request and answers with `handle`. */
-export const startFakeServer = async (handle: (request: Received) => Answer): Promise<FakeServer> => {
+/** A loopback HTTP server that records every request and answers with `handle`, after `delayMs`. */
+export const startFakeServer = async (
+  handle: (request: Received) => Answer,
+  delayMs = 0
+): Promise<FakeServer> => {
   const received: Array<Received> = []
+  let inFlight = 0
+  let most = 0
   const server = createServer((req, res) => {
-    readBody(req).then((raw) => {
+    most = Math.max(most, ++inFlight)
+    res.once("close", () => inFlight--)
+    readBody(req).then(async (raw) => {
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs))
       const request: Received = {
         method: req.method ?? "",
         url: req.url ?? "/",
@@ -67,6 +77,7 @@ export const startFakeServer = async (handle: (request: Received) => Answer): Pr
   return {
     url: `http://127.0.0.1:${port}`,
     received,
+    mostInFlight: () => most,
     close: () => new Promise((resolve) => server.close(() => resolve()))
   }
 }

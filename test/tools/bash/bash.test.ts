@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createSandbox, startSandboxGateway, toolParts } from "../../sandbox/chat.ts"
-import { eventually, processesWith } from "../../sandbox/support.ts"
+import { eventually, marked, processesWith } from "../../sandbox/support.ts"
 import { chatThroughAiSdk } from "../../support/chatClient.ts"
 import type { TestGateway } from "../../support/gateway.ts"
 import { bearer, chatBody, postJson } from "../../support/http.ts"
@@ -84,6 +84,40 @@ describe("the bash tool through /chat", () => {
     expect(gateway.upstream.requests.length - requestsBefore).toBe(1)
   })
 
+  it("runs 100 bash calls of one step: each waits its turn, none fails", async () => {
+    gateway.upstream.enqueue(
+      {
+        type: "tool-calls",
+        calls: Array.from(
+          { length: 100 },
+          (_, i) => ({ name: "bash", arguments: { command: `sleep 0.05; echo ${i}` } })
+        )
+      },
+      { type: "text", text: "All done." }
+    )
+    const response = await postJson(
+      `${gateway.url}/api/v1/chat`,
+      chatBody({ allowedTools: ["bash"], sandboxId }),
+      bearer(secret)
+    )
+    const parts = toolParts(await response.json())
+    expect(parts).toHaveLength(100)
+    expect(parts.map((part: any) => part.output?.stdout ?? part.errorText)).toEqual(
+      Array.from({ length: 100 }, (_, i) => `${i}\n`)
+    )
+  }, 60_000)
+
+  it("runs a command longer than an argument may be (128 KiB)", async () => {
+    gateway.upstream.enqueue(call(`: ${"x".repeat(200 * 1024)}; echo ran`), { type: "text", text: "Ran." })
+    const response = await postJson(
+      `${gateway.url}/api/v1/chat`,
+      chatBody({ allowedTools: ["bash"], sandboxId }),
+      bearer(secret)
+    )
+    const [part] = toolParts(await response.json())
+    expect(part.output).toMatchObject({ stdout: "ran\n", exit_code: 0 })
+  })
+
   it("reports a timeout to the model and goes on", async () => {
     gateway.upstream.enqueue(call("echo before; sleep 20", 300), { type: "text", text: "It timed out." })
     const response = await postJson(
@@ -97,7 +131,7 @@ describe("the bash tool through /chat", () => {
 
   it("kills the command within a second when the client disconnects during sleep 1000", async () => {
     const marker = `disconnect-${Date.now()}`
-    gateway.upstream.enqueue(call(`: ${marker}; sleep 1000`))
+    gateway.upstream.enqueue(call(marked(marker, "sleep 1000 & wait")))
     const response = await postJson(
       `${gateway.url}/api/v1/chat`,
       chatBody({ stream: true, allowedTools: ["bash"], sandboxId }),
