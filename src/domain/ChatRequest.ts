@@ -1,5 +1,6 @@
 import { Effect, Result, Schema } from "effect"
 import { ChatContext, SandboxIdSchema, ToolContextSchema } from "./ChatContext.ts"
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "./jsonDepth.ts"
 import { Message } from "./Message.ts"
 import { PruneOptions } from "./PruneOptions.ts"
 import { InvalidRequest, MalformedJson } from "./requestErrors.ts"
@@ -78,9 +79,14 @@ export const decodeChatRequest = (body: unknown): Effect.Effect<ChatRequest, Inv
   return Effect.fail(new InvalidRequest({ issues: describeIssues(result.failure.issue) }))
 }
 
-/** Parses a request body as JSON; malformed JSON is the client's mistake, never a defect. */
+/**
+ * Parses a request body as JSON; malformed JSON is the client's mistake, never
+ * a defect. Nesting deeper than MAX_JSON_DEPTH is refused before parsing.
+ */
 export const parseJsonBody = (text: string): Effect.Effect<unknown, MalformedJson> =>
-  Effect.try({
-    try: () => JSON.parse(text) as unknown,
-    catch: (error) => new MalformedJson({ reason: error instanceof Error ? error.message : String(error) })
-  })
+  nestsDeeperThan(text, MAX_JSON_DEPTH)
+    ? Effect.fail(new MalformedJson({ reason: `nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects` }))
+    : Effect.try({
+      try: () => JSON.parse(text) as unknown,
+      catch: (error) => new MalformedJson({ reason: error instanceof Error ? error.message : String(error) })
+    })
