@@ -2,7 +2,7 @@ import type { UIMessage } from "ai"
 import { Context, Duration, Effect, Layer } from "effect"
 import type { AgentRun } from "../agent/AgentRun.ts"
 import { allowsModel, type ApiKey } from "../domain/ApiKey.ts"
-import { decodeChatRequest } from "../domain/ChatRequest.ts"
+import { type ChatRequest, decodeChatRequest } from "../domain/ChatRequest.ts"
 import { normalizeMessages } from "../domain/Message.ts"
 import type { InvalidHistory, InvalidRequest } from "../domain/requestErrors.ts"
 import type { ValidationReport } from "../domain/ValidationReport.ts"
@@ -67,6 +67,19 @@ const modelProblem = (key: ApiKey, model: string, found: boolean) =>
     : !found
     ? new UnknownModel({ model })
     : undefined
+
+/**
+ * `max_tokens` for the model calls: only what the caller asked for, with
+ * prune=true and pruneOptions.maxOutputTokens, capped like the pruner's
+ * reserve by what the model can generate (docs/DESIGN.md §3.11). Otherwise
+ * none: sending the model's maximum on every call makes providers count it
+ * against rate limits.
+ */
+const outputCap = (chat: ChatRequest, modelMax: number | undefined): number | undefined => {
+  const asked = chat.prune ? chat.pruneOptions.maxOutputTokens : undefined
+  // 0 reserves no room and asks for no cap: no provider takes `max_tokens: 0`.
+  return asked === undefined || asked === 0 ? undefined : Math.min(asked, modelMax ?? asked)
+}
 
 const make = Effect.gen(function*() {
   const models = yield* ModelRegistry
@@ -148,7 +161,7 @@ const make = Effect.gen(function*() {
       key,
       maxSteps: MAX_STEPS,
       timeout: MAX_DURATION,
-      maxOutputTokens: entry.maxOutputTokens
+      maxOutputTokens: outputCap(chat, entry.maxOutputTokens)
     }
     return {
       _tag: "Run",

@@ -1,9 +1,12 @@
 import { Effect, Result, Schema } from "effect"
 import { ChatContext, SandboxIdSchema, ToolContextSchema } from "./ChatContext.ts"
+import { isRecord } from "./isRecord.ts"
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "./jsonDepth.ts"
 import { Message } from "./Message.ts"
 import { PruneOptions } from "./PruneOptions.ts"
 import { InvalidRequest, MalformedJson } from "./requestErrors.ts"
 import { describeIssues } from "./requestIssues.ts"
+import { unknownFieldIssues } from "./unknownFields.ts"
 
 /**
  * `<provider>/<model>`: the provider is the text before the first `/`, the
@@ -68,19 +71,40 @@ export type ChatRequest = typeof ChatRequest.Type
 
 const decode = Schema.decodeUnknownResult(ChatRequest, { errors: "all" })
 
-/**
- * Decodes a parsed request body. Fails with every problem (rules 1 and 2 of
- * POST /chat), each named with its path.
- */
-export const decodeChatRequest = (body: unknown): Effect.Effect<ChatRequest, InvalidRequest> => {
-  const result = decode(body)
-  if (Result.isSuccess(result)) return Effect.succeed(result.success)
-  return Effect.fail(new InvalidRequest({ issues: describeIssues(result.failure.issue) }))
+const requestFields = new Set(Object.keys(ChatRequest.fields))
+const pruneOptionFields = new Set(Object.keys(PruneOptions.fields))
+/** What AI SDK chat transports (`useChat`'s DefaultChatTransport) add to every body: accepted and ignored. */
+const transportFields = new Set(["id", "trigger", "messageId", "metadata"])
+const none = new Set<string>()
+
+/** Fields the schema does not know, at the top and in pruneOptions (docs/DESIGN.md §3.16). */
+const unknownFields = (body: unknown): ReadonlyArray<string> => {
+  const top = unknownFieldIssues(body, requestFields, transportFields, "")
+  const prune = isRecord(body) ? unknownFieldIssues(body.pruneOptions, pruneOptionFields, none, "pruneOptions") : []
+  return prune.length === 0 ? top : [...top, ...prune]
 }
 
-/** Parses a request body as JSON; malformed JSON is the client's mistake, never a defect. */
+/**
+ * Decodes a parsed request body. Fails with every problem (rules 1 and 2 of
+ * POST /chat), each named with its path; unknown fields come first, since a
+ * misspelled field often explains a missing one (`mesages`).
+ */
+export const decodeChatRequest = (body: unknown): Effect.Effect<ChatRequest, InvalidRequest> => {
+  const unknown = unknownFields(body)
+  const result = decode(body)
+  if (Result.isSuccess(result) && unknown.length === 0) return Effect.succeed(result.success)
+  const issues = Result.isFailure(result) ? describeIssues(result.failure.issue) : []
+  return Effect.fail(new InvalidRequest({ issues: unknown.length === 0 ? issues : [...unknown, ...issues] }))
+}
+
+/**
+ * Parses a request body as JSON; malformed JSON is the client's mistake, never
+ * a defect. Nesting deeper than MAX_JSON_DEPTH is refused before parsing.
+ */
 export const parseJsonBody = (text: string): Effect.Effect<unknown, MalformedJson> =>
-  Effect.try({
-    try: () => JSON.parse(text) as unknown,
-    catch: (error) => new MalformedJson({ reason: error instanceof Error ? error.message : String(error) })
-  })
+  nestsDeeperThan(text, MAX_JSON_DEPTH)
+    ? Effect.fail(new MalformedJson({ reason: `nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects` }))
+    : Effect.try({
+      try: () => JSON.parse(text) as unknown,
+      catch: (error) => new MalformedJson({ reason: error instanceof Error ? error.message : String(error) })
+    })

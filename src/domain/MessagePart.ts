@@ -1,5 +1,6 @@
 import { Result, Schema } from "effect"
 import type { SchemaAST } from "effect"
+import { FileUrl } from "./FileUrl.ts"
 
 /** Parts keep fields beyond the required ones (providerMetadata, state, …): the AI SDK reads them. */
 const Rest = [Schema.Record(Schema.String, Schema.Unknown)] as const
@@ -8,7 +9,7 @@ const part = <const Type extends string, Fields extends Schema.Struct.Fields>(ty
   Schema.StructWithRest(Schema.Struct({ type: Schema.Literal(type), ...fields }), Rest)
 
 const TextPart = part("text", { text: Schema.String })
-const FilePart = part("file", { mediaType: Schema.String, url: Schema.String })
+const FilePart = part("file", { mediaType: Schema.String, url: FileUrl })
 
 const toolStates = [
   "input-streaming",
@@ -64,7 +65,7 @@ const byType: Record<string, Schema.Top> = {
   text: TextPart,
   reasoning: part("reasoning", { text: Schema.String }),
   file: FilePart,
-  "reasoning-file": part("reasoning-file", { mediaType: Schema.String, url: Schema.String }),
+  "reasoning-file": part("reasoning-file", { mediaType: Schema.String, url: FileUrl }),
   "source-url": part("source-url", { sourceId: Schema.String, url: Schema.String }),
   "source-document": part("source-document", {
     sourceId: Schema.String,

@@ -1,7 +1,7 @@
 import type { Unauthenticated } from "../auth/authErrors.ts"
 import type { ChatPlanFailure } from "../chat/ChatPlanner.ts"
 import type { MalformedJson } from "../domain/requestErrors.ts"
-import type { ProviderRejected, ProviderUnavailable } from "../models/ProviderFailure.ts"
+import type { ProviderCannotTake, ProviderRejected, ProviderUnavailable } from "../models/ProviderFailure.ts"
 import type { SandboxNotFound, SandboxUnavailable } from "../sandbox/Sandbox.ts"
 import type { SandboxOwnedByOperator } from "../sandbox/sandboxAccess.ts"
 import type { BodyTooLarge, EmptyBody, RouteNotFound, UnreadableBody } from "./requestErrors.ts"
@@ -20,6 +20,7 @@ export type ApiFailure =
   | SandboxUnavailable
   | ProviderUnavailable
   | ProviderRejected
+  | ProviderCannotTake
 
 /** The spec's error table: each status with the `error` name its body carries. */
 const errorNames = {
@@ -69,6 +70,13 @@ const table: { readonly [Tag in ApiFailure["_tag"]]: Row<Failure<Tag>> } = {
   UnreadableBody: row(400, () => ({ error: "unreadable body" })),
   EmptyConversation: row(400, said()),
   InvalidHistory: row(400, (e) => ({ error: `"${e.path}" ${e.problem}` })),
+  // Worded as the InvalidHistory of a conversation the AI SDK cannot convert (agent/history.ts).
+  ProviderCannotTake: (e) => ({
+    status: 400,
+    error: errorNames[400],
+    message: `Invalid history: "messages" cannot be sent to ${e.provider}: ${e.message}`,
+    details: { error: `"messages" cannot be sent to ${e.provider}: ${e.message}`, provider: e.provider }
+  }),
   InvalidPromptType: row(400, said((e) => ({ allowed: e.allowed }))),
   UnknownModel: row(400, said((e) => ({ model: e.model }))),
   UnknownTool: row(400, said((e) => ({ tools: [e.tool] }))),

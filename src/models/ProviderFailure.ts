@@ -1,4 +1,4 @@
-import { APICallError } from "@ai-sdk/provider"
+import { APICallError, InvalidPromptError, UnsupportedFunctionalityError } from "@ai-sdk/provider"
 import { Predicate, Schema } from "effect"
 import { retryAfterMs } from "../net/retry.ts"
 
@@ -20,7 +20,14 @@ export class ProviderUnavailable extends Schema.TaggedError<ProviderUnavailable>
 /** The provider refused the request or broke its answer: trying again would not help. */
 export class ProviderRejected extends Schema.TaggedError<ProviderRejected>()("ProviderRejected", fields) {}
 
-export type ProviderFailure = ProviderUnavailable | ProviderRejected
+/**
+ * The conversation holds content this provider's API cannot carry (a file of
+ * a media type it does not take): the provider's client refused to build the
+ * request, so nothing was sent. The client's mistake (docs/DESIGN.md §3.18).
+ */
+export class ProviderCannotTake extends Schema.TaggedError<ProviderCannotTake>()("ProviderCannotTake", fields) {}
+
+export type ProviderFailure = ProviderUnavailable | ProviderRejected | ProviderCannotTake
 
 const MAX_MESSAGE_LENGTH = 300
 
@@ -62,6 +69,9 @@ export const isNetworkError = (error: unknown, depth = 0): boolean => {
 /** Classifies any failure of a model call. */
 export const toProviderFailure = (provider: string, error: unknown): ProviderFailure => {
   if (error instanceof ProviderUnavailable || error instanceof ProviderRejected) return error
+  if (UnsupportedFunctionalityError.isInstance(error) || InvalidPromptError.isInstance(error)) {
+    return new ProviderCannotTake({ provider, message: redact(error.message) })
+  }
   if (APICallError.isInstance(error)) {
     const status = error.statusCode
     const reason = redact(error.message)

@@ -1,6 +1,6 @@
 import type { UIMessage } from "ai"
 import { Context, Effect, Layer } from "effect"
-import type { PruneOptions } from "../domain/PruneOptions.ts"
+import { outputReserveOf, type PruneOptions } from "../domain/PruneOptions.ts"
 import { type TokenizerName, tokenizerOf } from "../domain/TokenizerName.ts"
 import type { PruneReport } from "../domain/ValidationReport.ts"
 import type { ModelEntry } from "../models/ModelRegistry.ts"
@@ -46,7 +46,8 @@ export const budgetOf = (
   modelMaxOutputTokens?: number | undefined
 ): Effect.Effect<number, InvalidPruneOptions> => {
   if (contextWindow === undefined) return Effect.succeed(options.targetTokens)
-  const reserve = Math.min(options.maxOutputTokens, modelMaxOutputTokens ?? options.maxOutputTokens)
+  const asked = outputReserveOf(options)
+  const reserve = Math.min(asked, modelMaxOutputTokens ?? asked)
   if (options.targetTokens > contextWindow) {
     return Effect.fail(new TargetExceedsWindow({ targetTokens: options.targetTokens, contextWindow }))
   }

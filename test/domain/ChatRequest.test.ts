@@ -96,7 +96,7 @@ describe("decodeChatRequest: fields and defaults", () => {
         messages,
         stream: true,
         prune: false,
-        pruneOptions: { maxOutputTokens: 100_000, targetTokens: 80_000, preserveRecentMessages: 3 },
+        pruneOptions: { targetTokens: 80_000, preserveRecentMessages: 3 },
         contextStrategy: "error",
         validateOnly: false
       })
@@ -123,7 +123,7 @@ describe("decodeChatRequest: fields and defaults", () => {
       assert.deepStrictEqual<unknown>(chat, {
         ...body,
         contextStrategy: "skip",
-        pruneOptions: { maxOutputTokens: 100_000, targetTokens: 5000, preserveRecentMessages: 3 }
+        pruneOptions: { targetTokens: 5000, preserveRecentMessages: 3 }
       })
     }))
 

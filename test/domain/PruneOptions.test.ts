@@ -1,22 +1,20 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { PruneOptions } from "../../src/domain/PruneOptions.ts"
+import { outputReserveOf, PruneOptions } from "../../src/domain/PruneOptions.ts"
 
 const decode = Schema.decodeUnknownEffect(PruneOptions)
 
 describe("PruneOptions", () => {
-  it.effect("unspecified fields take the spec's defaults", () =>
+  it.effect("unspecified fields take the spec's defaults; maxOutputTokens stays unset (it then caps nothing)", () =>
     Effect.gen(function*() {
-      assert.deepStrictEqual(yield* decode({}), {
-        maxOutputTokens: 100_000,
-        targetTokens: 80_000,
-        preserveRecentMessages: 3
-      })
-      assert.deepStrictEqual(yield* decode({ preserveRecentMessages: 0 }), {
+      assert.deepStrictEqual(yield* decode({}), { targetTokens: 80_000, preserveRecentMessages: 3 })
+      assert.deepStrictEqual(yield* decode({ preserveRecentMessages: 0, maxOutputTokens: 100_000 }), {
         maxOutputTokens: 100_000,
         targetTokens: 80_000,
         preserveRecentMessages: 0
       })
+      assert.strictEqual(outputReserveOf(yield* decode({})), 100_000)
+      assert.strictEqual(outputReserveOf(yield* decode({ maxOutputTokens: 0 })), 0)
     }))
 
   it.effect.each(
@@ -38,7 +36,6 @@ describe("PruneOptions", () => {
   ], ([a, b]) =>
     Effect.map(
       decode({ targetTokens: a, preserveRecentMessages: b }),
-      (options) =>
-        assert.deepStrictEqual(options, { maxOutputTokens: 100_000, targetTokens: a, preserveRecentMessages: b })
+      (options) => assert.deepStrictEqual(options, { targetTokens: a, preserveRecentMessages: b })
     ))
 })

@@ -76,9 +76,10 @@ describe("rule 1 and 2: shape and model", () => {
     expectError(result, 403, "Forbidden")
     expect(result.body.message).toBe("Model not available with your API key")
     expect(result.body.details).toEqual({ model: "test/m1" })
-    // Fields that look like allow-lists or keys change nothing.
+    // Fields that look like allow-lists or keys are unknown fields (docs/DESIGN.md §3.16): refused, they change nothing.
     const sneaky = await chat(chatBody({ allowedModels: ["*"], apiKey: secret, key: { allowedModels: ["*"] } }), narrow)
-    expectError(sneaky, 403, "Forbidden")
+    expectError(sneaky, 400, "BadRequest")
+    expect(sneaky.body.details.error).toContain(`"allowedModels" is not a known field`)
     expect(gateway.upstream.requests.length).toBe(0)
   })
 
@@ -201,6 +202,52 @@ describe("validateOnly and contextStrategy=report (rules 6, 7)", () => {
       valid: false,
       error: "Tool not available with your API key: echo"
     }])
+  })
+})
+
+describe("unknown fields (docs/DESIGN.md §3.16)", () => {
+  it("a misspelled field is a 400 naming it and the field meant, and nothing runs", async () => {
+    const before = gateway.upstream.requests.length
+    const result = await chat({ ...chatBody(), stream: undefined, strem: false })
+    expectError(result, 400, "BadRequest")
+    expect(result.body.message).toBe(`Invalid request: "strem" is not a known field (did you mean "stream"?)`)
+    expect(result.body.details).toEqual({ error: `"strem" is not a known field (did you mean "stream"?)` })
+    expect(gateway.upstream.requests.length).toBe(before)
+  })
+
+  it("lists every unknown field, in pruneOptions too, before what they leave missing", async () => {
+    const result = await chat({
+      model: "test/m1",
+      mesages: [{ role: "user", content: "hi" }],
+      prune: true,
+      pruneOptions: { maxTokens: 100, targetToken: 50 },
+      somethingElse: 1
+    })
+    expectError(result, 400, "BadRequest")
+    expect(result.body.details.error).toBe([
+      `"mesages" is not a known field (did you mean "messages"?)`,
+      `"somethingElse" is not a known field`,
+      `"pruneOptions.maxTokens" is not a known field`,
+      `"pruneOptions.targetToken" is not a known field (did you mean "targetTokens"?)`,
+      `"messages" is required`
+    ].join("; "))
+  })
+
+  it("validateOnly does not call a body with a misspelled field valid", async () => {
+    const result = await chat(chatBody({ validateOnly: true, allowedTool: ["echo"] }))
+    expectError(result, 400, "BadRequest")
+    expect(result.body.message).toBe(
+      `Invalid request: "allowedTool" is not a known field (did you mean "allowedTools"?)`
+    )
+  })
+
+  it("accepts and ignores what AI SDK chat transports add: id, trigger, messageId, metadata", async () => {
+    gateway.upstream.enqueue({ type: "text", text: "ok" })
+    const result = await chat(
+      chatBody({ id: "chat-1", trigger: "submit-message", messageId: "m-1", metadata: { page: "home" } })
+    )
+    expect(result.response.status).toBe(200)
+    expect(result.body.success).toBe(true)
   })
 })
 

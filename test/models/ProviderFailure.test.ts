@@ -1,4 +1,4 @@
-import { APICallError } from "@ai-sdk/provider"
+import { APICallError, InvalidPromptError, UnsupportedFunctionalityError } from "@ai-sdk/provider"
 import { assert, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { redact, retryAfterOf, toProviderFailure } from "../../src/models/ProviderFailure.ts"
@@ -64,6 +64,18 @@ describe("toProviderFailure", () => {
       expect(error).toMatchObject({ _tag: "ProviderRejected", message: "anthropic failed: Overloaded" })
       assert.notInclude(error.message, "secret.ts")
       assert.strictEqual(toProviderFailure("x", 42).message, "x failed: unknown error")
+    }))
+
+  it.effect("content the provider's client cannot put in a request is ProviderCannotTake (the client's mistake)", () =>
+    Effect.sync(() => {
+      const unsupported = new UnsupportedFunctionalityError({ functionality: "file part media type x/y" })
+      expect(toProviderFailure("local", unsupported)).toMatchObject({
+        _tag: "ProviderCannotTake",
+        provider: "local",
+        message: "'file part media type x/y' functionality not supported."
+      })
+      const invalid = new InvalidPromptError({ prompt: [], message: "tool-call messages" })
+      assert.strictEqual(toProviderFailure("local", invalid)._tag, "ProviderCannotTake")
     }))
 })
 

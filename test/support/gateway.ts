@@ -29,6 +29,8 @@ export interface GatewayOptions {
   readonly tools?: ReadonlyArray<Tool>
   readonly bodyLimitBytes?: number
   readonly contextWindow?: number
+  /** The most `test/m1` can generate, as a catalog states it. */
+  readonly maxOutputTokens?: number
   /** Default: a fresh in-memory SQLite. */
   readonly databaseUrl?: string
   /** `PARLEY_TOOL_CONCURRENCY` (default 8). */
@@ -54,7 +56,13 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<TestGa
       baseURL: upstream.url,
       apiKey: Redacted.make(UPSTREAM_API_KEY),
       models: [
-        { id: "m1", name: "Model One", categories: ["chat"], contextWindow: options.contextWindow ?? 128_000 },
+        {
+          id: "m1",
+          name: "Model One",
+          categories: ["chat"],
+          contextWindow: options.contextWindow ?? 128_000,
+          ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens })
+        },
         { id: "m2", name: "Model Two", categories: ["chat", "tools"] }
       ]
     }]

@@ -40,17 +40,11 @@ const send = (
 ) =>
   Effect.fn("chat_message")(function*(
     input: ChatMessageInput,
-    execution: ToolExecution<ContextOf<typeof partnerContext>>
+    execution: ToolExecution<ContextOf<ReturnType<typeof partnerContext>>>
   ) {
     const { defaultMessengerId, partnerApiUrl, partnerToken } = execution.context
-    const baseUrl = partnerApiUrl ?? config.partnerApiBaseUrl
-    if (baseUrl === undefined) {
-      return yield* Effect.fail(
-        new ToolFailure(
-          "No partner API is configured: set PARLEY_PARTNER_API_URL on the server or toolContext.chat_message.partnerApiUrl."
-        )
-      )
-    }
+    // Without a server URL the context requires partnerApiUrl (PartnerContext.ts), so one of them is set.
+    const baseUrl = partnerApiUrl ?? config.partnerApiBaseUrl!
     const receipt = yield* sendMessage({
       baseUrl,
       urlPolicy: partnerApiUrl === undefined ? undefined : urlPolicy,
@@ -86,7 +80,7 @@ export const makeChatMessage = (
       "Sends a chat-app message to a contact (e.g. a candidate) from the recruiting account. Use it to follow up outside the job site, e.g. with interview details. Returns the partner's message id.",
     category: "chat messaging",
     inputSchema: ChatMessageInput,
-    context: partnerContext,
+    context: partnerContext(config.partnerApiBaseUrl),
     promptTypes: ["bossJobsiteSystemPrompt", "bossJobsiteLocalSystemPrompt"],
     execute: send(config, { ...defaultRetryPolicy, ...options.retry }, options.policy)
   })

@@ -173,11 +173,10 @@ describe("partner errors become clear tool errors, without retrying", () => {
     })
   })
 
-  it("says when no partner API is configured", async () => {
+  it("without a partner API on the server, needs one in its context", async () => {
     expect(await runTool(makeChatMessage({}), { to: TO, text: "hi" }, context)).toEqual({
       ok: false,
-      error:
-        "No partner API is configured: set PARLEY_PARTNER_API_URL on the server or toolContext.chat_message.partnerApiUrl."
+      error: "The chat_message context is malformed: Missing key\n  at [\"partnerApiUrl\"]"
     })
   })
 })
@@ -210,6 +209,47 @@ describe("context validation (validateOnly)", () => {
       name: "chat_message",
       valid: true
     })
+  })
+})
+
+describe("no partner API configured on the server (PARLEY_PARTNER_API_URL unset)", () => {
+  let bare: TestGateway
+  let bareSecret: string
+  beforeAll(async () => {
+    bare = await startGateway({ tools: [makeChatMessage({}, { retry: fastRetries })] })
+    ;({ secret: bareSecret } = await bare.createKey())
+  })
+  afterAll(() => bare.close())
+
+  const post = (body: Record<string, unknown>) =>
+    postJson(`${bare.url}/api/v1/chat`, chatBody({ allowedTools: ["chat_message"], ...body }), bearer(bareSecret))
+
+  it("validateOnly reports chat_message invalid, naming partnerApiUrl, unless its context gives one", async () => {
+    const report = await (await post({ validateOnly: true, context })).json()
+    expect(report).toMatchObject({ valid: false, model: { valid: true } })
+    expect(report.tools).toEqual([{
+      name: "chat_message",
+      valid: false,
+      missingContext: ["partnerApiUrl"],
+      error: "Missing required context: partnerApiUrl"
+    }])
+    const given = await (await post({
+      validateOnly: true,
+      context,
+      toolContext: { chat_message: { partnerApiUrl: baseUrl } }
+    })).json()
+    expect(given).toMatchObject({ valid: true, tools: [{ name: "chat_message", valid: true }] })
+  })
+
+  it("a run refuses it before starting (contextStrategy=error) or skips it (skip)", async () => {
+    const refused = await post({ context })
+    expect(refused.status).toBe(400)
+    expect(await refused.json()).toMatchObject({ details: { missingContext: ["partnerApiUrl"] } })
+    bare.upstream.enqueue({ type: "text", text: "ok" })
+    const skipped = await post({ context, contextStrategy: "skip" })
+    expect(skipped.status).toBe(200)
+    expect(skipped.headers.get("x-tools-skipped")).toBe("chat_message")
+    await skipped.text()
   })
 })
 
