@@ -18,14 +18,16 @@ export const defaultOutdir = join(root, "dist")
 export const entryPoints = ["src/main.ts", "bench/gatewayProcess.ts"] as const
 
 /** Where the bundle puts an entry point: `src/main.ts` → `OUTDIR/src/main.js`. */
-export const bundledFile = (outdir: string, entry: (typeof entryPoints)[number]) => join(outdir, entry.replace(/\.ts$/, ".js"))
+export const bundledFile = (outdir: string, entry: (typeof entryPoints)[number]) =>
+  join(outdir, entry.replace(/\.ts$/, ".js"))
 
 /**
  * The Node flags `npm start` runs the bundle with, read from package.json's
  * `start` script so that the bench and the tests start it the same way.
  */
 export const startFlags = (): ReadonlyArray<string> => {
-  const scripts = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts
+  const scripts =
+    (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts
   return (scripts["start"] ?? "").split(/\s+/).filter((word) => word.startsWith("--"))
 }
 
@@ -89,7 +91,10 @@ export const build = async (outdir: string = defaultOutdir): Promise<void> => {
     external: ["playwright-core", "pg-native"],
     plugins: [httpThroughRequire],
     // Bundled CommonJS packages (ws, pg) `require` Node's built-ins.
-    banner: { js: 'import { createRequire as __parleyCreateRequire } from "node:module"; const require = __parleyCreateRequire(import.meta.url);' }
+    banner: {
+      js:
+        "import { createRequire as __parleyCreateRequire } from \"node:module\"; const require = __parleyCreateRequire(import.meta.url);"
+    }
   })
 }
 
