@@ -6,7 +6,8 @@ import type { ProviderConfig } from "./ProviderConfig.ts"
 import { type SandboxConfig, sandboxConfig } from "./SandboxConfig.ts"
 
 export { ConfigFileError } from "./ConfigFile.ts"
-export type { ModelConfig, ProviderConfig, ProviderType } from "./ProviderConfig.ts"
+export { DEFAULT_PROVIDER_TIMEOUTS } from "./ProviderConfig.ts"
+export type { ModelConfig, ProviderConfig, ProviderTimeouts, ProviderType } from "./ProviderConfig.ts"
 export type { SandboxConfig } from "./SandboxConfig.ts"
 
 const MiB = 1024 * 1024
