@@ -1,6 +1,7 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from "@ai-sdk/provider"
 import { Effect, Option } from "effect"
 import { ProviderUnavailable } from "../models/ProviderFailure.ts"
+import type { ClientFetch } from "../tools/outbound/fetchForClient.ts"
 import type { AgentRun } from "./AgentRun.ts"
 import { initialPrompt, type PromptTarget, stepMessages } from "./history.ts"
 import { streamModelCall } from "./modelCall.ts"
@@ -59,14 +60,14 @@ const runSteps = Effect.fnUntraced(function*(
  * Runs a conversation to its end, emitting UI message chunks, and returns
  * its summary. A limit ends the run as a structured interruption: the
  * chunks so far stay valid and the `finish` chunk says `finished: false`
- * with the reason.
+ * with the reason. URLs in the conversation are fetched with `fetch`.
  *
  * Untraced: a span costs ~20 µs a call, and this runs on every request (BENCHMARKS.md).
  */
-export const runAgent = Effect.fnUntraced(function*(run: AgentRun, emit: Emit) {
+export const runAgent = Effect.fnUntraced(function*(run: AgentRun, emit: Emit, fetch: ClientFetch) {
   const state = new RunState(emit)
   const ended = yield* Effect.gen(function*() {
-    const { prompt, target } = yield* initialPrompt(run.model, run.provider, run.system, run.messages, run.tools)
+    const { prompt, target } = yield* initialPrompt(run.model, run.provider, run.system, run.messages, fetch, run.tools)
     return yield* runSteps(run, state, makeToolSet(run.tools), target, prompt)
   }).pipe(Effect.timeoutOption(run.timeout))
 

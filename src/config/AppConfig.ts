@@ -1,5 +1,5 @@
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
-import { Config, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Config, Context, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { builtinCatalog } from "./builtinCatalogs.ts"
 import { configFilePath, loadConfigFile } from "./ConfigFile.ts"
 import type { ProviderConfig } from "./ProviderConfig.ts"
@@ -16,6 +16,17 @@ const MiB = 1024 * 1024
 const bodyLimitBytes = Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "PARLEY_BODY_LIMIT").pipe(
   Config.orElse(() => Config.ByteSize("PARLEY_BODY_LIMIT").pipe(Config.map(Number))),
   Config.withDefault(10 * MiB)
+)
+
+/** The largest body the gateway fetches for a client (a URL in a message part); plain bytes or with a unit. */
+const fetchMaxBytes = Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "PARLEY_FETCH_MAX_BYTES").pipe(
+  Config.orElse(() => Config.ByteSize("PARLEY_FETCH_MAX_BYTES").pipe(Config.map(Number))),
+  Config.withDefault(20 * MiB)
+)
+
+const fetchTimeoutMs = Config.Duration("PARLEY_FETCH_TIMEOUT").pipe(
+  Config.map(Duration.toMillis),
+  Config.withDefault(30_000)
 )
 
 const defaultDatabaseUrl = "sqlite:./data/parley.db"
@@ -66,10 +77,14 @@ export class AppConfig extends Context.Service<AppConfig, {
   readonly configFile: string | undefined
   /** Base URL of the partner messaging API (`PARLEY_PARTNER_API_URL`); tool context may name another. */
   readonly partnerApiBaseUrl?: string | undefined
-  /** Tools may reach private, loopback and link-local addresses from request-given URLs (browser, webhooks, a partner API named in tool context) (`PARLEY_OUTBOUND_ALLOW_PRIVATE`). */
+  /** Request-given URLs (browser, webhooks, a partner API named in tool context, files in message parts) may reach private, loopback and link-local addresses (`PARLEY_OUTBOUND_ALLOW_PRIVATE`). */
   readonly outboundAllowPrivate?: boolean | undefined
-  /** Hosts those tools may reach whatever they resolve to (`PARLEY_OUTBOUND_ALLOWED_HOSTS`, comma-separated). */
+  /** Hosts those URLs may name whatever they resolve to (`PARLEY_OUTBOUND_ALLOWED_HOSTS`, comma-separated). */
   readonly outboundAllowedHosts?: ReadonlyArray<string> | undefined
+  /** Largest body fetched for a URL a client named in a message part (`PARLEY_FETCH_MAX_BYTES`, default 20 MiB). */
+  readonly fetchMaxBytes: number
+  /** Longest such fetch, redirects included (`PARLEY_FETCH_TIMEOUT`, default 30 s). */
+  readonly fetchTimeoutMs: number
   /** `PARLEY_SANDBOX_*`: the embedded sandboxes' folder, limits and display. */
   readonly sandbox: SandboxConfig
   /** `DATABASE_URL` (default `sqlite:./data/parley.db`); redacted, as a Postgres URL may hold a password. */
@@ -93,6 +108,7 @@ export class AppConfig extends Context.Service<AppConfig, {
       const outboundAllowedHosts = yield* Config.Array(Schema.Trim, "PARLEY_OUTBOUND_ALLOWED_HOSTS").pipe(
         Config.withDefault([])
       )
+      const fetchLimits = { fetchMaxBytes: yield* fetchMaxBytes, fetchTimeoutMs: yield* fetchTimeoutMs }
       const sandbox = yield* sandboxConfig
       const database = yield* databaseUrl
       return AppConfig.of({
@@ -104,6 +120,7 @@ export class AppConfig extends Context.Service<AppConfig, {
         partnerApiBaseUrl: Option.getOrUndefined(Option.map(partnerApi, (url) => url.href)),
         outboundAllowPrivate,
         outboundAllowedHosts: outboundAllowedHosts.filter((host) => host !== ""),
+        ...fetchLimits,
         sandbox,
         databaseUrl: database
       })
@@ -112,7 +129,7 @@ export class AppConfig extends Context.Service<AppConfig, {
 
   /**
    * Fixed settings for tests: loopback, an ephemeral port, the default body
-   * limit, no providers unless given, the default sandboxes and an in-memory
+   * and fetch limits, no providers unless given, the default sandboxes and an in-memory
    * SQLite database.
    */
   static readonly layerTest = (overrides: Partial<AppConfig["Service"]> = {}) =>
@@ -124,6 +141,8 @@ export class AppConfig extends Context.Service<AppConfig, {
         bodyLimitBytes: 10 * MiB,
         providers: [],
         configFile: undefined,
+        fetchMaxBytes: 20 * MiB,
+        fetchTimeoutMs: 30_000,
         sandbox: { limits: {} },
         databaseUrl: Redacted.make("sqlite::memory:"),
         ...overrides

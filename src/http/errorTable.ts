@@ -1,3 +1,4 @@
+import type { UnfetchablePart } from "../agent/partDownloads.ts"
 import type { Unauthenticated } from "../auth/authErrors.ts"
 import type { ChatPlanFailure } from "../chat/ChatPlanner.ts"
 import type { MalformedJson } from "../domain/requestErrors.ts"
@@ -9,6 +10,7 @@ import type { BodyTooLarge, EmptyBody, RouteNotFound, UnreadableBody } from "./r
 /** Every failure an /api/v1 request may end in with the spec's error body. */
 export type ApiFailure =
   | ChatPlanFailure
+  | UnfetchablePart
   | Unauthenticated
   | MalformedJson
   | EmptyBody
@@ -69,6 +71,7 @@ const table: { readonly [Tag in ApiFailure["_tag"]]: Row<Failure<Tag>> } = {
   UnreadableBody: row(400, () => ({ error: "unreadable body" })),
   EmptyConversation: row(400, said()),
   InvalidHistory: row(400, (e) => ({ error: `"${e.path}" ${e.problem}` })),
+  UnfetchablePart: row(400, said()),
   InvalidPromptType: row(400, said((e) => ({ allowed: e.allowed }))),
   UnknownModel: row(400, said((e) => ({ model: e.model }))),
   UnknownTool: row(400, said((e) => ({ tools: [e.tool] }))),

@@ -5,7 +5,16 @@ import { MockLanguageModelV4 } from "ai/test"
 import { Deferred, Effect, Fiber } from "effect"
 import { Agent } from "../../src/agent/Agent.ts"
 import { makeTestTool } from "../support/tools.ts"
-import { finish, makeRun, runCollecting, scriptedModel, stallingModel, start, toolCall } from "./fixtures.ts"
+import {
+  agentLayer,
+  finish,
+  makeRun,
+  runCollecting,
+  scriptedModel,
+  stallingModel,
+  start,
+  toolCall
+} from "./fixtures.ts"
 
 const waitUntil = (condition: () => boolean) =>
   Effect.gen(function*() {
@@ -30,7 +39,7 @@ describe("cancellation", () => {
       expect(chunks.map((chunk) => chunk.type)).toEqual(["start", "start-step", "text-start", "text-delta"])
       yield* waitUntil(() => cancelled.length === 1)
       assert.isTrue(model.doStreamCalls[0]?.abortSignal?.aborted)
-    }).pipe(Effect.provide(Agent.layer)))
+    }).pipe(Effect.provide(agentLayer)))
 
   it.live("interrupting the run while the model has not answered aborts the request", () =>
     Effect.gen(function*() {
