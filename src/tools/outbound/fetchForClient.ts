@@ -1,6 +1,6 @@
 import type { AppConfig } from "../../config/AppConfig.ts"
 import { readBody, send } from "../../net/httpClient.ts"
-import { makeUrlPolicy, parseWebUrl, type UrlPolicy } from "./urlPolicy.ts"
+import { configuredUrlPolicy, parseWebUrl, type UrlPolicy } from "./urlPolicy.ts"
 
 /** How the gateway fetches a URL a client named (docs/DESIGN.md §3.20). */
 export interface ClientFetchSettings {
@@ -117,10 +117,7 @@ export const makeClientFetch = (settings: ClientFetchSettings): ClientFetch => (
 /** The gateway's fetch for clients as configured: the tools' outbound policy, `PARLEY_FETCH_*` limits. */
 export const configuredClientFetch = (config: AppConfig["Service"]): ClientFetch =>
   makeClientFetch({
-    policy: makeUrlPolicy({
-      allowPrivate: config.outboundAllowPrivate ?? false,
-      allowedHosts: config.outboundAllowedHosts ?? []
-    }),
+    policy: configuredUrlPolicy(config),
     maxBytes: config.fetchMaxBytes,
     timeoutMs: config.fetchTimeoutMs
   })
