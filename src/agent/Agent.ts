@@ -1,8 +1,11 @@
 import type { UIMessageChunk } from "ai"
 import { Context, Effect, Layer } from "effect"
+import { AppConfig } from "../config/AppConfig.ts"
 import type { InvalidHistory } from "../domain/requestErrors.ts"
 import type { ProviderFailure } from "../models/ProviderFailure.ts"
+import { configuredClientFetch } from "../tools/outbound/fetchForClient.ts"
 import type { AgentRun } from "./AgentRun.ts"
+import type { UnfetchablePart } from "./partDownloads.ts"
 import { type FailureText, runAgent } from "./runAgent.ts"
 import type { RunSummary } from "./RunSummary.ts"
 
@@ -17,7 +20,8 @@ export interface CollectedRun {
  * model call per step, running the tools itself. No chunk is emitted before
  * the first model call answers, so a failing first call fails the run with
  * a ProviderFailure before anything was emitted. Interrupting the run aborts
- * the model call and every running tool.
+ * the model call and every running tool. URLs in the conversation the
+ * model does not take itself are fetched through the outbound policy.
  */
 export class Agent extends Context.Service<Agent, {
   /**
@@ -32,19 +36,25 @@ export class Agent extends Context.Service<Agent, {
     run: AgentRun,
     emit: (chunk: UIMessageChunk) => void,
     failureText: FailureText
-  ) => Effect.Effect<RunSummary, ProviderFailure | InvalidHistory>
+  ) => Effect.Effect<RunSummary, ProviderFailure | InvalidHistory | UnfetchablePart>
   /** The same run with its chunks gathered in memory, for an answer sent in one piece. */
-  readonly collect: (run: AgentRun) => Effect.Effect<CollectedRun, ProviderFailure | InvalidHistory>
+  readonly collect: (run: AgentRun) => Effect.Effect<CollectedRun, ProviderFailure | InvalidHistory | UnfetchablePart>
 }>()("parley/agent/Agent") {
-  static readonly layer = Layer.succeed(
+  static readonly layer = Layer.effect(
     Agent,
-    Agent.of({
-      run: runAgent,
-      collect: (run) =>
-        Effect.suspend(() => {
-          const chunks: Array<UIMessageChunk> = []
-          return Effect.map(runAgent(run, (chunk) => void chunks.push(chunk)), (summary) => ({ chunks, summary }))
-        })
+    Effect.gen(function*() {
+      const fetch = configuredClientFetch(yield* AppConfig)
+      return Agent.of({
+        run: (run, emit, failureText) => runAgent(run, emit, fetch, failureText),
+        collect: (run) =>
+          Effect.suspend(() => {
+            const chunks: Array<UIMessageChunk> = []
+            return Effect.map(
+              runAgent(run, (chunk) => void chunks.push(chunk), fetch),
+              (summary) => ({ chunks, summary })
+            )
+          })
+      })
     })
   )
 }

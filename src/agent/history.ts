@@ -7,11 +7,13 @@ import {
   type ToolSet,
   type UIMessage
 } from "ai"
-import { convertToLanguageModelPrompt } from "ai/internal"
+import { convertToLanguageModelPrompt, type DownloadFunction } from "ai/internal"
 import { Effect } from "effect"
 import { InvalidHistory } from "../domain/requestErrors.ts"
 import { redact } from "../models/ProviderFailure.ts"
+import type { ClientFetch } from "../tools/outbound/fetchForClient.ts"
 import type { Tool } from "../tools/Tool.ts"
+import { partDownloads, UnfetchablePart } from "./partDownloads.ts"
 import type { ToolOutcome } from "./runTools.ts"
 import type { StepContent } from "./StepTranslator.ts"
 
@@ -19,15 +21,23 @@ import type { StepContent } from "./StepTranslator.ts"
 export interface PromptTarget {
   readonly supportedUrls: Record<string, Array<RegExp>>
   readonly provider: string
+  /** Fetches the URLs the model does not take itself, through the outbound policy (docs/DESIGN.md §3.20). */
+  readonly download: DownloadFunction
 }
 
 // The same conversion `streamText` applies (file downloads, provider-specific tool outputs).
-const toPrompt = (target: PromptTarget, instructions: string | undefined, messages: Array<ModelMessage>) =>
+const toPrompt = (
+  target: PromptTarget,
+  instructions: string | undefined,
+  messages: Array<ModelMessage>,
+  abortSignal?: AbortSignal
+) =>
   convertToLanguageModelPrompt({
     prompt: { instructions, messages },
     supportedUrls: target.supportedUrls,
-    download: undefined,
-    provider: target.provider
+    download: target.download,
+    provider: target.provider,
+    ...(abortSignal === undefined ? {} : { abortSignal })
   })
 
 // The run's tools that tell the model their outputs their own way, as the AI SDK's tool set
@@ -42,27 +52,34 @@ const modelOutputTools = (tools: ReadonlyArray<{ readonly tool: Tool }>): ToolSe
 
 /**
  * The first step's prompt: the system prompt, then the conversation. A
- * history the model cannot be sent is the client's mistake. Outputs
- * of the run's tools in the history are told to the model as in the run.
+ * history the model cannot be sent is the client's mistake, and so is a
+ * part whose URL the gateway may not fetch (`fetch` applies the outbound
+ * policy). Outputs of the run's tools in the history are told to the model
+ * as in the run.
  */
 export const initialPrompt = (
   model: LanguageModelV4,
   provider: string,
   system: string,
   messages: ReadonlyArray<UIMessage>,
+  fetch: ClientFetch,
   tools: ReadonlyArray<{ readonly tool: Tool }> = []
-): Effect.Effect<{ readonly target: PromptTarget; readonly prompt: LanguageModelV4Prompt }, InvalidHistory> =>
+): Effect.Effect<
+  { readonly target: PromptTarget; readonly prompt: LanguageModelV4Prompt },
+  InvalidHistory | UnfetchablePart
+> =>
   Effect.tryPromise({
-    try: async () => {
+    try: async (signal) => {
       const target: PromptTarget = {
         supportedUrls: await model.supportedUrls,
-        provider: model.provider.split(".")[0] ?? model.provider
+        provider: model.provider.split(".")[0] ?? model.provider,
+        download: partDownloads(fetch, messages)
       }
       const modelMessages = await convertToModelMessages(Array.from(messages), { tools: modelOutputTools(tools) })
-      return { target, prompt: await toPrompt(target, system, modelMessages) }
+      return { target, prompt: await toPrompt(target, system, modelMessages, signal) }
     },
     catch: (error) =>
-      new InvalidHistory({
+      error instanceof UnfetchablePart ? error : new InvalidHistory({
         path: "messages",
         problem: `cannot be sent to ${provider}: ${redact(error instanceof Error ? error.message : String(error))}`
       })

@@ -2,9 +2,11 @@ import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from "@ai-sdk/
 import { Effect, Option } from "effect"
 import type { InvalidHistory } from "../domain/requestErrors.ts"
 import { type ProviderFailure, ProviderUnavailable } from "../models/ProviderFailure.ts"
+import type { ClientFetch } from "../tools/outbound/fetchForClient.ts"
 import type { AgentRun } from "./AgentRun.ts"
 import { initialPrompt, type PromptTarget, stepMessages } from "./history.ts"
 import { streamModelCall } from "./modelCall.ts"
+import type { UnfetchablePart } from "./partDownloads.ts"
 import { type Emit, RunState } from "./RunState.ts"
 import type { RunSummary } from "./RunSummary.ts"
 import { runTools, type ToolOutcome } from "./runTools.ts"
@@ -62,9 +64,9 @@ const runSteps = Effect.fnUntraced(function*(
 export type FailureText = (failure: ProviderFailure) => string
 
 // Untraced: a span costs ~20 µs a call, and this runs on every request (BENCHMARKS.md).
-const runToEnd = Effect.fnUntraced(function*(run: AgentRun, state: RunState) {
+const runToEnd = Effect.fnUntraced(function*(run: AgentRun, state: RunState, fetch: ClientFetch) {
   const ended = yield* Effect.gen(function*() {
-    const { prompt, target } = yield* initialPrompt(run.model, run.provider, run.system, run.messages, run.tools)
+    const { prompt, target } = yield* initialPrompt(run.model, run.provider, run.system, run.messages, fetch, run.tools)
     return yield* runSteps(run, state, makeToolSet(run.tools), target, prompt)
   }).pipe(Effect.timeoutOption(run.timeout))
 
@@ -84,7 +86,7 @@ const runToEnd = Effect.fnUntraced(function*(run: AgentRun, state: RunState) {
  * Runs a conversation to its end, emitting UI message chunks, and returns
  * its summary. A limit ends the run as a structured interruption: the
  * chunks so far stay valid and the `finish` chunk says `finished: false`
- * with the reason. Given `failureText`, a provider failure after the first
+ * with the reason. URLs in the conversation are fetched with `fetch`. Given `failureText`, a provider failure after the first
  * chunk ends the stream so too, with an `error` chunk and the reason
  * `error` (docs/DESIGN.md §3.3); without it (an answer sent in one piece,
  * which can still be an HTTP error) the run fails.
@@ -92,15 +94,17 @@ const runToEnd = Effect.fnUntraced(function*(run: AgentRun, state: RunState) {
 export const runAgent = (
   run: AgentRun,
   emit: Emit,
+  fetch: ClientFetch,
   failureText?: FailureText
-): Effect.Effect<RunSummary, ProviderFailure | InvalidHistory> =>
+): Effect.Effect<RunSummary, ProviderFailure | InvalidHistory | UnfetchablePart> =>
   Effect.suspend(() => {
     const state = new RunState(emit)
-    const summary = runToEnd(run, state)
+    const summary = runToEnd(run, state, fetch)
     if (failureText === undefined) return summary
     return Effect.catchIf(
       summary,
-      (failure): failure is ProviderFailure => state.started && failure._tag !== "InvalidHistory",
+      (failure): failure is ProviderFailure =>
+        state.started && failure._tag !== "InvalidHistory" && failure._tag !== "UnfetchablePart",
       (failure) => Effect.sync(() => state.fail(failureText(failure), PROVIDER_FAILED_TEXT))
     )
   })

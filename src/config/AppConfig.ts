@@ -1,12 +1,13 @@
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
-import { Config, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Config, Context, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { builtinCatalog } from "./builtinCatalogs.ts"
 import { configFilePath, loadConfigFile } from "./ConfigFile.ts"
 import type { ProviderConfig } from "./ProviderConfig.ts"
 import { type SandboxConfig, sandboxConfig } from "./SandboxConfig.ts"
 
 export { ConfigFileError } from "./ConfigFile.ts"
-export type { ModelConfig, ProviderConfig, ProviderType } from "./ProviderConfig.ts"
+export { DEFAULT_PROVIDER_TIMEOUTS } from "./ProviderConfig.ts"
+export type { ModelConfig, ProviderConfig, ProviderTimeouts, ProviderType } from "./ProviderConfig.ts"
 export type { SandboxConfig } from "./SandboxConfig.ts"
 
 const MiB = 1024 * 1024
@@ -15,6 +16,17 @@ const MiB = 1024 * 1024
 const bodyLimitBytes = Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "PARLEY_BODY_LIMIT").pipe(
   Config.orElse(() => Config.ByteSize("PARLEY_BODY_LIMIT").pipe(Config.map(Number))),
   Config.withDefault(10 * MiB)
+)
+
+/** The largest body the gateway fetches for a client (a URL in a message part); plain bytes or with a unit. */
+const fetchMaxBytes = Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "PARLEY_FETCH_MAX_BYTES").pipe(
+  Config.orElse(() => Config.ByteSize("PARLEY_FETCH_MAX_BYTES").pipe(Config.map(Number))),
+  Config.withDefault(20 * MiB)
+)
+
+const fetchTimeoutMs = Config.Duration("PARLEY_FETCH_TIMEOUT").pipe(
+  Config.map(Duration.toMillis),
+  Config.withDefault(30_000)
 )
 
 const defaultDatabaseUrl = "sqlite:./data/parley.db"
@@ -65,12 +77,16 @@ export class AppConfig extends Context.Service<AppConfig, {
   readonly configFile: string | undefined
   /** Base URL of the partner messaging API (`PARLEY_PARTNER_API_URL`); tool context may name another. */
   readonly partnerApiBaseUrl?: string | undefined
-  /** Tools may reach private, loopback and link-local addresses from request-given URLs (browser, webhooks, a partner API named in tool context) (`PARLEY_OUTBOUND_ALLOW_PRIVATE`). */
+  /** Request-given URLs (browser, webhooks, a partner API named in tool context, files in message parts) may reach private, loopback and link-local addresses (`PARLEY_OUTBOUND_ALLOW_PRIVATE`). */
   readonly outboundAllowPrivate?: boolean | undefined
-  /** Hosts those tools may reach whatever they resolve to (`PARLEY_OUTBOUND_ALLOWED_HOSTS`, comma-separated). */
+  /** Hosts those URLs may name whatever they resolve to (`PARLEY_OUTBOUND_ALLOWED_HOSTS`, comma-separated). */
   readonly outboundAllowedHosts?: ReadonlyArray<string> | undefined
   /** One step's tool calls running at once (`PARLEY_TOOL_CONCURRENCY`, default 8); the rest wait their turn. */
   readonly toolConcurrency?: number | undefined
+  /** Largest body fetched for a URL a client named in a message part (`PARLEY_FETCH_MAX_BYTES`, default 20 MiB). */
+  readonly fetchMaxBytes: number
+  /** Longest such fetch, redirects included (`PARLEY_FETCH_TIMEOUT`, default 30 s). */
+  readonly fetchTimeoutMs: number
   /** `PARLEY_SANDBOX_*`: the embedded sandboxes' folder, limits and display. */
   readonly sandbox: SandboxConfig
   /** `DATABASE_URL` (default `sqlite:./data/parley.db`); redacted, as a Postgres URL may hold a password. */
@@ -97,6 +113,7 @@ export class AppConfig extends Context.Service<AppConfig, {
       const toolConcurrency = yield* Config.option(
         Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "PARLEY_TOOL_CONCURRENCY")
       )
+      const fetchLimits = { fetchMaxBytes: yield* fetchMaxBytes, fetchTimeoutMs: yield* fetchTimeoutMs }
       const sandbox = yield* sandboxConfig
       const database = yield* databaseUrl
       return AppConfig.of({
@@ -109,6 +126,7 @@ export class AppConfig extends Context.Service<AppConfig, {
         outboundAllowPrivate,
         outboundAllowedHosts: outboundAllowedHosts.filter((host) => host !== ""),
         toolConcurrency: Option.getOrUndefined(toolConcurrency),
+        ...fetchLimits,
         sandbox,
         databaseUrl: database
       })
@@ -117,7 +135,7 @@ export class AppConfig extends Context.Service<AppConfig, {
 
   /**
    * Fixed settings for tests: loopback, an ephemeral port, the default body
-   * limit, no providers unless given, the default sandboxes and an in-memory
+   * and fetch limits, no providers unless given, the default sandboxes and an in-memory
    * SQLite database.
    */
   static readonly layerTest = (overrides: Partial<AppConfig["Service"]> = {}) =>
@@ -129,6 +147,8 @@ export class AppConfig extends Context.Service<AppConfig, {
         bodyLimitBytes: 10 * MiB,
         providers: [],
         configFile: undefined,
+        fetchMaxBytes: 20 * MiB,
+        fetchTimeoutMs: 30_000,
         sandbox: { limits: {} },
         databaseUrl: Redacted.make("sqlite::memory:"),
         ...overrides

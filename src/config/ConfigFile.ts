@@ -1,7 +1,12 @@
 import { Config, Effect, FileSystem, Option, type Redacted, Schema } from "effect"
 import { resolve } from "node:path"
 import { builtinCatalog } from "./builtinCatalogs.ts"
-import { ConfigFileContent, type ProviderConfig, type ProviderEntry } from "./ProviderConfig.ts"
+import {
+  ConfigFileContent,
+  DEFAULT_PROVIDER_TIMEOUTS,
+  type ProviderConfig,
+  type ProviderEntry
+} from "./ProviderConfig.ts"
 
 /** A config file that cannot be read or does not hold a valid configuration; fails startup. */
 export class ConfigFileError extends Schema.TaggedError<ConfigFileError>()("ConfigFileError", {
@@ -68,6 +73,10 @@ export const loadConfigFile = Effect.fn("loadConfigFile")(
       const resolved = {
         id: entry.id,
         models: entry.models ?? builtinCatalog(entry.type) ?? [],
+        timeouts: {
+          firstByteMs: entry.firstByteTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUTS.firstByteMs,
+          idleMs: entry.idleTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUTS.idleMs
+        },
         ...(apiKey === undefined ? {} : { apiKey })
       }
       if (entry.type !== "openai-compatible") {

@@ -29,7 +29,11 @@ export const ProviderEntry = Schema.Struct({
   /** Name of an environment variable holding the key, so the file itself needs no secret. */
   apiKeyEnv: Schema.optionalKey(Schema.NonEmptyString),
   /** Optional for `openai` and `anthropic` (their built-in catalog is used); required for `openai-compatible`. */
-  models: Schema.optionalKey(Schema.Array(ModelConfig))
+  models: Schema.optionalKey(Schema.Array(ModelConfig)),
+  /** How long the provider may take to start answering (its response headers); default 60 000. */
+  firstByteTimeoutMs: Schema.optionalKey(PositiveInt),
+  /** How long a streamed answer may pause between chunks; default 60 000. */
+  idleTimeoutMs: Schema.optionalKey(PositiveInt)
 })
 export type ProviderEntry = typeof ProviderEntry.Type
 
@@ -37,10 +41,23 @@ export const ConfigFileContent = Schema.Struct({
   providers: Schema.Array(ProviderEntry)
 })
 
+/**
+ * How long a provider may stay silent before the call counts as failed
+ * (transient: retried before anything was streamed) (docs/DESIGN.md §3.21).
+ */
+export interface ProviderTimeouts {
+  readonly firstByteMs: number
+  readonly idleMs: number
+}
+
+export const DEFAULT_PROVIDER_TIMEOUTS: ProviderTimeouts = { firstByteMs: 60_000, idleMs: 60_000 }
+
 interface ResolvedProvider {
   readonly id: string
   readonly apiKey?: Redacted.Redacted<string>
   readonly models: ReadonlyArray<ModelConfig>
+  /** Absent: `DEFAULT_PROVIDER_TIMEOUTS`. */
+  readonly timeouts?: ProviderTimeouts
 }
 
 /** A provider ready to build models from: key resolved, catalog filled in. */

@@ -1,3 +1,4 @@
+import type { UnfetchablePart } from "../agent/partDownloads.ts"
 import type { Unauthenticated } from "../auth/authErrors.ts"
 import type { ChatPlanFailure } from "../chat/ChatPlanner.ts"
 import type { MalformedJson } from "../domain/requestErrors.ts"
@@ -9,6 +10,7 @@ import type { BodyTooLarge, EmptyBody, RouteNotFound, UnreadableBody } from "./r
 /** Every failure an /api/v1 request may end in with the spec's error body. */
 export type ApiFailure =
   | ChatPlanFailure
+  | UnfetchablePart
   | Unauthenticated
   | MalformedJson
   | EmptyBody
@@ -77,6 +79,7 @@ const table: { readonly [Tag in ApiFailure["_tag"]]: Row<Failure<Tag>> } = {
     message: `Invalid history: "messages" cannot be sent to ${e.provider}: ${e.message}`,
     details: { error: `"messages" cannot be sent to ${e.provider}: ${e.message}`, provider: e.provider }
   }),
+  UnfetchablePart: row(400, said()),
   InvalidPromptType: row(400, said((e) => ({ allowed: e.allowed }))),
   UnknownModel: row(400, said((e) => ({ model: e.model }))),
   UnknownTool: row(400, said((e) => ({ tools: [e.tool] }))),

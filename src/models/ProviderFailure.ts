@@ -1,5 +1,6 @@
 import { APICallError, InvalidPromptError, UnsupportedFunctionalityError } from "@ai-sdk/provider"
 import { Predicate, Schema } from "effect"
+import { ResponseTimeout } from "../net/responseTimeouts.ts"
 import { retryAfterMs } from "../net/retry.ts"
 
 // `message` is safe to show a client: it never carries the provider's API key, request headers, URL or a stack.
@@ -66,12 +67,27 @@ export const isNetworkError = (error: unknown, depth = 0): boolean => {
   return isNetworkError(error.cause, depth + 1)
 }
 
+// A provider's silence, wherever the client or the SDK wrapped it.
+const timeoutIn = (error: unknown, depth = 0): ResponseTimeout | undefined =>
+  error instanceof ResponseTimeout
+    ? error
+    : depth > 3 || !Predicate.isObject(error)
+    ? undefined
+    : timeoutIn(error.cause, depth + 1)
+
+const silence = (provider: string, timeout: ResponseTimeout): string =>
+  timeout.phase === "first-byte"
+    ? `${provider} did not start answering within ${timeout.ms / 1000} s`
+    : `${provider} sent nothing for ${timeout.ms / 1000} s`
+
 /** Classifies any failure of a model call. */
 export const toProviderFailure = (provider: string, error: unknown): ProviderFailure => {
   if (error instanceof ProviderUnavailable || error instanceof ProviderRejected) return error
   if (UnsupportedFunctionalityError.isInstance(error) || InvalidPromptError.isInstance(error)) {
     return new ProviderCannotTake({ provider, message: redact(error.message) })
   }
+  const timeout = timeoutIn(error)
+  if (timeout !== undefined) return new ProviderUnavailable({ provider, message: silence(provider, timeout) })
   if (APICallError.isInstance(error)) {
     const status = error.statusCode
     const reason = redact(error.message)

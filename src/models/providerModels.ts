@@ -1,7 +1,7 @@
 import type { LanguageModelV4 } from "@ai-sdk/provider"
 import { Redacted } from "effect"
-import type { ProviderConfig } from "../config/AppConfig.ts"
-import { nodeFetch } from "./nodeFetch.ts"
+import { DEFAULT_PROVIDER_TIMEOUTS, type ProviderConfig } from "../config/AppConfig.ts"
+import { makeNodeFetch } from "./nodeFetch.ts"
 import { OpenAICompatibleChatModel } from "./openaiCompatible/OpenAICompatibleChatModel.ts"
 
 /**
@@ -10,17 +10,23 @@ import { OpenAICompatibleChatModel } from "./openaiCompatible/OpenAICompatibleCh
  * OpenAI-compatible servers get parley's own client (the same parts as the
  * AI SDK's, at a fraction of the CPU: BENCHMARKS.md); the AI SDK packages
  * for OpenAI and Anthropic are loaded only when a provider of theirs is
- * configured.
+ * configured. Every call gives up on a provider silent past its timeouts
+ * (docs/DESIGN.md §3.21).
  */
 export const modelFactoryFor = async (provider: ProviderConfig): Promise<(modelId: string) => LanguageModelV4> => {
   const apiKey = provider.apiKey === undefined ? undefined : Redacted.value(provider.apiKey)
   const baseURL = provider.baseURL === undefined ? {} : { baseURL: provider.baseURL }
+  const timeouts = provider.timeouts ?? DEFAULT_PROVIDER_TIMEOUTS
   switch (provider.type) {
     case "openai": {
       const { createOpenAI } = await import("@ai-sdk/openai")
       // Chat Completions rather than Responses: it is what OPENAI_BASE_URL
       // proxies and OpenAI-compatible servers speak as well.
-      const openai = createOpenAI({ ...baseURL, fetch: nodeFetch, ...(apiKey === undefined ? {} : { apiKey }) })
+      const openai = createOpenAI({
+        ...baseURL,
+        fetch: makeNodeFetch(timeouts),
+        ...(apiKey === undefined ? {} : { apiKey })
+      })
       return (modelId) => openai.chat(modelId)
     }
     case "openai-compatible":
@@ -29,11 +35,16 @@ export const modelFactoryFor = async (provider: ProviderConfig): Promise<(modelI
           provider: provider.id,
           baseURL: provider.baseURL,
           modelId,
+          timeouts,
           ...(apiKey === undefined ? {} : { apiKey })
         })
     case "anthropic": {
       const { createAnthropic } = await import("@ai-sdk/anthropic")
-      const anthropic = createAnthropic({ ...baseURL, fetch: nodeFetch, ...(apiKey === undefined ? {} : { apiKey }) })
+      const anthropic = createAnthropic({
+        ...baseURL,
+        fetch: makeNodeFetch(timeouts),
+        ...(apiKey === undefined ? {} : { apiKey })
+      })
       return (modelId) => anthropic.messages(modelId)
     }
   }

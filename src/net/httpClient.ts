@@ -1,6 +1,8 @@
 import { type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, request as httpRequest } from "node:http"
 import { request as httpsRequest } from "node:https"
+import type { LookupFunction } from "node:net"
 import { abortReason, agentFor } from "./httpAgents.ts"
+import { type ResponseTimeouts, watchFirstByte, watchIdle } from "./responseTimeouts.ts"
 
 /**
  * The gateway's one outbound HTTP client: `node:http(s)` over the shared
@@ -25,11 +27,22 @@ export interface OutboundRequest {
   readonly body?: string | undefined
   /** Aborting it destroys the request; the promise rejects with the signal's reason. */
   readonly signal?: AbortSignal | undefined
+  /** A silent server fails the request with a `ResponseTimeout` (as a network error, see `send`). */
+  readonly timeouts?: ResponseTimeouts | undefined
+  /**
+   * Connect to this address, already checked by the outbound policy, rather
+   * than resolving the host again (a second answer could point elsewhere).
+   * The connection is not pooled: a pooled socket is keyed by host, not address.
+   */
+  readonly address?: { readonly address: string; readonly family: number } | undefined
 }
 
 /**
  * Sends the request; resolves once the response's headers arrived, the body
  * unread. A redirect is answered like any other status: it is not followed.
+ * With `timeouts`, headers that do not come in time reject it as a failed
+ * fetch caused by a `ResponseTimeout`, and a body that goes silent ends in
+ * the same error as a cut connection, caused by one.
  */
 export const send = (url: URL, outbound: OutboundRequest): Promise<Exchange> => {
   const agent = agentFor(url)
@@ -38,12 +51,17 @@ export const send = (url: URL, outbound: OutboundRequest): Promise<Exchange> => 
   }
   const signal = outbound.signal
   if (signal?.aborted === true) return Promise.reject(abortReason(signal))
+  const pinned = outbound.address
   return new Promise((resolve, reject) => {
     const request = (url.protocol === "https:" ? httpsRequest : httpRequest)(
       url,
-      { method: outbound.method, headers: outbound.headers, agent },
+      pinned === undefined
+        ? { method: outbound.method, headers: outbound.headers, agent }
+        : { method: outbound.method, headers: outbound.headers, agent: false, lookup: pinnedLookup(pinned) },
       (response) => {
+        disarm()
         signal?.removeEventListener("abort", onAbort)
+        watchIdle(response, outbound.timeouts?.idleMs)
         // Errors after this point belong to whoever reads the body; this one keeps them from going unhandled.
         response.on("error", ignore)
         resolve({ request, response })
@@ -53,7 +71,9 @@ export const send = (url: URL, outbound: OutboundRequest): Promise<Exchange> => 
       reject(abortReason(signal!))
       request.destroy()
     }
+    const disarm = watchFirstByte(request, outbound.timeouts?.firstByteMs)
     request.on("error", (cause) => {
+      disarm()
       signal?.removeEventListener("abort", onAbort)
       reject(signal?.aborted === true ? abortReason(signal) : new TypeError("fetch failed", { cause }))
     })
@@ -63,6 +83,18 @@ export const send = (url: URL, outbound: OutboundRequest): Promise<Exchange> => 
 }
 
 const ignore = () => undefined
+
+// Answers every lookup of the request's host with the checked address (one, or a list when asked for all).
+const pinnedLookup =
+  (pinned: { readonly address: string; readonly family: number }): LookupFunction => (_hostname, options, callback) => {
+    if (options.all === true) {
+      return (callback as (error: null, addresses: Array<{ address: string; family: number }>) => void)(null, [{
+        address: pinned.address,
+        family: pinned.family
+      }])
+    }
+    callback(null, pinned.address, pinned.family)
+  }
 
 /**
  * The response's headers as the AI SDK reports them (a fetch `Headers`

@@ -6,7 +6,7 @@ import { BrowserPool } from "./browser/BrowserPool.ts"
 import { makeBrowserTool } from "./browser/browserTool.ts"
 import { makeChatMessage } from "./chat/chatMessage.ts"
 import { makeJobsiteReplyGenerator } from "./jobsite/jobsiteReplyGenerator.ts"
-import { makeUrlPolicy } from "./outbound/urlPolicy.ts"
+import { configuredUrlPolicy } from "./outbound/urlPolicy.ts"
 import { sandboxTools } from "./sandboxTools.ts"
 import type { Tool } from "./Tool.ts"
 import { makeWorkplaceMessage } from "./workplace/workplaceMessage.ts"
@@ -46,10 +46,7 @@ export class ToolRegistry extends Context.Service<ToolRegistry, {
       const models = yield* ModelRegistry
       const config = yield* AppConfig
       const browserPool = yield* BrowserPool
-      const policy = makeUrlPolicy({
-        allowPrivate: config.outboundAllowPrivate ?? false,
-        allowedHosts: config.outboundAllowedHosts ?? []
-      })
+      const policy = configuredUrlPolicy(config)
       // In the catalog's order (docs/DESIGN.md §3.12): GET /tools and the prompt types' sets list them so.
       return ToolRegistry.make([
         makeJobsiteReplyGenerator(models),

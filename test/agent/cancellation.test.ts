@@ -6,6 +6,7 @@ import { Deferred, Effect, Fiber } from "effect"
 import { Agent } from "../../src/agent/Agent.ts"
 import { makeTestTool } from "../support/tools.ts"
 import {
+  agentLayer,
   failureText,
   finish,
   makeRun,
@@ -41,7 +42,7 @@ describe("cancellation", () => {
       expect(chunks.map((chunk) => chunk.type)).toEqual(["start", "start-step", "text-start", "text-delta"])
       yield* waitUntil(() => cancelled.length === 1)
       assert.isTrue(model.doStreamCalls[0]?.abortSignal?.aborted)
-    }).pipe(Effect.provide(Agent.layer)))
+    }).pipe(Effect.provide(agentLayer)))
 
   it.live("interrupting the run while the model has not answered aborts the request", () =>
     Effect.gen(function*() {

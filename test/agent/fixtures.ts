@@ -1,13 +1,18 @@
 import type { LanguageModelV4, LanguageModelV4StreamPart, LanguageModelV4Usage } from "@ai-sdk/provider"
 import type { UIMessage, UIMessageChunk } from "ai"
 import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test"
-import { Cause, Effect, Exit, Option } from "effect"
+import { Cause, Effect, Exit, Layer, Option } from "effect"
 import { Agent, type CollectedRun } from "../../src/agent/Agent.ts"
 import type { AgentRun } from "../../src/agent/AgentRun.ts"
+import type { UnfetchablePart } from "../../src/agent/partDownloads.ts"
+import { AppConfig } from "../../src/config/AppConfig.ts"
 import type { InvalidHistory } from "../../src/domain/requestErrors.ts"
 import type { ProviderFailure } from "../../src/models/ProviderFailure.ts"
 import type { Tool } from "../../src/tools/Tool.ts"
 import { makeKey } from "../support/keys.ts"
+
+/** The agent with the test settings (the default outbound policy and fetch limits). */
+export const agentLayer = Agent.layer.pipe(Layer.provide(AppConfig.layerTest()))
 
 export type Script = ReadonlyArray<ReadonlyArray<LanguageModelV4StreamPart>>
 
@@ -108,16 +113,20 @@ export const runCollecting = (run: AgentRun) =>
     const chunks: Array<UIMessageChunk> = []
     const exit = yield* Effect.exit(agent.run(run, (chunk) => void chunks.push(chunk), failureText))
     return { chunks, exit }
-  }).pipe(Effect.provide(Agent.layer))
+  }).pipe(Effect.provide(agentLayer))
 
 /** Agent.collect: the chunks and the summary. */
-export const runCollected = (run: AgentRun): Effect.Effect<CollectedRun, ProviderFailure | InvalidHistory> =>
+export const runCollected = (
+  run: AgentRun
+): Effect.Effect<CollectedRun, ProviderFailure | InvalidHistory | UnfetchablePart> =>
   Effect.gen(function*() {
     const agent = yield* Agent
     return yield* agent.collect(run)
-  }).pipe(Effect.provide(Agent.layer))
+  }).pipe(Effect.provide(agentLayer))
 
-export const runChunks = (run: AgentRun): Effect.Effect<Array<UIMessageChunk>, ProviderFailure | InvalidHistory> =>
+export const runChunks = (
+  run: AgentRun
+): Effect.Effect<Array<UIMessageChunk>, ProviderFailure | InvalidHistory | UnfetchablePart> =>
   Effect.map(runCollected(run), ({ chunks }) => [...chunks])
 
 /** The finish chunk's metadata. */
@@ -147,6 +156,6 @@ export const stallingModel = (parts: ReadonlyArray<LanguageModelV4StreamPart>) =
 
 /** The error a run failed with, if it failed with one. */
 export const upstreamFailure = (
-  exit: Exit.Exit<unknown, ProviderFailure | InvalidHistory>
-): ProviderFailure | InvalidHistory | undefined =>
+  exit: Exit.Exit<unknown, ProviderFailure | InvalidHistory | UnfetchablePart>
+): ProviderFailure | InvalidHistory | UnfetchablePart | undefined =>
   Exit.isFailure(exit) ? Option.getOrUndefined(Cause.findErrorOption(exit.cause)) : undefined

@@ -15,6 +15,17 @@ describe("AppConfig", () => {
       assert.strictEqual(config.bodyLimitBytes, 10 * 1024 * 1024)
       assert.deepStrictEqual(config.providers, [])
       assert.isUndefined(config.configFile)
+      assert.strictEqual(config.fetchMaxBytes, 20 * 1024 * 1024)
+      assert.strictEqual(config.fetchTimeoutMs, 30_000)
+    }))
+
+  it.effect("reads PARLEY_FETCH_MAX_BYTES (plain bytes or with a unit) and PARLEY_FETCH_TIMEOUT", () =>
+    Effect.gen(function*() {
+      const plain = yield* loadAppConfig({ PARLEY_FETCH_MAX_BYTES: "4096", PARLEY_FETCH_TIMEOUT: "5 seconds" })
+      assert.strictEqual(plain.fetchMaxBytes, 4096)
+      assert.strictEqual(plain.fetchTimeoutMs, 5_000)
+      const withUnit = yield* loadAppConfig({ PARLEY_FETCH_MAX_BYTES: "1MiB" })
+      assert.strictEqual(withUnit.fetchMaxBytes, 1024 * 1024)
     }))
 
   it.effect("reads HOST, PORT and PARLEY_BODY_LIMIT (plain bytes or with a unit)", () =>
@@ -30,7 +41,9 @@ describe("AppConfig", () => {
   it.effect.each([
     { env: { PORT: "http" }, name: "PORT" },
     { env: { PORT: "70000" }, name: "PORT" },
-    { env: { PARLEY_BODY_LIMIT: "lots" }, name: "PARLEY_BODY_LIMIT" }
+    { env: { PARLEY_BODY_LIMIT: "lots" }, name: "PARLEY_BODY_LIMIT" },
+    { env: { PARLEY_FETCH_MAX_BYTES: "0" }, name: "PARLEY_FETCH_MAX_BYTES" },
+    { env: { PARLEY_FETCH_TIMEOUT: "soon" }, name: "PARLEY_FETCH_TIMEOUT" }
   ])("fails on an invalid $name", ({ env, name }) =>
     Effect.gen(function*() {
       const error = yield* Effect.flip(loadAppConfig(env))

@@ -34,6 +34,18 @@ describe("config file", () => {
       ])
     }))
 
+  it.effect("reads a provider's timeouts, defaulting to 60 s each (docs/DESIGN.md §3.21)", () =>
+    Effect.gen(function*() {
+      const path = writeConfigFile({
+        providers: [local({ firstByteTimeoutMs: 5_000, idleTimeoutMs: 120_000 }), local({ id: "other" })]
+      })
+      const config = yield* loadAppConfig({ PARLEY_CONFIG: path })
+      assert.deepStrictEqual(config.providers[0]?.timeouts, { firstByteMs: 5_000, idleMs: 120_000 })
+      assert.deepStrictEqual(config.providers[1]?.timeouts, { firstByteMs: 60_000, idleMs: 60_000 })
+      const { error } = yield* failureFor({ providers: [local({ idleTimeoutMs: 0 })] })
+      assert.include(error.message, "providers[0].idleTimeoutMs")
+    }))
+
   it.effect("takes the key from the variable apiKeyEnv names", () =>
     Effect.gen(function*() {
       const path = writeConfigFile({ providers: [local({ apiKeyEnv: "LOCAL_LLM_KEY" })] })

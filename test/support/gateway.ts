@@ -2,7 +2,7 @@ import { Context, Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { HttpServer } from "effect/http"
 import { makeGateway } from "../../src/app/gateway.ts"
 import { ApiKeys } from "../../src/auth/ApiKeys.ts"
-import { AppConfig } from "../../src/config/AppConfig.ts"
+import { AppConfig, type ProviderTimeouts } from "../../src/config/AppConfig.ts"
 import type { KeyStatus } from "../../src/domain/ApiKey.ts"
 import type { SandboxProvider } from "../../src/sandbox/SandboxProvider.ts"
 import { sandboxTools } from "../../src/tools/sandboxTools.ts"
@@ -37,6 +37,10 @@ export interface GatewayOptions {
   readonly toolConcurrency?: number
   /** A sandbox provider for the gateway; its `bash` and `computer` tools join `tools`. */
   readonly sandboxes?: Layer.Layer<SandboxProvider, unknown>
+  /** How long the upstream may stay silent (default: the production defaults). */
+  readonly providerTimeouts?: ProviderTimeouts
+  /** Further settings, e.g. the outbound policy's. */
+  readonly config?: Partial<AppConfig["Service"]>
 }
 
 /**
@@ -47,6 +51,7 @@ export interface GatewayOptions {
 export const startGateway = async (options: GatewayOptions = {}): Promise<TestGateway> => {
   const upstream = await startUpstream({ apiKey: UPSTREAM_API_KEY })
   const config = AppConfig.layerTest({
+    ...options.config,
     ...(options.bodyLimitBytes === undefined ? {} : { bodyLimitBytes: options.bodyLimitBytes }),
     ...(options.toolConcurrency === undefined ? {} : { toolConcurrency: options.toolConcurrency }),
     databaseUrl: Redacted.make(options.databaseUrl ?? "sqlite::memory:"),
@@ -55,6 +60,7 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<TestGa
       type: "openai-compatible",
       baseURL: upstream.url,
       apiKey: Redacted.make(UPSTREAM_API_KEY),
+      ...(options.providerTimeouts === undefined ? {} : { timeouts: options.providerTimeouts }),
       models: [
         {
           id: "m1",

@@ -12,6 +12,7 @@ import {
 } from "@ai-sdk/provider"
 import { secureJsonParse, withoutTrailingSlash } from "@ai-sdk/provider-utils"
 import { type Exchange, headersOf, readBody, send } from "../../net/httpClient.ts"
+import type { ResponseTimeouts } from "../../net/responseTimeouts.ts"
 import { openPartStream, type PartStream, type PartStreaming } from "../PartStreaming.ts"
 import { type CallInfo, hideKey, readFailure, type ResponseInfo, statusError, toCallError } from "./apiErrors.ts"
 import type { ChunkSchema } from "./chunkShape.ts"
@@ -33,6 +34,8 @@ export interface OpenAICompatibleChatSettings {
   /** Sent as `Authorization: Bearer`; never in an error. */
   readonly apiKey?: string
   readonly modelId: string
+  /** A provider silent past these fails the call as unreachable (retryable). */
+  readonly timeouts?: ResponseTimeouts | undefined
 }
 
 const BODY_FAILURE = "Failed to process successful response"
@@ -76,6 +79,7 @@ export class OpenAICompatibleChatModel implements LanguageModelV4, PartStreaming
   private readonly url: URL
   private readonly urlText: string
   private readonly apiKey: string | undefined
+  private readonly timeouts: ResponseTimeouts | undefined
   private readonly headers: RequestHeaders
   private readonly sdkModel: OpenAICompatibleChatLanguageModel
   private readonly chunkSchema: ChunkSchema
@@ -87,6 +91,7 @@ export class OpenAICompatibleChatModel implements LanguageModelV4, PartStreaming
     this.namespaces = optionNamespaces(this.providerName)
     this.url = new URL(`${withoutTrailingSlash(settings.baseURL)}/chat/completions`)
     this.apiKey = settings.apiKey
+    this.timeouts = settings.timeouts
     this.urlText = this.url.toString()
     this.headers = new RequestHeaders(settings.apiKey)
     this.sdkModel = new OpenAICompatibleChatLanguageModel(settings.modelId, {
@@ -203,7 +208,8 @@ export class OpenAICompatibleChatModel implements LanguageModelV4, PartStreaming
         method: "POST",
         headers: this.headers.for(options.headers, json),
         body: json,
-        signal
+        signal,
+        timeouts: this.timeouts
       })
     } catch (error) {
       throw toCallError(error, call)

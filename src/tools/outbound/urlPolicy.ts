@@ -1,5 +1,6 @@
 import { lookup as dnsLookup } from "node:dns/promises"
 import { isIP } from "node:net"
+import type { AppConfig } from "../../config/AppConfig.ts"
 import { nonPublicKind } from "./addressRanges.ts"
 
 export interface ResolvedAddress {
@@ -34,8 +35,9 @@ const systemLookup: Lookup = (hostname) => dnsLookup(hostname, { all: true, verb
 export const normalizeHost = (hostname: string): string => hostname.replace(/^\[|\]$/g, "").toLowerCase()
 
 /**
- * The outbound policy of every tool that goes where a request says (the
- * browser, webhooks, a partner API named in tool context). A host is checked after DNS
+ * The outbound policy of everything that goes where a request says (the
+ * browser, webhooks, a partner API named in tool context, the files of
+ * message parts: `fetchForClient.ts`). A host is checked after DNS
  * resolution: it is refused when any of its addresses is not public (a
  * name with one private answer could be steered there), unless the server
  * allows private addresses or lists the host. The caller connects to the
@@ -73,6 +75,10 @@ export const makeUrlPolicy = (settings: UrlPolicySettings): UrlPolicy => {
     }
   }
 }
+
+/** The policy as configured (`PARLEY_OUTBOUND_ALLOW_PRIVATE`, `PARLEY_OUTBOUND_ALLOWED_HOSTS`). */
+export const configuredUrlPolicy = (config: AppConfig["Service"]): UrlPolicy =>
+  makeUrlPolicy({ allowPrivate: config.outboundAllowPrivate ?? false, allowedHosts: config.outboundAllowedHosts ?? [] })
 
 const webSchemes = new Set(["http:", "https:"])
 
