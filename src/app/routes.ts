@@ -2,9 +2,10 @@ import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar, OpenApi } from "effect/http-api"
 import { Api, RoutedApi } from "../api/Api.ts"
+import { contractRoutes } from "../api/contractRoutes.ts"
 import { AuthenticationLive } from "../http/authentication.ts"
 import { CatalogHandlers } from "../http/catalogHandlers.ts"
-import { Gateway } from "../http/gateway.ts"
+import { gatewayMiddleware } from "../http/gateway.ts"
 import { SandboxHandlers } from "../http/sandboxHandlers.ts"
 import { SystemHandlers } from "../http/systemHandlers.ts"
 
@@ -21,5 +22,10 @@ export const Routes = Layer.mergeAll(
   ),
   OpenApiDocument,
   HttpApiScalar.layer(Api, { path: "/docs" }),
-  Gateway
+  // Every route served, so that a known path asked with another method answers 405 (docs/DESIGN.md §3.20).
+  gatewayMiddleware([
+    ...contractRoutes(Api),
+    { method: "GET", path: "/openapi.json" },
+    { method: "GET", path: "/docs" }
+  ])
 )
