@@ -2,10 +2,11 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { Config, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { builtinCatalog } from "./builtinCatalogs.ts"
 import { configFilePath, loadConfigFile } from "./ConfigFile.ts"
+import { asInvalidConfiguration, problemCollector } from "./configProblems.ts"
 import type { ProviderConfig } from "./ProviderConfig.ts"
 import { type SandboxConfig, sandboxConfig } from "./SandboxConfig.ts"
 
-export { ConfigFileError } from "./ConfigFile.ts"
+export { InvalidConfiguration } from "./configProblems.ts"
 export type { ModelConfig, ProviderConfig, ProviderType } from "./ProviderConfig.ts"
 export type { SandboxConfig } from "./SandboxConfig.ts"
 
@@ -77,24 +78,28 @@ export class AppConfig extends Context.Service<AppConfig, {
   static readonly layer = Layer.effect(
     AppConfig,
     Effect.gen(function*() {
-      const host = yield* Config.String("HOST").pipe(Config.withDefault("127.0.0.1"))
-      const port = yield* Config.Port("PORT").pipe(Config.withDefault(8787))
-      const limit = yield* bodyLimitBytes
-      const configFile = yield* configFilePath
-      const fromFile = Option.isSome(configFile) ? yield* loadConfigFile(configFile.value) : []
+      // Every setting is read even after a bad one, so startup names all problems at once.
+      const { done, read } = problemCollector()
+      const host = yield* read(Config.String("HOST").pipe(Config.withDefault("127.0.0.1")), "")
+      const port = yield* read(Config.Port("PORT").pipe(Config.withDefault(8787)), 0)
+      const limit = yield* read(bodyLimitBytes, 0)
+      const configFile = yield* read(configFilePath, Option.none())
+      const fromFile = Option.isSome(configFile) ? yield* read(loadConfigFile(configFile.value), []) : []
       const fileIds = new Set(fromFile.map((provider) => provider.id))
       // An entry in the file wins over an environment shortcut of the same id.
-      const fromEnv = (yield* shortcutProviders).filter((provider) => !fileIds.has(provider.id))
-      const partnerApi = yield* Config.option(Config.URL("PARLEY_PARTNER_API_URL"))
-      const outboundAllowPrivate = yield* Config.Boolean("PARLEY_OUTBOUND_ALLOW_PRIVATE").pipe(
-        Config.withDefault(false)
+      const fromEnv = (yield* read(shortcutProviders, [])).filter((provider) => !fileIds.has(provider.id))
+      const partnerApi = yield* read(Config.option(Config.URL("PARLEY_PARTNER_API_URL")), Option.none())
+      const outboundAllowPrivate = yield* read(
+        Config.Boolean("PARLEY_OUTBOUND_ALLOW_PRIVATE").pipe(Config.withDefault(false)),
+        false
       )
-      const outboundAllowedHosts = yield* Config.Array(Schema.Trim, "PARLEY_OUTBOUND_ALLOWED_HOSTS").pipe(
-        Config.withDefault([])
+      const outboundAllowedHosts = yield* read(
+        Config.Array(Schema.Trim, "PARLEY_OUTBOUND_ALLOWED_HOSTS").pipe(Config.withDefault([])),
+        []
       )
-      const sandbox = yield* sandboxConfig
-      const database = yield* databaseUrl
-      return AppConfig.of({
+      const sandbox = yield* read(sandboxConfig, { limits: {} })
+      const database = yield* read(databaseUrl, Redacted.make(defaultDatabaseUrl))
+      return yield* done(AppConfig.of({
         host,
         port,
         bodyLimitBytes: limit,
@@ -105,8 +110,8 @@ export class AppConfig extends Context.Service<AppConfig, {
         outboundAllowedHosts: outboundAllowedHosts.filter((host) => host !== ""),
         sandbox,
         databaseUrl: database
-      })
-    })
+      }))
+    }).pipe(Effect.mapError(asInvalidConfiguration))
   ).pipe(Layer.provide(NodeFileSystem.layer))
 
   /**

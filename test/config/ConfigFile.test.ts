@@ -106,7 +106,7 @@ describe("config file", () => {
   ])("fails startup on $what, naming the file and the field", ({ content, field }) =>
     Effect.gen(function*() {
       const { error, path } = yield* failureFor(content)
-      assert.strictEqual(error._tag, "ConfigFileError")
+      assert.strictEqual(error._tag, "InvalidConfiguration")
       assert.include(error.message, path)
       assert.include(error.message, field)
     }))
@@ -132,7 +132,7 @@ describe("config file", () => {
     Effect.gen(function*() {
       const missing = join(tempDir(), "nope.json")
       const error = yield* Effect.flip(loadAppConfig({ PARLEY_CONFIG: missing }))
-      assert.strictEqual(error._tag, "ConfigFileError")
+      assert.strictEqual(error._tag, "InvalidConfiguration")
       assert.include(error.message, `Cannot read config file ${missing}`)
     }))
 
