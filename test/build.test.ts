@@ -137,7 +137,20 @@ describe("the production bundle", () => {
   }
 
   it("names every configuration problem at once, one line each, and exits 1 without a stack trace", async () => {
-    const child = startBundle({ PARLEY_CONFIG: join(root, "parley.config.example.json"), PORT: "http" }, data)
+    // Three providers whose keys are in variables nobody set, and a bad PORT.
+    const config = join(data, "keys-unset.config.json")
+    const provider = (id: string, type: string) => ({ id, type, apiKeyEnv: `${id.toUpperCase()}_API_KEY` })
+    writeFileSync(
+      config,
+      JSON.stringify({
+        providers: [
+          { ...provider("local_llm", "openai-compatible"), baseURL: "http://127.0.0.1:9/v1", models: [] },
+          provider("openai", "openai"),
+          provider("anthropic", "anthropic")
+        ]
+      })
+    )
+    const child = startBundle({ PARLEY_CONFIG: config, PORT: "http" }, data)
     const text = collect(child)
     const [code] = await once(child, "exit")
     expect(code, text()).toBe(1)
@@ -145,7 +158,7 @@ describe("the production bundle", () => {
     expect(lines[0]).toBe("parley cannot start: the configuration has 4 problems:")
     expect(lines.slice(1).map((line) => line.replace(/^ {2}- (\S+?): .*/, "$1"))).toEqual([
       "PORT",
-      ...["0", "1", "2"].map(() => join(root, "parley.config.example.json"))
+      ...["0", "1", "2"].map(() => config)
     ])
     for (const variable of ["LOCAL_LLM_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"]) {
       expect(text()).toContain(variable)

@@ -1,7 +1,7 @@
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect } from "effect"
-import { Argument, Command } from "effect/cli"
+import { Argument, Command, Flag } from "effect/cli"
 import packageJson from "../../package.json" with { type: "json" }
 import { keysCommand } from "./keysCommand.ts"
 import { sandboxCommand } from "./sandboxCommand.ts"
@@ -18,11 +18,23 @@ const serve = Command.make("serve", {}, () =>
     Command.withDescription("Run the gateway (HOST, PORT, DATABASE_URL, PARLEY_CONFIG)")
   )
 
-const demo = Command.make("demo", {}, () =>
-  Effect.flatMap(
-    Effect.promise((): Promise<{ readonly runDemo: Effect.Effect<void, unknown> }> => import("./demo.ts")),
-    (demo) => demo.runDemo
-  )).pipe(
+const demo = Command.make("demo", {
+  provider: Flag.Boolean("provider").pipe(
+    Flag.withDescription(
+      "Run only the scripted OpenAI-compatible provider, on 127.0.0.1:9100 as parley.config.example.json expects"
+    ),
+    Flag.withDefault(false)
+  )
+}, ({ provider }) =>
+  provider
+    ? Effect.flatMap(
+      Effect.promise((): Promise<{ readonly runDemoProvider: Effect.Effect<never> }> => import("./demoProvider.ts")),
+      (demo) => demo.runDemoProvider
+    )
+    : Effect.flatMap(
+      Effect.promise((): Promise<{ readonly runDemo: Effect.Effect<void, unknown> }> => import("./demo.ts")),
+      (demo) => demo.runDemo
+    )).pipe(
     Command.withDescription("Show parley at work end to end")
   )
 
