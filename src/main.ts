@@ -1,4 +1,4 @@
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { runServer } from "./app/gateway.ts"
+import { serve } from "./cli/serve.ts"
 
-runServer.pipe(NodeRuntime.runMain)
+serve.pipe(NodeRuntime.runMain)

@@ -117,6 +117,69 @@ describe("the production bundle", () => {
     expect(body.data.messages.at(-1).parts).toContainEqual({ type: "text", text: "Bundled and well", state: "done" })
   })
 
+  /** Runs the bundle as `npm start` does, from `cwd`, with only these variables of the provider kind. */
+  const startBundle = (env: Record<string, string>, cwd: string) => {
+    const clean = Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => !/^(OPENAI|ANTHROPIC|LOCAL_LLM|PARLEY|PORT|HOST)/.test(name))
+    )
+    return spawn(process.execPath, [...startFlags(), bundledFile(outdir, "src/main.ts")], {
+      cwd,
+      env: { ...clean, DATABASE_URL: "sqlite::memory:", ...env },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+  }
+
+  const collect = (child: ChildProcess) => {
+    let text = ""
+    child.stdout?.on("data", (chunk) => (text += chunk))
+    child.stderr?.on("data", (chunk) => (text += chunk))
+    return () => text
+  }
+
+  it("names every configuration problem at once, one line each, and exits 1 without a stack trace", async () => {
+    // Three providers whose keys are in variables nobody set, and a bad PORT.
+    const config = join(data, "keys-unset.config.json")
+    const provider = (id: string, type: string) => ({ id, type, apiKeyEnv: `${id.toUpperCase()}_API_KEY` })
+    writeFileSync(
+      config,
+      JSON.stringify({
+        providers: [
+          { ...provider("local_llm", "openai-compatible"), baseURL: "http://127.0.0.1:9/v1", models: [] },
+          provider("openai", "openai"),
+          provider("anthropic", "anthropic")
+        ]
+      })
+    )
+    const child = startBundle({ PARLEY_CONFIG: config, PORT: "http" }, data)
+    const text = collect(child)
+    const [code] = await once(child, "exit")
+    expect(code, text()).toBe(1)
+    const lines = text().trim().split("\n")
+    expect(lines[0]).toBe("parley cannot start: the configuration has 4 problems:")
+    expect(lines.slice(1).map((line) => line.replace(/^ {2}- (\S+?): .*/, "$1"))).toEqual([
+      "PORT",
+      ...["0", "1", "2"].map(() => config)
+    ])
+    for (const variable of ["LOCAL_LLM_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"]) {
+      expect(text()).toContain(variable)
+    }
+    expect(text()).not.toMatch(/^\s+at /m)
+  })
+
+  it("says what to configure when no provider is, and serves", async () => {
+    const port = await freePort()
+    const child = startBundle({ PORT: String(port) }, mkdtempSync(join(tmpdir(), "parley-build-empty-")))
+    const text = collect(child)
+    try {
+      expect((await waitForHealth(`http://127.0.0.1:${port}`, child, text)).status).toBe(200)
+      expect(text()).toContain("no model provider is configured")
+      expect(text()).toContain("npx parley demo")
+    } finally {
+      child.kill("SIGTERM")
+      await once(child, "exit")
+    }
+  })
+
   it("stops on SIGTERM", async () => {
     service.kill("SIGTERM")
     const [code] = await once(service, "exit")

@@ -1,6 +1,7 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { CatalogApi } from "./CatalogApi.ts"
 import { ChatApi } from "./ChatApi.ts"
+import { openNestedObjects } from "./openNestedObjects.ts"
 import { SandboxApi } from "./SandboxApi.ts"
 import { SystemApi } from "./SystemApi.ts"
 
@@ -14,7 +15,8 @@ export class Api extends HttpApi.make("parley")
     OpenApi.annotations({
       title: "parley",
       version: "1.0.0",
-      description: "A chat gateway to language models with a governed, server-side tool loop."
+      description: "A chat gateway to language models with a governed, server-side tool loop.",
+      transform: openNestedObjects("ChatRequest")
     })
   )
 {}

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { Count } from "../domain/Count.ts"
 import { Authentication } from "./Authentication.ts"
 import { errorAt } from "./errorSchemas.ts"
 
@@ -20,7 +21,7 @@ export const SandboxView = Schema.Struct({
   owner: Schema.Literals(["key", "account"]).annotate({
     description: "key: created with this API key; account: created by the operator for every key."
   }),
-  display: Schema.optional(Schema.Struct({ width: Schema.Number, height: Schema.Number }))
+  display: Schema.optionalKey(Schema.Struct({ width: Count, height: Count }))
 }).annotate({ identifier: "Sandbox" })
 
 const SandboxResponse = Schema.Struct({

@@ -1,6 +1,4 @@
 import { Layer } from "effect"
-import { AppConfig } from "../config/AppConfig.ts"
-import { ToolRegistry } from "../tools/ToolRegistry.ts"
 import { serveGateway } from "./GatewayServer.ts"
 import { type GatewayParts, gatewayServices } from "./services.ts"
 
@@ -11,6 +9,3 @@ import { type GatewayParts, gatewayServices } from "./services.ts"
  */
 export const makeGateway = <E>(parts: GatewayParts<E>) =>
   serveGateway({ quiet: parts.quiet }).pipe(Layer.provideMerge(gatewayServices(parts)))
-
-/** `npm start` / `parley serve`: configured from the environment and the config file (docs/DESIGN.md §4). */
-export const runServer = Layer.launch(makeGateway({ config: AppConfig.layer, tools: ToolRegistry.layer }))

@@ -2,9 +2,10 @@ import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar, OpenApi } from "effect/http-api"
 import { Api, RoutedApi } from "../api/Api.ts"
+import { contractRoutes } from "../api/contractRoutes.ts"
 import { AuthenticationLive } from "../http/authentication.ts"
 import { CatalogHandlers } from "../http/catalogHandlers.ts"
-import { Gateway } from "../http/gateway.ts"
+import { gatewayMiddleware } from "../http/gateway.ts"
 import { SandboxHandlers } from "../http/sandboxHandlers.ts"
 import { SystemHandlers } from "../http/systemHandlers.ts"
 
@@ -13,6 +14,27 @@ const OpenApiDocument = HttpRouter.use((router) =>
   Effect.suspend(() => router.add("GET", "/openapi.json", HttpServerResponse.jsonUnsafe(OpenApi.fromApi(Api))))
 )
 
+/**
+ * The docs page: Scalar, inlined in the page (no CDN), with everything that
+ * would reach another host turned off: its default fonts (fonts.scalar.com),
+ * the developer toolbar whose "Share" uploads the API description to
+ * scalar.com, the button that opens Scalar's hosted client, and telemetry.
+ * The names are those of @scalar/api-reference 1.43 (bundled by effect);
+ * test/app/docsPage.test.ts checks in Chromium that no request leaves.
+ */
+const docsPage: HttpApiScalar.ScalarConfig & {
+  readonly showDeveloperTools: "never"
+  readonly hideClientButton: true
+  readonly telemetry: false
+} = {
+  withDefaultFonts: false,
+  authentication: { preferredSecurityScheme: "bearer" },
+  showDeveloperTools: "never",
+  hideClientButton: true,
+  telemetry: false,
+  customCss: ":root { --scalar-font: system-ui, sans-serif; --scalar-font-code: ui-monospace, monospace; }"
+}
+
 /** Every routed endpoint (all but POST /api/v1/chat), /openapi.json, the docs page and the gateway middleware. */
 export const Routes = Layer.mergeAll(
   HttpApiBuilder.layer(RoutedApi).pipe(
@@ -20,6 +42,11 @@ export const Routes = Layer.mergeAll(
     Layer.provide(AuthenticationLive)
   ),
   OpenApiDocument,
-  HttpApiScalar.layer(Api, { path: "/docs" }),
-  Gateway
+  HttpApiScalar.layer(Api, { path: "/docs", scalar: docsPage }),
+  // Every route served, so that a known path asked with another method answers 405 (docs/DESIGN.md §3.22).
+  gatewayMiddleware([
+    ...contractRoutes(Api),
+    { method: "GET", path: "/openapi.json" },
+    { method: "GET", path: "/docs" }
+  ])
 )

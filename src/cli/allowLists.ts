@@ -1,6 +1,10 @@
 import { Effect, Option } from "effect"
+import { AppConfig } from "../config/AppConfig.ts"
+import { builtinCatalog } from "../config/builtinCatalogs.ts"
 import { builtinToolNames } from "../tools/builtinToolNames.ts"
 import { CliFailure } from "./CliFailure.ts"
+import { closest } from "./closest.ts"
+import { configurationReport } from "./setupFailure.ts"
 
 /**
  * `--models` / `--tools` values: comma-separated; `*` allows everything,
@@ -15,17 +19,56 @@ const knownTools: ReadonlyArray<string> = [...builtinToolNames].sort()
 
 const modelEntry = /^[^\s/]+\/\S+$/
 
-/** Entries that could never match a model (`gpt-4o` lacks its provider) are typos: refuse them. */
-export const parseModels = (raw: Option.Option<string>): Effect.Effect<ReadonlyArray<string>, CliFailure> => {
-  const entries = splitList(raw)
-  const bad = entries.find((entry) => entry !== "*" && !modelEntry.test(entry))
-  return bad === undefined ? Effect.succeed(entries) : Effect.fail(
-    new CliFailure({
-      message:
-        `--models: "${bad}" is not a model pattern. Use *, <provider>/* or <provider>/<model> (for example openai/gpt-4o-mini).`
-    })
+/** `*` and `<provider>/*` allow whole catalogs, so they stay valid whatever is configured. */
+const isPattern = (entry: string) => entry === "*" || entry.endsWith("/*")
+
+/**
+ * The models parley knows: those of the configured providers (config file and
+ * environment, as the server reads them) and the built-in OpenAI and Anthropic
+ * catalogs, which the provider shortcuts add.
+ */
+const knownModels = Effect.gen(function*() {
+  const config = yield* Effect.provide(Effect.service(AppConfig), AppConfig.layer)
+  const configured = config.providers.flatMap((provider) =>
+    provider.models.map((model) => `${provider.id}/${model.id}`)
   )
+  const builtin = (["openai", "anthropic"] as const).flatMap((type) =>
+    (builtinCatalog(type) ?? []).map((model) => `${type}/${model.id}`)
+  )
+  return [...new Set([...configured, ...builtin])].sort()
+}).pipe(Effect.mapError((error) => new CliFailure({ message: configurationReport(error) })))
+
+const unknownModel = (entry: string, known: ReadonlyArray<string>) => {
+  const nearest = closest(entry, known)
+  const hint = nearest === undefined ? "No models are configured." : `Did you mean "${nearest}"?`
+  return new CliFailure({
+    message:
+      `--models: unknown model "${entry}". ${hint} Use a configured model, <provider>/* for a whole provider or * for all (\`GET /api/v1/models\` lists them).`
+  })
 }
+
+/**
+ * Entries that could never match a model (`gpt-4o` lacks its provider) and
+ * models no catalog has (`openai/gpt-4o-mni`) are typos: refuse them, naming
+ * the closest known model, as `--tools` does for tools.
+ */
+export const parseModels = (raw: Option.Option<string>): Effect.Effect<ReadonlyArray<string>, CliFailure> =>
+  Effect.gen(function*() {
+    const entries = splitList(raw)
+    const bad = entries.find((entry) => entry !== "*" && !modelEntry.test(entry))
+    if (bad !== undefined) {
+      return yield* new CliFailure({
+        message:
+          `--models: "${bad}" is not a model pattern. Use *, <provider>/* or <provider>/<model> (for example openai/gpt-4o-mini).`
+      })
+    }
+    const exact = entries.filter((entry) => !isPattern(entry))
+    if (exact.length === 0) return entries
+    const known = yield* knownModels
+    const unknown = exact.find((entry) => !known.includes(entry))
+    if (unknown !== undefined) return yield* unknownModel(unknown, known)
+    return entries
+  })
 
 export const parseTools = (raw: Option.Option<string>): Effect.Effect<ReadonlyArray<string>, CliFailure> => {
   const entries = splitList(raw)

@@ -23,13 +23,51 @@ const columns: ReadonlyArray<readonly [string, (key: ApiKey, now: number) => str
   ["EXPIRES", expiresText]
 ]
 
-export const keyTable = (keys: ReadonlyArray<ApiKey>, now: number): string => {
+/** Columns that give up width, with an ellipsis, when the table is too wide: free text and lists. */
+const shrinkable = new Set(["NAME", "MODELS", "TOOLS"])
+const GAP = 2
+/** Width a table aims for when stdout is not a terminal (a pipe, a file): room for every column at a glance. */
+const DEFAULT_WIDTH = 160
+/** A shrunk column keeps this much, so a cut name or list stays recognisable. */
+const MIN_SHRUNK_WIDTH = 12
+
+const truncate = (cell: string, width: number): string =>
+  cell.length <= width ? cell : `${cell.slice(0, Math.max(0, width - 1))}…`
+
+/** Column widths within `maxWidth`: the widest shrinkable column gives up a character at a time, down to a floor. */
+const fitWidths = (natural: Array<number>, maxWidth: number): ReadonlyArray<number> => {
+  const widths = [...natural]
+  const total = () => widths.reduce((sum, width) => sum + width, 0) + GAP * (widths.length - 1)
+  const floor = (i: number) => Math.min(natural[i]!, Math.max(columns[i]![0].length, MIN_SHRUNK_WIDTH))
+  while (total() > maxWidth) {
+    let widest = -1
+    for (const [i, [title]] of columns.entries()) {
+      if (shrinkable.has(title) && widths[i]! > floor(i) && (widest < 0 || widths[i]! > widths[widest]!)) widest = i
+    }
+    if (widest < 0) break
+    widths[widest] = widths[widest]! - 1
+  }
+  return widths
+}
+
+/**
+ * `keys list`: one row per key, at most `maxWidth` wide (the terminal's width,
+ * else 160): a long name or allow-list is cut with an ellipsis rather than
+ * widening every row. `keys list --json` has the whole values.
+ */
+export const keyTable = (
+  keys: ReadonlyArray<ApiKey>,
+  now: number,
+  maxWidth: number = process.stdout.columns ?? DEFAULT_WIDTH
+): string => {
   if (keys.length === 0) {
     return "No API keys yet. Create one with `parley keys create --name NAME --models LIST --tools LIST`."
   }
   const rows = [columns.map(([title]) => title), ...keys.map((key) => columns.map(([, cell]) => cell(key, now)))]
-  const widths = columns.map((_, i) => Math.max(...rows.map((row) => row[i]?.length ?? 0)))
-  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join("  ").trimEnd()).join("\n")
+  const widths = fitWidths(columns.map((_, i) => Math.max(...rows.map((row) => row[i]?.length ?? 0))), maxWidth)
+  return rows.map((row) =>
+    row.map((cell, i) => truncate(cell, widths[i] ?? 0).padEnd(widths[i] ?? 0)).join(" ".repeat(GAP)).trimEnd()
+  ).join("\n")
 }
 
 /** The machine-readable form of a key for `keys list --json`. */

@@ -1,7 +1,7 @@
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect } from "effect"
-import { Command } from "effect/cli"
+import { Argument, Command, Flag } from "effect/cli"
 import packageJson from "../../package.json" with { type: "json" }
 import { keysCommand } from "./keysCommand.ts"
 import { sandboxCommand } from "./sandboxCommand.ts"
@@ -12,27 +12,58 @@ import { sandboxCommand } from "./sandboxCommand.ts"
 // The annotations state the contract each module must keep.
 const serve = Command.make("serve", {}, () =>
   Effect.flatMap(
-    Effect.promise((): Promise<{ readonly runServer: Effect.Effect<never, unknown> }> => import("../app/gateway.ts")),
-    (server) => server.runServer
+    Effect.promise((): Promise<{ readonly serve: Effect.Effect<void, unknown> }> => import("./serve.ts")),
+    (server) => server.serve
   )).pipe(
     Command.withDescription("Run the gateway (HOST, PORT, DATABASE_URL, PARLEY_CONFIG)")
   )
 
-const demo = Command.make("demo", {}, () =>
-  Effect.flatMap(
-    Effect.promise((): Promise<{ readonly runDemo: Effect.Effect<void, unknown> }> => import("./demo.ts")),
-    (demo) => demo.runDemo
-  )).pipe(
+const demo = Command.make("demo", {
+  provider: Flag.Boolean("provider").pipe(
+    Flag.withDescription(
+      "Run only the scripted OpenAI-compatible provider, on 127.0.0.1:9100 as parley.config.example.json expects"
+    ),
+    Flag.withDefault(false)
+  )
+}, ({ provider }) =>
+  provider
+    ? Effect.flatMap(
+      Effect.promise((): Promise<{ readonly runDemoProvider: Effect.Effect<never> }> => import("./demoProvider.ts")),
+      (demo) => demo.runDemoProvider
+    )
+    : Effect.flatMap(
+      Effect.promise((): Promise<{ readonly runDemo: Effect.Effect<void, unknown> }> => import("./demo.ts")),
+      (demo) => demo.runDemo
+    )).pipe(
     Command.withDescription("Show parley at work end to end")
   )
 
-const parley = Command.make("parley").pipe(
-  Command.withDescription("parley: a chat gateway to language models"),
-  Command.withSubcommands([serve, keysCommand, sandboxCommand, demo])
+// `parley help keys create` is `parley keys create --help`: the usage, from the same place.
+const help = Command.make(
+  "help",
+  {
+    command: Argument.String("command").pipe(
+      Argument.withDescription("The command to explain, such as `keys create`"),
+      Argument.variadic()
+    )
+  },
+  ({ command }): Effect.Effect<void, unknown, Command.Environment> =>
+    Effect.suspend(() => runParley([...command, "--help"]))
+).pipe(
+  Command.withDescription("Show the usage of parley or of one of its commands")
 )
 
-parley.pipe(
-  Command.run({ version: packageJson.version }),
+const parley = Command.make("parley").pipe(
+  Command.withDescription("parley: a chat gateway to language models"),
+  Command.withSubcommands([serve, keysCommand, sandboxCommand, demo, help])
+)
+
+const runParley: (args: ReadonlyArray<string>) => Effect.Effect<void, unknown, Command.Environment> = Command.runWith(
+  parley,
+  { version: packageJson.version }
+)
+
+runParley(process.argv.slice(2)).pipe(
   Effect.provide(NodeServices.layer),
   NodeRuntime.runMain
 )

@@ -1,5 +1,4 @@
-import type { Config } from "effect"
-import { AppConfig, type ConfigFileError } from "../config/AppConfig.ts"
+import { AppConfig, type InvalidConfiguration } from "../config/AppConfig.ts"
 import type * as Database from "../store/Database.ts"
 import { CliFailure } from "./CliFailure.ts"
 
@@ -7,17 +6,23 @@ import { CliFailure } from "./CliFailure.ts"
 export const cliConfig = AppConfig.layer
 
 /** What can stop a command before it starts: the configuration or the database. */
-export type SetupError = Config.ConfigError | ConfigFileError | Database.DatabaseError
+export type SetupError = InvalidConfiguration | Database.DatabaseError
+
+/** Every configuration problem, one line each, under a line saying what they stop. */
+export const configurationReport = (error: InvalidConfiguration): string => {
+  const count = error.problems.length === 1 ? "1 problem" : `${error.problems.length} problems`
+  return [`parley cannot start: the configuration has ${count}:`, ...error.problems.map((line) => `  - ${line}`)].join(
+    "\n"
+  )
+}
 
 const causeText = (cause: unknown): string => cause instanceof Error ? `: ${cause.message}` : ""
 
 // Never echo DATABASE_URL itself: a Postgres URL may hold a password.
 export const explainSetup = (error: SetupError): CliFailure => {
   switch (error._tag) {
-    case "ConfigError":
-      return new CliFailure({ message: `Invalid configuration: ${error.message}` })
-    case "ConfigFileError":
-      return new CliFailure({ message: error.message })
+    case "InvalidConfiguration":
+      return new CliFailure({ message: configurationReport(error) })
     case "InvalidDatabaseUrl":
       return new CliFailure({ message: error.message })
     case "SqlError":

@@ -2,10 +2,11 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { Config, Context, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { builtinCatalog } from "./builtinCatalogs.ts"
 import { configFilePath, loadConfigFile } from "./ConfigFile.ts"
+import { asInvalidConfiguration, problemCollector } from "./configProblems.ts"
 import type { ProviderConfig } from "./ProviderConfig.ts"
 import { type SandboxConfig, sandboxConfig } from "./SandboxConfig.ts"
 
-export { ConfigFileError } from "./ConfigFile.ts"
+export { InvalidConfiguration } from "./configProblems.ts"
 export { DEFAULT_PROVIDER_TIMEOUTS } from "./ProviderConfig.ts"
 export type { ModelConfig, ProviderConfig, ProviderTimeouts, ProviderType } from "./ProviderConfig.ts"
 export type { SandboxConfig } from "./SandboxConfig.ts"
@@ -95,28 +96,36 @@ export class AppConfig extends Context.Service<AppConfig, {
   static readonly layer = Layer.effect(
     AppConfig,
     Effect.gen(function*() {
-      const host = yield* Config.String("HOST").pipe(Config.withDefault("127.0.0.1"))
-      const port = yield* Config.Port("PORT").pipe(Config.withDefault(8787))
-      const limit = yield* bodyLimitBytes
-      const configFile = yield* configFilePath
-      const fromFile = Option.isSome(configFile) ? yield* loadConfigFile(configFile.value) : []
+      // Every setting is read even after a bad one, so startup names all problems at once.
+      const { done, read } = problemCollector()
+      const host = yield* read(Config.String("HOST").pipe(Config.withDefault("127.0.0.1")), "")
+      const port = yield* read(Config.Port("PORT").pipe(Config.withDefault(8787)), 0)
+      const limit = yield* read(bodyLimitBytes, 0)
+      const configFile = yield* read(configFilePath, Option.none())
+      const fromFile = Option.isSome(configFile) ? yield* read(loadConfigFile(configFile.value), []) : []
       const fileIds = new Set(fromFile.map((provider) => provider.id))
       // An entry in the file wins over an environment shortcut of the same id.
-      const fromEnv = (yield* shortcutProviders).filter((provider) => !fileIds.has(provider.id))
-      const partnerApi = yield* Config.option(Config.URL("PARLEY_PARTNER_API_URL"))
-      const outboundAllowPrivate = yield* Config.Boolean("PARLEY_OUTBOUND_ALLOW_PRIVATE").pipe(
-        Config.withDefault(false)
+      const fromEnv = (yield* read(shortcutProviders, [])).filter((provider) => !fileIds.has(provider.id))
+      const partnerApi = yield* read(Config.option(Config.URL("PARLEY_PARTNER_API_URL")), Option.none())
+      const outboundAllowPrivate = yield* read(
+        Config.Boolean("PARLEY_OUTBOUND_ALLOW_PRIVATE").pipe(Config.withDefault(false)),
+        false
       )
-      const outboundAllowedHosts = yield* Config.Array(Schema.Trim, "PARLEY_OUTBOUND_ALLOWED_HOSTS").pipe(
-        Config.withDefault([])
+      const outboundAllowedHosts = yield* read(
+        Config.Array(Schema.Trim, "PARLEY_OUTBOUND_ALLOWED_HOSTS").pipe(Config.withDefault([])),
+        []
       )
-      const toolConcurrency = yield* Config.option(
-        Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "PARLEY_TOOL_CONCURRENCY")
+      const toolConcurrency = yield* read(
+        Config.option(Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "PARLEY_TOOL_CONCURRENCY")),
+        Option.none()
       )
-      const fetchLimits = { fetchMaxBytes: yield* fetchMaxBytes, fetchTimeoutMs: yield* fetchTimeoutMs }
-      const sandbox = yield* sandboxConfig
-      const database = yield* databaseUrl
-      return AppConfig.of({
+      const fetchLimits = {
+        fetchMaxBytes: yield* read(fetchMaxBytes, 0),
+        fetchTimeoutMs: yield* read(fetchTimeoutMs, 0)
+      }
+      const sandbox = yield* read(sandboxConfig, { limits: {} })
+      const database = yield* read(databaseUrl, Redacted.make(defaultDatabaseUrl))
+      return yield* done(AppConfig.of({
         host,
         port,
         bodyLimitBytes: limit,
@@ -129,8 +138,8 @@ export class AppConfig extends Context.Service<AppConfig, {
         ...fetchLimits,
         sandbox,
         databaseUrl: database
-      })
-    })
+      }))
+    }).pipe(Effect.mapError(asInvalidConfiguration))
   ).pipe(Layer.provide(NodeFileSystem.layer))
 
   /**

@@ -1,18 +1,13 @@
-import { Config, Effect, FileSystem, Option, type Redacted, Schema } from "effect"
+import { Config, Effect, FileSystem, Option, type Redacted, Result, Schema } from "effect"
 import { resolve } from "node:path"
 import { builtinCatalog } from "./builtinCatalogs.ts"
+import { InvalidConfiguration, schemaIssueLines } from "./configProblems.ts"
 import {
   ConfigFileContent,
   DEFAULT_PROVIDER_TIMEOUTS,
   type ProviderConfig,
   type ProviderEntry
 } from "./ProviderConfig.ts"
-
-/** A config file that cannot be read or does not hold a valid configuration; fails startup. */
-export class ConfigFileError extends Schema.TaggedError<ConfigFileError>()("ConfigFileError", {
-  path: Schema.String,
-  message: Schema.String
-}) {}
 
 export const DEFAULT_CONFIG_FILE = "parley.config.json"
 
@@ -28,47 +23,51 @@ export const configFilePath = Effect.gen(function*() {
 
 const decodeContent = Schema.decodeUnknownEffect(ConfigFileContent, { onExcessProperty: "error", errors: "all" })
 
-/** `Expected string\n  at ["providers"][0]["baseURL"]` → `providers[0].baseURL: Expected string`. */
-const describeSchemaError = (message: string): string =>
-  message
-    .split(/\n(?=\S)/)
-    .map((issue) => {
-      const [what, where] = issue.split(/\n\s*at /)
-      const field = where?.replace(/\["([^"]*)"\]/g, ".$1").replace(/^\./, "")
-      const problem = what === "Expected no excess property" ? "unknown field" : what
-      return field === undefined ? problem : `${field}: ${problem}`
-    })
-    .join("; ")
-
-/** Reads, decodes and resolves a config file into providers (keys from `apiKeyEnv` looked up, catalogs filled in). */
+/**
+ * Reads, decodes and resolves a config file into providers (keys from
+ * `apiKeyEnv` looked up, catalogs filled in). Fails with every problem of the
+ * file, each line naming the file and the field.
+ */
 export const loadConfigFile = Effect.fn("loadConfigFile")(
-  function*(path: string): Effect.fn.Return<ReadonlyArray<ProviderConfig>, ConfigFileError, FileSystem.FileSystem> {
-    const fail = (message: string) => new ConfigFileError({ path, message: `Invalid config file ${path}: ${message}` })
+  function*(
+    path: string
+  ): Effect.fn.Return<ReadonlyArray<ProviderConfig>, InvalidConfiguration, FileSystem.FileSystem> {
+    const invalid = (problems: ReadonlyArray<string>) =>
+      new InvalidConfiguration({ problems: problems.map((problem) => `${path}: ${problem}`) })
     const fs = yield* FileSystem.FileSystem
     const text = yield* fs.readFileString(path).pipe(
       Effect.mapError((error) =>
-        new ConfigFileError({ path, message: `Cannot read config file ${path}: ${error.message}` })
+        new InvalidConfiguration({
+          problems: [`Cannot read config file ${path}: ${error.message}. Create it, or unset PARLEY_CONFIG.`]
+        })
       )
     )
     const json = yield* Effect.try({
       try: (): unknown => JSON.parse(text),
-      catch: (error) => fail(`not valid JSON (${error instanceof Error ? error.message : String(error)})`)
+      catch: (error) => invalid([`not valid JSON (${error instanceof Error ? error.message : String(error)})`])
     })
     const content = yield* decodeContent(json).pipe(
-      Effect.mapError((error) => fail(describeSchemaError(error.message)))
+      Effect.mapError((error) => invalid(schemaIssueLines(error.message)))
     )
 
+    const problems: Array<string> = []
     const seen = new Set<string>()
     const providers: Array<ProviderConfig> = []
     for (const [index, entry] of content.providers.entries()) {
       const at = `providers[${index}]`
-      if (seen.has(entry.id)) return yield* fail(`${at}.id: duplicate provider id "${entry.id}"`)
+      if (seen.has(entry.id)) problems.push(`${at}.id: duplicate provider id "${entry.id}"`)
       seen.add(entry.id)
       const problem = entryProblem(entry)
-      if (problem !== undefined) return yield* fail(`${at}${problem}`)
-      const apiKey = yield* resolveApiKey(entry).pipe(Effect.mapError((problem) => fail(`${at}.apiKeyEnv: ${problem}`)))
+      if (problem !== undefined) problems.push(`${at}${problem}`)
+      const key = yield* Effect.result(resolveApiKey(entry))
+      if (Result.isFailure(key)) {
+        problems.push(`${at}.apiKeyEnv: ${key.failure}`)
+        continue
+      }
+      const apiKey = key.success
       if (apiKey === undefined && entry.type !== "openai-compatible") {
-        return yield* fail(`${at}: apiKey or apiKeyEnv is required for type ${entry.type}`)
+        problems.push(`${at}: apiKey or apiKeyEnv is required for type ${entry.type}`)
+        continue
       }
       const resolved = {
         id: entry.id,
@@ -86,11 +85,12 @@ export const loadConfigFile = Effect.fn("loadConfigFile")(
           ...(entry.baseURL === undefined ? {} : { baseURL: entry.baseURL })
         })
       } else if (entry.baseURL === undefined) {
-        return yield* fail(`${at}.baseURL: required for type openai-compatible`)
+        problems.push(`${at}.baseURL: required for type openai-compatible`)
       } else {
         providers.push({ ...resolved, type: entry.type, baseURL: entry.baseURL })
       }
     }
+    if (problems.length > 0) return yield* invalid(problems)
     return providers
   }
 )
@@ -116,7 +116,12 @@ const resolveApiKey = (entry: ProviderEntry): Effect.Effect<Redacted.Redacted<st
   return Config.option(Config.Redacted(variable)).pipe(
     Effect.mapError(() => `environment variable ${variable} cannot be read`),
     Effect.flatMap(Option.match({
-      onNone: () => Effect.fail(`environment variable ${variable} is not set`),
+      onNone: () =>
+        Effect.fail(
+          `environment variable ${variable} is not set: set it to provider "${entry.id}"'s API key${
+            entry.type === "openai-compatible" ? ", or remove apiKeyEnv if the server needs no key" : ""
+          }`
+        ),
       onSome: (key) => Effect.succeed(key)
     }))
   )

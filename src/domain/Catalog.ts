@@ -1,11 +1,12 @@
 import { Schema } from "effect"
+import { Count } from "./Count.ts"
 
 /** Wire shapes of the read-only endpoints (GET /models, /tools, /prompt-types, /config-schema). */
 export const ModelInfo = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
   categories: Schema.Array(Schema.String),
-  contextWindow: Schema.optional(Schema.Number)
+  contextWindow: Schema.optionalKey(Count)
 })
 
 export const ToolInfo = Schema.Struct({
@@ -41,7 +42,7 @@ export const ConfigSchemaResponse = envelope(
 export const ErrorBody = Schema.Struct({
   error: Schema.String,
   message: Schema.String,
-  statusCode: Schema.Number,
-  correlationId: Schema.optional(Schema.String),
-  details: Schema.optional(Schema.Record(Schema.String, Schema.Unknown))
+  statusCode: Schema.Int,
+  correlationId: Schema.optionalKey(Schema.String),
+  details: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
 })

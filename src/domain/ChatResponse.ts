@@ -1,11 +1,12 @@
 import { Schema } from "effect"
+import { Count } from "./Count.ts"
 
 export const Usage = Schema.Struct({
-  inputTokens: Schema.optional(Schema.Number),
-  outputTokens: Schema.optional(Schema.Number),
-  totalTokens: Schema.optional(Schema.Number),
-  reasoningTokens: Schema.optional(Schema.Number),
-  cachedInputTokens: Schema.optional(Schema.Number)
+  inputTokens: Schema.optionalKey(Count),
+  outputTokens: Schema.optionalKey(Count),
+  totalTokens: Schema.optionalKey(Count),
+  reasoningTokens: Schema.optionalKey(Count),
+  cachedInputTokens: Schema.optionalKey(Count)
 })
 
 export const ToolUsage = Schema.Struct({

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { Count } from "./Count.ts"
 
 export const StructureError = Schema.Struct({
   field: Schema.String.annotate({ description: "The context field whose structure is wrong." }),
@@ -17,9 +18,9 @@ export const ToolReport = Schema.Struct({
 export type ToolReport = typeof ToolReport.Type
 
 export const PruneReport = Schema.Struct({
-  tokensBefore: Schema.Number,
-  tokensAfter: Schema.Number,
-  messagesRemoved: Schema.Number,
+  tokensBefore: Count,
+  tokensAfter: Count,
+  messagesRemoved: Count,
   stage: Schema.String.annotate({ description: "The pruning stage that brought the input under budget." })
 }).annotate({ description: "What pruning would do to this request (prune=true only)." })
 export type PruneReport = typeof PruneReport.Type

@@ -5,7 +5,7 @@ import type { MalformedJson } from "../domain/requestErrors.ts"
 import type { ProviderCannotTake, ProviderRejected, ProviderUnavailable } from "../models/ProviderFailure.ts"
 import type { SandboxNotFound, SandboxUnavailable } from "../sandbox/Sandbox.ts"
 import type { SandboxOwnedByOperator } from "../sandbox/sandboxAccess.ts"
-import type { BodyTooLarge, EmptyBody, RouteNotFound, UnreadableBody } from "./requestErrors.ts"
+import type { BodyTooLarge, EmptyBody, MethodNotAllowed, RouteNotFound, UnreadableBody } from "./requestErrors.ts"
 
 /** Every failure an /api/v1 request may end in with the spec's error body. */
 export type ApiFailure =
@@ -17,6 +17,7 @@ export type ApiFailure =
   | UnreadableBody
   | BodyTooLarge
   | RouteNotFound
+  | MethodNotAllowed
   | SandboxNotFound
   | SandboxOwnedByOperator
   | SandboxUnavailable
@@ -30,6 +31,8 @@ const errorNames = {
   401: "Unauthorized",
   403: "Forbidden",
   404: "NotFound",
+  // Not in the spec's table: a known path asked with a method it does not answer (docs/DESIGN.md §3.22).
+  405: "MethodNotAllowed",
   413: "PayloadTooLarge",
   500: "InternalServerError",
   503: "ServiceUnavailable"
@@ -104,6 +107,7 @@ const table: { readonly [Tag in ApiFailure["_tag"]]: Row<Failure<Tag>> } = {
   SandboxForbidden: row(403, (e) => ({ sandboxId: e.sandboxId })),
   SandboxOwnedByOperator: row(403, (e) => ({ sandboxId: e.sandboxId })),
   RouteNotFound: row(404),
+  MethodNotAllowed: row(405, (e) => ({ allowed: e.allowed })),
   SandboxNotFound: (e) => ({
     status: 404,
     error: errorNames[404],

@@ -1,10 +1,12 @@
 import { Cause, Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import type { ContractRoute } from "../api/contractRoutes.ts"
 import { ApiKeys } from "../auth/ApiKeys.ts"
+import { allowedMethods } from "./allowedMethods.ts"
 import { requiresKey } from "./authentication.ts"
 import { CorrelationId, correlationIdFor } from "./CorrelationId.ts"
 import { logUnexpected, renderError, unexpectedError } from "./errorResponse.ts"
-import { RouteNotFound } from "./requestErrors.ts"
+import { MethodNotAllowed, RouteNotFound } from "./requestErrors.ts"
 import { VerifiedKey } from "./VerifiedKey.ts"
 
 const isRouteNotFound = (cause: Cause.Cause<unknown>) =>
@@ -14,36 +16,52 @@ const isRouteNotFound = (cause: Cause.Cause<unknown>) =>
     (reason.error as { reason?: { _tag?: string } }).reason?._tag === "RouteNotFound"
   )
 
+/** No route for the request: 405 with `Allow` when the path answers other methods, else 404. */
+const noRoute = (
+  methodsOf: (path: string) => ReadonlyArray<string>,
+  method: string,
+  url: string,
+  correlationId: string
+) => {
+  const path = url.split("?", 1)[0]!
+  const allowed = methodsOf(path)
+  if (allowed.length === 0) return renderError(new RouteNotFound({ method, path }), correlationId)
+  const response = renderError(new MethodNotAllowed({ method, path, allowed }), correlationId)
+  return HttpServerResponse.setHeader(response, "allow", allowed.join(", "))
+}
+
 /**
  * Runs before routing on every routed request: authenticates /api/… (so an
  * unknown path with a bad key is 401, with a good key 404), assigns the
  * correlation id, and turns anything unhandled into the spec's error body.
+ * `routes` are every route the gateway serves, chat included, for 405s.
  */
-export const Gateway = HttpRouter.middleware<{ handles: unknown }>()(
-  Effect.gen(function*() {
-    const keys = yield* ApiKeys
-    return (httpEffect) =>
-      Effect.gen(function*() {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        const correlationId = correlationIdFor(request.headers["x-correlation-id"])
-        let routed = httpEffect.pipe(Effect.provideService(CorrelationId, correlationId))
-        if (requiresKey(request.url)) {
-          const verified = yield* Effect.result(keys.authenticate(request.headers.authorization))
-          if (verified._tag === "Failure") return renderError(verified.failure, "")
-          routed = routed.pipe(Effect.provideService(VerifiedKey, verified.success))
-        }
-        const response = yield* routed.pipe(
-          Effect.catchCause((cause) => {
-            if (isRouteNotFound(cause)) {
-              const notFound = new RouteNotFound({ method: request.method, path: request.url.split("?")[0]! })
-              return Effect.succeed(renderError(notFound, correlationId))
-            }
-            if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
-            return Effect.as(logUnexpected(cause, correlationId), unexpectedError(correlationId))
-          })
-        )
-        return HttpServerResponse.setHeader(response, "x-correlation-id", correlationId)
-      })
-  }),
-  { global: true }
-)
+export const gatewayMiddleware = (routes: ReadonlyArray<ContractRoute>) =>
+  HttpRouter.middleware<{ handles: unknown }>()(
+    Effect.gen(function*() {
+      const keys = yield* ApiKeys
+      const methodsOf = allowedMethods(routes)
+      return (httpEffect) =>
+        Effect.gen(function*() {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const correlationId = correlationIdFor(request.headers["x-correlation-id"])
+          let routed = httpEffect.pipe(Effect.provideService(CorrelationId, correlationId))
+          if (requiresKey(request.url)) {
+            const verified = yield* Effect.result(keys.authenticate(request.headers.authorization))
+            if (verified._tag === "Failure") return renderError(verified.failure, "")
+            routed = routed.pipe(Effect.provideService(VerifiedKey, verified.success))
+          }
+          const response = yield* routed.pipe(
+            Effect.catchCause((cause) => {
+              if (isRouteNotFound(cause)) {
+                return Effect.succeed(noRoute(methodsOf, request.method, request.url, correlationId))
+              }
+              if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
+              return Effect.as(logUnexpected(cause, correlationId), unexpectedError(correlationId))
+            })
+          )
+          return HttpServerResponse.setHeader(response, "x-correlation-id", correlationId)
+        })
+    }),
+    { global: true }
+  )

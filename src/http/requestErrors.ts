@@ -34,3 +34,14 @@ export class RouteNotFound extends Schema.TaggedError<RouteNotFound>()("RouteNot
     return `No endpoint ${this.method} ${this.path}. See /docs for the API.`
   }
 }
+
+/** `path` has an endpoint, but not for `method` (docs/DESIGN.md §3.22); `allowed` are the methods it answers. */
+export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("MethodNotAllowed", {
+  method: Schema.String,
+  path: Schema.String,
+  allowed: Schema.Array(Schema.String)
+}) {
+  override get message() {
+    return `${this.path} does not answer ${this.method}; it answers ${this.allowed.join(", ")}. See /docs for the API.`
+  }
+}

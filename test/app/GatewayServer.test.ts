@@ -61,11 +61,10 @@ describe("the gateway's server", () => {
   })
 
   it("sends every other method and path to the router", async () => {
-    await expectNoEndpoint(
-      await fetch(`${gateway.url}/api/v1/chat`, { headers: bearer(secret) }),
-      "GET",
-      "/api/v1/chat"
-    )
+    // The router's answer: the chat path exists, for POST only (docs/DESIGN.md §3.22).
+    const get = await fetch(`${gateway.url}/api/v1/chat`, { headers: bearer(secret) })
+    expect(get.status).toBe(405)
+    expect(get.headers.get("allow")).toBe("POST")
     await expectNoEndpoint(
       await postJson(`${gateway.url}/api/v1/chat/more`, chatBody(), bearer(secret)),
       "POST",

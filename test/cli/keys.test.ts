@@ -71,7 +71,7 @@ describe.concurrent("parley keys", { timeout: 120_000 }, () => {
         "--name",
         "recruiter",
         "--models",
-        "openai/*, anthropic/claude-x",
+        "openai/*, openai/gpt-5",
         "--tools",
         "browser,chat_message"
       )
@@ -97,7 +97,7 @@ describe.concurrent("parley keys", { timeout: 120_000 }, () => {
       }
       assert.include(table.stdout, id ?? "")
       assert.include(table.stdout, secret.slice(0, 12))
-      assert.include(table.stdout, "openai/*,anthropic/claude-x")
+      assert.include(table.stdout, "openai/*,openai/gpt-5")
       assert.include(table.stdout, "browser,chat_message")
     }))
 

@@ -47,7 +47,7 @@ describe("AppConfig", () => {
   ])("fails on an invalid $name", ({ env, name }) =>
     Effect.gen(function*() {
       const error = yield* Effect.flip(loadAppConfig(env))
-      assert.strictEqual(error._tag, "ConfigError")
+      assert.strictEqual(error._tag, "InvalidConfiguration")
       assert.include(error.message, name)
     }))
 
@@ -186,7 +186,7 @@ describe("AppConfig", () => {
   ])("fails on an invalid $name", ({ env, name }) =>
     Effect.gen(function*() {
       const error = yield* Effect.flip(loadAppConfig(env))
-      assert.strictEqual(error._tag, "ConfigError")
+      assert.strictEqual(error._tag, "InvalidConfiguration")
       assert.include(error.message, name)
     }))
 

@@ -143,7 +143,7 @@ describe("ModelRegistry", () => {
     Effect.gen(function*() {
       const path = localFile({ models: [{ id: "m1", name: "", categories: [] }] })
       const error = yield* Effect.flip(registryWith({ PARLEY_CONFIG: path }))
-      assert.strictEqual(error._tag, "ConfigFileError")
+      assert.strictEqual(error._tag, "InvalidConfiguration")
       assert.include(error.message, path)
       assert.include(error.message, "providers[0].models[0].name")
     }))

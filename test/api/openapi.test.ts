@@ -1,0 +1,88 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Validator } from "@seriousme/openapi-schema-validator"
+import { Ajv2020 } from "ajv/dist/2020.js"
+import { Effect, Result } from "effect"
+import { OpenApi } from "effect/http-api"
+import { Api } from "../../src/api/Api.ts"
+import { decodeChatRequest } from "../../src/domain/ChatRequest.ts"
+import { validBodies } from "../domain/generators.ts"
+import { startGateway } from "../support/gateway.ts"
+
+const served = Effect.acquireUseRelease(
+  Effect.promise(() => startGateway()),
+  (gateway) => Effect.promise(() => fetch(`${gateway.url}/openapi.json`).then((r) => r.json() as Promise<any>)),
+  (gateway) => Effect.promise(() => gateway.close())
+)
+
+const spec = OpenApi.fromApi(Api) as unknown as Record<string, any>
+const ajv = new Ajv2020({ strict: false, allErrors: true })
+ajv.addSchema({ ...spec, $id: "parley-openapi" })
+const validateChatRequest = ajv.getSchema("parley-openapi#/components/schemas/ChatRequest")!
+
+/** Every node of a JSON value, with its path. */
+const nodes = function*(value: unknown, path = ""): Generator<readonly [string, unknown]> {
+  yield [path, value]
+  if (typeof value === "object" && value !== null) {
+    for (const [key, child] of Object.entries(value)) yield* nodes(child, `${path}/${key}`)
+  }
+}
+
+/** What an AI SDK `DefaultChatTransport` (useChat) posts, with parley's own fields in its `body` option. */
+const useChatBody = {
+  model: "test/m1",
+  stream: true,
+  id: "chat_8f2",
+  trigger: "submit-message",
+  messageId: "msg_3",
+  messages: [{ id: "msg_1", role: "user", parts: [{ type: "text", text: "Hello" }] }]
+}
+
+const accepted = (body: unknown) => Result.isSuccess(Effect.runSync(Effect.result(decodeChatRequest(body))))
+
+describe("/openapi.json", () => {
+  it.effect("is a valid OpenAPI 3.1 document (@seriousme/openapi-schema-validator)", () =>
+    Effect.gen(function*() {
+      const document = yield* served
+      const result = yield* Effect.promise(() => new Validator().validate(document))
+      assert.deepStrictEqual(result.errors, undefined)
+      assert.isTrue(result.valid)
+      assert.strictEqual(document.openapi, "3.1.0")
+    }))
+
+  it("declares the key as a bearer token, in the case the viewer matches", () => {
+    assert.deepInclude(spec.components.securitySchemes.bearer, { type: "http", scheme: "bearer" })
+  })
+
+  it("types counts as integers: no \"NaN\" or \"Infinity\" anywhere", () => {
+    const strings = [...nodes(spec)].filter(([, value]) => value === "NaN" || value === "Infinity")
+    assert.deepStrictEqual(strings, [])
+    const usage = spec.components.schemas.ChatResponse.properties.data.properties.usage.properties
+    for (const field of ["inputTokens", "outputTokens", "totalTokens", "reasoningTokens", "cachedInputTokens"]) {
+      assert.deepInclude(usage[field], { type: "integer", minimum: 0 }, field)
+    }
+    const prune = spec.components.schemas.ValidationReport.properties.prune.properties
+    assert.strictEqual(prune.tokensBefore.type, "integer")
+    assert.strictEqual(spec.components.schemas.Sandbox.properties.display.properties.width.type, "integer")
+  })
+
+  it("accepts a useChat body: the fields AI SDK transports add (docs/DESIGN.md §3.16)", () => {
+    assert.isTrue(accepted(useChatBody))
+    assert.isTrue(validateChatRequest(useChatBody), JSON.stringify(validateChatRequest.errors))
+  })
+
+  it("accepts the fields the server ignores inside a request, and refuses unknown top-level ones", () => {
+    const extras = {
+      model: "test/m1",
+      messages: [{ role: "user", content: "Hi", createdAt: "2026-01-01" }],
+      pruneOptions: { targetTokens: 100, note: "x" }
+    }
+    assert.isTrue(accepted(extras))
+    assert.isTrue(validateChatRequest(extras), JSON.stringify(validateChatRequest.errors))
+    assert.isFalse(validateChatRequest({ ...useChatBody, strem: false }))
+  })
+
+  it.prop("every body the server accepts validates against the contract's ChatRequest", [validBodies], ([body]) => {
+    assert.isTrue(accepted(body))
+    assert.isTrue(validateChatRequest(body), JSON.stringify(validateChatRequest.errors))
+  })
+})
