@@ -16,7 +16,7 @@ export class Api extends HttpApi.make("parley")
       title: "parley",
       version: "1.0.0",
       description: "A chat gateway to language models with a governed, server-side tool loop.",
-      transform: openNestedObjects("ChatRequest")
+      transform: openNestedObjects("ChatRequest", ["pruneOptions"])
     })
   )
 {}

@@ -1,19 +1,5 @@
+import { editDistance } from "./editDistance.ts"
 import { isRecord } from "./isRecord.ts"
-
-/** Edit distance (insertions, deletions, substitutions), ignoring case. */
-const distance = (a: string, b: string): number => {
-  const x = a.toLowerCase()
-  const y = b.toLowerCase()
-  let previous = Array.from({ length: y.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= x.length; i++) {
-    const current = [i]
-    for (let j = 1; j <= y.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1))
-    }
-    previous = current
-  }
-  return previous[y.length]!
-}
 
 // Long enough for any known field and its typos; a longer name is no near miss and is shown cut.
 const MAX_NAME_LENGTH = 40
@@ -23,7 +9,7 @@ export const closestField = (field: string, known: ReadonlyArray<string>): strin
   if (field.length > MAX_NAME_LENGTH) return undefined
   let best: { readonly name: string; readonly distance: number } | undefined
   for (const name of known) {
-    const d = distance(field, name)
+    const d = editDistance(field, name)
     if (d <= Math.max(1, Math.floor(name.length / 3)) && (best === undefined || d < best.distance)) {
       best = { name, distance: d }
     }

@@ -70,15 +70,19 @@ describe("/openapi.json", () => {
     assert.isTrue(validateChatRequest(useChatBody), JSON.stringify(validateChatRequest.errors))
   })
 
-  it("accepts the fields the server ignores inside a request, and refuses unknown top-level ones", () => {
+  it("accepts the fields the server ignores inside messages, and refuses unknown top-level and pruneOptions ones", () => {
     const extras = {
       model: "test/m1",
       messages: [{ role: "user", content: "Hi", createdAt: "2026-01-01" }],
-      pruneOptions: { targetTokens: 100, note: "x" }
+      pruneOptions: { targetTokens: 100 }
     }
     assert.isTrue(accepted(extras))
     assert.isTrue(validateChatRequest(extras), JSON.stringify(validateChatRequest.errors))
-    assert.isFalse(validateChatRequest({ ...useChatBody, strem: false }))
+    const misspelled = [{ ...useChatBody, strem: false }, { ...extras, pruneOptions: { targetTokens: 100, note: "x" } }]
+    for (const body of misspelled) {
+      assert.isFalse(accepted(body))
+      assert.isFalse(validateChatRequest(body))
+    }
   })
 
   it.prop("every body the server accepts validates against the contract's ChatRequest", [validBodies], ([body]) => {
