@@ -3,6 +3,7 @@ import { Context, Effect, Layer } from "effect"
 import type { InvalidHistory } from "../domain/requestErrors.ts"
 import type { ProviderFailure } from "../models/ProviderFailure.ts"
 import type { AgentRun } from "./AgentRun.ts"
+import type { ClientPace } from "./ClientPace.ts"
 import { runAgent } from "./runAgent.ts"
 import type { RunSummary } from "./RunSummary.ts"
 
@@ -23,11 +24,13 @@ export class Agent extends Context.Service<Agent, {
   /**
    * Runs to the end, handing each chunk to `emit` as it is produced: a
    * streamed answer writes them straight to the socket, with no stream or
-   * queue between the loop and the client (BENCHMARKS.md).
+   * queue between the loop and the client (BENCHMARKS.md). While the client
+   * is behind (`pace`), the run waits for it.
    */
   readonly run: (
     run: AgentRun,
-    emit: (chunk: UIMessageChunk) => void
+    emit: (chunk: UIMessageChunk) => void,
+    pace?: ClientPace
   ) => Effect.Effect<RunSummary, ProviderFailure | InvalidHistory>
   /** The same run with its chunks gathered in memory, for an answer sent in one piece. */
   readonly collect: (run: AgentRun) => Effect.Effect<CollectedRun, ProviderFailure | InvalidHistory>

@@ -2,6 +2,7 @@ import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from "@ai-sdk/
 import { Effect, Option } from "effect"
 import { ProviderUnavailable } from "../models/ProviderFailure.ts"
 import type { AgentRun } from "./AgentRun.ts"
+import { type ClientPace, keepsUp, untilCaughtUp } from "./ClientPace.ts"
 import { initialPrompt, type PromptTarget, stepMessages } from "./history.ts"
 import { streamModelCall } from "./modelCall.ts"
 import { type Emit, RunState } from "./RunState.ts"
@@ -30,12 +31,15 @@ const runSteps = Effect.fnUntraced(function*(
   state: RunState,
   tools: ToolSet,
   target: PromptTarget,
-  firstPrompt: LanguageModelV4Prompt
+  firstPrompt: LanguageModelV4Prompt,
+  pace: ClientPace
 ) {
   let prompt = firstPrompt
   for (let step = 1;; step++) {
+    // The next step waits for a client that is behind, as its model answer would.
+    yield* untilCaughtUp(pace)
     const translator = new StepTranslator(state, tools)
-    yield* streamModelCall(run.model, run.provider, callOptions(run, tools, prompt), state, translator)
+    yield* streamModelCall(run.model, run.provider, callOptions(run, tools, prompt), state, translator, pace)
 
     const calls = translator.calls.filter((call) => call.providerExecuted !== true)
     const outcomes = new Map<string, ToolOutcome>()
@@ -43,7 +47,7 @@ const runSteps = Effect.fnUntraced(function*(
     // As the AI SDK: tools run only when the model finished its turn normally.
     const valid = calls.filter((call) => call.valid)
     if (valid.length > 0 && (translator.finishReason === "stop" || translator.finishReason === "tool-calls")) {
-      for (const [id, outcome] of yield* runTools(state, valid, run)) outcomes.set(id, outcome)
+      for (const [id, outcome] of yield* runTools(state, valid, run, pace)) outcomes.set(id, outcome)
     }
     state.endStep()
 
@@ -59,15 +63,15 @@ const runSteps = Effect.fnUntraced(function*(
  * Runs a conversation to its end, emitting UI message chunks, and returns
  * its summary. A limit ends the run as a structured interruption: the
  * chunks so far stay valid and the `finish` chunk says `finished: false`
- * with the reason.
+ * with the reason. A streamed run keeps to its client's `pace`.
  *
  * Untraced: a span costs ~20 µs a call, and this runs on every request (BENCHMARKS.md).
  */
-export const runAgent = Effect.fnUntraced(function*(run: AgentRun, emit: Emit) {
+export const runAgent = Effect.fnUntraced(function*(run: AgentRun, emit: Emit, pace: ClientPace = keepsUp) {
   const state = new RunState(emit)
   const ended = yield* Effect.gen(function*() {
     const { prompt, target } = yield* initialPrompt(run.model, run.provider, run.system, run.messages, run.tools)
-    return yield* runSteps(run, state, makeToolSet(run.tools), target, prompt)
+    return yield* runSteps(run, state, makeToolSet(run.tools), target, prompt, pace)
   }).pipe(Effect.timeoutOption(run.timeout))
 
   if (Option.isSome(ended)) {

@@ -50,7 +50,7 @@ export const makeChatRoute = Effect.gen(function*() {
         return writeJson(res, 200, chatResponseBody(collected, plan.input, plan.tools), headers)
       }
       const sse = stream.sse = new SseWriter(res, headers)
-      yield* agent.run(plan.run, sse.emit)
+      yield* agent.run(plan.run, sse.emit, sse)
       sse.end()
     })
 
