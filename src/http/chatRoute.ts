@@ -10,7 +10,7 @@ import { correlationIdFor } from "./CorrelationId.ts"
 import { errorBody, logUnexpected, unexpectedBody } from "./errorResponse.ts"
 import { type ApiFailure, wireError } from "./errorTable.ts"
 import { writeError, writeJson } from "./nodeAnswers.ts"
-import { closeIfBodyUnread, readJsonBody } from "./nodeBody.ts"
+import { readJsonBody, settleUnreadBody } from "./nodeBody.ts"
 import { SseWriter } from "./SseWriter.ts"
 
 const CHAT_PATH = "/api/v1/chat"
@@ -57,6 +57,7 @@ export const makeChatRoute = Effect.gen(function*() {
   // A failure before the answer started is an error body; after, it ends the stream (docs/DESIGN.md §3.3).
   const fail = (
     cause: Cause.Cause<ApiFailure>,
+    req: IncomingMessage,
     res: ServerResponse,
     correlationId: string,
     sse: SseWriter | undefined
@@ -65,14 +66,19 @@ export const makeChatRoute = Effect.gen(function*() {
     const failure = Cause.findErrorOption(cause)
     if (failure._tag === "Some") {
       if (sse?.started) return Effect.sync(() => sse.fail(wireError(failure.value).message))
-      return Effect.sync(() => writeError(res, errorBody(failure.value, correlationId), correlationId))
+      return Effect.sync(() => {
+        settleUnreadBody(req, res)
+        writeError(res, errorBody(failure.value, correlationId), correlationId)
+      })
     }
     const unexpected = unexpectedBody(correlationId)
     return logUnexpected(cause, correlationId).pipe(
       Effect.andThen(Effect.sync(() => {
         if (sse?.started) sse.fail(String(unexpected.body.message))
-        else if (!res.headersSent) writeError(res, unexpected, correlationId)
-        else res.destroy()
+        else if (!res.headersSent) {
+          settleUnreadBody(req, res)
+          writeError(res, unexpected, correlationId)
+        } else res.destroy()
       }))
     )
   }
@@ -81,9 +87,8 @@ export const makeChatRoute = Effect.gen(function*() {
     const correlationId = correlationIdFor(req.headers["x-correlation-id"] as string | undefined)
     const stream: { sse?: SseWriter } = {}
     const program = answer(req, res, correlationId, stream).pipe(
-      Effect.catchCause((cause) => fail(cause, res, correlationId, stream.sse))
+      Effect.catchCause((cause) => fail(cause, req, res, correlationId, stream.sse))
     )
-    res.once("finish", () => closeIfBodyUnread(req))
     const fiber = Fiber.runIn(Effect.runForkWith(context)(program), scope)
     if (fiber.pollUnsafe() !== undefined) return
     res.once("close", () => {
