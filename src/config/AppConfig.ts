@@ -2,10 +2,12 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { Config, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { builtinCatalog } from "./builtinCatalogs.ts"
 import { configFilePath, loadConfigFile } from "./ConfigFile.ts"
+import { type ConnectionConfig, connectionConfig } from "./ConnectionConfig.ts"
 import type { ProviderConfig } from "./ProviderConfig.ts"
 import { type SandboxConfig, sandboxConfig } from "./SandboxConfig.ts"
 
 export { ConfigFileError } from "./ConfigFile.ts"
+export type { ConnectionConfig } from "./ConnectionConfig.ts"
 export type { ModelConfig, ProviderConfig, ProviderType } from "./ProviderConfig.ts"
 export type { SandboxConfig } from "./SandboxConfig.ts"
 
@@ -60,6 +62,8 @@ export class AppConfig extends Context.Service<AppConfig, {
   readonly host: string
   readonly port: number
   readonly bodyLimitBytes: number
+  /** `PARLEY_MAX_CONNECTIONS`, `PARLEY_HEADERS_TIMEOUT`: what the server holds of its clients' connections. */
+  readonly connections: ConnectionConfig
   readonly providers: ReadonlyArray<ProviderConfig>
   /** Absolute path of the config file that was read, if any. */
   readonly configFile: string | undefined
@@ -80,6 +84,7 @@ export class AppConfig extends Context.Service<AppConfig, {
       const host = yield* Config.String("HOST").pipe(Config.withDefault("127.0.0.1"))
       const port = yield* Config.Port("PORT").pipe(Config.withDefault(8787))
       const limit = yield* bodyLimitBytes
+      const connections = yield* connectionConfig
       const configFile = yield* configFilePath
       const fromFile = Option.isSome(configFile) ? yield* loadConfigFile(configFile.value) : []
       const fileIds = new Set(fromFile.map((provider) => provider.id))
@@ -98,6 +103,7 @@ export class AppConfig extends Context.Service<AppConfig, {
         host,
         port,
         bodyLimitBytes: limit,
+        connections,
         providers: [...fromFile, ...fromEnv],
         configFile: Option.getOrUndefined(configFile),
         partnerApiBaseUrl: Option.getOrUndefined(Option.map(partnerApi, (url) => url.href)),
@@ -111,7 +117,7 @@ export class AppConfig extends Context.Service<AppConfig, {
 
   /**
    * Fixed settings for tests: loopback, an ephemeral port, the default body
-   * limit, no providers unless given, the default sandboxes and an in-memory
+   * limit, no connection cap and the default headers timeout, no providers unless given, the default sandboxes and an in-memory
    * SQLite database.
    */
   static readonly layerTest = (overrides: Partial<AppConfig["Service"]> = {}) =>
@@ -121,6 +127,7 @@ export class AppConfig extends Context.Service<AppConfig, {
         host: "127.0.0.1",
         port: 0,
         bodyLimitBytes: 10 * MiB,
+        connections: { maxConnections: undefined, headersTimeoutMs: 10_000 },
         providers: [],
         configFile: undefined,
         sandbox: { limits: {} },

@@ -2,7 +2,7 @@ import { Context, Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { HttpServer } from "effect/http"
 import { makeGateway } from "../../src/app/gateway.ts"
 import { ApiKeys } from "../../src/auth/ApiKeys.ts"
-import { AppConfig } from "../../src/config/AppConfig.ts"
+import { AppConfig, type ConnectionConfig } from "../../src/config/AppConfig.ts"
 import type { KeyStatus } from "../../src/domain/ApiKey.ts"
 import type { SandboxProvider } from "../../src/sandbox/SandboxProvider.ts"
 import { sandboxTools } from "../../src/tools/sandboxTools.ts"
@@ -28,6 +28,8 @@ export interface TestGateway {
 export interface GatewayOptions {
   readonly tools?: ReadonlyArray<Tool>
   readonly bodyLimitBytes?: number
+  /** Default: no connection cap, a 10 s headers timeout. */
+  readonly connections?: ConnectionConfig
   readonly contextWindow?: number
   /** Default: a fresh in-memory SQLite. */
   readonly databaseUrl?: string
@@ -44,6 +46,7 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<TestGa
   const upstream = await startUpstream({ apiKey: UPSTREAM_API_KEY })
   const config = AppConfig.layerTest({
     ...(options.bodyLimitBytes === undefined ? {} : { bodyLimitBytes: options.bodyLimitBytes }),
+    ...(options.connections === undefined ? {} : { connections: options.connections }),
     databaseUrl: Redacted.make(options.databaseUrl ?? "sqlite::memory:"),
     providers: [{
       id: "test",
