@@ -5,6 +5,7 @@ import type { InvalidHistory } from "../domain/requestErrors.ts"
 import type { ProviderFailure } from "../models/ProviderFailure.ts"
 import { configuredClientFetch } from "../tools/outbound/fetchForClient.ts"
 import type { AgentRun } from "./AgentRun.ts"
+import type { ClientPace } from "./ClientPace.ts"
 import type { UnfetchablePart } from "./partDownloads.ts"
 import { type FailureText, runAgent } from "./runAgent.ts"
 import type { RunSummary } from "./RunSummary.ts"
@@ -30,12 +31,14 @@ export class Agent extends Context.Service<Agent, {
    * queue between the loop and the client (BENCHMARKS.md). It fails only
    * before the first chunk: a provider failure after it ends the stream
    * with its open parts ended, an `error` chunk saying `failureText` of the
-   * failure, and the `finish` chunk (docs/DESIGN.md §3.3).
+   * failure, and the `finish` chunk (docs/DESIGN.md §3.3). While the client
+   * is behind (`pace`), the run waits for it.
    */
   readonly run: (
     run: AgentRun,
     emit: (chunk: UIMessageChunk) => void,
-    failureText: FailureText
+    failureText: FailureText,
+    pace?: ClientPace
   ) => Effect.Effect<RunSummary, ProviderFailure | InvalidHistory | UnfetchablePart>
   /** The same run with its chunks gathered in memory, for an answer sent in one piece. */
   readonly collect: (run: AgentRun) => Effect.Effect<CollectedRun, ProviderFailure | InvalidHistory | UnfetchablePart>
@@ -45,7 +48,7 @@ export class Agent extends Context.Service<Agent, {
     Effect.gen(function*() {
       const fetch = configuredClientFetch(yield* AppConfig)
       return Agent.of({
-        run: (run, emit, failureText) => runAgent(run, emit, fetch, failureText),
+        run: (run, emit, failureText, pace) => runAgent(run, emit, fetch, failureText, pace),
         collect: (run) =>
           Effect.suspend(() => {
             const chunks: Array<UIMessageChunk> = []

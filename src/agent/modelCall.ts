@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { openPartStream, type PartStreaming, streamsParts } from "../models/PartStreaming.ts"
 import { type ProviderFailure, retryAfterOf, toProviderFailure } from "../models/ProviderFailure.ts"
 import { type RetryPolicy, retrySchedule, type RetryVerdict } from "../net/retry.ts"
+import type { ClientPace } from "./ClientPace.ts"
 import type { RunState } from "./RunState.ts"
 import type { StepTranslator } from "./StepTranslator.ts"
 
@@ -65,11 +66,12 @@ class StepFeed {
 
 const STOPPED = new Error("the model's answer failed; reading stopped")
 
-// Any LanguageModelV4: its stream read part by part, a promise per part.
+// Any LanguageModelV4: its stream read part by part, a promise per part; not read on while the client is behind.
 const readStream = async (
   model: LanguageModelV4,
   options: LanguageModelV4CallOptions,
   feed: StepFeed,
+  pace: ClientPace,
   signal: AbortSignal
 ) => {
   const reader = (await model.doStream(options)).stream.getReader()
@@ -83,21 +85,39 @@ const readStream = async (
       if (signal.aborted || next.done) return
       feed.push(next.value)
       if (feed.failure !== undefined) return void reader.cancel(STOPPED).catch(() => undefined)
+      if (pace.behind) await pace.caughtUp()
     }
   } finally {
     signal.removeEventListener("abort", cancel)
   }
 }
 
-// A model with the PartStreaming capability hands over the parts of each network read at once.
+/**
+ * A model with the PartStreaming capability hands over the parts of each
+ * network read at once. When the client falls behind, the network reading
+ * pauses until it has caught up: the parts of the read at hand still go
+ * out, and the provider's answer waits in the connection's buffers.
+ */
 const readParts = async (
   model: LanguageModelV4 & PartStreaming,
   options: LanguageModelV4CallOptions,
-  feed: StepFeed
+  feed: StepFeed,
+  pace: ClientPace
 ) => {
   const stream = await model[openPartStream](options)
   feed.stop = () => stream.cancel(STOPPED)
-  return stream.read(feed.push)
+  let paused = false
+  const resume = () => {
+    paused = false
+    stream.resume()
+  }
+  return stream.read((part) => {
+    feed.push(part)
+    if (!pace.behind || paused) return
+    paused = true
+    stream.pause()
+    void pace.caughtUp().then(resume)
+  })
 }
 
 /**
@@ -109,11 +129,12 @@ const attempt = async (
   model: LanguageModelV4,
   options: LanguageModelV4CallOptions,
   feed: StepFeed,
+  pace: ClientPace,
   signal: AbortSignal
 ): Promise<StepFeed> => {
   const call = { ...options, abortSignal: signal }
   try {
-    await (streamsParts(model) ? readParts(model, call, feed) : readStream(model, call, feed, signal))
+    await (streamsParts(model) ? readParts(model, call, feed, pace) : readStream(model, call, feed, pace, signal))
   } catch (error) {
     // Stopping after an error part rejects the read; the error part is the failure.
     feed.failure ??= { error }
@@ -140,16 +161,18 @@ const retries = retrySchedule(MODEL_RETRIES, verdictOf)
 /**
  * Streams one step's model call into `translator`, retrying transient
  * failures with backoff or a short Retry-After, never once the call has
- * streamed content. Interruption aborts the request.
+ * streamed content; reading waits while the client is behind (`pace`).
+ * Interruption aborts the request.
  */
 export const streamModelCall = (
   model: LanguageModelV4,
   provider: string,
   options: LanguageModelV4CallOptions,
   state: RunState,
-  translator: StepTranslator
+  translator: StepTranslator,
+  pace: ClientPace
 ): Effect.Effect<void, ProviderFailure> =>
-  Effect.promise((signal) => attempt(model, options, new StepFeed(state, translator), signal)).pipe(
+  Effect.promise((signal) => attempt(model, options, new StepFeed(state, translator), pace, signal)).pipe(
     Effect.flatMap((feed) =>
       feed.failure === undefined ? Effect.void : Effect.fail<AttemptFailure>({
         failure: toProviderFailure(provider, feed.failure.error),

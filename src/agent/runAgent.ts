@@ -4,6 +4,7 @@ import type { InvalidHistory } from "../domain/requestErrors.ts"
 import { type ProviderFailure, ProviderUnavailable } from "../models/ProviderFailure.ts"
 import type { ClientFetch } from "../tools/outbound/fetchForClient.ts"
 import type { AgentRun } from "./AgentRun.ts"
+import { type ClientPace, keepsUp, untilCaughtUp } from "./ClientPace.ts"
 import { initialPrompt, type PromptTarget, stepMessages } from "./history.ts"
 import { streamModelCall } from "./modelCall.ts"
 import type { UnfetchablePart } from "./partDownloads.ts"
@@ -35,12 +36,15 @@ const runSteps = Effect.fnUntraced(function*(
   state: RunState,
   tools: ToolSet,
   target: PromptTarget,
-  firstPrompt: LanguageModelV4Prompt
+  firstPrompt: LanguageModelV4Prompt,
+  pace: ClientPace
 ) {
   let prompt = firstPrompt
   for (let step = 1;; step++) {
+    // The next step waits for a client that is behind, as its model answer would.
+    yield* untilCaughtUp(pace)
     const translator = new StepTranslator(state, tools)
-    yield* streamModelCall(run.model, run.provider, callOptions(run, tools, prompt), state, translator)
+    yield* streamModelCall(run.model, run.provider, callOptions(run, tools, prompt), state, translator, pace)
 
     const calls = translator.calls.filter((call) => call.providerExecuted !== true)
     const outcomes = new Map<string, ToolOutcome>()
@@ -48,7 +52,7 @@ const runSteps = Effect.fnUntraced(function*(
     // As the AI SDK: tools run only when the model finished its turn normally.
     const valid = calls.filter((call) => call.valid)
     if (valid.length > 0 && (translator.finishReason === "stop" || translator.finishReason === "tool-calls")) {
-      for (const [id, outcome] of yield* runTools(state, valid, run)) outcomes.set(id, outcome)
+      for (const [id, outcome] of yield* runTools(state, valid, run, pace)) outcomes.set(id, outcome)
     }
     state.endStep()
 
@@ -64,10 +68,10 @@ const runSteps = Effect.fnUntraced(function*(
 export type FailureText = (failure: ProviderFailure) => string
 
 // Untraced: a span costs ~20 µs a call, and this runs on every request (BENCHMARKS.md).
-const runToEnd = Effect.fnUntraced(function*(run: AgentRun, state: RunState, fetch: ClientFetch) {
+const runToEnd = Effect.fnUntraced(function*(run: AgentRun, state: RunState, fetch: ClientFetch, pace: ClientPace) {
   const ended = yield* Effect.gen(function*() {
     const { prompt, target } = yield* initialPrompt(run.model, run.provider, run.system, run.messages, fetch, run.tools)
-    return yield* runSteps(run, state, makeToolSet(run.tools), target, prompt)
+    return yield* runSteps(run, state, makeToolSet(run.tools), target, prompt, pace)
   }).pipe(Effect.timeoutOption(run.timeout))
 
   if (Option.isSome(ended)) return state.finish(ended.value === "done" ? undefined : "step-limit")
@@ -86,7 +90,7 @@ const runToEnd = Effect.fnUntraced(function*(run: AgentRun, state: RunState, fet
  * Runs a conversation to its end, emitting UI message chunks, and returns
  * its summary. A limit ends the run as a structured interruption: the
  * chunks so far stay valid and the `finish` chunk says `finished: false`
- * with the reason. URLs in the conversation are fetched with `fetch`. Given `failureText`, a provider failure after the first
+ * with the reason. URLs in the conversation are fetched with `fetch`. A streamed run keeps to its client's `pace`. Given `failureText`, a provider failure after the first
  * chunk ends the stream so too, with an `error` chunk and the reason
  * `error` (docs/DESIGN.md §3.3); without it (an answer sent in one piece,
  * which can still be an HTTP error) the run fails.
@@ -95,11 +99,12 @@ export const runAgent = (
   run: AgentRun,
   emit: Emit,
   fetch: ClientFetch,
-  failureText?: FailureText
+  failureText?: FailureText,
+  pace: ClientPace = keepsUp
 ): Effect.Effect<RunSummary, ProviderFailure | InvalidHistory | UnfetchablePart> =>
   Effect.suspend(() => {
     const state = new RunState(emit)
-    const summary = runToEnd(run, state, fetch)
+    const summary = runToEnd(run, state, fetch, pace)
     if (failureText === undefined) return summary
     return Effect.catchIf(
       summary,

@@ -1,6 +1,7 @@
 import { getErrorMessage, type JSONValue, type LanguageModelV4 } from "@ai-sdk/provider"
 import { Cause, Context, Effect, Result } from "effect"
 import type { ApiKey } from "../domain/ApiKey.ts"
+import { type ClientPace, untilCaughtUp } from "./ClientPace.ts"
 import type { RunState } from "./RunState.ts"
 import type { ValidToolCall } from "./toolInput.ts"
 
@@ -41,7 +42,7 @@ const toJsonValue = (output: unknown): JSONValue => {
   return text === undefined ? null : JSON.parse(text)
 }
 
-const runOne = (state: RunState, call: ValidToolCall, run: ToolRunContext) =>
+const runOne = (state: RunState, call: ValidToolCall, run: ToolRunContext, pace: ClientPace) =>
   Effect.suspend(() => {
     const controller = new AbortController()
     return call.runTool.tool.execute(call.decoded, {
@@ -56,10 +57,12 @@ const runOne = (state: RunState, call: ValidToolCall, run: ToolRunContext) =>
     Effect.map(toJsonValue),
     Effect.withSpan("Agent.tool", { attributes: { "tool.name": call.toolName, "tool.call_id": call.toolCallId } }),
     Effect.matchCauseEffect({
-      onSuccess: (output): Effect.Effect<ToolOutcome> => {
-        state.toolOutput(call, output)
-        return Effect.succeed({ ok: true, output })
-      },
+      // An output waits for a client that is behind, so a run never piles outputs on a slow stream.
+      onSuccess: (output): Effect.Effect<ToolOutcome> =>
+        Effect.map(untilCaughtUp(pace), () => {
+          state.toolOutput(call, output)
+          return { ok: true, output }
+        }),
       onFailure: (cause) =>
         Effect.map(failureText(call, cause), (errorText): ToolOutcome => {
           state.toolError(call, errorText)
@@ -70,7 +73,7 @@ const runOne = (state: RunState, call: ValidToolCall, run: ToolRunContext) =>
 
 /**
  * Runs a step's tool calls concurrently, `ToolConcurrency` at a time; each
- * output chunk goes out as its tool finishes. A failing tool becomes an error output, never a crash.
+ * output chunk goes out as its tool finishes, once the client keeps up (`pace`). A failing tool becomes an error output, never a crash.
  * Interruption interrupts every running tool and aborts its `signal`.
  *
  * Untraced: a span costs ~20 µs a call, and this runs on every request (BENCHMARKS.md).
@@ -78,13 +81,14 @@ const runOne = (state: RunState, call: ValidToolCall, run: ToolRunContext) =>
 export const runTools = Effect.fnUntraced(function*(
   state: RunState,
   calls: ReadonlyArray<ValidToolCall>,
-  run: ToolRunContext
+  run: ToolRunContext,
+  pace: ClientPace
 ) {
   const outcomes = new Map<string, ToolOutcome>()
   const concurrency = yield* ToolConcurrency
   yield* Effect.forEach(
     calls,
-    (call) => Effect.map(runOne(state, call, run), (outcome) => outcomes.set(call.toolCallId, outcome)),
+    (call) => Effect.map(runOne(state, call, run, pace), (outcome) => outcomes.set(call.toolCallId, outcome)),
     { concurrency, discard: true }
   )
   return outcomes

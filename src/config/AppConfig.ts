@@ -3,10 +3,12 @@ import { Config, Context, Duration, Effect, Layer, Option, Redacted, Schema } fr
 import { builtinCatalog } from "./builtinCatalogs.ts"
 import { configFilePath, loadConfigFile } from "./ConfigFile.ts"
 import { asInvalidConfiguration, problemCollector } from "./configProblems.ts"
+import { type ConnectionConfig, connectionConfig } from "./ConnectionConfig.ts"
 import type { ProviderConfig } from "./ProviderConfig.ts"
 import { type SandboxConfig, sandboxConfig } from "./SandboxConfig.ts"
 
 export { InvalidConfiguration } from "./configProblems.ts"
+export type { ConnectionConfig } from "./ConnectionConfig.ts"
 export { DEFAULT_PROVIDER_TIMEOUTS } from "./ProviderConfig.ts"
 export type { ModelConfig, ProviderConfig, ProviderTimeouts, ProviderType } from "./ProviderConfig.ts"
 export type { SandboxConfig } from "./SandboxConfig.ts"
@@ -73,6 +75,8 @@ export class AppConfig extends Context.Service<AppConfig, {
   readonly host: string
   readonly port: number
   readonly bodyLimitBytes: number
+  /** `PARLEY_MAX_CONNECTIONS`, `PARLEY_HEADERS_TIMEOUT`: what the server holds of its clients' connections. */
+  readonly connections: ConnectionConfig
   readonly providers: ReadonlyArray<ProviderConfig>
   /** Absolute path of the config file that was read, if any. */
   readonly configFile: string | undefined
@@ -101,6 +105,7 @@ export class AppConfig extends Context.Service<AppConfig, {
       const host = yield* read(Config.String("HOST").pipe(Config.withDefault("127.0.0.1")), "")
       const port = yield* read(Config.Port("PORT").pipe(Config.withDefault(8787)), 0)
       const limit = yield* read(bodyLimitBytes, 0)
+      const connections = yield* read(connectionConfig, { maxConnections: undefined, headersTimeoutMs: 0 })
       const configFile = yield* read(configFilePath, Option.none())
       const fromFile = Option.isSome(configFile) ? yield* read(loadConfigFile(configFile.value), []) : []
       const fileIds = new Set(fromFile.map((provider) => provider.id))
@@ -129,6 +134,7 @@ export class AppConfig extends Context.Service<AppConfig, {
         host,
         port,
         bodyLimitBytes: limit,
+        connections,
         providers: [...fromFile, ...fromEnv],
         configFile: Option.getOrUndefined(configFile),
         partnerApiBaseUrl: Option.getOrUndefined(Option.map(partnerApi, (url) => url.href)),
@@ -144,7 +150,7 @@ export class AppConfig extends Context.Service<AppConfig, {
 
   /**
    * Fixed settings for tests: loopback, an ephemeral port, the default body
-   * and fetch limits, no providers unless given, the default sandboxes and an in-memory
+   * and fetch limits, no connection cap and the default headers timeout, no providers unless given, the default sandboxes and an in-memory
    * SQLite database.
    */
   static readonly layerTest = (overrides: Partial<AppConfig["Service"]> = {}) =>
@@ -154,6 +160,7 @@ export class AppConfig extends Context.Service<AppConfig, {
         host: "127.0.0.1",
         port: 0,
         bodyLimitBytes: 10 * MiB,
+        connections: { maxConnections: undefined, headersTimeoutMs: 10_000 },
         providers: [],
         configFile: undefined,
         fetchMaxBytes: 20 * MiB,

@@ -1,6 +1,14 @@
 import type { UIMessageChunk } from "ai"
 import type { ServerResponse } from "node:http"
+import type { ClientPace } from "../agent/ClientPace.ts"
 import { DONE, encodeChunk, encodeFailure, sseHeaders } from "./sse.ts"
+
+/**
+ * How much a slow client may leave in the response's buffer before the run
+ * waits for it. One slow stream then holds about this much, plus what one
+ * turn of the event loop reads from the provider.
+ */
+const HIGH_WATER_BYTES = 1024 * 1024
 
 /**
  * Writes the agent's chunks to the socket as they are emitted. The response
@@ -9,13 +17,19 @@ import { DONE, encodeChunk, encodeFailure, sseHeaders } from "./sse.ts"
  * emitted in one turn of the event loop (one upstream read yields many, and
  * a fast run ends in the same turn) leave in one write: each write is a
  * system call that costs more than encoding the chunks (BENCHMARKS.md).
+ *
+ * It is also the run's `ClientPace`: once more than `HIGH_WATER_BYTES` wait
+ * in the response's buffer for a client that reads slowly, the client is
+ * behind until the buffer drains (or the client goes), and the run waits.
  */
-export class SseWriter {
+export class SseWriter implements ClientPace {
   private readonly res: ServerResponse
   private readonly headers: Record<string, string>
   private pending = ""
   private scheduled = false
+  private drained: Promise<void> = Promise.resolve()
   started = false
+  behind = false
 
   constructor(res: ServerResponse, headers: Record<string, string>) {
     this.res = res
@@ -52,6 +66,8 @@ export class SseWriter {
     this.res.writeHead(200, { ...sseHeaders, ...this.headers, "content-type": "text/event-stream" })
   }
 
+  readonly caughtUp = (): Promise<void> => this.drained
+
   private readonly flush = (): void => {
     this.scheduled = false
     if (this.pending.length === 0 || this.res.writableEnded || this.res.destroyed) return
@@ -59,5 +75,22 @@ export class SseWriter {
     const text = this.pending
     this.pending = ""
     this.res.write(text)
+    if (this.res.writableLength > HIGH_WATER_BYTES && !this.behind) this.fallBehind()
+  }
+
+  // Past the high-water mark the last write returned false, so 'drain' comes once the socket took it all.
+  private fallBehind(): void {
+    this.behind = true
+    const res = this.res
+    this.drained = new Promise((resolve) => {
+      const caughtUp = () => {
+        res.off("drain", caughtUp)
+        res.off("close", caughtUp)
+        this.behind = false
+        resolve()
+      }
+      res.on("drain", caughtUp)
+      res.on("close", caughtUp)
+    })
   }
 }

@@ -11,7 +11,7 @@ import { correlationIdFor } from "./CorrelationId.ts"
 import { errorBody, logUnexpected, unexpectedBody } from "./errorResponse.ts"
 import { type ApiFailure, wireError } from "./errorTable.ts"
 import { writeError, writeJson } from "./nodeAnswers.ts"
-import { closeIfBodyUnread, readJsonBody } from "./nodeBody.ts"
+import { readJsonBody, settleUnreadBody } from "./nodeBody.ts"
 import { SseWriter } from "./SseWriter.ts"
 
 const CHAT_PATH = "/api/v1/chat"
@@ -54,13 +54,14 @@ export const makeChatRoute = Effect.gen(function*() {
         return writeJson(res, 200, chatResponseBody(collected, plan.input, plan.tools), headers)
       }
       const sse = stream.sse = new SseWriter(res, headers)
-      yield* agent.run(plan.run, sse.emit, failureText)
+      yield* agent.run(plan.run, sse.emit, failureText, sse)
       sse.end()
     })
 
   // A failure before the answer started is an error body; after, it ends the stream (docs/DESIGN.md §3.3).
   const fail = (
     cause: Cause.Cause<ApiFailure>,
+    req: IncomingMessage,
     res: ServerResponse,
     correlationId: string,
     sse: SseWriter | undefined
@@ -69,14 +70,19 @@ export const makeChatRoute = Effect.gen(function*() {
     const failure = Cause.findErrorOption(cause)
     if (failure._tag === "Some") {
       if (sse?.started) return Effect.sync(() => sse.fail(wireError(failure.value).message))
-      return Effect.sync(() => writeError(res, errorBody(failure.value, correlationId), correlationId))
+      return Effect.sync(() => {
+        settleUnreadBody(req, res)
+        writeError(res, errorBody(failure.value, correlationId), correlationId)
+      })
     }
     const unexpected = unexpectedBody(correlationId)
     return logUnexpected(cause, correlationId).pipe(
       Effect.andThen(Effect.sync(() => {
         if (sse?.started) sse.fail(String(unexpected.body.message))
-        else if (!res.headersSent) writeError(res, unexpected, correlationId)
-        else res.destroy()
+        else if (!res.headersSent) {
+          settleUnreadBody(req, res)
+          writeError(res, unexpected, correlationId)
+        } else res.destroy()
       }))
     )
   }
@@ -85,9 +91,8 @@ export const makeChatRoute = Effect.gen(function*() {
     const correlationId = correlationIdFor(req.headers["x-correlation-id"] as string | undefined)
     const stream: { sse?: SseWriter } = {}
     const program = answer(req, res, correlationId, stream).pipe(
-      Effect.catchCause((cause) => fail(cause, res, correlationId, stream.sse))
+      Effect.catchCause((cause) => fail(cause, req, res, correlationId, stream.sse))
     )
-    res.once("finish", () => closeIfBodyUnread(req))
     const fiber = Fiber.runIn(Effect.runForkWith(context)(program), scope)
     if (fiber.pollUnsafe() !== undefined) return
     res.once("close", () => {

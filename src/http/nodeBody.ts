@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
+import type { Socket } from "node:net"
 import { parseJsonBody } from "../domain/ChatRequest.ts"
 import type { MalformedJson } from "../domain/requestErrors.ts"
 import { BodyTooLarge, EmptyBody, UnreadableBody } from "./requestErrors.ts"
@@ -48,15 +49,34 @@ export const readJsonBody = (req: IncomingMessage, res: ServerResponse, limit: n
     return Effect.sync(done)
   })
 
-// A body the answer did not need may still be arriving: close the connection
-// gracefully rather than read an unbounded rest (a 401 or 413 sent early).
+// Up to this much of a body the answer did not need is read and dropped, so the connection carries the client's
+// next request; reading more for a refused request (a 401, a 413) would hand its bandwidth to whoever sends it.
+const DRAIN_LIMIT_BYTES = 1024 * 1024
+
+// A closing connection goes on reading (and dropping) for this long: closing it on a client still sending makes
+// the kernel answer with a reset, which can destroy the answer before the client reads it.
 const CLOSE_GRACE_MS = 1_000
 
-/** Call once the response is written: drops the connection if the request body was left unread. */
-export const closeIfBodyUnread = (req: IncomingMessage) => {
-  if (req.complete || req.destroyed) return
-  const socket = req.socket
+const lingeringClose = (socket: Socket) => {
   socket.end()
   const timer = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS).unref()
   socket.once("close", () => clearTimeout(timer))
+}
+
+/**
+ * Call before an answer that did not read the whole body (a 401, a 413).
+ * A small declared body is read and dropped, and the connection stays open
+ * for the client's next request. A bigger one, one of unknown length, or one
+ * a client holds back until told to continue is not read: the answer says
+ * `Connection: close`, and the connection closes gently, still dropping
+ * what arrives for a moment, so the client reads the answer.
+ */
+export const settleUnreadBody = (req: IncomingMessage, res: ServerResponse) => {
+  if (req.complete || req.destroyed || res.headersSent) return
+  const declared = Number(req.headers["content-length"])
+  if (declared <= DRAIN_LIMIT_BYTES && req.headers.expect === undefined) return void req.resume()
+  res.setHeader("connection", "close")
+  // Node ends a `Connection: close` answer with destroySoon, which closes as soon as its last byte left.
+  const socket = req.socket
+  socket.destroySoon = () => lingeringClose(socket)
 }

@@ -13,6 +13,13 @@ export interface PartStream {
    * at most once.
    */
   read(onPart: (part: LanguageModelV4StreamPart) => void): Promise<void>
+  /**
+   * Stops taking parts off the network until `resume`: the connection's
+   * buffers fill and the provider's writes wait, as a reader that cannot
+   * keep up needs (the client of a streamed answer reading slowly).
+   */
+  pause(): void
+  resume(): void
   /** Gives the call up: destroys the request; `read` (pending or later) rejects with `reason`. */
   cancel(reason?: unknown): void
 }

@@ -30,6 +30,8 @@ const partStreamingModel = (answers: ReadonlyArray<ReadonlyArray<LanguageModelV4
           delivered.push(count)
           if (cancelled !== undefined) throw cancelled.reason
         },
+        pause: () => undefined,
+        resume: () => undefined,
         cancel: (reason) => {
           cancels.push(reason)
           cancelled = { reason }

@@ -2,7 +2,7 @@ import { Context, Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { HttpServer } from "effect/http"
 import { makeGateway } from "../../src/app/gateway.ts"
 import { ApiKeys } from "../../src/auth/ApiKeys.ts"
-import { AppConfig, type ProviderTimeouts } from "../../src/config/AppConfig.ts"
+import { AppConfig, type ConnectionConfig, type ProviderTimeouts } from "../../src/config/AppConfig.ts"
 import type { KeyStatus } from "../../src/domain/ApiKey.ts"
 import type { SandboxProvider } from "../../src/sandbox/SandboxProvider.ts"
 import { sandboxTools } from "../../src/tools/sandboxTools.ts"
@@ -28,6 +28,8 @@ export interface TestGateway {
 export interface GatewayOptions {
   readonly tools?: ReadonlyArray<Tool>
   readonly bodyLimitBytes?: number
+  /** Default: no connection cap, a 10 s headers timeout. */
+  readonly connections?: ConnectionConfig
   readonly contextWindow?: number
   /** The most `test/m1` can generate, as a catalog states it. */
   readonly maxOutputTokens?: number
@@ -54,6 +56,7 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<TestGa
     ...options.config,
     ...(options.bodyLimitBytes === undefined ? {} : { bodyLimitBytes: options.bodyLimitBytes }),
     ...(options.toolConcurrency === undefined ? {} : { toolConcurrency: options.toolConcurrency }),
+    ...(options.connections === undefined ? {} : { connections: options.connections }),
     databaseUrl: Redacted.make(options.databaseUrl ?? "sqlite::memory:"),
     providers: [{
       id: "test",

@@ -91,6 +91,14 @@ export class ResponsePartStream implements PartStream {
     })
   }
 
+  pause(): void {
+    this.exchange.response.pause()
+  }
+
+  resume(): void {
+    this.exchange.response.resume()
+  }
+
   cancel(reason?: unknown): void {
     this.fail({ error: reason })
   }

@@ -1,2 +1,10 @@
 export { startUpstream } from "./server.ts"
-export type { RecordedRequest, Reply, ToolCallReply, Upstream, UpstreamOptions, UsageIn } from "./types.ts"
+export type {
+  LongProgress,
+  RecordedRequest,
+  Reply,
+  ToolCallReply,
+  Upstream,
+  UpstreamOptions,
+  UsageIn
+} from "./types.ts"

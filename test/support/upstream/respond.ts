@@ -1,6 +1,15 @@
 import type { ServerResponse } from "node:http"
-import type { Reply } from "./types.ts"
-import { brokenFrames, completionBody, errorBody, type ResponseMeta, streamFrames, usageFor } from "./wire.ts"
+import type { LongProgress, Reply } from "./types.ts"
+import {
+  brokenFrames,
+  completionBody,
+  endFrames,
+  errorBody,
+  type ResponseMeta,
+  streamFrames,
+  textFrame,
+  usageFor
+} from "./wire.ts"
 
 /** What one chat request needs to be answered. */
 export interface Exchange {
@@ -51,6 +60,32 @@ const writeFrames = async (res: ServerResponse, frames: ReadonlyArray<string>, c
   res.end()
 }
 
+/** Resolves once the response's buffer drained, or it closed. */
+const drained = (res: ServerResponse): Promise<void> =>
+  new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done)
+      res.off("close", done)
+      resolve()
+    }
+    res.on("drain", done)
+    res.on("close", done)
+  })
+
+const writeLong = async (exchange: Exchange, delta: string, count: number, progress: LongProgress) => {
+  const { res, meta } = exchange
+  res.writeHead(200, SSE_HEADERS)
+  for (let i = 0; i < count; i++) {
+    if (res.destroyed) return
+    progress.written++
+    if (res.write(textFrame(meta, delta))) continue
+    progress.waiting = true
+    await drained(res)
+    progress.waiting = false
+  }
+  res.end(endFrames(meta, { promptTokens: 1, completionTokens: count, cachedTokens: 0, reasoningTokens: 0 }))
+}
+
 const breakAfter = (exchange: Exchange, data: string | Uint8Array) => {
   const { res } = exchange
   res.write(data, () => {
@@ -83,6 +118,8 @@ export const writeReply = async (reply: Reply, exchange: Exchange): Promise<void
       }
       return void res.end()
     }
+    case "long":
+      return writeLong(exchange, reply.delta, reply.count, reply.progress ?? { written: 0, waiting: false })
     case "hang": {
       if (streaming) {
         res.writeHead(200, SSE_HEADERS)

@@ -42,6 +42,12 @@ export type Reply =
     | { readonly type: "error"; readonly status: number; readonly body?: unknown; readonly retryAfter?: number }
     /** Stream `afterChunks` text deltas, then destroy the socket. */
     | { readonly type: "broken"; readonly afterChunks: number }
+    /**
+     * A long streamed answer: `count` text deltas of `delta`, each written once
+     * the last was taken, as a server that honours backpressure writes (the
+     * whole stream is never in memory). `progress` says how far it got.
+     */
+    | { readonly type: "long"; readonly delta: string; readonly count: number; readonly progress?: LongProgress }
     /** Headers sent (when streaming), then nothing until the client goes away. */
     | { readonly type: "hang" }
     /**
@@ -58,6 +64,12 @@ export type Reply =
       readonly cut?: boolean
     }
   )
+
+/** How far a `long` reply got: deltas written, and whether it waits for the client to take them. */
+export interface LongProgress {
+  written: number
+  waiting: boolean
+}
 
 export interface RecordedRequest {
   readonly body: any

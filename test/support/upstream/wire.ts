@@ -111,6 +111,20 @@ export const streamFrames = (
   return frames
 }
 
+/** One streamed text delta, and what ends a stream (a finish reason, usage, `[DONE]`). */
+export const textFrame = (meta: ResponseMeta, content: string): string => sse(chunk(meta, { content }))
+export const endFrames = (meta: ResponseMeta, usage: UsageIn): string =>
+  sse(chunk(meta, {}, "stop")) +
+  sse({
+    id: meta.id,
+    object: "chat.completion.chunk",
+    created: meta.created,
+    model: meta.model,
+    choices: [],
+    usage: usageJson(usage)
+  }) +
+  SSE_DONE
+
 /** The frames a broken stream sends before its socket is destroyed. */
 export const brokenFrames = (meta: ResponseMeta, afterChunks: number): Array<string> => {
   const frames = [sse(chunk(meta, { role: "assistant", content: "" }))]
