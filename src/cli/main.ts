@@ -3,6 +3,7 @@ import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect } from "effect"
 import { Command } from "effect/cli"
 import packageJson from "../../package.json" with { type: "json" }
+import { accountsCommand } from "./accountsCommand.ts"
 import { keysCommand } from "./keysCommand.ts"
 import { sandboxCommand } from "./sandboxCommand.ts"
 
@@ -28,7 +29,7 @@ const demo = Command.make("demo", {}, () =>
 
 const parley = Command.make("parley").pipe(
   Command.withDescription("parley: a chat gateway to language models"),
-  Command.withSubcommands([serve, keysCommand, sandboxCommand, demo])
+  Command.withSubcommands([serve, accountsCommand, keysCommand, sandboxCommand, demo])
 )
 
 parley.pipe(
