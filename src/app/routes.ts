@@ -2,6 +2,8 @@ import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar, OpenApi } from "effect/http-api"
 import { Api, RoutedApi } from "../api/Api.ts"
+import { AdminAuthenticationLive } from "../http/admin/adminAuthentication.ts"
+import { AdminHandlers } from "../http/admin/adminHandlers.ts"
 import { AuthenticationLive } from "../http/authentication.ts"
 import { CatalogHandlers } from "../http/catalogHandlers.ts"
 import { Gateway } from "../http/gateway.ts"
@@ -16,8 +18,8 @@ const OpenApiDocument = HttpRouter.use((router) =>
 /** Every routed endpoint (all but POST /api/v1/chat), /openapi.json, the docs page and the gateway middleware. */
 export const Routes = Layer.mergeAll(
   HttpApiBuilder.layer(RoutedApi).pipe(
-    Layer.provide([CatalogHandlers, SystemHandlers, SandboxHandlers]),
-    Layer.provide(AuthenticationLive)
+    Layer.provide([CatalogHandlers, SystemHandlers, SandboxHandlers, AdminHandlers]),
+    Layer.provide([AuthenticationLive, AdminAuthenticationLive])
   ),
   OpenApiDocument,
   HttpApiScalar.layer(Api, { path: "/docs" }),

@@ -1,9 +1,11 @@
 import { Cause, Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ApiKeys } from "../auth/ApiKeys.ts"
+import { isAdminPath, makeAdminAuthenticator, VerifiedPrincipal } from "./admin/adminAuthentication.ts"
 import { requiresKey } from "./authentication.ts"
 import { CorrelationId, correlationIdFor } from "./CorrelationId.ts"
 import { logUnexpected, renderError, unexpectedError } from "./errorResponse.ts"
+import type { ApiFailure } from "./errorTable.ts"
 import { RouteNotFound } from "./requestErrors.ts"
 import { VerifiedKey } from "./VerifiedKey.ts"
 
@@ -14,14 +16,22 @@ const isRouteNotFound = (cause: Cause.Cause<unknown>) =>
     (reason.error as { reason?: { _tag?: string } }).reason?._tag === "RouteNotFound"
   )
 
+/** An error before routing; a 401 carries no correlation id (docs/DESIGN.md §3.7), others do. */
+const refused = (failure: ApiFailure, correlationId: string) => {
+  const response = renderError(failure, correlationId)
+  return response.status === 401 ? response : HttpServerResponse.setHeader(response, "x-correlation-id", correlationId)
+}
+
 /**
- * Runs before routing on every routed request: authenticates /api/… (so an
- * unknown path with a bad key is 401, with a good key 404), assigns the
+ * Runs before routing on every routed request: authenticates /api/… with an
+ * API key and /admin/… with the operator token or a console session (so an
+ * unknown path with bad credentials is 401, with good ones 404), assigns the
  * correlation id, and turns anything unhandled into the spec's error body.
  */
 export const Gateway = HttpRouter.middleware<{ handles: unknown }>()(
   Effect.gen(function*() {
     const keys = yield* ApiKeys
+    const authenticateAdmin = yield* makeAdminAuthenticator
     return (httpEffect) =>
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
@@ -29,8 +39,12 @@ export const Gateway = HttpRouter.middleware<{ handles: unknown }>()(
         let routed = httpEffect.pipe(Effect.provideService(CorrelationId, correlationId))
         if (requiresKey(request.url)) {
           const verified = yield* Effect.result(keys.authenticate(request.headers.authorization))
-          if (verified._tag === "Failure") return renderError(verified.failure, "")
+          if (verified._tag === "Failure") return refused(verified.failure, correlationId)
           routed = routed.pipe(Effect.provideService(VerifiedKey, verified.success))
+        } else if (isAdminPath(request.url)) {
+          const verified = yield* Effect.result(authenticateAdmin(request))
+          if (verified._tag === "Failure") return refused(verified.failure, correlationId)
+          routed = routed.pipe(Effect.provideService(VerifiedPrincipal, verified.success))
         }
         const response = yield* routed.pipe(
           Effect.catchCause((cause) => {
