@@ -56,7 +56,10 @@ export const Gateway = HttpRouter.middleware<{ handles: unknown }>()(
             return Effect.as(logUnexpected(cause, correlationId), unexpectedError(correlationId))
           })
         )
-        return HttpServerResponse.setHeader(response, "x-correlation-id", correlationId)
+        // A 401 carries no correlation id, wherever it was decided (docs/DESIGN.md §3.7).
+        return response.status === 401
+          ? response
+          : HttpServerResponse.setHeader(response, "x-correlation-id", correlationId)
       })
   }),
   { global: true }

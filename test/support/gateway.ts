@@ -33,6 +33,8 @@ export interface GatewayOptions {
   readonly databaseUrl?: string
   /** A sandbox provider for the gateway; its `bash` and `computer` tools join `tools`. */
   readonly sandboxes?: Layer.Layer<SandboxProvider, unknown>
+  /** More settings (the admin token, introspection…). */
+  readonly config?: Partial<AppConfig["Service"]>
 }
 
 /**
@@ -43,6 +45,7 @@ export interface GatewayOptions {
 export const startGateway = async (options: GatewayOptions = {}): Promise<TestGateway> => {
   const upstream = await startUpstream({ apiKey: UPSTREAM_API_KEY })
   const config = AppConfig.layerTest({
+    ...options.config,
     ...(options.bodyLimitBytes === undefined ? {} : { bodyLimitBytes: options.bodyLimitBytes }),
     databaseUrl: Redacted.make(options.databaseUrl ?? "sqlite::memory:"),
     providers: [{
