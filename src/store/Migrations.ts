@@ -5,7 +5,7 @@ import { Migrator, SqlClient, type SqlError } from "effect/sql"
  * The schema, as numbered migrations that run once each, in order, on SQLite
  * and Postgres alike. Append new migrations; never edit an applied one.
  */
-const migrations = {
+export const migrations = {
   "1_create_api_keys": Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     // Postgres keeps real instants; SQLite stores ISO-8601 text, which sorts correctly.
