@@ -1,7 +1,6 @@
 import { PgClient } from "@effect/sql-pg"
 import { assert, describe, it } from "@effect/vitest"
-import { Context, Effect, Layer } from "effect"
-import { Redacted } from "effect"
+import { Context, Effect, Layer, Redacted } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
