@@ -10,7 +10,7 @@ import { Sessions } from "../../auth/Sessions.ts"
 import type { KeyStatus } from "../../domain/ApiKey.ts"
 import { InvalidRequest } from "../../domain/requestErrors.ts"
 import { ModelRegistry } from "../../models/ModelRegistry.ts"
-import { SandboxNotFound } from "../../sandbox/Sandbox.ts"
+import { type SandboxInfo, SandboxNotFound } from "../../sandbox/Sandbox.ts"
 import { sandboxAccount } from "../../sandbox/sandboxAccess.ts"
 import { SandboxProvider } from "../../sandbox/SandboxProvider.ts"
 import { ToolRegistry } from "../../tools/ToolRegistry.ts"
@@ -151,7 +151,7 @@ export const AdminHandlers = HttpApiBuilder.group(
 )
 
 const sandboxView = (
-  sandbox: import("../../sandbox/Sandbox.ts").SandboxInfo,
+  sandbox: SandboxInfo,
   display: { readonly width: number; readonly height: number }
 ) => ({
   id: sandbox.id,
