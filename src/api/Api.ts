@@ -1,4 +1,5 @@
 import { HttpApi, OpenApi } from "effect/http-api"
+import { AdminApi } from "./AdminApi.ts"
 import { CatalogApi } from "./CatalogApi.ts"
 import { ChatApi } from "./ChatApi.ts"
 import { openNestedObjects } from "./openNestedObjects.ts"
@@ -11,6 +12,7 @@ export class Api extends HttpApi.make("parley")
   .add(CatalogApi)
   .add(SystemApi)
   .add(SandboxApi)
+  .add(AdminApi)
   .annotateMerge(
     OpenApi.annotations({
       title: "parley",
@@ -29,4 +31,5 @@ export class RoutedApi extends HttpApi.make("parley")
   .add(CatalogApi)
   .add(SystemApi)
   .add(SandboxApi)
+  .add(AdminApi)
 {}

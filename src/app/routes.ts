@@ -3,6 +3,8 @@ import { HttpRouter, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar, OpenApi } from "effect/http-api"
 import { Api, RoutedApi } from "../api/Api.ts"
 import { contractRoutes } from "../api/contractRoutes.ts"
+import { AdminAuthenticationLive } from "../http/admin/adminAuthentication.ts"
+import { AdminHandlers } from "../http/admin/adminHandlers.ts"
 import { AuthenticationLive } from "../http/authentication.ts"
 import { CatalogHandlers } from "../http/catalogHandlers.ts"
 import { gatewayMiddleware } from "../http/gateway.ts"
@@ -38,8 +40,8 @@ const docsPage: HttpApiScalar.ScalarConfig & {
 /** Every routed endpoint (all but POST /api/v1/chat), /openapi.json, the docs page and the gateway middleware. */
 export const Routes = Layer.mergeAll(
   HttpApiBuilder.layer(RoutedApi).pipe(
-    Layer.provide([CatalogHandlers, SystemHandlers, SandboxHandlers]),
-    Layer.provide(AuthenticationLive)
+    Layer.provide([CatalogHandlers, SystemHandlers, SandboxHandlers, AdminHandlers]),
+    Layer.provide([AuthenticationLive, AdminAuthenticationLive])
   ),
   OpenApiDocument,
   HttpApiScalar.layer(Api, { path: "/docs", scalar: docsPage }),

@@ -1,7 +1,10 @@
 import { Effect, Layer } from "effect"
 import { Agent } from "../agent/Agent.ts"
 import { ToolConcurrency } from "../agent/runTools.ts"
+import { Accounts } from "../auth/Accounts.ts"
 import { ApiKeys } from "../auth/ApiKeys.ts"
+import { SecretKey } from "../auth/SecretKey.ts"
+import { Sessions } from "../auth/Sessions.ts"
 import { ChatPlanner } from "../chat/ChatPlanner.ts"
 import { AppConfig } from "../config/AppConfig.ts"
 import { ModelRegistry } from "../models/ModelRegistry.ts"
@@ -26,11 +29,22 @@ const toolConcurrency = Layer.effect(
   Effect.map(Effect.service(AppConfig), (config) => config.toolConcurrency ?? ToolConcurrency.defaultValue())
 )
 
+/** Accounts and console sessions (docs/DESIGN.md §6). */
+const accountServices = Sessions.layer.pipe(Layer.provideMerge(Layer.merge(Accounts.layer, SecretKey.layer)))
+
 /** The services the routes use, over the configured database. */
 export const gatewayServices = <E>(parts: GatewayParts<E>) =>
   ChatPlanner.layer.pipe(
     Layer.provideMerge(
-      Layer.mergeAll(ApiKeys.layer, ModelRegistry.layer, parts.tools, Agent.layer, Pruner.layer, toolConcurrency)
+      Layer.mergeAll(
+        ApiKeys.layerConfigured,
+        accountServices,
+        ModelRegistry.layer,
+        parts.tools,
+        Agent.layer,
+        Pruner.layer,
+        toolConcurrency
+      )
     ),
     Layer.provideMerge(parts.sandboxes ?? SandboxProvider.layer),
     Layer.provide(Database.layer),

@@ -1,14 +1,19 @@
 import { Cache, Clock, Context, Duration, Effect, Exit, Layer, Option } from "effect"
-import type { ApiKey, KeyStatus } from "../domain/ApiKey.ts"
+import { AppConfig } from "../config/AppConfig.ts"
+import { DEFAULT_ACCOUNT_ID } from "../domain/Account.ts"
+import { type ApiKey, intersectAllowLists, type KeyStatus } from "../domain/ApiKey.ts"
 import * as Database from "../store/Database.ts"
 import {
+  type AuthServiceUnavailable,
   InvalidApiKey,
   InvalidAuthorizationFormat,
   KeyNotFound,
+  KeyRevoked,
   MissingAuthorization,
   type Unauthenticated
 } from "./authErrors.ts"
-import { KeyStore, type StoredKey } from "./KeyStore.ts"
+import { type IntrospectionSettings, makeIntrospection } from "./Introspection.ts"
+import { type KeyChanges, KeyStore, type KeyWithAccount, type StoredKey } from "./KeyStore.ts"
 import { displayPrefix, generateSecret, hashSecret, looksLikeSecret, newKeyId, sameHash } from "./secrets.ts"
 
 export interface ApiKeysOptions {
@@ -22,27 +27,65 @@ export interface ApiKeysOptions {
   readonly cacheCapacity?: number | undefined
   /** `last_used_at` is written at most once per this interval per key. */
   readonly lastUsedInterval?: Duration.Input | undefined
+  /** Tokens that are not local keys are checked here (docs/DESIGN.md §6); without it they are refused. */
+  readonly introspection?: IntrospectionSettings | undefined
+}
+
+export interface NewKey {
+  readonly name: string
+  readonly allowedModels: ReadonlyArray<string>
+  readonly allowedTools: ReadonlyArray<string>
+  readonly expiresAt?: Date | undefined
+  /** Default: the `default` account. */
+  readonly accountId?: string | undefined
 }
 
 const bearer = /^Bearer +(\S+) *$/i
 
-const publicView = ({ secretHash: _, ...key }: StoredKey): ApiKey => key
+const publicView = ({ previousExpiresAt: _p, previousSecretHash: _h, secretHash: _s, ...key }: StoredKey): ApiKey => key
+
+/** The key as a request sees it: its allow-lists narrowed by its account's (docs/DESIGN.md §6). */
+const effectiveView = (
+  { accountModels, accountStatus: _, accountTools, ...key }: KeyWithAccount
+): ApiKey => ({
+  ...publicView(key),
+  allowedModels: intersectAllowLists(key.allowedModels, accountModels),
+  allowedTools: intersectAllowLists(key.allowedTools, accountTools)
+})
+
+/** Which secret of the key `secretHash` is, if it still works at `now`. */
+const secretWorks = (key: StoredKey, secretHash: string, now: number): boolean =>
+  sameHash(key.secretHash, secretHash) ||
+  (key.previousSecretHash !== null && key.previousExpiresAt !== null && key.previousExpiresAt.getTime() > now &&
+    sameHash(key.previousSecretHash, secretHash))
+
+const hashesOf = (key: StoredKey): ReadonlyArray<string> =>
+  key.previousSecretHash === null ? [key.secretHash] : [key.secretHash, key.previousSecretHash]
 
 export class ApiKeys extends Context.Service<ApiKeys, {
-  /** From the raw Authorization header value. Fails with the spec's exact 401 messages. */
-  readonly authenticate: (authorization: string | undefined) => Effect.Effect<ApiKey, Unauthenticated>
-  readonly create: (input: {
-    name: string
-    allowedModels: ReadonlyArray<string>
-    allowedTools: ReadonlyArray<string>
-    expiresAt?: Date | undefined
-  }) => Effect.Effect<{ key: ApiKey; secret: string }>
-  readonly list: Effect.Effect<ReadonlyArray<ApiKey>>
+  /**
+   * From the raw Authorization header value. Fails with the spec's exact 401
+   * messages, or 503 when the external authentication service cannot answer.
+   * The key's allow-lists are the effective ones (key ∩ account).
+   */
+  readonly authenticate: (
+    authorization: string | undefined
+  ) => Effect.Effect<ApiKey, Unauthenticated | AuthServiceUnavailable>
+  readonly create: (input: NewKey) => Effect.Effect<{ key: ApiKey; secret: string }>
+  /** Every key, or one account's (as stored: not narrowed by the account). */
+  readonly list: (accountId?: string) => Effect.Effect<ReadonlyArray<ApiKey>>
   readonly get: (id: string) => Effect.Effect<ApiKey, KeyNotFound>
-  /** A revoked key stays revoked: activating or deactivating it changes nothing. */
-  readonly setStatus: (id: string, status: KeyStatus) => Effect.Effect<ApiKey, KeyNotFound>
-  /** New secret for the same key id (allow-lists kept); the old secret stops working. */
-  readonly rotate: (id: string) => Effect.Effect<{ key: ApiKey; secret: string }, KeyNotFound>
+  readonly update: (id: string, changes: KeyChanges) => Effect.Effect<ApiKey, KeyNotFound>
+  /** Revocation is final: a revoked key cannot be activated or deactivated. */
+  readonly setStatus: (id: string, status: KeyStatus) => Effect.Effect<ApiKey, KeyNotFound | KeyRevoked>
+  /**
+   * New secret for the same key id (allow-lists kept). The old secret keeps
+   * working for `graceSeconds` (default 0: it stops at once).
+   */
+  readonly rotate: (
+    id: string,
+    graceSeconds?: number
+  ) => Effect.Effect<{ key: ApiKey; secret: string }, KeyNotFound | KeyRevoked>
 }>()("parley/auth/ApiKeys") {
   static readonly layerWith = (options: ApiKeysOptions) =>
     Layer.effect(
@@ -52,6 +95,7 @@ export class ApiKeys extends Context.Service<ApiKeys, {
         const scope = yield* Effect.scope
         const ttl = Duration.fromInputUnsafe(options.cacheTtl ?? "1 second")
         const lastUsedIntervalMs = Duration.toMillis(Duration.fromInputUnsafe(options.lastUsedInterval ?? "1 minute"))
+        const introspect = options.introspection === undefined ? undefined : makeIntrospection(options.introspection)
 
         // Store failures are unexpected here: they become defects (a 500), are
         // never cached, and the next request asks the database again.
@@ -62,6 +106,8 @@ export class ApiKeys extends Context.Service<ApiKeys, {
             timeToLive: (exit) => Exit.isSuccess(exit) ? ttl : Duration.zero
           }
         )
+        const forget = (hashes: ReadonlyArray<string>) =>
+          Effect.forEach(hashes, (hash) => Cache.invalidate(lookups, hash))
         const lastWritten = new Map<string, number>()
 
         const recordUse = (key: StoredKey, now: number) => {
@@ -82,30 +128,31 @@ export class ApiKeys extends Context.Service<ApiKeys, {
           if (authorization === undefined || authorization.trim() === "") return yield* new MissingAuthorization()
           const token = bearer.exec(authorization)?.[1]
           if (token === undefined) return yield* new InvalidAuthorizationFormat()
-          if (!looksLikeSecret(token)) return yield* new InvalidApiKey()
+          // Only tokens that cannot be local keys go out: an unknown `pk_…` is never sent to a third party.
+          if (!looksLikeSecret(token)) {
+            return introspect === undefined ? yield* new InvalidApiKey() : yield* introspect(token)
+          }
           const secretHash = hashSecret(token)
           const found = yield* Cache.get(lookups, secretHash)
-          if (Option.isNone(found) || !sameHash(found.value.secretHash, secretHash)) return yield* new InvalidApiKey()
-          const key = found.value
           const now = yield* Clock.currentTimeMillis
-          if (key.status !== "active") return yield* new InvalidApiKey()
+          if (Option.isNone(found) || !secretWorks(found.value, secretHash, now)) return yield* new InvalidApiKey()
+          const key = found.value
+          if (key.status !== "active" || key.accountStatus !== "active") return yield* new InvalidApiKey()
           if (key.expiresAt !== null && key.expiresAt.getTime() <= now) return yield* new InvalidApiKey()
           yield* recordUse(key, now)
-          return publicView(key)
+          return effectiveView(key)
         })
 
-        const create = Effect.fn("ApiKeys.create")(function*(input: {
-          name: string
-          allowedModels: ReadonlyArray<string>
-          allowedTools: ReadonlyArray<string>
-          expiresAt?: Date | undefined
-        }) {
+        const create = Effect.fn("ApiKeys.create")(function*(input: NewKey) {
           const secret = generateSecret()
           const key: StoredKey = {
             id: newKeyId(),
+            accountId: input.accountId ?? DEFAULT_ACCOUNT_ID,
             name: input.name,
             prefix: displayPrefix(secret),
             secretHash: hashSecret(secret),
+            previousSecretHash: null,
+            previousExpiresAt: null,
             status: "active",
             allowedModels: [...input.allowedModels],
             allowedTools: [...input.allowedTools],
@@ -117,35 +164,51 @@ export class ApiKeys extends Context.Service<ApiKeys, {
           return { key: publicView(key), secret }
         })
 
-        const get = Effect.fn("ApiKeys.get")(function*(id: string) {
-          const found = yield* Effect.orDie(store.get(id))
-          if (Option.isNone(found)) return yield* new KeyNotFound({ id })
-          return publicView(found.value)
-        })
+        const stored = (id: string) =>
+          Effect.flatMap(
+            Effect.orDie(store.get(id)),
+            (found) => Option.isNone(found) ? Effect.fail(new KeyNotFound({ id })) : Effect.succeed(found.value)
+          )
 
-        const setStatus = Effect.fn("ApiKeys.setStatus")(function*(id: string, status: KeyStatus) {
-          const updated = yield* Effect.orDie(store.setStatus(id, status))
+        const update = Effect.fn("ApiKeys.update")(function*(id: string, changes: KeyChanges) {
+          const updated = yield* Effect.orDie(store.update(id, changes))
           if (Option.isNone(updated)) return yield* new KeyNotFound({ id })
-          yield* Cache.invalidate(lookups, updated.value.secretHash)
+          yield* forget(hashesOf(updated.value))
           return publicView(updated.value)
         })
 
-        const rotate = Effect.fn("ApiKeys.rotate")(function*(id: string) {
+        const setStatus = Effect.fn("ApiKeys.setStatus")(function*(id: string, status: KeyStatus) {
+          const before = yield* stored(id)
+          if (before.status === "revoked" && status !== "revoked") return yield* new KeyRevoked({ id })
+          const updated = yield* Effect.orDie(store.setStatus(id, status))
+          if (Option.isNone(updated)) return yield* new KeyNotFound({ id })
+          yield* forget(hashesOf(updated.value))
+          return publicView(updated.value)
+        })
+
+        const rotate = Effect.fn("ApiKeys.rotate")(function*(id: string, graceSeconds = 0) {
+          if ((yield* stored(id)).status === "revoked") return yield* new KeyRevoked({ id })
           const secret = generateSecret()
-          const replaced = yield* Effect.orDie(store.replaceSecret(id, hashSecret(secret), displayPrefix(secret)))
+          const now = yield* Clock.currentTimeMillis
+          const previousUntil = graceSeconds > 0 ? new Date(now + graceSeconds * 1000) : null
+          const replaced = yield* Effect.orDie(
+            store.replaceSecret(id, hashSecret(secret), displayPrefix(secret), previousUntil)
+          )
           if (Option.isNone(replaced)) return yield* new KeyNotFound({ id })
-          yield* Cache.invalidate(lookups, replaced.value.previousHash)
+          yield* forget(replaced.value.staleHashes)
           return { key: publicView(replaced.value.key), secret }
         })
 
         return ApiKeys.of({
           authenticate,
           create,
-          list: Effect.orDie(store.list).pipe(
-            Effect.map((keys) => keys.map(publicView)),
-            Effect.withSpan("ApiKeys.list")
-          ),
-          get,
+          list: (accountId) =>
+            Effect.orDie(store.list(accountId)).pipe(
+              Effect.map((keys) => keys.map(publicView)),
+              Effect.withSpan("ApiKeys.list")
+            ),
+          get: (id) => Effect.map(stored(id), publicView),
+          update,
           setStatus,
           rotate
         })
@@ -154,6 +217,16 @@ export class ApiKeys extends Context.Service<ApiKeys, {
 
   /** Requires a migrated `SqlClient` (see `store/Database.ts`). */
   static readonly layer = ApiKeys.layerWith({})
+
+  /** As configured: with introspection when `PARLEY_AUTH_INTROSPECTION_URL` is set. */
+  static readonly layerConfigured = Layer.unwrap(
+    Effect.map(Effect.service(AppConfig), (config) =>
+      ApiKeys.layerWith({
+        introspection: config.introspectionUrl === undefined
+          ? undefined
+          : { url: config.introspectionUrl, token: config.introspectionToken }
+      }))
+  )
 
   /** The real service over a private in-memory SQLite database, for tests. */
   static readonly layerTest = ApiKeys.layer.pipe(Layer.provide(Layer.orDie(Database.layerFromUrl("sqlite::memory:"))))

@@ -1,11 +1,26 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
+import { AccountStatus } from "../domain/Account.ts"
 import { type ApiKey, KeyStatus } from "../domain/ApiKey.ts"
 
-/** An API key as stored: the record plus the SHA-256 hex of its secret. */
+/**
+ * An API key as stored: the record plus the SHA-256 hex of its secret and,
+ * during a rotation's grace, of the previous secret with the instant it stops.
+ */
 export interface StoredKey extends ApiKey {
   readonly secretHash: string
+  readonly previousSecretHash: string | null
+  readonly previousExpiresAt: Date | null
 }
+
+/** A key with what authentication needs of its account. */
+export interface KeyWithAccount extends StoredKey {
+  readonly accountStatus: AccountStatus
+  readonly accountModels: ReadonlyArray<string>
+  readonly accountTools: ReadonlyArray<string>
+}
+
+export type KeyChanges = Partial<Pick<StoredKey, "name" | "allowedModels" | "allowedTools" | "expiresAt">>
 
 export type KeyStoreError = SqlError.SqlError | Schema.SchemaError
 
@@ -17,7 +32,10 @@ const KeyRow = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
   prefix: Schema.String,
+  account_id: Schema.String,
   secret_hash: Schema.String,
+  previous_secret_hash: Schema.NullOr(Schema.String),
+  previous_expires_at: Schema.NullOr(Timestamp),
   status: KeyStatus,
   allowed_models: StringList,
   allowed_tools: StringList,
@@ -28,11 +46,23 @@ const KeyRow = Schema.Struct({
 
 const decodeRows = Schema.decodeUnknownEffect(Schema.Array(KeyRow))
 
+const KeyWithAccountRow = Schema.Struct({
+  ...KeyRow.fields,
+  account_status: AccountStatus,
+  account_models: StringList,
+  account_tools: StringList
+})
+
+const decodeWithAccount = Schema.decodeUnknownEffect(Schema.Array(KeyWithAccountRow))
+
 const toStoredKey = (row: typeof KeyRow.Type): StoredKey => ({
   id: row.id,
+  accountId: row.account_id,
   name: row.name,
   prefix: row.prefix,
   secretHash: row.secret_hash,
+  previousSecretHash: row.previous_secret_hash,
+  previousExpiresAt: row.previous_expires_at,
   status: row.status,
   allowedModels: row.allowed_models,
   allowedTools: row.allowed_tools,
@@ -44,17 +74,29 @@ const toStoredKey = (row: typeof KeyRow.Type): StoredKey => ({
 /** SQL access to the `api_keys` table. Knows nothing of caching or secrets. */
 export class KeyStore extends Context.Service<KeyStore, {
   readonly insert: (key: StoredKey) => Effect.Effect<void, KeyStoreError>
-  readonly findByHash: (secretHash: string) => Effect.Effect<Option.Option<StoredKey>, KeyStoreError>
-  readonly list: Effect.Effect<ReadonlyArray<StoredKey>, KeyStoreError>
+  /** The key whose current or previous secret has this hash, with its account. */
+  readonly findByHash: (secretHash: string) => Effect.Effect<Option.Option<KeyWithAccount>, KeyStoreError>
+  /** Every key, or one account's. */
+  readonly list: (accountId?: string) => Effect.Effect<ReadonlyArray<StoredKey>, KeyStoreError>
   readonly get: (id: string) => Effect.Effect<Option.Option<StoredKey>, KeyStoreError>
   /** A revoked key stays revoked: only `revoked` may be set on it again. */
   readonly setStatus: (id: string, status: KeyStatus) => Effect.Effect<Option.Option<StoredKey>, KeyStoreError>
-  /** Swaps the secret hash; returns the previous hash with the updated key. */
+  readonly update: (id: string, changes: KeyChanges) => Effect.Effect<Option.Option<StoredKey>, KeyStoreError>
+  /**
+   * Swaps the secret hash. The replaced secret keeps working until
+   * `previousUntil` (null: at once); a secret in grace from an earlier
+   * rotation stops at once. Returns the hashes that changed meaning with the
+   * updated key.
+   */
   readonly replaceSecret: (
     id: string,
     secretHash: string,
-    prefix: string
-  ) => Effect.Effect<Option.Option<{ readonly previousHash: string; readonly key: StoredKey }>, KeyStoreError>
+    prefix: string,
+    previousUntil: Date | null
+  ) => Effect.Effect<
+    Option.Option<{ readonly staleHashes: ReadonlyArray<string>; readonly key: StoredKey }>,
+    KeyStoreError
+  >
   readonly touch: (id: string, at: Date) => Effect.Effect<void, KeyStoreError>
 }>()("parley/auth/KeyStore") {
   static readonly layer = Layer.effect(
@@ -74,9 +116,12 @@ export class KeyStore extends Context.Service<KeyStore, {
         yield* sql`INSERT INTO api_keys ${
           sql.insert({
             id: key.id,
+            account_id: key.accountId,
             name: key.name,
             prefix: key.prefix,
             secret_hash: key.secretHash,
+            previous_secret_hash: key.previousSecretHash,
+            previous_expires_at: key.previousExpiresAt,
             status: key.status,
             allowed_models: JSON.stringify(key.allowedModels),
             allowed_tools: JSON.stringify(key.allowedTools),
@@ -95,23 +140,67 @@ export class KeyStore extends Context.Service<KeyStore, {
       })
 
       const replaceSecret = Effect.fn("KeyStore.replaceSecret")(
-        function*(id: string, secretHash: string, prefix: string) {
+        function*(id: string, secretHash: string, prefix: string, previousUntil: Date | null) {
           return yield* sql.withTransaction(Effect.gen(function*() {
             const before = yield* get(id)
             if (Option.isNone(before)) return Option.none()
-            yield* sql`UPDATE api_keys SET secret_hash = ${secretHash}, prefix = ${prefix} WHERE id = ${id}`
-            const key: StoredKey = { ...before.value, secretHash, prefix }
-            return Option.some({ previousHash: before.value.secretHash, key })
+            const old = before.value
+            const previousSecretHash = previousUntil === null ? null : old.secretHash
+            yield* sql`UPDATE api_keys SET ${
+              sql.update({
+                secret_hash: secretHash,
+                prefix,
+                previous_secret_hash: previousSecretHash,
+                previous_expires_at: previousUntil
+              })
+            } WHERE id = ${id}`
+            const key: StoredKey = { ...old, secretHash, prefix, previousSecretHash, previousExpiresAt: previousUntil }
+            const staleHashes = old.previousSecretHash === null
+              ? [old.secretHash]
+              : [old.secretHash, old.previousSecretHash]
+            return Option.some({ staleHashes, key })
           }))
         }
       )
 
+      const update = Effect.fn("KeyStore.update")(function*(id: string, changes: KeyChanges) {
+        const columns: Record<string, string | Date | null> = {}
+        if (changes.name !== undefined) columns.name = changes.name
+        if (changes.allowedModels !== undefined) columns.allowed_models = JSON.stringify(changes.allowedModels)
+        if (changes.allowedTools !== undefined) columns.allowed_tools = JSON.stringify(changes.allowedTools)
+        if (changes.expiresAt !== undefined) columns.expires_at = changes.expiresAt
+        if (Object.keys(columns).length > 0) yield* sql`UPDATE api_keys SET ${sql.update(columns)} WHERE id = ${id}`
+        return yield* get(id)
+      })
+
+      const findByHash = (secretHash: string) =>
+        sql`SELECT k.*, a.status AS account_status, a.allowed_models AS account_models,
+              a.allowed_tools AS account_tools
+            FROM api_keys k JOIN accounts a ON a.id = k.account_id
+            WHERE k.secret_hash = ${secretHash} OR k.previous_secret_hash = ${secretHash}`.pipe(
+          Effect.flatMap(decodeWithAccount),
+          Effect.map((rows) =>
+            Option.map(Option.fromNullishOr(rows[0]), (row): KeyWithAccount => ({
+              ...toStoredKey(row),
+              accountStatus: row.account_status,
+              accountModels: row.account_models,
+              accountTools: row.account_tools
+            }))
+          )
+        )
+
       return KeyStore.of({
         insert,
-        findByHash: (secretHash) => first(sql`SELECT * FROM api_keys WHERE secret_hash = ${secretHash}`),
-        list: select(sql`SELECT * FROM api_keys ORDER BY created_at, id`),
+        findByHash,
+        list: (accountId) =>
+          select(
+            accountId === undefined
+              ? sql`SELECT * FROM api_keys ORDER BY created_at, id`
+              : sql`SELECT * FROM api_keys WHERE account_id = ${accountId} ORDER BY created_at, id`
+          ),
         get,
         setStatus,
+        update,
         replaceSecret,
         touch: (id, at) => Effect.asVoid(sql`UPDATE api_keys SET last_used_at = ${at} WHERE id = ${id}`)
       })

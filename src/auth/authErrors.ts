@@ -34,3 +34,25 @@ export class KeyNotFound extends Schema.TaggedError<KeyNotFound>()("KeyNotFound"
     return `No key with id ${this.id}`
   }
 }
+
+/**
+ * The external authentication service (RFC 7662 introspection) did not
+ * answer in time, or answered with a failure: the token is neither admitted
+ * nor refused (docs/DESIGN.md §6). `reason` is for logs, never for clients.
+ */
+export class AuthServiceUnavailable extends Schema.TaggedError<AuthServiceUnavailable>()("AuthServiceUnavailable", {
+  reason: Schema.String
+}) {
+  override get message() {
+    return "The authentication service is unavailable right now. Retry later."
+  }
+}
+
+/** A key that was revoked cannot change state again, nor be rotated. */
+export class KeyRevoked extends Schema.TaggedError<KeyRevoked>()("KeyRevoked", {
+  id: Schema.String
+}) {
+  override get message() {
+    return `Key ${this.id} is revoked; revocation is final. Create a new key instead.`
+  }
+}

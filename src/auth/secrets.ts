@@ -31,3 +31,5 @@ export const sameHash = (a: string, b: string): boolean => {
   const right = Buffer.from(b, "hex")
   return left.length === right.length && left.length > 0 && timingSafeEqual(left, right)
 }
+
+export const newAccountId = (): string => `acct_${randomBytes(8).toString("hex")}`

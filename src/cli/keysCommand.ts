@@ -1,7 +1,11 @@
 import { Clock, Console, Effect, Layer, Option, Schema } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
+import type { AccountNotFound } from "../auth/accountErrors.ts"
+import { Accounts } from "../auth/Accounts.ts"
 import { ApiKeys } from "../auth/ApiKeys.ts"
-import type { KeyNotFound } from "../auth/authErrors.ts"
+import type { KeyNotFound, KeyRevoked } from "../auth/authErrors.ts"
+import { DEFAULT_ACCOUNT_ID } from "../domain/Account.ts"
+import { entriesBeyond } from "../domain/ApiKey.ts"
 import type { KeyStatus } from "../domain/ApiKey.ts"
 import * as Database from "../store/Database.ts"
 import { parseModels, parseTools } from "./allowLists.ts"
@@ -11,20 +15,29 @@ import { cliConfig, explainSetup, type SetupError } from "./setupFailure.ts"
 
 /** `parley keys …`: API keys, straight in the database named by DATABASE_URL (migrated first). */
 
-const keysLayer = ApiKeys.layer.pipe(Layer.provide(Database.layer), Layer.provide(cliConfig))
+const keysLayer = Layer.merge(ApiKeys.layer, Accounts.layer).pipe(
+  Layer.provide(Database.layer),
+  Layer.provide(cliConfig)
+)
 
-const explain = (error: CliFailure | KeyNotFound | SetupError): CliFailure => {
+type KeysFailure = CliFailure | KeyNotFound | KeyRevoked | AccountNotFound
+
+const explain = (error: KeysFailure | SetupError): CliFailure => {
   switch (error._tag) {
     case "CliFailure":
       return error
     case "KeyNotFound":
       return new CliFailure({ message: `${error.message}. Run \`parley keys list\` to see ids.` })
+    case "KeyRevoked":
+      return new CliFailure({ message: `${error.message} (\`parley keys create\`).` })
+    case "AccountNotFound":
+      return new CliFailure({ message: `${error.message}. Run \`parley accounts list\` to see ids.` })
     default:
       return explainSetup(error)
   }
 }
 
-const withKeys = <A, E extends CliFailure | KeyNotFound>(effect: Effect.Effect<A, E, ApiKeys>) =>
+const withKeys = <A, E extends KeysFailure>(effect: Effect.Effect<A, E, ApiKeys | Accounts>) =>
   effect.pipe(Effect.provide(keysLayer), Effect.mapError(explain))
 
 const id = Argument.String("id").pipe(Argument.withDescription("Key id, as shown by `parley keys list`"))
@@ -47,6 +60,38 @@ const printSecret = (verb: string, key: { readonly id: string }, secret: string,
     ? Console.log(JSON.stringify({ id: key.id, key: secret }))
     : Console.log(`${verb}\n${summary}\n${secretNotice(secret)}`)
 
+const expiresIn = Flag.Int("expires-in").pipe(
+  Flag.withDescription("Days until the key expires (default: never)"),
+  Flag.withMetavar("DAYS"),
+  Flag.optional
+)
+
+/** `--expires-in DAYS` as an instant; at least a day. */
+const expiryOf = (days: Option.Option<number>) =>
+  Effect.gen(function*() {
+    if (Option.isNone(days)) return undefined
+    if (days.value < 1) {
+      return yield* new CliFailure({ message: "--expires-in must be a whole number of days, 1 or more." })
+    }
+    return new Date((yield* Clock.currentTimeMillis) + days.value * 86_400_000)
+  })
+
+/** A key can only narrow its account (docs/DESIGN.md §6). */
+const withinAccount = (
+  accountId: string,
+  lists: { readonly allowedModels?: ReadonlyArray<string>; readonly allowedTools?: ReadonlyArray<string> }
+) =>
+  Effect.gen(function*() {
+    const account = yield* (yield* Accounts).get(accountId)
+    const wider = [
+      ...entriesBeyond(lists.allowedModels ?? [], account.allowedModels),
+      ...entriesBeyond(lists.allowedTools ?? [], account.allowedTools)
+    ]
+    if (wider.length > 0) {
+      return yield* new CliFailure({ message: `Not allowed for account ${accountId}: ${wider.join(", ")}.` })
+    }
+  })
+
 const create = Command.make("create", {
   name: Flag.String("name").pipe(
     Flag.withDescription("A label for the key, such as the client that will use it"),
@@ -54,24 +99,28 @@ const create = Command.make("create", {
   ),
   models: listFlag("models", "models"),
   tools: listFlag("tools", "tools"),
-  expiresIn: Flag.Int("expires-in").pipe(
-    Flag.withDescription("Days until the key expires (default: never)"),
-    Flag.withMetavar("DAYS"),
-    Flag.optional
+  expiresIn,
+  account: Flag.String("account").pipe(
+    Flag.withDescription("The owning account's id (default: default); the key can only narrow its allow-lists"),
+    Flag.withMetavar("ID"),
+    Flag.withDefault(DEFAULT_ACCOUNT_ID)
   ),
   json
 }, (input) =>
   Effect.gen(function*() {
     const allowedModels = yield* parseModels(input.models)
     const allowedTools = yield* parseTools(input.tools)
-    if (Option.isSome(input.expiresIn) && input.expiresIn.value < 1) {
-      return yield* new CliFailure({ message: "--expires-in must be a whole number of days, 1 or more." })
-    }
-    const now = yield* Clock.currentTimeMillis
-    const expiresAt = Option.getOrUndefined(Option.map(input.expiresIn, (days) => new Date(now + days * 86_400_000)))
+    const expiresAt = yield* expiryOf(input.expiresIn)
     yield* withKeys(Effect.gen(function*() {
       const keys = yield* ApiKeys
-      const { key, secret } = yield* keys.create({ name: input.name, allowedModels, allowedTools, expiresAt })
+      yield* withinAccount(input.account, { allowedModels, allowedTools })
+      const { key, secret } = yield* keys.create({
+        name: input.name,
+        allowedModels,
+        allowedTools,
+        expiresAt,
+        accountId: input.account
+      })
       yield* printSecret("Created an API key.", key, secret, keySummary(key), input.json)
     }))
   })).pipe(
@@ -84,7 +133,7 @@ const create = Command.make("create", {
 
 const list = Command.make("list", { json }, ({ json }) =>
   withKeys(Effect.gen(function*() {
-    const keys = yield* (yield* ApiKeys).list
+    const keys = yield* (yield* ApiKeys).list()
     if (json) return yield* Console.log(JSON.stringify(keys.map(keyJson), null, 2))
     yield* Console.log(keyTable(keys, yield* Clock.currentTimeMillis))
   }))).pipe(Command.withDescription("List API keys (never their secrets)"))
@@ -127,16 +176,57 @@ const revoke = statusCommand(
   (keyId) => `Key ${keyId} is revoked: requests with it are refused within 5 seconds. This cannot be undone.`
 )
 
-const rotate = Command.make("rotate", { id, json }, ({ id, json }) =>
+const grace = Flag.Int("grace").pipe(
+  Flag.withDescription("Seconds the previous secret keeps working (default 0; at most 30 days)"),
+  Flag.withMetavar("SECONDS"),
+  Flag.withDefault(0)
+)
+
+const MAX_GRACE_SECONDS = 30 * 86_400
+
+const rotate = Command.make("rotate", { id, grace, json }, ({ grace, id, json }) =>
   withKeys(Effect.gen(function*() {
+    if (grace < 0 || grace > MAX_GRACE_SECONDS) {
+      return yield* new CliFailure({ message: `--grace must be between 0 and ${MAX_GRACE_SECONDS} seconds.` })
+    }
     const keys = yield* ApiKeys
     if ((yield* keys.get(id)).status === "revoked") return yield* revokedFailure(id, "rotated")
-    const { key, secret } = yield* keys.rotate(id)
-    const note = "The previous secret stops working within 5 seconds; the allow-lists are unchanged."
+    const { key, secret } = yield* keys.rotate(id, grace)
+    const note = grace === 0
+      ? "The previous secret stops working within 5 seconds; the allow-lists are unchanged."
+      : `The previous secret keeps working for ${grace} seconds; the allow-lists are unchanged.`
     yield* printSecret(`Rotated key ${key.id}. ${note}`, key, secret, keySummary(key), json)
   }))).pipe(Command.withDescription("Replace a key's secret; the new one is printed once"))
 
+const update = Command.make("update", {
+  id,
+  models: listFlag("models", "models"),
+  tools: listFlag("tools", "tools"),
+  expiresIn
+}, (input) =>
+  Effect.gen(function*() {
+    // Only the lists given change; an empty one (--models '') allows nothing.
+    const allowedModels = Option.isSome(input.models) ? yield* parseModels(input.models) : undefined
+    const allowedTools = Option.isSome(input.tools) ? yield* parseTools(input.tools) : undefined
+    const expiresAt = yield* expiryOf(input.expiresIn)
+    yield* withKeys(Effect.gen(function*() {
+      const keys = yield* ApiKeys
+      const before = yield* keys.get(input.id)
+      if (before.status === "revoked") return yield* revokedFailure(input.id, "updated")
+      yield* withinAccount(before.accountId, {
+        ...(allowedModels === undefined ? {} : { allowedModels }),
+        ...(allowedTools === undefined ? {} : { allowedTools })
+      })
+      const key = yield* keys.update(input.id, {
+        ...(allowedModels === undefined ? {} : { allowedModels }),
+        ...(allowedTools === undefined ? {} : { allowedTools }),
+        ...(expiresAt === undefined ? {} : { expiresAt })
+      })
+      yield* Console.log(`Updated key ${key.id}; requests see the change within 5 seconds.\n${keySummary(key)}`)
+    }))
+  })).pipe(Command.withDescription("Change a key's allow-lists or expiry"))
+
 export const keysCommand = Command.make("keys").pipe(
   Command.withDescription("Manage API keys"),
-  Command.withSubcommands([create, list, activate, deactivate, revoke, rotate])
+  Command.withSubcommands([create, list, update, activate, deactivate, revoke, rotate])
 )

@@ -3,6 +3,7 @@ import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import packageJson from "../../package.json" with { type: "json" }
+import { accountsCommand } from "./accountsCommand.ts"
 import { keysCommand } from "./keysCommand.ts"
 import { sandboxCommand } from "./sandboxCommand.ts"
 
@@ -55,7 +56,7 @@ const help = Command.make(
 
 const parley = Command.make("parley").pipe(
   Command.withDescription("parley: a chat gateway to language models"),
-  Command.withSubcommands([serve, keysCommand, sandboxCommand, demo, help])
+  Command.withSubcommands([serve, accountsCommand, keysCommand, sandboxCommand, demo, help])
 )
 
 const runParley: (args: ReadonlyArray<string>) => Effect.Effect<void, unknown, Command.Environment> = Command.runWith(

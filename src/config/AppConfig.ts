@@ -1,5 +1,7 @@
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { Config, Context, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { randomBytes } from "node:crypto"
+import { dirname, resolve } from "node:path"
 import { builtinCatalog } from "./builtinCatalogs.ts"
 import { configFilePath, loadConfigFile } from "./ConfigFile.ts"
 import { asInvalidConfiguration, problemCollector } from "./configProblems.ts"
@@ -39,6 +41,31 @@ const databaseUrl = Config.Redacted("DATABASE_URL").pipe(
   Config.withDefault(Redacted.make(defaultDatabaseUrl)),
   Config.map((url) => Redacted.value(url).trim() === "" ? Redacted.make(defaultDatabaseUrl) : url)
 )
+
+/**
+ * Where parley keeps its own files (the generated `secret.key`): the folder
+ * of the SQLite database, else `./data`.
+ */
+const dataDirOf = (url: Redacted.Redacted<string>): string => {
+  const file = /^sqlite:(?:\/\/)?(.+)$/i.exec(Redacted.value(url).trim())?.[1]
+  return resolve(file === undefined || file === ":memory:" ? "./data" : dirname(file))
+}
+
+/** `PARLEY_SECRET_KEY`: 32 or more bytes in base64 (docs/DESIGN.md §4). */
+const SecretKeyText = Schema.String.check(Schema.makeFilter(
+  (text: string) =>
+    Buffer.from(text.trim(), "base64").length >= 32 ||
+    "PARLEY_SECRET_KEY must be 32 or more bytes, base64-encoded (openssl rand -base64 32)"
+))
+const secretKey = Config.option(Config.schema(Schema.Redacted(SecretKeyText), "PARLEY_SECRET_KEY")).pipe(
+  Config.map(Option.getOrUndefined)
+)
+
+/** Unset or blank: off. */
+const optionalSecret = (name: string) =>
+  Config.option(Config.Redacted(name)).pipe(
+    Config.map((value) => Option.getOrUndefined(Option.filter(value, (secret) => Redacted.value(secret).trim() !== "")))
+  )
 
 /** Providers implied by well-known environment variables, each with its built-in catalog. */
 const shortcutProviders = Effect.gen(function*() {
@@ -96,6 +123,16 @@ export class AppConfig extends Context.Service<AppConfig, {
   readonly sandbox: SandboxConfig
   /** `DATABASE_URL` (default `sqlite:./data/parley.db`); redacted, as a Postgres URL may hold a password. */
   readonly databaseUrl: Redacted.Redacted<string>
+  /** Where parley keeps its own files: the SQLite database's folder, else `./data` (absolute). */
+  readonly dataDir: string
+  /** `PARLEY_ADMIN_TOKEN`: the operator's bearer token for /admin/v1; unset: no operator access over HTTP. */
+  readonly adminToken?: Redacted.Redacted<string> | undefined
+  /** `PARLEY_SECRET_KEY` (base64, 32+ bytes); unset: generated into `dataDir` (auth/SecretKey.ts). */
+  readonly secretKey?: Redacted.Redacted<string> | undefined
+  /** `PARLEY_AUTH_INTROSPECTION_URL`: RFC 7662 endpoint for tokens that are not local keys (docs/DESIGN.md §6). */
+  readonly introspectionUrl?: string | undefined
+  /** `PARLEY_AUTH_INTROSPECTION_TOKEN`: parley's bearer token at that endpoint. */
+  readonly introspectionToken?: Redacted.Redacted<string> | undefined
 }>()("parley/config/AppConfig") {
   static readonly layer = Layer.effect(
     AppConfig,
@@ -130,6 +167,10 @@ export class AppConfig extends Context.Service<AppConfig, {
       }
       const sandbox = yield* read(sandboxConfig, { limits: {} })
       const database = yield* read(databaseUrl, Redacted.make(defaultDatabaseUrl))
+      const introspectionUrl = yield* read(Config.option(Config.URL("PARLEY_AUTH_INTROSPECTION_URL")), Option.none())
+      const adminToken = yield* read(optionalSecret("PARLEY_ADMIN_TOKEN"), undefined)
+      const secret = yield* read(secretKey, undefined)
+      const introspectionToken = yield* read(optionalSecret("PARLEY_AUTH_INTROSPECTION_TOKEN"), undefined)
       return yield* done(AppConfig.of({
         host,
         port,
@@ -143,7 +184,12 @@ export class AppConfig extends Context.Service<AppConfig, {
         toolConcurrency: Option.getOrUndefined(toolConcurrency),
         ...fetchLimits,
         sandbox,
-        databaseUrl: database
+        databaseUrl: database,
+        dataDir: dataDirOf(database),
+        adminToken,
+        secretKey: secret,
+        introspectionUrl: Option.getOrUndefined(Option.map(introspectionUrl, (url) => url.href)),
+        introspectionToken
       }))
     }).pipe(Effect.mapError(asInvalidConfiguration))
   ).pipe(Layer.provide(NodeFileSystem.layer))
@@ -167,6 +213,9 @@ export class AppConfig extends Context.Service<AppConfig, {
         fetchTimeoutMs: 30_000,
         sandbox: { limits: {} },
         databaseUrl: Redacted.make("sqlite::memory:"),
+        dataDir: resolve("./data"),
+        // A fresh key, so tests never write `secret.key`.
+        secretKey: Redacted.make(randomBytes(32).toString("base64")),
         ...overrides
       })
     )

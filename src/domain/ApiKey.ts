@@ -12,6 +12,8 @@ export type KeyStatus = typeof KeyStatus.Type
  */
 export interface ApiKey {
   readonly id: string
+  /** The owning account (docs/DESIGN.md §6). */
+  readonly accountId: string
   readonly name: string
   /** First characters of the secret, safe to show (e.g. `pk_live_ab12`). */
   readonly prefix: string
@@ -30,6 +32,34 @@ const matches = (list: ReadonlyArray<string>, name: string): boolean => {
   }
   return false
 }
+
+/** Whether one allow-list entry admits everything another does (same pattern rules as `matches`). */
+const covers = (wide: string, narrow: string): boolean =>
+  wide === "*" || wide === narrow ||
+  (wide.endsWith("/*") && narrow !== "*" && narrow.startsWith(wide.slice(0, -1)))
+
+/**
+ * The entries of `key` that `account` admits, narrowed where the account is
+ * narrower: the effective allow-list of a key under its account (key ∩
+ * account, docs/DESIGN.md §6), itself an allow-list of the same patterns.
+ */
+export const intersectAllowLists = (
+  key: ReadonlyArray<string>,
+  account: ReadonlyArray<string>
+): ReadonlyArray<string> => {
+  const result = new Set<string>()
+  for (const mine of key) {
+    for (const theirs of account) {
+      if (covers(theirs, mine)) result.add(mine)
+      else if (covers(mine, theirs)) result.add(theirs)
+    }
+  }
+  return [...result]
+}
+
+/** Entries of `list` that `bound` does not wholly admit (a key wider than its account). */
+export const entriesBeyond = (list: ReadonlyArray<string>, bound: ReadonlyArray<string>): ReadonlyArray<string> =>
+  list.filter((entry) => !bound.some((outer) => covers(outer, entry)))
 
 export const allowsModel = (key: ApiKey, modelId: string): boolean => matches(key.allowedModels, modelId)
 export const allowsTool = (key: ApiKey, toolName: string): boolean => matches(key.allowedTools, toolName)

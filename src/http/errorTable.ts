@@ -1,5 +1,14 @@
 import type { UnfetchablePart } from "../agent/partDownloads.ts"
-import type { Unauthenticated } from "../auth/authErrors.ts"
+import type { AccountNotFound, EmailTaken, SignInFailed } from "../auth/accountErrors.ts"
+import type {
+  CsrfRejected,
+  InvalidAdminCredentials,
+  MissingAdminCredentials,
+  OperatorOnly,
+  UnknownAllowListEntries,
+  WiderThanAccount
+} from "../auth/adminErrors.ts"
+import type { AuthServiceUnavailable, KeyNotFound, KeyRevoked, Unauthenticated } from "../auth/authErrors.ts"
 import type { ChatPlanFailure } from "../chat/ChatPlanner.ts"
 import type { MalformedJson } from "../domain/requestErrors.ts"
 import type { ProviderCannotTake, ProviderRejected, ProviderUnavailable } from "../models/ProviderFailure.ts"
@@ -7,11 +16,23 @@ import type { SandboxNotFound, SandboxUnavailable } from "../sandbox/Sandbox.ts"
 import type { SandboxOwnedByOperator } from "../sandbox/sandboxAccess.ts"
 import type { BodyTooLarge, EmptyBody, MethodNotAllowed, RouteNotFound, UnreadableBody } from "./requestErrors.ts"
 
-/** Every failure an /api/v1 request may end in with the spec's error body. */
+/** Every failure an /api/v1 or /admin/v1 request may end in with the spec's error body. */
 export type ApiFailure =
   | ChatPlanFailure
   | UnfetchablePart
   | Unauthenticated
+  | AuthServiceUnavailable
+  | MissingAdminCredentials
+  | InvalidAdminCredentials
+  | SignInFailed
+  | CsrfRejected
+  | OperatorOnly
+  | UnknownAllowListEntries
+  | WiderThanAccount
+  | AccountNotFound
+  | KeyNotFound
+  | EmailTaken
+  | KeyRevoked
   | MalformedJson
   | EmptyBody
   | UnreadableBody
@@ -33,6 +54,7 @@ const errorNames = {
   404: "NotFound",
   // Not in the spec's table: a known path asked with a method it does not answer (docs/DESIGN.md §3.22).
   405: "MethodNotAllowed",
+  409: "Conflict",
   413: "PayloadTooLarge",
   500: "InternalServerError",
   503: "ServiceUnavailable"
@@ -102,6 +124,19 @@ const table: { readonly [Tag in ApiFailure["_tag"]]: Row<Failure<Tag>> } = {
   MissingAuthorization: row(401),
   InvalidAuthorizationFormat: row(401),
   InvalidApiKey: row(401),
+  MissingAdminCredentials: row(401),
+  InvalidAdminCredentials: row(401),
+  SignInFailed: row(401),
+  UnknownAllowListEntries: row(400, said((e) => ({ models: e.models, tools: e.tools }))),
+  CsrfRejected: row(403),
+  OperatorOnly: row(403),
+  WiderThanAccount: row(403, said((e) => ({ models: e.models, tools: e.tools }))),
+  AccountNotFound: row(404, (e) => ({ accountId: e.id })),
+  KeyNotFound: row(404, (e) => ({ keyId: e.id })),
+  EmailTaken: row(409, (e) => ({ email: e.email })),
+  KeyRevoked: row(409, (e) => ({ keyId: e.id })),
+  // docs/DESIGN.md §6: the external authentication service could not answer; never an admission.
+  AuthServiceUnavailable: row(503),
   ModelNotAllowed: row(403, (e) => ({ model: e.model })),
   ToolNotAllowed: row(403, (e) => ({ tool: e.tool })),
   SandboxForbidden: row(403, (e) => ({ sandboxId: e.sandboxId })),

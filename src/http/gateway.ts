@@ -2,10 +2,12 @@ import { Cause, Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { ContractRoute } from "../api/contractRoutes.ts"
 import { ApiKeys } from "../auth/ApiKeys.ts"
+import { isAdminPath, makeAdminAuthenticator, VerifiedPrincipal } from "./admin/adminAuthentication.ts"
 import { allowedMethods } from "./allowedMethods.ts"
 import { requiresKey } from "./authentication.ts"
 import { CorrelationId, correlationIdFor } from "./CorrelationId.ts"
 import { logUnexpected, renderError, unexpectedError } from "./errorResponse.ts"
+import type { ApiFailure } from "./errorTable.ts"
 import { MethodNotAllowed, RouteNotFound } from "./requestErrors.ts"
 import { VerifiedKey } from "./VerifiedKey.ts"
 
@@ -15,6 +17,12 @@ const isRouteNotFound = (cause: Cause.Cause<unknown>) =>
     typeof reason.error === "object" && reason.error !== null &&
     (reason.error as { reason?: { _tag?: string } }).reason?._tag === "RouteNotFound"
   )
+
+/** An error before routing; a 401 carries no correlation id (docs/DESIGN.md §3.7), others do. */
+const refused = (failure: ApiFailure, correlationId: string) => {
+  const response = renderError(failure, correlationId)
+  return response.status === 401 ? response : HttpServerResponse.setHeader(response, "x-correlation-id", correlationId)
+}
 
 /** No route for the request: 405 with `Allow` when the path answers other methods, else 404. */
 const noRoute = (
@@ -31,8 +39,9 @@ const noRoute = (
 }
 
 /**
- * Runs before routing on every routed request: authenticates /api/… (so an
- * unknown path with a bad key is 401, with a good key 404), assigns the
+ * Runs before routing on every routed request: authenticates /api/… with an
+ * API key and /admin/… with the operator token or a console session (so an
+ * unknown path with bad credentials is 401, with good ones 404), assigns the
  * correlation id, and turns anything unhandled into the spec's error body.
  * `routes` are every route the gateway serves, chat included, for 405s.
  */
@@ -40,6 +49,7 @@ export const gatewayMiddleware = (routes: ReadonlyArray<ContractRoute>) =>
   HttpRouter.middleware<{ handles: unknown }>()(
     Effect.gen(function*() {
       const keys = yield* ApiKeys
+      const authenticateAdmin = yield* makeAdminAuthenticator
       const methodsOf = allowedMethods(routes)
       return (httpEffect) =>
         Effect.gen(function*() {
@@ -48,8 +58,12 @@ export const gatewayMiddleware = (routes: ReadonlyArray<ContractRoute>) =>
           let routed = httpEffect.pipe(Effect.provideService(CorrelationId, correlationId))
           if (requiresKey(request.url)) {
             const verified = yield* Effect.result(keys.authenticate(request.headers.authorization))
-            if (verified._tag === "Failure") return renderError(verified.failure, "")
+            if (verified._tag === "Failure") return refused(verified.failure, correlationId)
             routed = routed.pipe(Effect.provideService(VerifiedKey, verified.success))
+          } else if (isAdminPath(request.url)) {
+            const verified = yield* Effect.result(authenticateAdmin(request))
+            if (verified._tag === "Failure") return refused(verified.failure, correlationId)
+            routed = routed.pipe(Effect.provideService(VerifiedPrincipal, verified.success))
           }
           const response = yield* routed.pipe(
             Effect.catchCause((cause) => {
@@ -60,7 +74,10 @@ export const gatewayMiddleware = (routes: ReadonlyArray<ContractRoute>) =>
               return Effect.as(logUnexpected(cause, correlationId), unexpectedError(correlationId))
             })
           )
-          return HttpServerResponse.setHeader(response, "x-correlation-id", correlationId)
+          // A 401 carries no correlation id, wherever it was decided (docs/DESIGN.md §3.7).
+          return response.status === 401
+            ? response
+            : HttpServerResponse.setHeader(response, "x-correlation-id", correlationId)
         })
     }),
     { global: true }

@@ -53,6 +53,7 @@ export const SandboxHandlers = HttpApiBuilder.group(
         const input = yield* readCreate(request)
         const sandbox = yield* sandboxes.create({
           ownerKeyId: key.id,
+          ownerAccountId: key.accountId,
           desktop: input.desktop ?? false,
           network: input.network ?? false
         })

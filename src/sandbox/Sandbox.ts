@@ -9,6 +9,8 @@ import { randomBytes } from "node:crypto"
 export interface SandboxInfo {
   readonly id: string
   readonly ownerKeyId: string | null
+  /** The account of the key that created it (docs/DESIGN.md §6); absent on the operator's and on older records. */
+  readonly ownerAccountId?: string | undefined
   readonly desktop: boolean
   readonly network: boolean
   readonly createdAt: Date
@@ -22,6 +24,7 @@ export interface SandboxInfo {
 
 export interface CreateSandbox {
   readonly ownerKeyId: string | null
+  readonly ownerAccountId?: string | undefined
   readonly desktop: boolean
   readonly network: boolean
 }

@@ -11,6 +11,7 @@ export class SandboxStoreError extends Schema.TaggedError<SandboxStoreError>()("
 const Record = Schema.Struct({
   id: Schema.String,
   ownerKeyId: Schema.NullOr(Schema.String),
+  ownerAccountId: Schema.optional(Schema.String),
   desktop: Schema.Boolean,
   network: Schema.Boolean,
   createdAt: Schema.String,

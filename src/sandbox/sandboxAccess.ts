@@ -1,4 +1,5 @@
 import { Effect, Schema } from "effect"
+import { DEFAULT_ACCOUNT_ID } from "../domain/Account.ts"
 import type { ApiKey } from "../domain/ApiKey.ts"
 import type { SandboxInfo, SandboxNotFound } from "./Sandbox.ts"
 import type { SandboxProvider } from "./SandboxProvider.ts"
@@ -24,6 +25,14 @@ export class SandboxOwnedByOperator extends Schema.TaggedError<SandboxOwnedByOpe
 /** A key may use its own sandboxes and the operator's (no owner). */
 export const canUse = (sandbox: SandboxInfo, key: ApiKey): boolean =>
   sandbox.ownerKeyId === null || sandbox.ownerKeyId === key.id
+
+/**
+ * The account a sandbox belongs to: the one recorded, else `default` for a
+ * key's sandbox made before accounts existed (all such keys were
+ * `default`'s); null for the operator's own.
+ */
+export const sandboxAccount = (sandbox: SandboxInfo): string | null =>
+  sandbox.ownerAccountId ?? (sandbox.ownerKeyId === null ? null : DEFAULT_ACCOUNT_ID)
 
 /** The sandbox `id` if `key` may use it. */
 export const usableSandbox = (

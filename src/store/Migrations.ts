@@ -5,7 +5,7 @@ import { Migrator, SqlClient, type SqlError } from "effect/sql"
  * The schema, as numbered migrations that run once each, in order, on SQLite
  * and Postgres alike. Append new migrations; never edit an applied one.
  */
-const migrations = {
+export const migrations = {
   "1_create_api_keys": Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     // Postgres keeps real instants; SQLite stores ISO-8601 text, which sorts correctly.
@@ -22,6 +22,51 @@ const migrations = {
         created_at ${timestamp} NOT NULL,
         last_used_at ${timestamp},
         expires_at ${timestamp}
+      )
+    `)
+  }),
+  // docs/DESIGN.md §6: accounts own keys; keys made before them belong to `default`,
+  // whose allow-lists admit everything so those keys keep working as they were.
+  "2_create_accounts": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const timestamp = sql.onDialectOrElse({ pg: () => "TIMESTAMPTZ", orElse: () => "TEXT" })
+    yield* sql.unsafe(`
+      CREATE TABLE accounts (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        email TEXT UNIQUE,
+        password_hash TEXT,
+        status TEXT NOT NULL CHECK (status IN ('active', 'disabled')),
+        allowed_models TEXT NOT NULL,
+        allowed_tools TEXT NOT NULL,
+        created_at ${timestamp} NOT NULL
+      )
+    `)
+    yield* sql`INSERT INTO accounts ${
+      sql.insert({
+        id: "default",
+        name: "default",
+        email: null,
+        password_hash: null,
+        status: "active",
+        allowed_models: "[\"*\"]",
+        allowed_tools: "[\"*\"]",
+        created_at: new Date()
+      })
+    }`
+    yield* sql.unsafe(`ALTER TABLE api_keys ADD COLUMN account_id TEXT NOT NULL DEFAULT 'default'`)
+    // Rotation with grace: the previous secret keeps working until previous_expires_at.
+    yield* sql.unsafe(`ALTER TABLE api_keys ADD COLUMN previous_secret_hash TEXT`)
+    yield* sql.unsafe(`ALTER TABLE api_keys ADD COLUMN previous_expires_at ${timestamp}`)
+    yield* sql.unsafe(`CREATE INDEX api_keys_account ON api_keys (account_id)`)
+    yield* sql.unsafe(`CREATE INDEX api_keys_previous_hash ON api_keys (previous_secret_hash)`)
+    // Console sessions (docs/DESIGN.md §6): only the SHA-256 of the cookie's token is kept.
+    yield* sql.unsafe(`
+      CREATE TABLE console_sessions (
+        token_hash TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL,
+        created_at ${timestamp} NOT NULL,
+        expires_at ${timestamp} NOT NULL
       )
     `)
   })

@@ -52,7 +52,7 @@ describePostgres("ApiKeys on Postgres", () => {
           (yield* Effect.flip(server.authenticate(`Bearer ${other.secret}`))).message,
           "Invalid or expired API key"
         )
-        assert.deepStrictEqual((yield* cli.list).map((k) => k.name).sort(), ["live", "old", "pg"])
+        assert.deepStrictEqual((yield* cli.list()).map((k) => k.name).sort(), ["live", "old", "pg"])
       })
     ))
 })

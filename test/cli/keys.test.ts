@@ -1,42 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
-import { execFile } from "node:child_process"
 import { createHash } from "node:crypto"
-import { existsSync, mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
+import { existsSync } from "node:fs"
 import { ApiKeys } from "../../src/auth/ApiKeys.ts"
 import * as Database from "../../src/store/Database.ts"
-
-/** Runs the real CLI (`node src/cli/main.ts …`) in a child process. */
-const root = resolve(import.meta.dirname, "../..")
-const node = join(root, "node_modules/.bin/node")
-
-interface Run {
-  readonly code: number
-  readonly stdout: string
-  readonly stderr: string
-}
-
-const freshDatabase = () => join(mkdtempSync(join(tmpdir(), "parley-cli-")), "data", "parley.db")
-
-const parley = (database: string, ...args: ReadonlyArray<string>) =>
-  Effect.callback<Run>((resume) => {
-    execFile(
-      node,
-      ["src/cli/main.ts", ...args],
-      { cwd: root, env: { ...process.env, DATABASE_URL: `sqlite:${database}` }, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        resume(Effect.succeed({ code: error === null ? 0 : Number(error.code ?? 1), stdout, stderr }))
-      }
-    )
-  })
-
-const ok = (database: string, ...args: ReadonlyArray<string>) =>
-  Effect.map(parley(database, ...args), (run) => {
-    assert.strictEqual(run.code, 0, `parley ${args.join(" ")} failed: ${run.stderr}`)
-    return run
-  })
+import { freshDatabase, ok, parley } from "./cliRun.ts"
 
 const secretPattern = /pk_[A-Za-z0-9_-]{43}/g
 

@@ -28,6 +28,32 @@ describe("AppConfig", () => {
       assert.strictEqual(withUnit.fetchMaxBytes, 1024 * 1024)
     }))
 
+  it.effect("reads the admin token, the secret key and introspection; the data folder follows the database", () =>
+    Effect.gen(function*() {
+      const unset = yield* loadAppConfig({ DATABASE_URL: "sqlite:/srv/parley/db/parley.db" })
+      assert.deepStrictEqual([unset.adminToken, unset.secretKey, unset.introspectionUrl], [
+        undefined,
+        undefined,
+        undefined
+      ])
+      assert.strictEqual(unset.dataDir, "/srv/parley/db")
+      const key = Buffer.alloc(32, 7).toString("base64")
+      const set = yield* loadAppConfig({
+        PARLEY_ADMIN_TOKEN: "op-token",
+        PARLEY_SECRET_KEY: key,
+        PARLEY_AUTH_INTROSPECTION_URL: "https://idp.example/introspect",
+        PARLEY_AUTH_INTROSPECTION_TOKEN: "idp-token",
+        DATABASE_URL: "postgres://db/parley"
+      })
+      assert.strictEqual(Redacted.value(set.adminToken!), "op-token")
+      assert.strictEqual(Redacted.value(set.secretKey!), key)
+      assert.strictEqual(set.introspectionUrl, "https://idp.example/introspect")
+      assert.strictEqual(Redacted.value(set.introspectionToken!), "idp-token")
+      assert.match(set.dataDir, /\/data$/)
+      // Redacted: printing the configuration shows no secret.
+      assert.notInclude(String(set.adminToken), "op-token")
+    }))
+
   it.effect("reads HOST, PORT and PARLEY_BODY_LIMIT (plain bytes or with a unit)", () =>
     Effect.gen(function*() {
       const plain = yield* loadAppConfig({ HOST: "0.0.0.0", PORT: "9001", PARLEY_BODY_LIMIT: "2048" })
@@ -43,7 +69,9 @@ describe("AppConfig", () => {
     { env: { PORT: "70000" }, name: "PORT" },
     { env: { PARLEY_BODY_LIMIT: "lots" }, name: "PARLEY_BODY_LIMIT" },
     { env: { PARLEY_FETCH_MAX_BYTES: "0" }, name: "PARLEY_FETCH_MAX_BYTES" },
-    { env: { PARLEY_FETCH_TIMEOUT: "soon" }, name: "PARLEY_FETCH_TIMEOUT" }
+    { env: { PARLEY_FETCH_TIMEOUT: "soon" }, name: "PARLEY_FETCH_TIMEOUT" },
+    { env: { PARLEY_SECRET_KEY: Buffer.alloc(16).toString("base64") }, name: "PARLEY_SECRET_KEY" },
+    { env: { PARLEY_AUTH_INTROSPECTION_URL: "not a url" }, name: "PARLEY_AUTH_INTROSPECTION_URL" }
   ])("fails on an invalid $name", ({ env, name }) =>
     Effect.gen(function*() {
       const error = yield* Effect.flip(loadAppConfig(env))

@@ -119,10 +119,21 @@ describe("GET /prompt-types and /config-schema", () => {
 })
 
 describe("OpenAPI", () => {
-  it("documents every /api/v1 endpoint", async () => {
+  it("documents every /api/v1 and /admin/v1 endpoint", async () => {
     const document = await (await fetch(`${gateway.url}/openapi.json`)).json()
     expect(Object.keys(document.paths).sort()).toEqual(
       [
+        "/admin/v1/accounts",
+        "/admin/v1/accounts/{id}",
+        "/admin/v1/keys",
+        "/admin/v1/keys/{id}",
+        "/admin/v1/keys/{id}/activate",
+        "/admin/v1/keys/{id}/deactivate",
+        "/admin/v1/keys/{id}/revoke",
+        "/admin/v1/keys/{id}/rotate",
+        "/admin/v1/sandboxes",
+        "/admin/v1/sandboxes/{id}",
+        "/admin/v1/session",
         "/api/v1/chat",
         "/api/v1/config-schema",
         "/api/v1/models",
@@ -134,5 +145,9 @@ describe("OpenAPI", () => {
       ]
     )
     expect(document.info.version).toBe("1.0.0")
+    // docs/DESIGN.md §6: the admin API is tagged `admin`, its secured routes name both ways in.
+    expect(document.paths["/admin/v1/keys"].get.tags).toEqual(["admin"])
+    expect(document.paths["/admin/v1/keys"].get.security).toEqual([{ operator: [] }, { session: [] }])
+    expect(document.paths["/admin/v1/session"].post.security).toEqual([])
   })
 })

@@ -41,7 +41,7 @@ export interface GatewayOptions {
   readonly sandboxes?: Layer.Layer<SandboxProvider, unknown>
   /** How long the upstream may stay silent (default: the production defaults). */
   readonly providerTimeouts?: ProviderTimeouts
-  /** Further settings, e.g. the outbound policy's. */
+  /** Further settings (the outbound policy's, the admin token, introspection…). */
   readonly config?: Partial<AppConfig["Service"]>
 }
 

@@ -1,0 +1,127 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { AdminAuthentication } from "./AdminAuthentication.ts"
+import {
+  AccountView,
+  CreateAccount,
+  CreateKey,
+  KeyView,
+  RotateKey,
+  SignIn,
+  UpdateAccount,
+  UpdateKey
+} from "./adminSchemas.ts"
+import { errorAt } from "./errorSchemas.ts"
+import { SandboxView } from "./SandboxApi.ts"
+
+const ok = <S extends Schema.Top>(identifier: string, data: S) =>
+  Schema.Struct({ success: Schema.Literal(true), data }).annotate({ identifier })
+
+const AccountResponse = ok("AdminAccountResponse", Schema.Struct({ account: AccountView }))
+const KeyResponse = ok("AdminKeyResponse", Schema.Struct({ key: KeyView }))
+const KeySecretResponse = ok("AdminKeySecretResponse", Schema.Struct({ key: KeyView, secret: Schema.String }))
+
+const params = { id: Schema.String }
+const byAccount = { accountId: Schema.optional(Schema.String) }
+const authorized = [errorAt(401), errorAt(403), errorAt(500)]
+const describe = (description: string) => OpenApi.annotations({ description })
+
+const keyState = (name: "activate" | "deactivate" | "revoke", description: string) =>
+  HttpApiEndpoint.post(`${name}Key`, `/keys/:id/${name}`, {
+    params,
+    success: KeyResponse,
+    error: [...authorized, errorAt(404), errorAt(409)]
+  }).annotateMerge(describe(description)).middleware(AdminAuthentication)
+
+/**
+ * The admin API (docs/DESIGN.md §6): accounts, their keys and sandboxes. Every
+ * route but sign-in needs the operator token or a console session; a session
+ * sees only its own account (another's keys and sandboxes answer 404).
+ */
+export class AdminApi extends HttpApiGroup.make("admin")
+  .add(
+    HttpApiEndpoint.post("signIn", "/session", {
+      payload: SignIn,
+      success: ok("AdminSessionResponse", Schema.Struct({ csrfToken: Schema.String, account: AccountView })),
+      error: [errorAt(400), errorAt(401), errorAt(500)]
+    }).annotateMerge(describe(
+      "Signs an account holder in: sets the HttpOnly cookie parley_session (12 h) and answers the X-CSRF-Token every unsafe request of the session must send. Failed sign-ins are slowed."
+    )),
+    HttpApiEndpoint.delete("signOut", "/session", {
+      success: ok("AdminSignedOut", Schema.Struct({ signedOut: Schema.Literal(true) })),
+      error: authorized
+    }).middleware(AdminAuthentication),
+    HttpApiEndpoint.get("listAccounts", "/accounts", {
+      success: ok("AdminAccountsResponse", Schema.Struct({ accounts: Schema.Array(AccountView) })),
+      error: authorized
+    }).annotateMerge(describe("Operator only.")).middleware(AdminAuthentication),
+    HttpApiEndpoint.post("createAccount", "/accounts", {
+      payload: CreateAccount,
+      success: AccountResponse.pipe(HttpApiSchema.status(201)),
+      error: [...authorized, errorAt(400), errorAt(409)]
+    }).annotateMerge(describe("Operator only. Allow-list entries must name the catalog's models and tools."))
+      .middleware(AdminAuthentication),
+    HttpApiEndpoint.get("getAccount", "/accounts/:id", {
+      params,
+      success: AccountResponse,
+      error: [...authorized, errorAt(404)]
+    }).annotateMerge(describe("Operator only.")).middleware(AdminAuthentication),
+    HttpApiEndpoint.patch("updateAccount", "/accounts/:id", {
+      params,
+      payload: UpdateAccount,
+      success: AccountResponse,
+      error: [...authorized, errorAt(400), errorAt(404)]
+    }).annotateMerge(describe("Operator only. A disabled account's keys and sessions stop working within 5 s."))
+      .middleware(AdminAuthentication),
+    HttpApiEndpoint.get("listKeys", "/keys", {
+      query: byAccount,
+      success: ok("AdminKeysResponse", Schema.Struct({ keys: Schema.Array(KeyView) })),
+      error: authorized
+    }).annotateMerge(describe("The caller's account's keys; the operator sees every key, or one account's."))
+      .middleware(
+        AdminAuthentication
+      ),
+    HttpApiEndpoint.post("createKey", "/keys", {
+      payload: CreateKey,
+      success: KeySecretResponse.pipe(HttpApiSchema.status(201)),
+      error: [...authorized, errorAt(400), errorAt(404)]
+    }).annotateMerge(describe(
+      "Creates a key; its secret appears in this answer only. Entries outside the catalog: 400; wider than the account: 403."
+    )).middleware(AdminAuthentication),
+    HttpApiEndpoint.get("getKey", "/keys/:id", {
+      params,
+      success: KeyResponse,
+      error: [...authorized, errorAt(404)]
+    }).middleware(AdminAuthentication),
+    HttpApiEndpoint.patch("updateKey", "/keys/:id", {
+      params,
+      payload: UpdateKey,
+      success: KeyResponse,
+      error: [...authorized, errorAt(400), errorAt(404)]
+    }).annotateMerge(describe("Edits name, allow-lists and expiry; entries are checked as on creation."))
+      .middleware(AdminAuthentication),
+    keyState("activate", "Accepts the key again (not a revoked one)."),
+    keyState("deactivate", "Refuses the key until it is activated; within 5 s."),
+    keyState("revoke", "Refuses the key for good; within 5 s. Final."),
+    HttpApiEndpoint.post("rotateKey", "/keys/:id/rotate", {
+      params,
+      payload: RotateKey,
+      success: KeySecretResponse,
+      error: [...authorized, errorAt(400), errorAt(404), errorAt(409)]
+    }).annotateMerge(describe(
+      "A new secret (in this answer only); the old one keeps working for graceSeconds (default 86400, at most 30 days), then 401."
+    )).middleware(AdminAuthentication),
+    HttpApiEndpoint.get("listSandboxes", "/sandboxes", {
+      query: byAccount,
+      success: ok("AdminSandboxesResponse", Schema.Struct({ sandboxes: Schema.Array(SandboxView) })),
+      error: authorized
+    }).annotateMerge(describe("The caller's account's sandboxes; the operator sees all, or one account's."))
+      .middleware(AdminAuthentication),
+    HttpApiEndpoint.delete("deleteSandbox", "/sandboxes/:id", {
+      params,
+      success: ok("AdminSandboxDeleted", Schema.Struct({ id: Schema.String, deleted: Schema.Literal(true) })),
+      error: [...authorized, errorAt(404)]
+    }).middleware(AdminAuthentication)
+  )
+  .prefix("/admin/v1")
+{}

@@ -1,0 +1,95 @@
+import { Schema } from "effect"
+
+/** Bodies and views of the admin API (docs/DESIGN.md §6). Unknown fields are refused where they are decoded. */
+
+const Name = Schema.Trim.pipe(Schema.decodeTo(Schema.NonEmptyString.check(Schema.isMaxLength(200))))
+const Email = Schema.Trim.check(
+  Schema.isPattern(/^[^\s@]+@[^\s@]+$/, { message: "an email address such as ana@example.com" }),
+  Schema.isMaxLength(320)
+)
+const Password = Schema.String.check(
+  Schema.isMinLength(8, { message: "at least 8 characters" }),
+  Schema.isMaxLength(1024)
+)
+const AllowList = Schema.Array(Schema.String).annotate({
+  description: "* for all, <provider>/* for a provider's models, or exact names; empty allows nothing"
+})
+const Timestamp = Schema.String.annotate({ description: "ISO-8601 instant" })
+
+export const AccountStatusField = Schema.Literals(["active", "disabled"])
+
+export const AccountView = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  email: Schema.NullOr(Schema.String),
+  status: AccountStatusField,
+  allowedModels: Schema.Array(Schema.String),
+  allowedTools: Schema.Array(Schema.String),
+  createdAt: Timestamp
+}).annotate({ identifier: "Account" })
+
+export const KeyView = Schema.Struct({
+  id: Schema.String,
+  accountId: Schema.String,
+  name: Schema.String,
+  prefix: Schema.String.annotate({ description: "The first characters of the secret, safe to show" }),
+  status: Schema.Literals(["active", "inactive", "revoked"]),
+  allowedModels: Schema.Array(Schema.String),
+  allowedTools: Schema.Array(Schema.String),
+  createdAt: Timestamp,
+  lastUsedAt: Schema.NullOr(Timestamp),
+  expiresAt: Schema.NullOr(Timestamp)
+}).annotate({ identifier: "ApiKey" })
+
+export const SignIn = Schema.Struct({ email: Schema.String, password: Schema.String }).annotate({
+  identifier: "SignIn"
+})
+
+export const CreateAccount = Schema.Struct({
+  name: Name,
+  email: Email,
+  password: Schema.optional(Password),
+  allowedModels: AllowList,
+  allowedTools: AllowList
+}).annotate({ identifier: "CreateAccount" })
+
+export const UpdateAccount = Schema.Struct({
+  name: Schema.optional(Name),
+  status: Schema.optional(AccountStatusField),
+  password: Schema.optional(Password),
+  allowedModels: Schema.optional(AllowList),
+  allowedTools: Schema.optional(AllowList)
+}).annotate({ identifier: "UpdateAccount" })
+
+const ExpiresAt = Schema.NullOr(Schema.DateFromString.check(
+  Schema.makeFilter((date: Date) => !Number.isNaN(date.getTime()) || "an ISO-8601 instant such as 2030-01-31T00:00:00Z")
+)).annotate({
+  description: "ISO-8601 instant; null: never"
+})
+
+export const CreateKey = Schema.Struct({
+  name: Name,
+  allowedModels: AllowList,
+  allowedTools: AllowList,
+  expiresAt: Schema.optional(ExpiresAt),
+  accountId: Schema.optional(Schema.String).annotate({
+    description: "Operator only; default: the caller's account (the operator's: default)"
+  })
+}).annotate({ identifier: "CreateKey" })
+
+export const UpdateKey = Schema.Struct({
+  name: Schema.optional(Name),
+  allowedModels: Schema.optional(AllowList),
+  allowedTools: Schema.optional(AllowList),
+  expiresAt: Schema.optional(ExpiresAt)
+}).annotate({ identifier: "UpdateKey" })
+
+/** 30 days, the longest a rotated secret keeps working. */
+export const MAX_GRACE_SECONDS = 30 * 86_400
+export const DEFAULT_GRACE_SECONDS = 86_400
+
+export const RotateKey = Schema.Struct({
+  graceSeconds: Schema.optional(
+    Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: MAX_GRACE_SECONDS }))
+  )
+}).annotate({ identifier: "RotateKey" })

@@ -1,0 +1,32 @@
+import { ByteSize, Effect, Result, Schema } from "effect"
+import { HttpIncomingMessage, type HttpServerRequest } from "effect/http"
+import { parseJsonBody } from "../../domain/ChatRequest.ts"
+import { InvalidRequest } from "../../domain/requestErrors.ts"
+import { describeIssues } from "../../domain/requestIssues.ts"
+import { BodyTooLarge } from "../requestErrors.ts"
+
+// Admin bodies are a few allow-list entries; nothing legitimate comes near this.
+const BODY_LIMIT = 64 * 1024
+
+/**
+ * An admin request's JSON body decoded with `schema`, in the spec's error
+ * body when it is not: 413 over the limit, 400 for bad JSON, a wrong field,
+ * or an unknown one (named, as the chat body's are, docs/DESIGN.md §3.16).
+ * An empty body reads as `{}`.
+ */
+export const readAdminBody = <S extends Schema.Decoder<unknown>>(
+  request: HttpServerRequest.HttpServerRequest,
+  schema: S
+) => {
+  const decode = Schema.decodeUnknownResult(schema, { onExcessProperty: "error", errors: "all" })
+  return Effect.gen(function*() {
+    const text = yield* request.text.pipe(
+      Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(BODY_LIMIT)),
+      Effect.mapError(() => new BodyTooLarge({ limit: BODY_LIMIT }))
+    )
+    const body = text.trim() === "" ? {} : yield* parseJsonBody(text)
+    const decoded = decode(body)
+    if (Result.isSuccess(decoded)) return decoded.success as S["Type"]
+    return yield* new InvalidRequest({ issues: describeIssues(decoded.failure.issue) })
+  })
+}

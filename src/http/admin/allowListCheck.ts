@@ -1,0 +1,42 @@
+import { Effect } from "effect"
+import { UnknownAllowListEntries, WiderThanAccount } from "../../auth/adminErrors.ts"
+import type { Account } from "../../domain/Account.ts"
+import { entriesBeyond } from "../../domain/ApiKey.ts"
+import type { ModelRegistry } from "../../models/ModelRegistry.ts"
+import type { ToolRegistry } from "../../tools/ToolRegistry.ts"
+
+export interface AllowLists {
+  readonly allowedModels?: ReadonlyArray<string> | undefined
+  readonly allowedTools?: ReadonlyArray<string> | undefined
+}
+
+/**
+ * Allow-list entries checked against the catalog (docs/DESIGN.md §6): `*`,
+ * `<provider>/*` of a configured provider, or a model or tool that exists.
+ * Anything else is a typo the client hears about (400, listing them all).
+ */
+export const makeCatalogCheck = (models: ModelRegistry["Service"], tools: ToolRegistry["Service"]) => {
+  const modelIds = new Set(models.catalog.map((entry) => entry.id))
+  const providers = new Set(models.catalog.map((entry) => entry.id.split("/", 1)[0]!))
+  const toolNames = new Set(tools.all.map((tool) => tool.name))
+  const knownModel = (entry: string) =>
+    entry === "*" || modelIds.has(entry) || (entry.endsWith("/*") && providers.has(entry.slice(0, -2)))
+  const knownTool = (entry: string) => entry === "*" || toolNames.has(entry)
+
+  return (lists: AllowLists): Effect.Effect<void, UnknownAllowListEntries> => {
+    const badModels = (lists.allowedModels ?? []).filter((entry) => !knownModel(entry))
+    const badTools = (lists.allowedTools ?? []).filter((entry) => !knownTool(entry))
+    return badModels.length === 0 && badTools.length === 0
+      ? Effect.void
+      : Effect.fail(new UnknownAllowListEntries({ models: badModels, tools: badTools }))
+  }
+}
+
+/** A key can only narrow its account (docs/DESIGN.md §6): entries wider than the account's are refused (403). */
+export const withinAccount = (lists: AllowLists, account: Account): Effect.Effect<void, WiderThanAccount> => {
+  const models = entriesBeyond(lists.allowedModels ?? [], account.allowedModels)
+  const tools = entriesBeyond(lists.allowedTools ?? [], account.allowedTools)
+  return models.length === 0 && tools.length === 0
+    ? Effect.void
+    : Effect.fail(new WiderThanAccount({ models, tools }))
+}
