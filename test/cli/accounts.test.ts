@@ -79,7 +79,7 @@ describe("parley accounts and account-owned keys", () => {
           "--email",
           "bo@x.io",
           "--models",
-          "test/m1",
+          "openai/gpt-5",
           "--json"
         ))
           .stdout
@@ -93,14 +93,14 @@ describe("parley accounts and account-owned keys", () => {
         "--account",
         account.id,
         "--models",
-        "test/*"
+        "openai/*"
       )
       assert.notStrictEqual(wider.code, 0)
-      assert.include(wider.stderr, "test/*")
+      assert.include(wider.stderr, "openai/*")
       const missing = yield* parley(database, "keys", "create", "--name", "k", "--account", "acct_nope")
       assert.include(missing.stderr, "acct_nope")
       const key = secretOf(
-        (yield* ok(database, "keys", "create", "--name", "k", "--account", account.id, "--models", "test/m1", "--json"))
+        (yield* ok(database, "keys", "create", "--name", "k", "--account", account.id, "--models", "openai/gpt-5", "--json"))
           .stdout
       )
       const { keys } = yield* services(database)
@@ -108,9 +108,9 @@ describe("parley accounts and account-owned keys", () => {
 
       yield* ok(database, "keys", "update", key.id, "--tools", "bash", "--expires-in", "3")
       const updated = yield* keys.get(key.id)
-      assert.deepStrictEqual([updated.allowedModels, updated.allowedTools], [["test/m1"], ["bash"]])
+      assert.deepStrictEqual([updated.allowedModels, updated.allowedTools], [["openai/gpt-5"], ["bash"]])
       assert.isTrue(updated.expiresAt !== null && updated.expiresAt.getTime() > Date.now() + 2 * 86_400_000)
-      assert.notStrictEqual((yield* parley(database, "keys", "update", key.id, "--models", "openai/*")).code, 0)
+      assert.notStrictEqual((yield* parley(database, "keys", "update", key.id, "--models", "anthropic/*")).code, 0)
 
       const rotated = secretOf((yield* ok(database, "keys", "rotate", key.id, "--grace", "60", "--json")).stdout)
       yield* keys.authenticate(`Bearer ${key.key}`)

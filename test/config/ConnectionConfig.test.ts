@@ -43,7 +43,7 @@ describe("the connection settings", () => {
   ])("refuse %o", (env) =>
     Effect.gen(function*() {
       const error = yield* Effect.flip(loadAppConfig(env))
-      assert.strictEqual(error._tag, "ConfigError")
+      assert.strictEqual(error._tag, "InvalidConfiguration")
       assert.include(error.message, Object.keys(env)[0]!)
     }))
 })
