@@ -1,6 +1,7 @@
 import { getErrorMessage, type JSONValue, type LanguageModelV4 } from "@ai-sdk/provider"
 import { Cause, Context, Effect, Result } from "effect"
 import type { ApiKey } from "../domain/ApiKey.ts"
+import { observeToolCall } from "../observability/observeToolCall.ts"
 import type { RunState } from "./RunState.ts"
 import type { ValidToolCall } from "./toolInput.ts"
 
@@ -54,7 +55,8 @@ const runOne = (state: RunState, call: ValidToolCall, run: ToolRunContext) =>
     }).pipe(Effect.onInterrupt(() => Effect.sync(() => controller.abort())))
   }).pipe(
     Effect.map(toJsonValue),
-    Effect.withSpan("Agent.tool", { attributes: { "tool.name": call.toolName, "tool.call_id": call.toolCallId } }),
+    (executed) =>
+      observeToolCall({ tool: call.toolName, callId: call.toolCallId, input: () => call.decoded }, executed),
     Effect.matchCauseEffect({
       onSuccess: (output): Effect.Effect<ToolOutcome> => {
         state.toolOutput(call, output)

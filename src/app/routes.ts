@@ -5,6 +5,7 @@ import { Api, RoutedApi } from "../api/Api.ts"
 import { AuthenticationLive } from "../http/authentication.ts"
 import { CatalogHandlers } from "../http/catalogHandlers.ts"
 import { Gateway } from "../http/gateway.ts"
+import { MetricsRoute } from "../http/metricsRoute.ts"
 import { SandboxHandlers } from "../http/sandboxHandlers.ts"
 import { SystemHandlers } from "../http/systemHandlers.ts"
 
@@ -20,6 +21,7 @@ export const Routes = Layer.mergeAll(
     Layer.provide(AuthenticationLive)
   ),
   OpenApiDocument,
+  MetricsRoute,
   HttpApiScalar.layer(Api, { path: "/docs" }),
   Gateway
 )

@@ -2,10 +2,12 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { Config, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { builtinCatalog } from "./builtinCatalogs.ts"
 import { configFilePath, loadConfigFile } from "./ConfigFile.ts"
+import { defaultObservability, type ObservabilityConfig, observabilityConfig } from "./ObservabilityConfig.ts"
 import type { ProviderConfig } from "./ProviderConfig.ts"
 import { type SandboxConfig, sandboxConfig } from "./SandboxConfig.ts"
 
 export { ConfigFileError } from "./ConfigFile.ts"
+export type { LogFormat, LogLevelName, ObservabilityConfig } from "./ObservabilityConfig.ts"
 export type { ModelConfig, ProviderConfig, ProviderType } from "./ProviderConfig.ts"
 export type { SandboxConfig } from "./SandboxConfig.ts"
 
@@ -75,6 +77,8 @@ export class AppConfig extends Context.Service<AppConfig, {
   readonly sandbox: SandboxConfig
   /** `DATABASE_URL` (default `sqlite:./data/parley.db`); redacted, as a Postgres URL may hold a password. */
   readonly databaseUrl: Redacted.Redacted<string>
+  /** `LOG_*`, `PARLEY_METRICS_*`, `OTEL_*`: logs, metrics and traces (docs/DESIGN.md §8). */
+  readonly observability: ObservabilityConfig
 }>()("parley/config/AppConfig") {
   static readonly layer = Layer.effect(
     AppConfig,
@@ -99,6 +103,7 @@ export class AppConfig extends Context.Service<AppConfig, {
       )
       const sandbox = yield* sandboxConfig
       const database = yield* databaseUrl
+      const observability = yield* observabilityConfig
       return AppConfig.of({
         host,
         port,
@@ -110,7 +115,8 @@ export class AppConfig extends Context.Service<AppConfig, {
         outboundAllowedHosts: outboundAllowedHosts.filter((host) => host !== ""),
         toolConcurrency: Option.getOrUndefined(toolConcurrency),
         sandbox,
-        databaseUrl: database
+        databaseUrl: database,
+        observability
       })
     })
   ).pipe(Layer.provide(NodeFileSystem.layer))
@@ -131,6 +137,7 @@ export class AppConfig extends Context.Service<AppConfig, {
         configFile: undefined,
         sandbox: { limits: {} },
         databaseUrl: Redacted.make("sqlite::memory:"),
+        observability: defaultObservability,
         ...overrides
       })
     )

@@ -4,12 +4,13 @@ import type { MalformedJson } from "../domain/requestErrors.ts"
 import type { ProviderCannotTake, ProviderRejected, ProviderUnavailable } from "../models/ProviderFailure.ts"
 import type { SandboxNotFound, SandboxUnavailable } from "../sandbox/Sandbox.ts"
 import type { SandboxOwnedByOperator } from "../sandbox/sandboxAccess.ts"
-import type { BodyTooLarge, EmptyBody, RouteNotFound, UnreadableBody } from "./requestErrors.ts"
+import type { BodyTooLarge, EmptyBody, InvalidMetricsToken, RouteNotFound, UnreadableBody } from "./requestErrors.ts"
 
 /** Every failure an /api/v1 request may end in with the spec's error body. */
 export type ApiFailure =
   | ChatPlanFailure
   | Unauthenticated
+  | InvalidMetricsToken
   | MalformedJson
   | EmptyBody
   | UnreadableBody
@@ -96,6 +97,7 @@ const table: { readonly [Tag in ApiFailure["_tag"]]: Row<Failure<Tag>> } = {
   MissingAuthorization: row(401),
   InvalidAuthorizationFormat: row(401),
   InvalidApiKey: row(401),
+  InvalidMetricsToken: row(401),
   ModelNotAllowed: row(403, (e) => ({ model: e.model })),
   ToolNotAllowed: row(403, (e) => ({ tool: e.tool })),
   SandboxForbidden: row(403, (e) => ({ sandboxId: e.sandboxId })),

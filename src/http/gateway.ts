@@ -1,6 +1,7 @@
 import { Cause, Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ApiKeys } from "../auth/ApiKeys.ts"
+import { requestObserver } from "../observability/observeRequest.ts"
 import { requiresKey } from "./authentication.ts"
 import { CorrelationId, correlationIdFor } from "./CorrelationId.ts"
 import { logUnexpected, renderError, unexpectedError } from "./errorResponse.ts"
@@ -22,27 +23,36 @@ const isRouteNotFound = (cause: Cause.Cause<unknown>) =>
 export const Gateway = HttpRouter.middleware<{ handles: unknown }>()(
   Effect.gen(function*() {
     const keys = yield* ApiKeys
+    const observer = yield* requestObserver
     return (httpEffect) =>
-      Effect.gen(function*() {
-        const request = yield* HttpServerRequest.HttpServerRequest
+      Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
         const correlationId = correlationIdFor(request.headers["x-correlation-id"])
-        let routed = httpEffect.pipe(Effect.provideService(CorrelationId, correlationId))
-        if (requiresKey(request.url)) {
-          const verified = yield* Effect.result(keys.authenticate(request.headers.authorization))
-          if (verified._tag === "Failure") return renderError(verified.failure, "")
-          routed = routed.pipe(Effect.provideService(VerifiedKey, verified.success))
-        }
-        const response = yield* routed.pipe(
-          Effect.catchCause((cause) => {
-            if (isRouteNotFound(cause)) {
-              const notFound = new RouteNotFound({ method: request.method, path: request.url.split("?")[0]! })
-              return Effect.succeed(renderError(notFound, correlationId))
+        const log = observer.start(correlationId, request.method, request.url)
+        const answer = Effect.gen(function*() {
+          let routed = httpEffect.pipe(Effect.provideService(CorrelationId, correlationId))
+          if (requiresKey(request.url)) {
+            const verified = yield* Effect.result(keys.authenticate(request.headers.authorization))
+            if (verified._tag === "Failure") {
+              log.outcome = verified.failure._tag
+              return renderError(verified.failure, "")
             }
-            if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
-            return Effect.as(logUnexpected(cause, correlationId), unexpectedError(correlationId))
-          })
-        )
-        return HttpServerResponse.setHeader(response, "x-correlation-id", correlationId)
+            log.keyed(verified.success)
+            routed = routed.pipe(Effect.provideService(VerifiedKey, verified.success))
+          }
+          const response = yield* routed.pipe(
+            Effect.catchCause((cause) => {
+              if (isRouteNotFound(cause)) {
+                const notFound = new RouteNotFound({ method: request.method, path: request.url.split("?")[0]! })
+                return Effect.succeed(renderError(notFound, correlationId))
+              }
+              if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
+              log.outcome = "unexpected"
+              return Effect.as(logUnexpected(cause, correlationId), unexpectedError(correlationId))
+            })
+          )
+          return HttpServerResponse.setHeader(response, "x-correlation-id", correlationId)
+        })
+        return observer.observe(log, answer, (exit) => exit._tag === "Success" ? exit.value.status : 499)
       })
   }),
   { global: true }

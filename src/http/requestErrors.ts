@@ -34,3 +34,10 @@ export class RouteNotFound extends Schema.TaggedError<RouteNotFound>()("RouteNot
     return `No endpoint ${this.method} ${this.path}. See /docs for the API.`
   }
 }
+
+/** `/metrics` with a bearer token that is neither `PARLEY_METRICS_TOKEN` nor the admin token (docs/DESIGN.md §8). */
+export class InvalidMetricsToken extends Schema.TaggedError<InvalidMetricsToken>()("InvalidMetricsToken", {}) {
+  override get message() {
+    return "Invalid metrics token. Use: Bearer <PARLEY_METRICS_TOKEN or PARLEY_ADMIN_TOKEN>"
+  }
+}
