@@ -15,6 +15,10 @@ export type ChatMode = "stream" | "json"
  * Authorization header, the body or anything a message says.
  */
 export class RequestLog {
+  // Declared in the order the line states them.
+  readonly correlationId: string
+  readonly method: string
+  readonly path: string
   status = 0
   durationMs = 0
   keyId: string | null = null
@@ -24,9 +28,6 @@ export class RequestLog {
   outputTokens: number | null = null
   /** `ok`, the failure's tag (`InvalidApiKey`, `ProviderUnavailable`…), a run's unfinished reason, `cancelled`. */
   outcome: string | null = null
-  readonly correlationId: string
-  readonly method: string
-  readonly path: string
   readonly #startedAt = performance.now()
   #mode: ChatMode | undefined
 

@@ -14,16 +14,18 @@ const makeRegistry = (): Registry => {
   collectDefaultMetrics({ register: made })
   const delay = monitorEventLoopDelay({ resolution: 10 })
   delay.enable()
-  made.registerMetric(new Gauge({
-    name: "parley_event_loop_lag_seconds",
-    help: "Event loop delay, 99th percentile since the previous scrape",
-    registers: [],
-    collect() {
-      // The histogram is empty until the loop has turned once at the resolution.
-      this.set(delay.count === 0 ? 0 : delay.percentile(99) / 1e9)
-      delay.reset()
-    }
-  }))
+  made.registerMetric(
+    new Gauge({
+      name: "parley_event_loop_lag_seconds",
+      help: "Event loop delay, 99th percentile since the previous scrape",
+      registers: [],
+      collect() {
+        // The histogram is empty until the loop has turned once at the resolution.
+        this.set(delay.count === 0 ? 0 : delay.percentile(99) / 1e9)
+        delay.reset()
+      }
+    })
+  )
   return made
 }
 

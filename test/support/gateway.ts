@@ -2,8 +2,10 @@ import { Context, Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { HttpServer } from "effect/http"
 import { makeGateway } from "../../src/app/gateway.ts"
 import { ApiKeys } from "../../src/auth/ApiKeys.ts"
-import { AppConfig } from "../../src/config/AppConfig.ts"
+import { AppConfig, type ObservabilityConfig } from "../../src/config/AppConfig.ts"
+import { defaultObservability } from "../../src/config/ObservabilityConfig.ts"
 import type { KeyStatus } from "../../src/domain/ApiKey.ts"
+import type { ObservabilityTaps } from "../../src/observability/observabilityLayer.ts"
 import type { SandboxProvider } from "../../src/sandbox/SandboxProvider.ts"
 import { sandboxTools } from "../../src/tools/sandboxTools.ts"
 import type { Tool } from "../../src/tools/Tool.ts"
@@ -37,6 +39,10 @@ export interface GatewayOptions {
   readonly toolConcurrency?: number
   /** A sandbox provider for the gateway; its `bash` and `computer` tools join `tools`. */
   readonly sandboxes?: Layer.Layer<SandboxProvider, unknown>
+  /** Metrics tokens, trace content…: over the defaults (`/metrics` closed, no traces). */
+  readonly observability?: Partial<ObservabilityConfig>
+  /** Log lines and spans captured (the gateway is quiet otherwise). */
+  readonly observe?: ObservabilityTaps
 }
 
 /**
@@ -50,6 +56,7 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<TestGa
     ...(options.bodyLimitBytes === undefined ? {} : { bodyLimitBytes: options.bodyLimitBytes }),
     ...(options.toolConcurrency === undefined ? {} : { toolConcurrency: options.toolConcurrency }),
     databaseUrl: Redacted.make(options.databaseUrl ?? "sqlite::memory:"),
+    observability: { ...defaultObservability, ...options.observability },
     providers: [{
       id: "test",
       type: "openai-compatible",
@@ -76,7 +83,8 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<TestGa
         Effect.map(sandboxTools, (tools) => ToolRegistry.make([...(options.tools ?? []), ...tools]))
       ),
     ...(options.sandboxes === undefined ? {} : { sandboxes: options.sandboxes }),
-    quiet: true
+    quiet: true,
+    ...(options.observe === undefined ? {} : { observe: options.observe })
   })
   const runtime = ManagedRuntime.make(app)
   const context = await runtime.context()
