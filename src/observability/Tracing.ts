@@ -1,6 +1,4 @@
-import * as NodeSdk from "@effect/opentelemetry/NodeSdk"
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http"
-import { BatchSpanProcessor, type SpanProcessor } from "@opentelemetry/sdk-trace-base"
+import type { SpanProcessor } from "@opentelemetry/sdk-trace-base"
 import { Context, Effect, Layer } from "effect"
 
 /** Whether spans are made, and whether they may carry message content (`PARLEY_TRACE_CONTENT`). */
@@ -38,7 +36,8 @@ export const annotateSpan = (tracing: TracingSettings, attributes: () => SpanAtt
  * built under this layer becomes an OpenTelemetry span. The SDK reads the
  * standard `OTEL_*` variables itself (`OTEL_RESOURCE_ATTRIBUTES`,
  * `OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_EXPORTER_OTLP_TIMEOUT`, `OTEL_BSP_*`).
- * Tests pass their own span processor to see the spans in memory.
+ * Tests pass their own span processor to see the spans in memory. The SDK is
+ * loaded only when traces are on (it adds ~10 MiB to a process that has none).
  */
 export const tracingLayer = (options: {
   readonly endpoint?: string | undefined
@@ -47,16 +46,23 @@ export const tracingLayer = (options: {
   readonly serviceVersion: string
   readonly spanProcessor?: SpanProcessor | undefined
 }) => {
-  const processor = options.spanProcessor ??
-    (options.endpoint === undefined
-      ? undefined
-      : new BatchSpanProcessor(new OTLPTraceExporter({ url: options.endpoint })))
-  if (processor === undefined) return Layer.empty
-  return Layer.merge(
-    NodeSdk.layer(() => ({
+  const { endpoint, spanProcessor } = options
+  if (spanProcessor === undefined && endpoint === undefined) return Layer.empty
+  const sdk = Effect.promise(async () => {
+    const NodeSdk = await import("@effect/opentelemetry/NodeSdk")
+    const processor = spanProcessor ?? await otlpProcessor(endpoint!)
+    return NodeSdk.layer(() => ({
       spanProcessor: processor,
       resource: { serviceName: options.serviceName, serviceVersion: options.serviceVersion }
-    })),
-    Layer.succeed(Tracing, { enabled: true, content: options.content })
-  )
+    }))
+  })
+  return Layer.merge(Layer.unwrap(sdk), Layer.succeed(Tracing, { enabled: true, content: options.content }))
+}
+
+const otlpProcessor = async (url: string): Promise<SpanProcessor> => {
+  const [{ OTLPTraceExporter }, { BatchSpanProcessor }] = await Promise.all([
+    import("@opentelemetry/exporter-trace-otlp-http"),
+    import("@opentelemetry/sdk-trace-base")
+  ])
+  return new BatchSpanProcessor(new OTLPTraceExporter({ url }))
 }
