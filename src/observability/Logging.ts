@@ -65,13 +65,14 @@ export const lineLogger = (format: LogFormat, sink: LogSink = stdout): Logger.Lo
 /**
  * Replaces Effect's default logger for everything built under it (the
  * services and the server, whose requests run in their context) and sets
- * the least severe level written. No sink and no level: nothing is written.
+ * the least severe level written. `quiet` (tests, the demo): Effect's
+ * default logger, warnings and errors only, so no line per request.
  */
 export const loggingLayer = (
-  options: { readonly level: LogLevelName; readonly format: LogFormat; readonly sink?: LogSink | undefined } | "off"
+  options: { readonly level: LogLevelName; readonly format: LogFormat; readonly sink?: LogSink | undefined } | "quiet"
 ) =>
-  options === "off"
-    ? Layer.succeed(References.MinimumLogLevel, "None")
+  options === "quiet"
+    ? Layer.succeed(References.MinimumLogLevel, "Warn")
     : Layer.merge(
       Logger.layer([lineLogger(options.format, options.sink)]),
       Layer.succeed(References.MinimumLogLevel, LEVELS[options.level])

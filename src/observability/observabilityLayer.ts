@@ -16,7 +16,7 @@ export interface ObservabilityTaps {
 /**
  * Logs, metrics and traces for one gateway (docs/DESIGN.md §8), built before
  * the services and the server so everything they run logs, counts and traces
- * through them. A quiet gateway (tests, the demo) writes no log unless tapped.
+ * through them. A quiet gateway (tests, the demo) writes only warnings and errors unless tapped.
  */
 export const observabilityLayer = (
   config: ObservabilityConfig,
@@ -26,7 +26,7 @@ export const observabilityLayer = (
     options.taps?.logSink !== undefined
       ? loggingLayer({ level: "info", format: "json", sink: options.taps.logSink })
       : options.quiet
-      ? loggingLayer("off")
+      ? loggingLayer("quiet")
       : loggingLayer({ level: config.logLevel, format: config.logFormat }),
     Layer.sync(Metrics, makeGatewayMetrics),
     tracingLayer({
