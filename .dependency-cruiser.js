@@ -15,6 +15,7 @@ const layers = [
   "governance",
   "mcp",
   "tools",
+  "observability",
   "models",
   "sandbox",
   "auth",

@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { openPartStream, type PartStreaming, streamsParts } from "../models/PartStreaming.ts"
 import { type ProviderFailure, retryAfterOf, toProviderFailure } from "../models/ProviderFailure.ts"
 import { type RetryPolicy, retrySchedule, type RetryVerdict } from "../net/retry.ts"
+import { observeModelCall } from "../observability/observeModelCall.ts"
 import type { ClientPace } from "./ClientPace.ts"
 import type { RunState } from "./RunState.ts"
 import type { StepTranslator } from "./StepTranslator.ts"
@@ -40,6 +41,9 @@ class StepFeed {
   failure: { readonly error: unknown } | undefined = undefined
   /** Stops the reading; set by whoever reads. */
   stop: () => void = () => undefined
+  /** For logs, metrics and traces: when the answer began, and the `finish` part. */
+  firstPartAt: number | undefined = undefined
+  finish: Extract<LanguageModelV4StreamPart, { type: "finish" }> | undefined = undefined
   private readonly early: Array<LanguageModelV4StreamPart> = []
   private readonly state: RunState
   private readonly translator: StepTranslator
@@ -51,6 +55,7 @@ class StepFeed {
 
   readonly push = (part: LanguageModelV4StreamPart): void => {
     if (this.failure !== undefined) return
+    if (part.type === "finish") this.finish = part
     if (part.type === "error") {
       this.failure = { error: part.error }
       return this.stop()
@@ -59,6 +64,7 @@ class StepFeed {
     this.early.push(part)
     if (!isAnswer(part)) return
     this.begun = true
+    this.firstPartAt = performance.now()
     this.state.beginStep()
     for (const early of this.early) this.translator.push(early)
   }
@@ -158,6 +164,32 @@ const verdictOf = (failed: AttemptFailure): RetryVerdict => ({
 
 const retries = retrySchedule(MODEL_RETRIES, verdictOf)
 
+const oneAttempt = (
+  model: LanguageModelV4,
+  options: LanguageModelV4CallOptions,
+  feed: StepFeed,
+  provider: string,
+  pace: ClientPace
+) =>
+  Effect.promise((signal) => attempt(model, options, feed, pace, signal)).pipe(
+    Effect.flatMap((fed) =>
+      fed.failure === undefined ? Effect.void : Effect.fail<AttemptFailure>({
+        failure: toProviderFailure(provider, fed.failure.error),
+        begun: fed.begun,
+        retryAfterMs: retryAfterOf(fed.failure.error)
+      })
+    )
+  )
+
+const reportOf = (feed: StepFeed, translator: StepTranslator) => ({
+  tokens: feed.finish === undefined
+    ? undefined
+    : { input: feed.finish.usage.inputTokens.total, output: feed.finish.usage.outputTokens.total },
+  firstPartAt: feed.firstPartAt,
+  finishReason: feed.finish?.finishReason.unified,
+  output: () => translator.content
+})
+
 /**
  * Streams one step's model call into `translator`, retrying transient
  * failures with backoff or a short Retry-After, never once the call has
@@ -172,14 +204,11 @@ export const streamModelCall = (
   translator: StepTranslator,
   pace: ClientPace
 ): Effect.Effect<void, ProviderFailure> =>
-  Effect.promise((signal) => attempt(model, options, new StepFeed(state, translator), pace, signal)).pipe(
-    Effect.flatMap((feed) =>
-      feed.failure === undefined ? Effect.void : Effect.fail<AttemptFailure>({
-        failure: toProviderFailure(provider, feed.failure.error),
-        begun: feed.begun,
-        retryAfterMs: retryAfterOf(feed.failure.error)
-      })
-    ),
-    Effect.retry(retries),
-    Effect.mapError((failed) => failed.failure)
-  )
+  Effect.suspend(() => {
+    let attempts = 0
+    return Effect.suspend(() => {
+      const feed = new StepFeed(state, translator)
+      const facts = { provider, model: model.modelId, attempt: ++attempts, input: () => options.prompt }
+      return observeModelCall(facts, () => reportOf(feed, translator), oneAttempt(model, options, feed, provider, pace))
+    }).pipe(Effect.retry(retries), Effect.mapError((failed) => failed.failure))
+  })

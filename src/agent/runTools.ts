@@ -1,6 +1,7 @@
 import { getErrorMessage, type JSONValue, type LanguageModelV4 } from "@ai-sdk/provider"
 import { Cause, Context, Effect, Result } from "effect"
 import type { ApiKey } from "../domain/ApiKey.ts"
+import { observeToolCall } from "../observability/observeToolCall.ts"
 import { type ClientPace, untilCaughtUp } from "./ClientPace.ts"
 import type { RunState } from "./RunState.ts"
 import type { ValidToolCall } from "./toolInput.ts"
@@ -55,7 +56,8 @@ const runOne = (state: RunState, call: ValidToolCall, run: ToolRunContext, pace:
     }).pipe(Effect.onInterrupt(() => Effect.sync(() => controller.abort())))
   }).pipe(
     Effect.map(toJsonValue),
-    Effect.withSpan("Agent.tool", { attributes: { "tool.name": call.toolName, "tool.call_id": call.toolCallId } }),
+    (executed) =>
+      observeToolCall({ tool: call.toolName, callId: call.toolCallId, input: () => call.decoded }, executed),
     Effect.matchCauseEffect({
       // An output waits for a client that is behind, so a run never piles outputs on a slow stream.
       onSuccess: (output): Effect.Effect<ToolOutcome> =>

@@ -8,6 +8,7 @@ import { AdminHandlers } from "../http/admin/adminHandlers.ts"
 import { AuthenticationLive } from "../http/authentication.ts"
 import { CatalogHandlers } from "../http/catalogHandlers.ts"
 import { gatewayMiddleware } from "../http/gateway.ts"
+import { MetricsRoute } from "../http/metricsRoute.ts"
 import { SandboxHandlers } from "../http/sandboxHandlers.ts"
 import { SystemHandlers } from "../http/systemHandlers.ts"
 
@@ -44,11 +45,13 @@ export const Routes = Layer.mergeAll(
     Layer.provide([AuthenticationLive, AdminAuthenticationLive])
   ),
   OpenApiDocument,
+  MetricsRoute,
   HttpApiScalar.layer(Api, { path: "/docs", scalar: docsPage }),
   // Every route served, so that a known path asked with another method answers 405 (docs/DESIGN.md §3.22).
   gatewayMiddleware([
     ...contractRoutes(Api),
     { method: "GET", path: "/openapi.json" },
-    { method: "GET", path: "/docs" }
+    { method: "GET", path: "/docs" },
+    { method: "GET", path: "/metrics" }
   ])
 )

@@ -8,6 +8,7 @@ import { Sessions } from "../auth/Sessions.ts"
 import { ChatPlanner } from "../chat/ChatPlanner.ts"
 import { AppConfig } from "../config/AppConfig.ts"
 import { ModelRegistry } from "../models/ModelRegistry.ts"
+import type { ObservabilityTaps } from "../observability/observabilityLayer.ts"
 import { Pruner } from "../prune/Pruner.ts"
 import { SandboxProvider } from "../sandbox/SandboxProvider.ts"
 import * as Database from "../store/Database.ts"
@@ -22,6 +23,8 @@ export interface GatewayParts<E> {
   readonly sandboxes?: Layer.Layer<SandboxProvider, unknown>
   /** No "Listening on …" line (tests and the demo print their own). */
   readonly quiet?: boolean
+  /** Logs and spans captured instead of written and exported (tests). */
+  readonly observe?: ObservabilityTaps
 }
 
 const toolConcurrency = Layer.effect(

@@ -6,11 +6,14 @@ import { builtinCatalog } from "./builtinCatalogs.ts"
 import { configFilePath, loadConfigFile } from "./ConfigFile.ts"
 import { asInvalidConfiguration, problemCollector } from "./configProblems.ts"
 import { type ConnectionConfig, connectionConfig } from "./ConnectionConfig.ts"
+import { defaultObservability, type ObservabilityConfig, observabilityConfig } from "./ObservabilityConfig.ts"
+import { optionalSecret } from "./optionalSecret.ts"
 import type { ProviderConfig } from "./ProviderConfig.ts"
 import { type SandboxConfig, sandboxConfig } from "./SandboxConfig.ts"
 
 export { InvalidConfiguration } from "./configProblems.ts"
 export type { ConnectionConfig } from "./ConnectionConfig.ts"
+export type { LogFormat, LogLevelName, ObservabilityConfig } from "./ObservabilityConfig.ts"
 export { DEFAULT_PROVIDER_TIMEOUTS } from "./ProviderConfig.ts"
 export type { ModelConfig, ProviderConfig, ProviderTimeouts, ProviderType } from "./ProviderConfig.ts"
 export type { SandboxConfig } from "./SandboxConfig.ts"
@@ -60,12 +63,6 @@ const SecretKeyText = Schema.String.check(Schema.makeFilter(
 const secretKey = Config.option(Config.schema(Schema.Redacted(SecretKeyText), "PARLEY_SECRET_KEY")).pipe(
   Config.map(Option.getOrUndefined)
 )
-
-/** Unset or blank: off. */
-const optionalSecret = (name: string) =>
-  Config.option(Config.Redacted(name)).pipe(
-    Config.map((value) => Option.getOrUndefined(Option.filter(value, (secret) => Redacted.value(secret).trim() !== "")))
-  )
 
 /** Providers implied by well-known environment variables, each with its built-in catalog. */
 const shortcutProviders = Effect.gen(function*() {
@@ -133,6 +130,8 @@ export class AppConfig extends Context.Service<AppConfig, {
   readonly introspectionUrl?: string | undefined
   /** `PARLEY_AUTH_INTROSPECTION_TOKEN`: parley's bearer token at that endpoint. */
   readonly introspectionToken?: Redacted.Redacted<string> | undefined
+  /** `LOG_*`, `PARLEY_METRICS_*`, `OTEL_*`: logs, metrics and traces (docs/DESIGN.md §8). */
+  readonly observability: ObservabilityConfig
 }>()("parley/config/AppConfig") {
   static readonly layer = Layer.effect(
     AppConfig,
@@ -171,6 +170,7 @@ export class AppConfig extends Context.Service<AppConfig, {
       const adminToken = yield* read(optionalSecret("PARLEY_ADMIN_TOKEN"), undefined)
       const secret = yield* read(secretKey, undefined)
       const introspectionToken = yield* read(optionalSecret("PARLEY_AUTH_INTROSPECTION_TOKEN"), undefined)
+      const observability = yield* read(observabilityConfig, defaultObservability)
       return yield* done(AppConfig.of({
         host,
         port,
@@ -189,7 +189,8 @@ export class AppConfig extends Context.Service<AppConfig, {
         adminToken,
         secretKey: secret,
         introspectionUrl: Option.getOrUndefined(Option.map(introspectionUrl, (url) => url.href)),
-        introspectionToken
+        introspectionToken,
+        observability
       }))
     }).pipe(Effect.mapError(asInvalidConfiguration))
   ).pipe(Layer.provide(NodeFileSystem.layer))
@@ -216,6 +217,7 @@ export class AppConfig extends Context.Service<AppConfig, {
         dataDir: resolve("./data"),
         // A fresh key, so tests never write `secret.key`.
         secretKey: Redacted.make(randomBytes(32).toString("base64")),
+        observability: defaultObservability,
         ...overrides
       })
     )

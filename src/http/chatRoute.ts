@@ -6,6 +6,9 @@ import { ChatPlanner } from "../chat/ChatPlanner.ts"
 import { chatResponseBody } from "../chat/chatResponseBody.ts"
 import { AppConfig } from "../config/AppConfig.ts"
 import type { ProviderFailure } from "../models/ProviderFailure.ts"
+import { requestObserver } from "../observability/observeRequest.ts"
+import type { RequestLog } from "../observability/RequestLog.ts"
+import { traced, Tracing } from "../observability/Tracing.ts"
 import { planHeaders } from "./chatHeaders.ts"
 import { correlationIdFor } from "./CorrelationId.ts"
 import { errorBody, logUnexpected, unexpectedBody } from "./errorResponse.ts"
@@ -41,20 +44,37 @@ export const makeChatRoute = Effect.gen(function*() {
   const planner = yield* ChatPlanner
   const scope = yield* Effect.scope
   const context = yield* Effect.context<never>()
+  const observer = yield* requestObserver
+  const tracing = yield* Tracing
 
-  const answer = (req: IncomingMessage, res: ServerResponse, correlationId: string, stream: { sse?: SseWriter }) =>
+  const answer = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    correlationId: string,
+    stream: { sse?: SseWriter },
+    log: RequestLog
+  ) =>
     Effect.gen(function*() {
-      const key = yield* keys.authenticate(req.headers.authorization)
+      const key = yield* traced(tracing, keys.authenticate(req.headers.authorization), "authenticate", () => ({}))
+      log.keyed(key)
       const body = yield* readJsonBody(req, res, config.bodyLimitBytes)
       const plan = yield* planner.plan(body, key)
       const headers = planHeaders(plan, correlationId)
       if (plan._tag === "Report") return writeJson(res, 200, plan.report, headers)
+      log.model = `${plan.run.provider}/${plan.run.model.modelId}`
+      observer.running(log, plan.stream ? "stream" : "json")
       if (!plan.stream) {
         const collected = yield* agent.collect(plan.run)
+        log.ran(collected.summary)
         return writeJson(res, 200, chatResponseBody(collected, plan.input, plan.tools), headers)
       }
       const sse = stream.sse = new SseWriter(res, headers)
-      yield* agent.run(plan.run, sse.emit, failureText, sse)
+      log.ran(
+        yield* agent.run(plan.run, sse.emit, (failure) => {
+          log.outcome = failure._tag
+          return failureText(failure)
+        }, sse)
+      )
       sse.end()
     })
 
@@ -64,10 +84,12 @@ export const makeChatRoute = Effect.gen(function*() {
     req: IncomingMessage,
     res: ServerResponse,
     correlationId: string,
-    sse: SseWriter | undefined
+    sse: SseWriter | undefined,
+    log: RequestLog
   ) => {
     if (Cause.hasInterruptsOnly(cause)) return Effect.void
     const failure = Cause.findErrorOption(cause)
+    log.outcome = failure._tag === "Some" ? failure.value._tag : "unexpected"
     if (failure._tag === "Some") {
       if (sse?.started) return Effect.sync(() => sse.fail(wireError(failure.value).message))
       return Effect.sync(() => {
@@ -90,8 +112,13 @@ export const makeChatRoute = Effect.gen(function*() {
   return ((req, res) => {
     const correlationId = correlationIdFor(req.headers["x-correlation-id"] as string | undefined)
     const stream: { sse?: SseWriter } = {}
-    const program = answer(req, res, correlationId, stream).pipe(
-      Effect.catchCause((cause) => fail(cause, req, res, correlationId, stream.sse))
+    const log = observer.start(correlationId, req.method, req.url)
+    const program = observer.observe(
+      log,
+      answer(req, res, correlationId, stream, log).pipe(
+        Effect.catchCause((cause) => fail(cause, req, res, correlationId, stream.sse, log))
+      ),
+      () => res.headersSent ? res.statusCode : 499
     )
     const fiber = Fiber.runIn(Effect.runForkWith(context)(program), scope)
     if (fiber.pollUnsafe() !== undefined) return

@@ -46,4 +46,4 @@ export const errorResponse = (failure: ApiFailure): Effect.Effect<HttpServerResp
 
 /** Logs a failure nothing expected: the rendered cause (messages and stacks), never the request, whose headers hold the key. */
 export const logUnexpected = (cause: Cause.Cause<unknown>, correlationId: string): Effect.Effect<void> =>
-  Effect.logError("Unhandled request failure", Cause.pretty(cause)).pipe(Effect.annotateLogs({ correlationId }))
+  Effect.logError("Unhandled request failure", cause).pipe(Effect.annotateLogs({ correlationId }))

@@ -14,7 +14,14 @@ import type { MalformedJson } from "../domain/requestErrors.ts"
 import type { ProviderCannotTake, ProviderRejected, ProviderUnavailable } from "../models/ProviderFailure.ts"
 import type { SandboxNotFound, SandboxUnavailable } from "../sandbox/Sandbox.ts"
 import type { SandboxOwnedByOperator } from "../sandbox/sandboxAccess.ts"
-import type { BodyTooLarge, EmptyBody, MethodNotAllowed, RouteNotFound, UnreadableBody } from "./requestErrors.ts"
+import type {
+  BodyTooLarge,
+  EmptyBody,
+  InvalidMetricsToken,
+  MethodNotAllowed,
+  RouteNotFound,
+  UnreadableBody
+} from "./requestErrors.ts"
 
 /** Every failure an /api/v1 or /admin/v1 request may end in with the spec's error body. */
 export type ApiFailure =
@@ -33,6 +40,7 @@ export type ApiFailure =
   | KeyNotFound
   | EmailTaken
   | KeyRevoked
+  | InvalidMetricsToken
   | MalformedJson
   | EmptyBody
   | UnreadableBody
@@ -137,6 +145,7 @@ const table: { readonly [Tag in ApiFailure["_tag"]]: Row<Failure<Tag>> } = {
   KeyRevoked: row(409, (e) => ({ keyId: e.id })),
   // docs/DESIGN.md §6: the external authentication service could not answer; never an admission.
   AuthServiceUnavailable: row(503),
+  InvalidMetricsToken: row(401),
   ModelNotAllowed: row(403, (e) => ({ model: e.model })),
   ToolNotAllowed: row(403, (e) => ({ tool: e.tool })),
   SandboxForbidden: row(403, (e) => ({ sandboxId: e.sandboxId })),

@@ -2,6 +2,7 @@ import { Cause, Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { ContractRoute } from "../api/contractRoutes.ts"
 import { ApiKeys } from "../auth/ApiKeys.ts"
+import { requestObserver } from "../observability/observeRequest.ts"
 import { isAdminPath, makeAdminAuthenticator, VerifiedPrincipal } from "./admin/adminAuthentication.ts"
 import { allowedMethods } from "./allowedMethods.ts"
 import { requiresKey } from "./authentication.ts"
@@ -50,34 +51,46 @@ export const gatewayMiddleware = (routes: ReadonlyArray<ContractRoute>) =>
     Effect.gen(function*() {
       const keys = yield* ApiKeys
       const authenticateAdmin = yield* makeAdminAuthenticator
+      const observer = yield* requestObserver
       const methodsOf = allowedMethods(routes)
       return (httpEffect) =>
-        Effect.gen(function*() {
-          const request = yield* HttpServerRequest.HttpServerRequest
+        Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
           const correlationId = correlationIdFor(request.headers["x-correlation-id"])
-          let routed = httpEffect.pipe(Effect.provideService(CorrelationId, correlationId))
-          if (requiresKey(request.url)) {
-            const verified = yield* Effect.result(keys.authenticate(request.headers.authorization))
-            if (verified._tag === "Failure") return refused(verified.failure, correlationId)
-            routed = routed.pipe(Effect.provideService(VerifiedKey, verified.success))
-          } else if (isAdminPath(request.url)) {
-            const verified = yield* Effect.result(authenticateAdmin(request))
-            if (verified._tag === "Failure") return refused(verified.failure, correlationId)
-            routed = routed.pipe(Effect.provideService(VerifiedPrincipal, verified.success))
-          }
-          const response = yield* routed.pipe(
-            Effect.catchCause((cause) => {
-              if (isRouteNotFound(cause)) {
-                return Effect.succeed(noRoute(methodsOf, request.method, request.url, correlationId))
+          const log = observer.start(correlationId, request.method, request.url)
+          const answer = Effect.gen(function*() {
+            let routed = httpEffect.pipe(Effect.provideService(CorrelationId, correlationId))
+            if (requiresKey(request.url)) {
+              const verified = yield* Effect.result(keys.authenticate(request.headers.authorization))
+              if (verified._tag === "Failure") {
+                log.outcome = verified.failure._tag
+                return refused(verified.failure, correlationId)
               }
-              if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
-              return Effect.as(logUnexpected(cause, correlationId), unexpectedError(correlationId))
-            })
-          )
-          // A 401 carries no correlation id, wherever it was decided (docs/DESIGN.md §3.7).
-          return response.status === 401
-            ? response
-            : HttpServerResponse.setHeader(response, "x-correlation-id", correlationId)
+              log.keyed(verified.success)
+              routed = routed.pipe(Effect.provideService(VerifiedKey, verified.success))
+            } else if (isAdminPath(request.url)) {
+              const verified = yield* Effect.result(authenticateAdmin(request))
+              if (verified._tag === "Failure") {
+                log.outcome = verified.failure._tag
+                return refused(verified.failure, correlationId)
+              }
+              routed = routed.pipe(Effect.provideService(VerifiedPrincipal, verified.success))
+            }
+            const response = yield* routed.pipe(
+              Effect.catchCause((cause) => {
+                if (isRouteNotFound(cause)) {
+                  return Effect.succeed(noRoute(methodsOf, request.method, request.url, correlationId))
+                }
+                if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
+                log.outcome = "unexpected"
+                return Effect.as(logUnexpected(cause, correlationId), unexpectedError(correlationId))
+              })
+            )
+            // A 401 carries no correlation id, wherever it was decided (docs/DESIGN.md §3.7).
+            return response.status === 401
+              ? response
+              : HttpServerResponse.setHeader(response, "x-correlation-id", correlationId)
+          })
+          return observer.observe(log, answer, (exit) => exit._tag === "Success" ? exit.value.status : 499)
         })
     }),
     { global: true }

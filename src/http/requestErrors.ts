@@ -45,3 +45,10 @@ export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("Me
     return `${this.path} does not answer ${this.method}; it answers ${this.allowed.join(", ")}. See /docs for the API.`
   }
 }
+
+/** `/metrics` with a bearer token that is neither `PARLEY_METRICS_TOKEN` nor the admin token (docs/DESIGN.md §8). */
+export class InvalidMetricsToken extends Schema.TaggedError<InvalidMetricsToken>()("InvalidMetricsToken", {}) {
+  override get message() {
+    return "Invalid metrics token. Use: Bearer <PARLEY_METRICS_TOKEN or PARLEY_ADMIN_TOKEN>"
+  }
+}

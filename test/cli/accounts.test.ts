@@ -100,7 +100,18 @@ describe("parley accounts and account-owned keys", () => {
       const missing = yield* parley(database, "keys", "create", "--name", "k", "--account", "acct_nope")
       assert.include(missing.stderr, "acct_nope")
       const key = secretOf(
-        (yield* ok(database, "keys", "create", "--name", "k", "--account", account.id, "--models", "openai/gpt-5", "--json"))
+        (yield* ok(
+          database,
+          "keys",
+          "create",
+          "--name",
+          "k",
+          "--account",
+          account.id,
+          "--models",
+          "openai/gpt-5",
+          "--json"
+        ))
           .stdout
       )
       const { keys } = yield* services(database)

@@ -2,8 +2,15 @@ import { Context, Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { HttpServer } from "effect/http"
 import { makeGateway } from "../../src/app/gateway.ts"
 import { ApiKeys } from "../../src/auth/ApiKeys.ts"
-import { AppConfig, type ConnectionConfig, type ProviderTimeouts } from "../../src/config/AppConfig.ts"
+import {
+  AppConfig,
+  type ConnectionConfig,
+  type ObservabilityConfig,
+  type ProviderTimeouts
+} from "../../src/config/AppConfig.ts"
+import { defaultObservability } from "../../src/config/ObservabilityConfig.ts"
 import type { KeyStatus } from "../../src/domain/ApiKey.ts"
+import type { ObservabilityTaps } from "../../src/observability/observabilityLayer.ts"
 import type { SandboxProvider } from "../../src/sandbox/SandboxProvider.ts"
 import { sandboxTools } from "../../src/tools/sandboxTools.ts"
 import type { Tool } from "../../src/tools/Tool.ts"
@@ -43,6 +50,10 @@ export interface GatewayOptions {
   readonly providerTimeouts?: ProviderTimeouts
   /** Further settings (the outbound policy's, the admin token, introspection…). */
   readonly config?: Partial<AppConfig["Service"]>
+  /** Metrics tokens, trace content…: over the defaults (`/metrics` closed, no traces). */
+  readonly observability?: Partial<ObservabilityConfig>
+  /** Log lines and spans captured (the gateway is quiet otherwise). */
+  readonly observe?: ObservabilityTaps
 }
 
 /**
@@ -58,6 +69,7 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<TestGa
     ...(options.toolConcurrency === undefined ? {} : { toolConcurrency: options.toolConcurrency }),
     ...(options.connections === undefined ? {} : { connections: options.connections }),
     databaseUrl: Redacted.make(options.databaseUrl ?? "sqlite::memory:"),
+    observability: { ...defaultObservability, ...options.observability },
     providers: [{
       id: "test",
       type: "openai-compatible",
@@ -85,7 +97,8 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<TestGa
         Effect.map(sandboxTools, (tools) => ToolRegistry.make([...(options.tools ?? []), ...tools]))
       ),
     ...(options.sandboxes === undefined ? {} : { sandboxes: options.sandboxes }),
-    quiet: true
+    quiet: true,
+    ...(options.observe === undefined ? {} : { observe: options.observe })
   })
   const runtime = ManagedRuntime.make(app)
   const context = await runtime.context()

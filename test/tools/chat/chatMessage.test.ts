@@ -14,6 +14,7 @@ const KEY_PATTERN = /^call_1\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0
 
 let partner: PartnerFake
 let gateway: TestGateway
+const logLines: Array<string> = []
 let secret: string
 let baseUrl: string
 
@@ -23,7 +24,11 @@ const context = { partnerToken: TOKEN, defaultMessengerId: FROM }
 beforeAll(async () => {
   partner = await startPartnerFake({ token: TOKEN, messengers: [FROM], contacts: [TO], prefix: "/partner" })
   baseUrl = `${partner.url}/partner`
-  gateway = await startGateway({ tools: [makeChatMessage({ partnerApiBaseUrl: baseUrl }, { retry: fastRetries })] })
+  gateway = await startGateway({
+    tools: [makeChatMessage({ partnerApiBaseUrl: baseUrl }, { retry: fastRetries })],
+    // The gateway's log lines as production writes them, for the secrets check below.
+    observe: { logSink: (line) => void logLines.push(line) }
+  })
   ;({ secret } = await gateway.createKey())
 })
 afterAll(() => Promise.all([gateway.close(), partner.close()]))
@@ -273,7 +278,8 @@ describe("secrets", () => {
     } finally {
       console.restore()
     }
-    expect(console.text()).toContain("chat_message: retrying the partner API")
-    for (const text of [...seen, console.text()]) expect(text).not.toContain(TOKEN)
+    const logs = logLines.join("\n")
+    expect(logs).toContain("chat_message: retrying the partner API")
+    for (const text of [...seen, console.text(), logs]) expect(text).not.toContain(TOKEN)
   })
 })

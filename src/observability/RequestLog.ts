@@ -1,0 +1,73 @@
+import type { ApiKey } from "../domain/ApiKey.ts"
+
+/** The account a key belongs to, as logs and metrics name it: `default` until keys belong to accounts. */
+export const accountIdOf = (_key: ApiKey): string => "default"
+
+// Longer paths are cut: a client may send one of 16 KiB, and the line is for people.
+const MAX_PATH = 200
+
+export type ChatMode = "stream" | "json"
+
+/**
+ * One request as its log line states it (docs/DESIGN.md §8), filled in as the
+ * request goes: the one object a request adds to logging. Its own fields are
+ * the line; the `#` fields are bookkeeping and never written. Never the
+ * Authorization header, the body or anything a message says.
+ */
+export class RequestLog {
+  // Declared in the order the line states them.
+  readonly correlationId: string
+  readonly method: string
+  readonly path: string
+  status = 0
+  durationMs = 0
+  keyId: string | null = null
+  accountId: string | null = null
+  model: string | null = null
+  inputTokens: number | null = null
+  outputTokens: number | null = null
+  /** `ok`, the failure's tag (`InvalidApiKey`, `ProviderUnavailable`…), a run's unfinished reason, `cancelled`. */
+  outcome: string | null = null
+  readonly #startedAt = performance.now()
+  #mode: ChatMode | undefined
+
+  constructor(correlationId: string, method: string | undefined, url: string | undefined) {
+    this.correlationId = correlationId
+    this.method = method ?? ""
+    const path = (url ?? "").split("?", 1)[0]!
+    this.path = path.length > MAX_PATH ? `${path.slice(0, MAX_PATH)}…` : path
+  }
+
+  /** The key the request was authenticated with, by id (never the secret). */
+  keyed(key: ApiKey): void {
+    this.keyId = key.id
+    this.accountId = accountIdOf(key)
+  }
+
+  /** How the run ended: its tokens and, when it did not finish, why (`length`, `step-limit`, `timeout`…). */
+  ran(summary: {
+    readonly finished: boolean
+    readonly finishReason: string
+    readonly usage: { readonly inputTokens?: number | undefined; readonly outputTokens?: number | undefined }
+  }): void {
+    this.inputTokens = summary.usage.inputTokens ?? null
+    this.outputTokens = summary.usage.outputTokens ?? null
+    if (!summary.finished) this.outcome ??= summary.finishReason
+  }
+
+  /** The chat run began: it counts in `parley_chat_active` until the request ends. */
+  running(mode: ChatMode): void {
+    this.#mode = mode
+  }
+
+  get mode(): ChatMode | undefined {
+    return this.#mode
+  }
+
+  /** Ends the record: its status, duration and, unless a failure named it already, the outcome its status says. */
+  end(status: number): void {
+    this.status = status
+    this.durationMs = Math.round((performance.now() - this.#startedAt) * 1000) / 1000
+    this.outcome ??= status === 499 ? "cancelled" : status < 400 ? "ok" : status < 500 ? "rejected" : "error"
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * The `route` label of a request: one of a fixed set, never the raw path, so
+ * a client cannot grow the metrics with made-up paths or sandbox ids.
+ */
+const ROUTES: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^\/api\/v1\/chat$/, "/api/v1/chat"],
+  [/^\/api\/v1\/(models|tools|prompt-types|config-schema)$/, "/api/v1/$1"],
+  [/^\/api\/v1\/sandboxes$/, "/api/v1/sandboxes"],
+  [/^\/api\/v1\/sandboxes\/[^/]+$/, "/api/v1/sandboxes/:id"],
+  [/^\/api\/v1\/admin(\/|$)/, "/api/v1/admin"],
+  [/^\/(health|ready|metrics|openapi\.json|docs)$/, "/$1"]
+]
+
+const known = new Map<string, string>()
+const KNOWN_LIMIT = 1_000
+
+/** `path` without its query; anything not in the set is `other`. */
+export const routeLabel = (path: string): string => {
+  const seen = known.get(path)
+  if (seen !== undefined) return seen
+  let label = "other"
+  for (const [pattern, name] of ROUTES) {
+    const match = pattern.exec(path)
+    if (match !== null) {
+      label = name.replace("$1", match[1] ?? "")
+      break
+    }
+  }
+  // Paths repeat (chat above all); the cache is bounded so sandbox ids cannot grow it.
+  if (known.size < KNOWN_LIMIT) known.set(path, label)
+  return label
+}

@@ -1,0 +1,147 @@
+import { Redacted } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startGateway, type TestGateway } from "../support/gateway.ts"
+import { bearer, chatBody, postJson } from "../support/http.ts"
+import { makeTestTool } from "../support/tools.ts"
+
+const METRICS_TOKEN = "metrics-token-2c7d9e4f1a08"
+const ADMIN_TOKEN = "admin-token-93be1d0c5f27"
+
+let gateway: TestGateway
+let secret: string
+
+beforeAll(async () => {
+  gateway = await startGateway({
+    tools: [makeTestTool({ name: "echo" })],
+    observability: { metricsToken: Redacted.make(METRICS_TOKEN) },
+    config: { adminToken: Redacted.make(ADMIN_TOKEN) }
+  })
+  ;({ secret } = await gateway.createKey())
+})
+afterAll(() => gateway.close())
+
+const scrape = async (token = METRICS_TOKEN) => {
+  const response = await fetch(`${gateway.url}/metrics`, { headers: bearer(token) })
+  expect(response.status).toBe(200)
+  return response.text()
+}
+
+/** A sample's value in Prometheus text: `name{labels} value`; 0 when the series is not there yet. */
+const sample = (text: string, name: string, labels = ""): number => {
+  const prefix = labels === "" ? `${name} ` : `${name}{${labels}} `
+  const line = text.split("\n").find((candidate) => candidate.startsWith(prefix))
+  return line === undefined ? 0 : Number(line.slice(prefix.length))
+}
+
+describe("/metrics (docs/DESIGN.md §8)", () => {
+  it("refuses without a token, with a wrong one, and with an API key, in the spec's 401 body", async () => {
+    const missing = await fetch(`${gateway.url}/metrics`)
+    expect(missing.status).toBe(401)
+    expect(await missing.json()).toEqual({
+      error: "Unauthorized",
+      message: "Missing authorization header",
+      statusCode: 401
+    })
+    for (const token of ["wrong-token", secret]) {
+      const wrong = await fetch(`${gateway.url}/metrics`, { headers: bearer(token) })
+      expect(wrong.status).toBe(401)
+      expect(await wrong.json()).toMatchObject({ error: "Unauthorized", statusCode: 401 })
+    }
+  })
+
+  it("answers Prometheus text with the metrics token or the admin token", async () => {
+    const response = await fetch(`${gateway.url}/metrics`, { headers: bearer(ADMIN_TOKEN) })
+    expect(response.status).toBe(200)
+    expect(response.headers.get("content-type")).toContain("text/plain")
+    const text = await scrape()
+    for (
+      const name of [
+        "process_cpu_user_seconds_total",
+        "process_resident_memory_bytes",
+        "nodejs_active_handles",
+        "parley_event_loop_lag_seconds",
+        "parley_http_requests_total",
+        "parley_http_request_duration_seconds",
+        "parley_chat_active",
+        "parley_model_calls_total",
+        "parley_model_tokens_total",
+        "parley_model_time_to_first_token_seconds",
+        "parley_tool_calls_total",
+        "parley_tool_duration_seconds"
+      ]
+    ) expect(text).toContain(`# TYPE ${name} `)
+    expect(text).toContain(`parley_sandboxes{state="active"} 0`)
+  })
+
+  it("counters and histograms move with requests, model calls and tool calls", async () => {
+    const before = await scrape()
+    gateway.upstream.enqueue(
+      {
+        type: "tool-calls",
+        calls: [{ id: "call_1", name: "echo", arguments: { text: "ping" } }],
+        usage: { promptTokens: 10, completionTokens: 5 }
+      },
+      { type: "text", text: "done", usage: { promptTokens: 30, completionTokens: 7 } }
+    )
+    const response = await postJson(`${gateway.url}/api/v1/chat`, chatBody({ allowedTools: ["echo"] }), bearer(secret))
+    expect(response.status).toBe(200)
+    await response.text()
+    const unknown = await fetch(`${gateway.url}/no/such/path/42`)
+    expect(unknown.status).toBe(404)
+    const after = await scrape()
+
+    const moved = (name: string, labels = "") => sample(after, name, labels) - sample(before, name, labels)
+    expect(moved("parley_http_requests_total", `route="/api/v1/chat",status="200"`)).toBe(1)
+    expect(moved("parley_http_requests_total", `route="other",status="404"`)).toBe(1)
+    expect(moved("parley_http_request_duration_seconds_count", `route="/api/v1/chat"`)).toBe(1)
+    expect(moved("parley_model_calls_total", `provider="test",model="m1",outcome="ok"`)).toBe(2)
+    expect(moved("parley_model_tokens_total", `provider="test",model="m1",type="input"`)).toBe(40)
+    expect(moved("parley_model_tokens_total", `provider="test",model="m1",type="output"`)).toBe(12)
+    expect(moved("parley_model_time_to_first_token_seconds_count", `provider="test",model="m1"`)).toBe(2)
+    expect(moved("parley_tool_calls_total", `tool="echo",outcome="ok"`)).toBe(1)
+    expect(moved("parley_tool_duration_seconds_count", `tool="echo"`)).toBe(1)
+    // Raw paths never become labels.
+    expect(after).not.toContain("/no/such/path")
+  })
+
+  it("a failing provider counts each attempt by its outcome", async () => {
+    const before = await scrape()
+    const failing = { type: "error", status: 503, retryAfter: 0 } as const
+    gateway.upstream.enqueue(failing, failing, failing)
+    const response = await postJson(`${gateway.url}/api/v1/chat`, chatBody(), bearer(secret))
+    expect(response.status).toBe(503)
+    const after = await scrape()
+    const labels = `provider="test",model="m1",outcome="ProviderUnavailable"`
+    expect(sample(after, "parley_model_calls_total", labels) - sample(before, "parley_model_calls_total", labels))
+      .toBe(3)
+  })
+
+  it("parley_chat_active counts a stream while it runs", async () => {
+    gateway.upstream.enqueue({ type: "hang" })
+    const controller = new AbortController()
+    const pending = fetch(`${gateway.url}/api/v1/chat`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...bearer(secret) },
+      body: JSON.stringify(chatBody({ stream: true })),
+      signal: controller.signal
+    })
+    void pending.catch(() => undefined)
+    const active = () => scrape().then((text) => sample(text, "parley_chat_active", `mode="stream"`))
+    await expect.poll(active).toBe(1)
+    controller.abort()
+    await expect.poll(active, { timeout: 5_000 }).toBe(0)
+  })
+})
+
+describe("/metrics with PARLEY_METRICS_PUBLIC=true", () => {
+  it("answers without a token", async () => {
+    const open = await startGateway({ observability: { metricsPublic: true } })
+    try {
+      const response = await fetch(`${open.url}/metrics`)
+      expect(response.status).toBe(200)
+      expect(await response.text()).toContain("# TYPE parley_http_requests_total counter")
+    } finally {
+      await open.close()
+    }
+  })
+})
