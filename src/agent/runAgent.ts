@@ -38,6 +38,7 @@ const runSteps = Effect.fnUntraced(function*(
   let prompt = firstPrompt
   for (let step = 1;; step++) {
     const translator = new StepTranslator(state, tools)
+    run.meter?.startStep()
     yield* streamModelCall(run.model, run.provider, callOptions(run, tools, prompt), state, translator)
 
     const calls = translator.calls.filter((call) => call.providerExecuted !== true)
@@ -95,7 +96,7 @@ export const runAgent = (
   failureText?: FailureText
 ): Effect.Effect<RunSummary, ProviderFailure | InvalidHistory> =>
   Effect.suspend(() => {
-    const state = new RunState(emit)
+    const state = new RunState(emit, run.meter)
     const summary = runToEnd(run, state)
     if (failureText === undefined) return summary
     return Effect.catchIf(

@@ -1,6 +1,8 @@
 import { getErrorMessage, type JSONValue, type LanguageModelV4 } from "@ai-sdk/provider"
 import { Cause, Effect, Result } from "effect"
 import type { ApiKey } from "../domain/ApiKey.ts"
+import type { UsageSink } from "../tools/Tool.ts"
+import type { RunMeter } from "./RunMeter.ts"
 import type { RunState } from "./RunState.ts"
 import type { ValidToolCall } from "./toolInput.ts"
 
@@ -13,7 +15,11 @@ export interface ToolRunContext {
   readonly sandboxId: string | null
   readonly key: ApiKey
   readonly model: LanguageModelV4
+  readonly meter?: RunMeter | undefined
 }
+
+// A run nobody meters (tests, the bench's direct runs) drops what its tools report.
+const unmetered: UsageSink = () => undefined
 
 // A ToolFailure is meant for the model ("ToolFailure: …", as the AI SDK words thrown errors);
 // a defect's text may hold internals, so the model and the client get a generic one.
@@ -37,13 +43,15 @@ const toJsonValue = (output: unknown): JSONValue => {
 const runOne = (state: RunState, call: ValidToolCall, run: ToolRunContext) =>
   Effect.suspend(() => {
     const controller = new AbortController()
+    run.meter?.toolCalled(call.toolName)
     return call.runTool.tool.execute(call.decoded, {
       toolCallId: call.toolCallId,
       context: call.runTool.context,
       sandboxId: run.sandboxId,
       key: run.key,
       model: run.model,
-      signal: controller.signal
+      signal: controller.signal,
+      reportUsage: run.meter?.toolUsage ?? unmetered
     }).pipe(Effect.onInterrupt(() => Effect.sync(() => controller.abort())))
   }).pipe(
     Effect.map(toJsonValue),

@@ -1,6 +1,7 @@
 import type { UIMessage } from "ai"
 import { Context, Duration, Effect, Layer } from "effect"
 import type { AgentRun } from "../agent/AgentRun.ts"
+import { RunMeter } from "../agent/RunMeter.ts"
 import { allowsModel, type ApiKey } from "../domain/ApiKey.ts"
 import { decodeChatRequest } from "../domain/ChatRequest.ts"
 import { normalizeMessages } from "../domain/Message.ts"
@@ -148,7 +149,8 @@ const make = Effect.gen(function*() {
       key,
       maxSteps: MAX_STEPS,
       timeout: MAX_DURATION,
-      maxOutputTokens: entry.maxOutputTokens
+      maxOutputTokens: entry.maxOutputTokens,
+      meter: new RunMeter(entry.id)
     }
     return {
       _tag: "Run",
