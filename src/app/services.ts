@@ -3,6 +3,8 @@ import { Agent } from "../agent/Agent.ts"
 import { ApiKeys } from "../auth/ApiKeys.ts"
 import { ChatPlanner } from "../chat/ChatPlanner.ts"
 import type { AppConfig } from "../config/AppConfig.ts"
+import { UsageLedger } from "../ledger/UsageLedger.ts"
+import { UsageQueries } from "../ledger/UsageQueries.ts"
 import { ModelRegistry } from "../models/ModelRegistry.ts"
 import { Pruner } from "../prune/Pruner.ts"
 import { SandboxProvider } from "../sandbox/SandboxProvider.ts"
@@ -23,7 +25,17 @@ export interface GatewayParts<E> {
 /** The services the routes use, over the configured database. */
 export const gatewayServices = <E>(parts: GatewayParts<E>) =>
   ChatPlanner.layer.pipe(
-    Layer.provideMerge(Layer.mergeAll(ApiKeys.layer, ModelRegistry.layer, parts.tools, Agent.layer, Pruner.layer)),
+    Layer.provideMerge(
+      Layer.mergeAll(
+        ApiKeys.layer,
+        ModelRegistry.layer,
+        parts.tools,
+        Agent.layer,
+        Pruner.layer,
+        UsageLedger.layer,
+        UsageQueries.layer
+      )
+    ),
     Layer.provideMerge(parts.sandboxes ?? SandboxProvider.layer),
     Layer.provide(Database.layer),
     Layer.provideMerge(parts.config)

@@ -6,7 +6,7 @@ import type { ProviderConfig } from "./ProviderConfig.ts"
 import { type SandboxConfig, sandboxConfig } from "./SandboxConfig.ts"
 
 export { ConfigFileError } from "./ConfigFile.ts"
-export type { ModelConfig, ProviderConfig, ProviderType } from "./ProviderConfig.ts"
+export type { ModelConfig, ModelPricing, ProviderConfig, ProviderType } from "./ProviderConfig.ts"
 export type { SandboxConfig } from "./SandboxConfig.ts"
 
 const MiB = 1024 * 1024
@@ -23,6 +23,11 @@ const defaultDatabaseUrl = "sqlite:./data/parley.db"
 const databaseUrl = Config.Redacted("DATABASE_URL").pipe(
   Config.withDefault(Redacted.make(defaultDatabaseUrl)),
   Config.map((url) => Redacted.value(url).trim() === "" ? Redacted.make(defaultDatabaseUrl) : url)
+)
+
+/** How long usage ledger rows are kept (docs/DESIGN.md §7). */
+const ledgerDays = Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "PARLEY_LEDGER_DAYS").pipe(
+  Config.withDefault(90)
 )
 
 /** Providers implied by well-known environment variables, each with its built-in catalog. */
@@ -73,6 +78,8 @@ export class AppConfig extends Context.Service<AppConfig, {
   readonly sandbox: SandboxConfig
   /** `DATABASE_URL` (default `sqlite:./data/parley.db`); redacted, as a Postgres URL may hold a password. */
   readonly databaseUrl: Redacted.Redacted<string>
+  /** Days a usage ledger row is kept (`PARLEY_LEDGER_DAYS`, default 90). */
+  readonly ledgerDays: number
 }>()("parley/config/AppConfig") {
   static readonly layer = Layer.effect(
     AppConfig,
@@ -94,6 +101,7 @@ export class AppConfig extends Context.Service<AppConfig, {
       )
       const sandbox = yield* sandboxConfig
       const database = yield* databaseUrl
+      const keepDays = yield* ledgerDays
       return AppConfig.of({
         host,
         port,
@@ -104,7 +112,8 @@ export class AppConfig extends Context.Service<AppConfig, {
         outboundAllowPrivate,
         outboundAllowedHosts: outboundAllowedHosts.filter((host) => host !== ""),
         sandbox,
-        databaseUrl: database
+        databaseUrl: database,
+        ledgerDays: keepDays
       })
     })
   ).pipe(Layer.provide(NodeFileSystem.layer))
@@ -125,6 +134,7 @@ export class AppConfig extends Context.Service<AppConfig, {
         configFile: undefined,
         sandbox: { limits: {} },
         databaseUrl: Redacted.make("sqlite::memory:"),
+        ledgerDays: 90,
         ...overrides
       })
     )

@@ -16,6 +16,8 @@ export class SseWriter {
   private pending = ""
   private scheduled = false
   started = false
+  /** `Date.now()` when the status line went out (the usage ledger's time to first byte). */
+  firstByteAt: number | undefined = undefined
 
   constructor(res: ServerResponse, headers: Record<string, string>) {
     this.res = res
@@ -49,6 +51,7 @@ export class SseWriter {
 
   private writeHead(): void {
     if (this.res.headersSent) return
+    this.firstByteAt = Date.now()
     this.res.writeHead(200, { ...sseHeaders, ...this.headers, "content-type": "text/event-stream" })
   }
 
