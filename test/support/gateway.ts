@@ -2,8 +2,11 @@ import { Context, Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { HttpServer } from "effect/http"
 import { makeGateway } from "../../src/app/gateway.ts"
 import { ApiKeys } from "../../src/auth/ApiKeys.ts"
-import { AppConfig } from "../../src/config/AppConfig.ts"
+import { AppConfig, type ModelPricing } from "../../src/config/AppConfig.ts"
 import type { KeyStatus } from "../../src/domain/ApiKey.ts"
+import type { UsageEvent } from "../../src/ledger/UsageEvent.ts"
+import { UsageLedger } from "../../src/ledger/UsageLedger.ts"
+import { UsageQueries } from "../../src/ledger/UsageQueries.ts"
 import type { SandboxProvider } from "../../src/sandbox/SandboxProvider.ts"
 import { sandboxTools } from "../../src/tools/sandboxTools.ts"
 import type { Tool } from "../../src/tools/Tool.ts"
@@ -22,6 +25,10 @@ export interface TestGateway {
     readonly expiresAt?: Date
   }) => Promise<{ readonly id: string; readonly secret: string }>
   readonly setStatus: (id: string, status: KeyStatus) => Promise<void>
+  /** Writes the usage ledger's buffer, then reads its rows (newest first). */
+  readonly ledgerRows: (filter?: { readonly keyId?: string; readonly limit?: number }) => Promise<Array<UsageEvent>>
+  /** Runs an effect against the gateway's own services (the usage queries, the ledger). */
+  readonly run: <A, E>(effect: Effect.Effect<A, E, UsageLedger | UsageQueries>) => Promise<A>
   readonly close: () => Promise<void>
 }
 
@@ -33,6 +40,8 @@ export interface GatewayOptions {
   readonly databaseUrl?: string
   /** A sandbox provider for the gateway; its `bash` and `computer` tools join `tools`. */
   readonly sandboxes?: Layer.Layer<SandboxProvider, unknown>
+  /** `pricing` of model `test/m1`. */
+  readonly pricing?: ModelPricing
 }
 
 /**
@@ -51,7 +60,13 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<TestGa
       baseURL: upstream.url,
       apiKey: Redacted.make(UPSTREAM_API_KEY),
       models: [
-        { id: "m1", name: "Model One", categories: ["chat"], contextWindow: options.contextWindow ?? 128_000 },
+        {
+          id: "m1",
+          name: "Model One",
+          categories: ["chat"],
+          contextWindow: options.contextWindow ?? 128_000,
+          ...(options.pricing === undefined ? {} : { pricing: options.pricing })
+        },
         { id: "m2", name: "Model Two", categories: ["chat", "tools"] }
       ]
     }]
@@ -86,6 +101,13 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<TestGa
       return { id: key.id, secret }
     },
     setStatus: (id, status) => Effect.runPromise(Effect.asVoid(Effect.orDie(keys.setStatus(id, status)))),
+    ledgerRows: (filter = {}) =>
+      runtime.runPromise(Effect.gen(function*() {
+        yield* (yield* UsageLedger).flush
+        const queries = yield* UsageQueries
+        return [...yield* queries.requests({ limit: 500, ...filter })]
+      })),
+    run: (effect) => runtime.runPromise(effect),
     close: async () => {
       await runtime.dispose()
       await upstream.close()
