@@ -60,12 +60,16 @@ const make = Effect.fnUntraced(function*(options: LedgerOptions) {
     return Effect.logWarning(`Usage ledger: ${count} rows dropped, the store has not taken rows for too long`)
   })
 
-  // Wakes every interval, or at once when a batch is full, and writes everything buffered.
+  // Wakes every interval, or at once when a batch is full, and writes everything buffered; after a failure, at the retry.
   const writer = Effect.gen(function*() {
     let failures = 0
     for (;;) {
-      yield* Effect.timeoutOption(full.await, options.interval)
-      full.closeUnsafe()
+      if (failures === 0) {
+        yield* Effect.timeoutOption(full.await, options.interval)
+        full.closeUnsafe()
+      } else {
+        yield* Effect.sleep(retryDelay(failures))
+      }
       yield* warnDropped
       const failed = yield* writeAll.pipe(
         Effect.as(false),
@@ -74,7 +78,6 @@ const make = Effect.fnUntraced(function*(options: LedgerOptions) {
         )
       )
       failures = failed ? failures + 1 : 0
-      if (failed) yield* Effect.sleep(retryDelay(failures))
     }
   })
 
