@@ -7,6 +7,7 @@ const layers = [
   "cli",
   "app",
   "http",
+  "ledger",
   "api",
   "chat",
   "agent",

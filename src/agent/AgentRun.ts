@@ -3,6 +3,7 @@ import type { UIMessage } from "ai"
 import type { Duration } from "effect"
 import type { ApiKey } from "../domain/ApiKey.ts"
 import type { Tool } from "../tools/Tool.ts"
+import type { RunMeter } from "./RunMeter.ts"
 
 export interface ResolvedTool {
   readonly tool: Tool
@@ -26,4 +27,6 @@ export interface AgentRun {
   /** Longest run (300 s in production). */
   readonly timeout: Duration.Input
   readonly maxOutputTokens?: number | undefined
+  /** Where the run counts every model call and tool call it makes, for the usage ledger; absent: counted nowhere. */
+  readonly meter?: RunMeter | undefined
 }

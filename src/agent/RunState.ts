@@ -5,6 +5,7 @@ import type {
   SharedV4ProviderMetadata
 } from "@ai-sdk/provider"
 import { type FinishReason, generateId, type UIMessageChunk } from "ai"
+import type { RunMeter } from "./RunMeter.ts"
 import { isFinished, type LimitReason, type RunSummary } from "./RunSummary.ts"
 import type { ParsedToolCall, ValidToolCall } from "./toolInput.ts"
 import { UsageTotals } from "./usage.ts"
@@ -68,9 +69,11 @@ export class RunState {
   private readonly textIds = new Set<string>()
   private readonly reasoningIds = new Set<string>()
   private readonly emit: Emit
+  private readonly meter: RunMeter | undefined
 
-  constructor(emit: Emit) {
+  constructor(emit: Emit, meter?: RunMeter) {
     this.emit = emit
+    this.meter = meter
   }
 
   /** Whether any chunk was sent; until then a failure is a plain HTTP error. */
@@ -214,6 +217,7 @@ export class RunState {
   stepFinished(finishReason: FinishReason, usage: LanguageModelV4Usage): void {
     this.finishReason = finishReason
     this.usage.add(usage)
+    this.meter?.stepUsage(usage)
   }
 
   /**

@@ -44,6 +44,7 @@ const runSteps = Effect.fnUntraced(function*(
     // The next step waits for a client that is behind, as its model answer would.
     yield* untilCaughtUp(pace)
     const translator = new StepTranslator(state, tools)
+    run.meter?.startStep()
     yield* streamModelCall(run.model, run.provider, callOptions(run, tools, prompt), state, translator, pace)
 
     const calls = translator.calls.filter((call) => call.providerExecuted !== true)
@@ -103,7 +104,7 @@ export const runAgent = (
   pace: ClientPace = keepsUp
 ): Effect.Effect<RunSummary, ProviderFailure | InvalidHistory | UnfetchablePart> =>
   Effect.suspend(() => {
-    const state = new RunState(emit)
+    const state = new RunState(emit, run.meter)
     const summary = runToEnd(run, state, fetch, pace)
     if (failureText === undefined) return summary
     return Effect.catchIf(

@@ -2,7 +2,9 @@ import { getErrorMessage, type JSONValue, type LanguageModelV4 } from "@ai-sdk/p
 import { Cause, Context, Effect, Result } from "effect"
 import type { ApiKey } from "../domain/ApiKey.ts"
 import { observeToolCall } from "../observability/observeToolCall.ts"
+import type { UsageSink } from "../tools/Tool.ts"
 import { type ClientPace, untilCaughtUp } from "./ClientPace.ts"
+import type { RunMeter } from "./RunMeter.ts"
 import type { RunState } from "./RunState.ts"
 import type { ValidToolCall } from "./toolInput.ts"
 
@@ -22,7 +24,11 @@ export interface ToolRunContext {
   readonly sandboxId: string | null
   readonly key: ApiKey
   readonly model: LanguageModelV4
+  readonly meter?: RunMeter | undefined
 }
+
+// A run nobody meters (tests, the bench's direct runs) drops what its tools report.
+const unmetered: UsageSink = () => undefined
 
 // A ToolFailure is meant for the model ("ToolFailure: …", as the AI SDK words thrown errors);
 // a defect's text may hold internals, so the model and the client get a generic one.
@@ -46,13 +52,15 @@ const toJsonValue = (output: unknown): JSONValue => {
 const runOne = (state: RunState, call: ValidToolCall, run: ToolRunContext, pace: ClientPace) =>
   Effect.suspend(() => {
     const controller = new AbortController()
+    run.meter?.toolCalled(call.toolName)
     return call.runTool.tool.execute(call.decoded, {
       toolCallId: call.toolCallId,
       context: call.runTool.context,
       sandboxId: run.sandboxId,
       key: run.key,
       model: run.model,
-      signal: controller.signal
+      signal: controller.signal,
+      reportUsage: run.meter?.toolUsage ?? unmetered
     }).pipe(Effect.onInterrupt(() => Effect.sync(() => controller.abort())))
   }).pipe(
     Effect.map(toJsonValue),

@@ -1,4 +1,5 @@
 import type { LanguageModelV4Usage } from "@ai-sdk/provider"
+import type { ModelCallUsage } from "../tools/Tool.ts"
 import type { Usage } from "./RunSummary.ts"
 
 // A count stays absent until some step reports it (the AI SDK's addTokenCounts).
@@ -17,6 +18,14 @@ export class UsageTotals {
     this.outputTokens = add(this.outputTokens, usage.outputTokens.total)
     this.reasoningTokens = add(this.reasoningTokens, usage.outputTokens.reasoning)
     this.cachedInputTokens = add(this.cachedInputTokens, usage.inputTokens.cacheRead)
+  }
+
+  /** A call counted in the spec's names (a tool's own model call). */
+  addCounts(usage: ModelCallUsage): void {
+    this.inputTokens = add(this.inputTokens, usage.inputTokens)
+    this.outputTokens = add(this.outputTokens, usage.outputTokens)
+    this.reasoningTokens = add(this.reasoningTokens, usage.reasoningTokens)
+    this.cachedInputTokens = add(this.cachedInputTokens, usage.cachedInputTokens)
   }
 
   /** The spec's Usage, without the fields no provider reported. */

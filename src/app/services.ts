@@ -7,6 +7,8 @@ import { SecretKey } from "../auth/SecretKey.ts"
 import { Sessions } from "../auth/Sessions.ts"
 import { ChatPlanner } from "../chat/ChatPlanner.ts"
 import { AppConfig } from "../config/AppConfig.ts"
+import { UsageLedger } from "../ledger/UsageLedger.ts"
+import { UsageQueries } from "../ledger/UsageQueries.ts"
 import { ModelRegistry } from "../models/ModelRegistry.ts"
 import type { ObservabilityTaps } from "../observability/observabilityLayer.ts"
 import { Pruner } from "../prune/Pruner.ts"
@@ -46,7 +48,9 @@ export const gatewayServices = <E>(parts: GatewayParts<E>) =>
         parts.tools,
         Agent.layer,
         Pruner.layer,
-        toolConcurrency
+        toolConcurrency,
+        UsageLedger.layer,
+        UsageQueries.layer
       )
     ),
     Layer.provideMerge(parts.sandboxes ?? SandboxProvider.layer),

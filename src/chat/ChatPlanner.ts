@@ -1,6 +1,7 @@
 import type { UIMessage } from "ai"
 import { Context, Duration, Effect, Layer } from "effect"
 import type { AgentRun } from "../agent/AgentRun.ts"
+import { RunMeter } from "../agent/RunMeter.ts"
 import { allowsModel, type ApiKey } from "../domain/ApiKey.ts"
 import { type ChatRequest, decodeChatRequest } from "../domain/ChatRequest.ts"
 import { normalizeMessages } from "../domain/Message.ts"
@@ -161,7 +162,8 @@ const make = Effect.gen(function*() {
       key,
       maxSteps: MAX_STEPS,
       timeout: MAX_DURATION,
-      maxOutputTokens: outputCap(chat, entry.maxOutputTokens)
+      maxOutputTokens: outputCap(chat, entry.maxOutputTokens),
+      meter: new RunMeter(entry.id)
     }
     return {
       _tag: "Run",

@@ -15,7 +15,7 @@ export { InvalidConfiguration } from "./configProblems.ts"
 export type { ConnectionConfig } from "./ConnectionConfig.ts"
 export type { LogFormat, LogLevelName, ObservabilityConfig } from "./ObservabilityConfig.ts"
 export { DEFAULT_PROVIDER_TIMEOUTS } from "./ProviderConfig.ts"
-export type { ModelConfig, ProviderConfig, ProviderTimeouts, ProviderType } from "./ProviderConfig.ts"
+export type { ModelConfig, ModelPricing, ProviderConfig, ProviderTimeouts, ProviderType } from "./ProviderConfig.ts"
 export type { SandboxConfig } from "./SandboxConfig.ts"
 
 const MiB = 1024 * 1024
@@ -62,6 +62,11 @@ const SecretKeyText = Schema.String.check(Schema.makeFilter(
 ))
 const secretKey = Config.option(Config.schema(Schema.Redacted(SecretKeyText), "PARLEY_SECRET_KEY")).pipe(
   Config.map(Option.getOrUndefined)
+)
+
+/** How long usage ledger rows are kept (docs/DESIGN.md §7). */
+const ledgerDays = Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "PARLEY_LEDGER_DAYS").pipe(
+  Config.withDefault(90)
 )
 
 /** Providers implied by well-known environment variables, each with its built-in catalog. */
@@ -132,6 +137,8 @@ export class AppConfig extends Context.Service<AppConfig, {
   readonly introspectionToken?: Redacted.Redacted<string> | undefined
   /** `LOG_*`, `PARLEY_METRICS_*`, `OTEL_*`: logs, metrics and traces (docs/DESIGN.md §8). */
   readonly observability: ObservabilityConfig
+  /** Days a usage ledger row is kept (`PARLEY_LEDGER_DAYS`, default 90). */
+  readonly ledgerDays: number
 }>()("parley/config/AppConfig") {
   static readonly layer = Layer.effect(
     AppConfig,
@@ -171,6 +178,7 @@ export class AppConfig extends Context.Service<AppConfig, {
       const secret = yield* read(secretKey, undefined)
       const introspectionToken = yield* read(optionalSecret("PARLEY_AUTH_INTROSPECTION_TOKEN"), undefined)
       const observability = yield* read(observabilityConfig, defaultObservability)
+      const keepDays = yield* read(ledgerDays, 90)
       return yield* done(AppConfig.of({
         host,
         port,
@@ -190,7 +198,8 @@ export class AppConfig extends Context.Service<AppConfig, {
         secretKey: secret,
         introspectionUrl: Option.getOrUndefined(Option.map(introspectionUrl, (url) => url.href)),
         introspectionToken,
-        observability
+        observability,
+        ledgerDays: keepDays
       }))
     }).pipe(Effect.mapError(asInvalidConfiguration))
   ).pipe(Layer.provide(NodeFileSystem.layer))
@@ -218,6 +227,7 @@ export class AppConfig extends Context.Service<AppConfig, {
         // A fresh key, so tests never write `secret.key`.
         secretKey: Redacted.make(randomBytes(32).toString("base64")),
         observability: defaultObservability,
+        ledgerDays: 90,
         ...overrides
       })
     )

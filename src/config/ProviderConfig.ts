@@ -6,6 +6,16 @@ export const ProviderType = Schema.Literals(["openai", "openai-compatible", "ant
 export type ProviderType = typeof ProviderType.Type
 
 const PositiveInt = Schema.Int.check(Schema.isGreaterThan(0))
+const UsdPerMTok = Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0))
+
+/** What a model costs, in USD per million tokens; the usage ledger prices each request with it (docs/DESIGN.md §7). */
+export const ModelPricing = Schema.Struct({
+  inputPerMTok: UsdPerMTok,
+  outputPerMTok: UsdPerMTok,
+  /** Cached input tokens read; absent: they cost as much as other input. */
+  cachedInputPerMTok: Schema.optionalKey(UsdPerMTok)
+})
+export type ModelPricing = typeof ModelPricing.Type
 
 export const ModelConfig = Schema.Struct({
   id: Schema.NonEmptyString,
@@ -13,7 +23,8 @@ export const ModelConfig = Schema.Struct({
   categories: Schema.Array(Schema.String),
   contextWindow: Schema.optionalKey(PositiveInt),
   maxOutputTokens: Schema.optionalKey(PositiveInt),
-  tokenizer: Schema.optionalKey(TokenizerName)
+  tokenizer: Schema.optionalKey(TokenizerName),
+  pricing: Schema.optionalKey(ModelPricing)
 })
 export type ModelConfig = typeof ModelConfig.Type
 

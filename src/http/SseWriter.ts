@@ -30,6 +30,8 @@ export class SseWriter implements ClientPace {
   private drained: Promise<void> = Promise.resolve()
   started = false
   behind = false
+  /** `Date.now()` when the status line went out (the usage ledger's time to first byte). */
+  firstByteAt: number | undefined = undefined
 
   constructor(res: ServerResponse, headers: Record<string, string>) {
     this.res = res
@@ -63,6 +65,7 @@ export class SseWriter implements ClientPace {
 
   private writeHead(): void {
     if (this.res.headersSent) return
+    this.firstByteAt = Date.now()
     this.res.writeHead(200, { ...sseHeaders, ...this.headers, "content-type": "text/event-stream" })
   }
 

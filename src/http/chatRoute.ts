@@ -1,10 +1,12 @@
-import { Cause, Effect, Fiber } from "effect"
+import { Cause, Effect, Exit, Fiber } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Agent } from "../agent/Agent.ts"
 import { ApiKeys } from "../auth/ApiKeys.ts"
 import { ChatPlanner } from "../chat/ChatPlanner.ts"
 import { chatResponseBody } from "../chat/chatResponseBody.ts"
 import { AppConfig } from "../config/AppConfig.ts"
+import type { ChatFacts } from "../ledger/chatEvent.ts"
+import { UsageLedger } from "../ledger/UsageLedger.ts"
 import type { ProviderFailure } from "../models/ProviderFailure.ts"
 import { requestObserver } from "../observability/observeRequest.ts"
 import type { RequestLog } from "../observability/RequestLog.ts"
@@ -28,6 +30,9 @@ export const isChatRequest = (method: string | undefined, url: string | undefine
 
 export type NodeRoute = (req: IncomingMessage, res: ServerResponse) => void
 
+/** What the request learned for its ledger row, and its stream once it has one. */
+type RequestFacts = ChatFacts & { sse?: SseWriter }
+
 /**
  * POST /api/v1/chat on Node's own request and response: authentication,
  * correlation id, body, plan, run, and the answer written straight to the
@@ -42,6 +47,7 @@ export const makeChatRoute = Effect.gen(function*() {
   const config = yield* AppConfig
   const agent = yield* Agent
   const planner = yield* ChatPlanner
+  const ledger = yield* UsageLedger
   const scope = yield* Effect.scope
   const context = yield* Effect.context<never>()
   const observer = yield* requestObserver
@@ -51,32 +57,47 @@ export const makeChatRoute = Effect.gen(function*() {
     req: IncomingMessage,
     res: ServerResponse,
     correlationId: string,
-    stream: { sse?: SseWriter },
+    facts: RequestFacts,
     log: RequestLog
   ) =>
     Effect.gen(function*() {
-      const key = yield* traced(tracing, keys.authenticate(req.headers.authorization), "authenticate", () => ({}))
+      const key = facts.key = yield* traced(
+        tracing,
+        keys.authenticate(req.headers.authorization),
+        "authenticate",
+        () => ({})
+      )
       log.keyed(key)
-      const body = yield* readJsonBody(req, res, config.bodyLimitBytes)
-      const plan = yield* planner.plan(body, key)
+      const body = facts.body = yield* readJsonBody(req, res, config.bodyLimitBytes)
+      const plan = facts.plan = yield* planner.plan(body, key)
       const headers = planHeaders(plan, correlationId)
       if (plan._tag === "Report") return writeJson(res, 200, plan.report, headers)
       log.model = `${plan.run.provider}/${plan.run.model.modelId}`
       observer.running(log, plan.stream ? "stream" : "json")
       if (!plan.stream) {
         const collected = yield* agent.collect(plan.run)
+        facts.summary = collected.summary
         log.ran(collected.summary)
         return writeJson(res, 200, chatResponseBody(collected, plan.input, plan.tools), headers)
       }
-      const sse = stream.sse = new SseWriter(res, headers)
-      log.ran(
-        yield* agent.run(plan.run, sse.emit, (failure) => {
-          log.outcome = failure._tag
-          return failureText(failure)
-        }, sse)
-      )
+      const sse = facts.sse = new SseWriter(res, headers)
+      facts.summary = yield* agent.run(plan.run, sse.emit, (failure) => {
+        log.outcome = failure._tag
+        return failureText(failure)
+      }, sse)
+      log.ran(facts.summary)
       sse.end()
     })
+
+  // One ledger row per authenticated request, however it ended (docs/DESIGN.md §7): a push onto a buffer.
+  const record = (facts: RequestFacts, res: ServerResponse, correlationId: string, exit: Exit.Exit<unknown, unknown>) =>
+    Effect.sync(() =>
+      ledger.recordChat(facts, correlationId, {
+        status: res.headersSent ? res.statusCode : undefined,
+        firstByteAt: facts.sse?.firstByteAt ?? (res.headersSent ? Date.now() : undefined),
+        cancelled: Exit.hasInterrupts(exit)
+      })
+    )
 
   // A failure before the answer started is an error body; after, it ends the stream (docs/DESIGN.md §3.3).
   const fail = (
@@ -111,12 +132,13 @@ export const makeChatRoute = Effect.gen(function*() {
 
   return ((req, res) => {
     const correlationId = correlationIdFor(req.headers["x-correlation-id"] as string | undefined)
-    const stream: { sse?: SseWriter } = {}
+    const facts: RequestFacts = { startedAt: Date.now() }
     const log = observer.start(correlationId, req.method, req.url)
     const program = observer.observe(
       log,
-      answer(req, res, correlationId, stream, log).pipe(
-        Effect.catchCause((cause) => fail(cause, req, res, correlationId, stream.sse, log))
+      answer(req, res, correlationId, facts, log).pipe(
+        Effect.catchCause((cause) => fail(cause, req, res, correlationId, facts.sse, log)),
+        Effect.onExit((exit) => record(facts, res, correlationId, exit))
       ),
       () => res.headersSent ? res.statusCode : 499
     )

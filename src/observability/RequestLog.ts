@@ -1,8 +1,5 @@
 import type { ApiKey } from "../domain/ApiKey.ts"
 
-/** The account a key belongs to, as logs and metrics name it: `default` until keys belong to accounts. */
-export const accountIdOf = (_key: ApiKey): string => "default"
-
 // Longer paths are cut: a client may send one of 16 KiB, and the line is for people.
 const MAX_PATH = 200
 
@@ -41,7 +38,7 @@ export class RequestLog {
   /** The key the request was authenticated with, by id (never the secret). */
   keyed(key: ApiKey): void {
     this.keyId = key.id
-    this.accountId = accountIdOf(key)
+    this.accountId = key.accountId
   }
 
   /** How the run ended: its tokens and, when it did not finish, why (`length`, `step-limit`, `timeout`…). */

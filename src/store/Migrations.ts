@@ -69,6 +69,40 @@ export const migrations = {
         expires_at ${timestamp} NOT NULL
       )
     `)
+  }),
+  // The usage ledger (docs/DESIGN.md §7): one row per authenticated POST /chat, never content or secrets.
+  "3_create_usage_events": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const pg = sql.onDialectOrElse({ pg: () => true, orElse: () => false })
+    yield* sql.unsafe(`
+      CREATE TABLE usage_events (
+        id ${pg ? "BIGSERIAL PRIMARY KEY" : "INTEGER PRIMARY KEY"},
+        time ${pg ? "TIMESTAMPTZ" : "TEXT"} NOT NULL,
+        account_id TEXT NOT NULL,
+        key_id TEXT NOT NULL,
+        correlation_id TEXT NOT NULL,
+        model TEXT,
+        status INTEGER NOT NULL,
+        outcome TEXT NOT NULL,
+        finish_reason TEXT,
+        input_tokens INTEGER,
+        output_tokens INTEGER,
+        total_tokens INTEGER,
+        reasoning_tokens INTEGER,
+        cached_input_tokens INTEGER,
+        tool_calls TEXT NOT NULL,
+        tool_call_count INTEGER NOT NULL,
+        steps INTEGER NOT NULL,
+        duration_ms INTEGER NOT NULL,
+        first_byte_ms INTEGER,
+        pruned ${pg ? "BOOLEAN" : "INTEGER"} NOT NULL,
+        cost_usd ${pg ? "DOUBLE PRECISION" : "REAL"}
+      )
+    `)
+    yield* sql.unsafe(`CREATE INDEX usage_events_time ON usage_events (time)`)
+    yield* sql.unsafe(`CREATE INDEX usage_events_key_time ON usage_events (key_id, time)`)
+    yield* sql.unsafe(`CREATE INDEX usage_events_account_time ON usage_events (account_id, time)`)
+    yield* sql.unsafe(`CREATE INDEX usage_events_correlation ON usage_events (correlation_id)`)
   })
 }
 

@@ -11,6 +11,22 @@ export interface ContextRequirement {
   readonly schema?: Schema.Top
 }
 
+/** Tokens one model call used, named as the spec's Usage; a count the provider did not send is undefined. */
+export interface ModelCallUsage {
+  readonly inputTokens: number | undefined
+  readonly outputTokens: number | undefined
+  readonly reasoningTokens: number | undefined
+  readonly cachedInputTokens: number | undefined
+}
+
+/**
+ * Where a tool reports a model call it made itself, with the catalog id of
+ * the model when it is not the run's. It counts in the request's usage
+ * ledger row, not in the answer's `usage`, which is the agent's own
+ * (docs/DESIGN.md §7).
+ */
+export type UsageSink = (usage: ModelCallUsage, model?: string) => void
+
 /**
  * What a tool's `execute` receives besides its input. The loop passes the
  * merged context as it is; `defineTool` hands a tool its decoded `Context`.
@@ -25,6 +41,7 @@ export interface ToolExecution<Context = Readonly<Record<string, unknown>>> {
   readonly model?: LanguageModelV4
   /** Aborted when the client disconnects or a request limit is reached. */
   readonly signal: AbortSignal
+  readonly reportUsage: UsageSink
 }
 
 /** What the model is told of a tool's output: the AI SDK's tool-result output (text, JSON, or content with files). */

@@ -33,7 +33,8 @@ const toDynamicTool = (tool: Tool) => {
         context: {},
         sandboxId: null,
         key: makeKey(),
-        signal: abortSignal ?? new AbortController().signal
+        signal: abortSignal ?? new AbortController().signal,
+        reportUsage: () => undefined
       }))
   })
 }

@@ -61,3 +61,16 @@ export const withFreshSchema = <A, E, R>(use: (schema: string) => Effect.Effect<
     yield* Effect.addFinalizer(() => Effect.orDie(admin.unsafe(`DROP SCHEMA ${schema} CASCADE`)))
     return yield* use(schema)
   }).pipe(Effect.scoped, Effect.provide(PgClient.layer({ url: Redacted.make(postgresUrl) })))
+
+/** A fresh schema for tests that hold a database across `beforeAll`/`afterAll`: its URL, and `drop` to remove it. */
+export const createSchema = async (): Promise<{ readonly url: string; readonly drop: () => Promise<void> }> => {
+  const schema = uniqueSchema()
+  const admin = (statement: string) =>
+    Effect.runPromise(
+      Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) => sql.unsafe(statement)).pipe(
+        Effect.provide(PgClient.layer({ url: Redacted.make(postgresUrl) }))
+      )
+    )
+  await admin(`CREATE SCHEMA ${schema}`)
+  return { url: urlWithSchema(schema), drop: () => admin(`DROP SCHEMA ${schema} CASCADE`).then(() => undefined) }
+}

@@ -5,11 +5,15 @@ import { ApiKeys } from "../../src/auth/ApiKeys.ts"
 import {
   AppConfig,
   type ConnectionConfig,
+  type ModelPricing,
   type ObservabilityConfig,
   type ProviderTimeouts
 } from "../../src/config/AppConfig.ts"
 import { defaultObservability } from "../../src/config/ObservabilityConfig.ts"
 import type { KeyStatus } from "../../src/domain/ApiKey.ts"
+import type { UsageEvent } from "../../src/ledger/UsageEvent.ts"
+import { UsageLedger } from "../../src/ledger/UsageLedger.ts"
+import { UsageQueries } from "../../src/ledger/UsageQueries.ts"
 import type { ObservabilityTaps } from "../../src/observability/observabilityLayer.ts"
 import type { SandboxProvider } from "../../src/sandbox/SandboxProvider.ts"
 import { sandboxTools } from "../../src/tools/sandboxTools.ts"
@@ -29,6 +33,10 @@ export interface TestGateway {
     readonly expiresAt?: Date
   }) => Promise<{ readonly id: string; readonly secret: string }>
   readonly setStatus: (id: string, status: KeyStatus) => Promise<void>
+  /** Writes the usage ledger's buffer, then reads its rows (newest first). */
+  readonly ledgerRows: (filter?: { readonly keyId?: string; readonly limit?: number }) => Promise<Array<UsageEvent>>
+  /** Runs an effect against the gateway's own services (the usage queries, the ledger). */
+  readonly run: <A, E>(effect: Effect.Effect<A, E, UsageLedger | UsageQueries>) => Promise<A>
   readonly close: () => Promise<void>
 }
 
@@ -54,6 +62,8 @@ export interface GatewayOptions {
   readonly observability?: Partial<ObservabilityConfig>
   /** Log lines and spans captured (the gateway is quiet otherwise). */
   readonly observe?: ObservabilityTaps
+  /** `pricing` of model `test/m1`. */
+  readonly pricing?: ModelPricing
 }
 
 /**
@@ -82,7 +92,8 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<TestGa
           name: "Model One",
           categories: ["chat"],
           contextWindow: options.contextWindow ?? 128_000,
-          ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens })
+          ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
+          ...(options.pricing === undefined ? {} : { pricing: options.pricing })
         },
         { id: "m2", name: "Model Two", categories: ["chat", "tools"] }
       ]
@@ -119,6 +130,13 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<TestGa
       return { id: key.id, secret }
     },
     setStatus: (id, status) => Effect.runPromise(Effect.asVoid(Effect.orDie(keys.setStatus(id, status)))),
+    ledgerRows: (filter = {}) =>
+      runtime.runPromise(Effect.gen(function*() {
+        yield* (yield* UsageLedger).flush
+        const queries = yield* UsageQueries
+        return [...yield* queries.requests({ limit: 500, ...filter })]
+      })),
+    run: (effect) => runtime.runPromise(effect),
     close: async () => {
       await runtime.dispose()
       await upstream.close()

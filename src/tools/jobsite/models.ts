@@ -1,15 +1,23 @@
 import { APICallError, type LanguageModelV4 } from "@ai-sdk/provider"
-import { generateText, jsonSchema, type ModelMessage, NoObjectGeneratedError, Output } from "ai"
+import {
+  generateText,
+  jsonSchema,
+  type LanguageModelUsage,
+  type ModelMessage,
+  NoObjectGeneratedError,
+  Output
+} from "ai"
 import { Effect, Result, Schema } from "effect"
 import { allowsModel } from "../../domain/ApiKey.ts"
 import { type JobsiteModelConfig, replyCategories, ReplyCategory } from "../../domain/JobsiteConfig.ts"
 import type { ModelRegistry } from "../../models/ModelRegistry.ts"
+import { modelCallUsage } from "../modelCallUsage.ts"
 import { type ToolExecution, ToolFailure } from "../Tool.ts"
 
 /** The two models a reply takes: one classifies the message, one writes the reply. */
 export interface ReplyModels {
-  readonly classify: LanguageModelV4
-  readonly reply: LanguageModelV4
+  readonly classify: MeteredModel
+  readonly reply: MeteredModel
 }
 
 // The key's allow-list is checked before the registry, so a key cannot probe which models exist.
@@ -28,7 +36,10 @@ const configuredModel = (
   return models.find(id)?.model ?? new ToolFailure(`context.modelConfig.${field} names an unknown model: ${id}`)
 }
 
-/** `context.modelConfig.classifyModel`/`replyModel` when set, else the run's own model. */
+/**
+ * `context.modelConfig.classifyModel`/`replyModel` when set, else the run's
+ * own model; each reports its calls' usage to the execution's sink under its id.
+ */
 export const resolveModels = (
   models: ModelRegistry["Service"],
   execution: ToolExecution<{ readonly modelConfig?: JobsiteModelConfig }>
@@ -38,7 +49,11 @@ export const resolveModels = (
   if (classify instanceof ToolFailure) return classify
   const reply = configuredModel(models, execution, "replyModel", config?.replyModel)
   if (reply instanceof ToolFailure) return reply
-  return { classify, reply }
+  const metered = (model: LanguageModelV4, id: string | undefined): MeteredModel => ({
+    model,
+    report: (usage) => execution.reportUsage(modelCallUsage(usage), id)
+  })
+  return { classify: metered(classify, config?.classifyModel), reply: metered(reply, config?.replyModel) }
 }
 
 // What the model is told: enough to retry or to tell the user, never the provider's raw error body.
@@ -68,8 +83,14 @@ const categorySchema = jsonSchema<{ category: ReplyCategory }>({
   }
 })
 
+/** A model of the reply and how its calls are counted: `report` takes each call's usage (docs/DESIGN.md §7). */
+export interface MeteredModel {
+  readonly model: LanguageModelV4
+  readonly report: (usage: LanguageModelUsage) => void
+}
+
 /** A structured model call: which reply category the message belongs to. */
-export const classify = (model: LanguageModelV4, instructions: string, prompt: string) =>
+export const classify = ({ model, report }: MeteredModel, instructions: string, prompt: string) =>
   Effect.tryPromise({
     try: (abortSignal) =>
       generateText({
@@ -79,15 +100,25 @@ export const classify = (model: LanguageModelV4, instructions: string, prompt: s
         abortSignal,
         output: Output.object({ schema: categorySchema, name: "category" })
       }),
-    catch: modelFailure("classify the message")
-  }).pipe(Effect.map((result) => result.output.category))
+    catch: (error) => {
+      // An answer in the wrong form still cost its tokens.
+      if (NoObjectGeneratedError.isInstance(error) && error.usage !== undefined) report(error.usage)
+      return modelFailure("classify the message")(error)
+    }
+  }).pipe(Effect.map((result) => {
+    report(result.totalUsage)
+    return result.output.category
+  }))
 
 /** The reply text, as the model wrote it. */
-export const writeReply = (model: LanguageModelV4, instructions: string, messages: Array<ModelMessage>) =>
+export const writeReply = ({ model, report }: MeteredModel, instructions: string, messages: Array<ModelMessage>) =>
   Effect.tryPromise({
     try: (abortSignal) => generateText({ model, instructions, messages, abortSignal }),
     catch: modelFailure("write the reply")
   }).pipe(
-    Effect.map((result) => result.text.trim()),
+    Effect.map((result) => {
+      report(result.totalUsage)
+      return result.text.trim()
+    }),
     Effect.filterOrFail((text) => text !== "", () => new ToolFailure("The model returned an empty reply."))
   )

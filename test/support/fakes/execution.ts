@@ -12,6 +12,7 @@ export const fakeExecution = (
   sandboxId: null,
   key: makeKey(),
   signal: new AbortController().signal,
+  reportUsage: () => undefined,
   ...overrides
 })
 

@@ -45,7 +45,8 @@ export const callBrowser = (args: unknown, options: CallOptions = {}) =>
       context: (options.request ?? {}) as Record<string, unknown>,
       sandboxId: options.sandboxId ?? null,
       key,
-      signal: options.signal ?? new AbortController().signal
+      signal: options.signal ?? new AbortController().signal,
+      reportUsage: () => undefined
     })
     return output as ActionResult
   })

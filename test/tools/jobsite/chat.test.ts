@@ -28,7 +28,7 @@ const models = ModelRegistry.of({
 })
 
 beforeAll(async () => {
-  gateway = await startGateway({ tools: [makeJobsiteReplyGenerator(models)] })
+  gateway = await startGateway({ tools: [makeJobsiteReplyGenerator(models)], pricing })
   ;({ secret } = await gateway.createKey())
 })
 afterAll(() => gateway.close())
@@ -37,6 +37,8 @@ beforeEach(() => {
 })
 
 const context = { preferredBrand: "Harbor Coffee", configData, replyPrompts }
+/** `test/m1`'s price; `test/m2` has none. */
+const pricing = { inputPerMTok: 3, outputPerMTok: 15 }
 
 const chat = async (body: Record<string, unknown>, key = secret) => {
   const response = await postJson(
@@ -169,6 +171,58 @@ describe("jobsite_reply_generator through /chat", () => {
       state: "output-error",
       errorText: "ToolFailure: context.modelConfig.replyModel names a model your API key may not use: test/m2"
     })
+  })
+
+  it("counts the tool's own model calls in the request's ledger row, each at its model's price, not in data.usage", async () => {
+    gateway.upstream.enqueue(
+      {
+        type: "tool-calls",
+        calls: [{ id: "call_1", name: "jobsite_reply_generator", arguments: { message: "How much does it pay?" } }],
+        usage: { promptTokens: 100, completionTokens: 10 }
+      },
+      { type: "text", text: JSON.stringify({ category: "pay" }), usage: { promptTokens: 50, completionTokens: 5 } },
+      {
+        type: "text",
+        text: "Barista pays 26 CNY per hour.",
+        usage: { promptTokens: 60, completionTokens: 6, cachedTokens: 3, reasoningTokens: 2 }
+      },
+      { type: "text", text: "Reply ready.", usage: { promptTokens: 120, completionTokens: 4 } }
+    )
+    const { body, response } = await chat({ context: { ...context, modelConfig: { replyModel: "test/m2" } } })
+    expect(toolPart(body).state).toBe("output-available")
+    expect(body.data.usage).toMatchObject({ inputTokens: 220, outputTokens: 14, totalTokens: 234 })
+
+    const correlationId = response.headers.get("x-correlation-id")
+    const row = (await gateway.ledgerRows()).find((event) => event.correlationId === correlationId)
+    expect(row).toMatchObject({
+      model: "test/m1",
+      inputTokens: 330,
+      outputTokens: 25,
+      totalTokens: 355,
+      reasoningTokens: 2,
+      cachedInputTokens: 3,
+      toolCalls: { jobsite_reply_generator: 1 },
+      steps: 2
+    })
+    // The agent's two calls and the classification ran on test/m1; the reply on test/m2, which has no price.
+    expect(row?.costUsd).toBeCloseTo(((100 + 120 + 50) * 3 + (10 + 4 + 5) * 15) / 1_000_000, 12)
+  })
+
+  it("counts a classification the model answered in the wrong form, as it cost tokens", async () => {
+    gateway.upstream.enqueue(
+      {
+        type: "tool-calls",
+        calls: [{ id: "call_1", name: "jobsite_reply_generator", arguments: { message: "Hi" } }],
+        usage: { promptTokens: 100, completionTokens: 10 }
+      },
+      { type: "text", text: JSON.stringify({ category: "salary" }), usage: { promptTokens: 40, completionTokens: 9 } },
+      { type: "text", text: "Could not classify.", usage: { promptTokens: 20, completionTokens: 3 } }
+    )
+    const { body, response } = await chat({ context })
+    expect(toolPart(body).state).toBe("output-error")
+    const correlationId = response.headers.get("x-correlation-id")
+    const row = (await gateway.ledgerRows()).find((event) => event.correlationId === correlationId)
+    expect(row).toMatchObject({ inputTokens: 160, outputTokens: 22, toolCalls: { jobsite_reply_generator: 1 } })
   })
 
   it("reports an unknown brand and a failed classification to the model as tool errors", async () => {

@@ -1,0 +1,43 @@
+import type { Usage } from "../agent/RunSummary.ts"
+import type { AppConfig, ModelPricing } from "../config/AppConfig.ts"
+
+/** Model id (`provider/model`) → its `pricing`, for the models that have one. */
+export type PriceList = ReadonlyMap<string, ModelPricing>
+
+export const priceList = (config: AppConfig["Service"]): PriceList =>
+  new Map(
+    config.providers.flatMap((provider) =>
+      provider.models.flatMap((model) =>
+        model.pricing === undefined ? [] : [[`${provider.id}/${model.id}`, model.pricing] as const]
+      )
+    )
+  )
+
+const PER_MTOK = 1_000_000
+
+/**
+ * The USD cost of the tokens one model used. Input counts include the cached
+ * input (as every provider reports them), which costs `cachedInputPerMTok`
+ * when given; output counts include reasoning.
+ */
+export const costOf = (usage: Usage, pricing: ModelPricing): number => {
+  const input = usage.inputTokens ?? 0
+  const cached = Math.min(usage.cachedInputTokens ?? 0, input)
+  const cachedRate = pricing.cachedInputPerMTok ?? pricing.inputPerMTok
+  return ((input - cached) * pricing.inputPerMTok + cached * cachedRate +
+    (usage.outputTokens ?? 0) * pricing.outputPerMTok) / PER_MTOK
+}
+
+/**
+ * What a request's model calls cost: each model's tokens at its own price.
+ * null when none of the models has a price; a model without one costs 0
+ * (docs/DESIGN.md §11).
+ */
+export const requestCost = (byModel: ReadonlyArray<readonly [string, Usage]>, prices: PriceList): number | null => {
+  let cost: number | null = null
+  for (const [model, usage] of byModel) {
+    const pricing = prices.get(model)
+    if (pricing !== undefined) cost = (cost ?? 0) + costOf(usage, pricing)
+  }
+  return cost
+}
