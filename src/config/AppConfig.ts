@@ -2,6 +2,7 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { Config, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { builtinCatalog } from "./builtinCatalogs.ts"
 import { configFilePath, loadConfigFile } from "./ConfigFile.ts"
+import { defaultInstanceId, defaultSandboxDir, instanceIdSetting } from "./instanceId.ts"
 import type { ProviderConfig } from "./ProviderConfig.ts"
 import { type SandboxConfig, sandboxConfig } from "./SandboxConfig.ts"
 
@@ -75,6 +76,12 @@ export class AppConfig extends Context.Service<AppConfig, {
   readonly sandbox: SandboxConfig
   /** `DATABASE_URL` (default `sqlite:./data/parley.db`); redacted, as a Postgres URL may hold a password. */
   readonly databaseUrl: Redacted.Redacted<string>
+  /**
+   * `PARLEY_INSTANCE_ID`: this instance among those sharing one database; its
+   * sandboxes record it. Default: the host name and a hash of the sandbox folder
+   * (`config/instanceId.ts`).
+   */
+  readonly instanceId: string
 }>()("parley/config/AppConfig") {
   static readonly layer = Layer.effect(
     AppConfig,
@@ -99,6 +106,7 @@ export class AppConfig extends Context.Service<AppConfig, {
       )
       const sandbox = yield* sandboxConfig
       const database = yield* databaseUrl
+      const instanceId = yield* Config.option(instanceIdSetting)
       return AppConfig.of({
         host,
         port,
@@ -110,7 +118,8 @@ export class AppConfig extends Context.Service<AppConfig, {
         outboundAllowedHosts: outboundAllowedHosts.filter((host) => host !== ""),
         toolConcurrency: Option.getOrUndefined(toolConcurrency),
         sandbox,
-        databaseUrl: database
+        databaseUrl: database,
+        instanceId: Option.getOrElse(instanceId, () => defaultInstanceId(sandbox.root ?? defaultSandboxDir))
       })
     })
   ).pipe(Layer.provide(NodeFileSystem.layer))
@@ -131,6 +140,7 @@ export class AppConfig extends Context.Service<AppConfig, {
         configFile: undefined,
         sandbox: { limits: {} },
         databaseUrl: Redacted.make("sqlite::memory:"),
+        instanceId: defaultInstanceId(overrides.sandbox?.root ?? defaultSandboxDir),
         ...overrides
       })
     )

@@ -24,6 +24,22 @@ const migrations = {
         expires_at ${timestamp}
       )
     `)
+  }),
+  // docs/DESIGN.md §8: every instance on one database sees every sandbox and the instance holding it.
+  "2_create_sandboxes": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const timestamp = sql.onDialectOrElse({ pg: () => "TIMESTAMPTZ", orElse: () => "TEXT" })
+    yield* sql.unsafe(`
+      CREATE TABLE sandboxes (
+        id TEXT PRIMARY KEY,
+        owner_key_id TEXT,
+        desktop BOOLEAN NOT NULL,
+        network BOOLEAN NOT NULL,
+        created_at ${timestamp} NOT NULL,
+        uid INTEGER NOT NULL,
+        instance TEXT NOT NULL
+      )
+    `)
   })
 }
 
