@@ -1,9 +1,11 @@
 import { cpus, loadavg, totalmem } from "node:os"
+import { badWorkers, parseWorkers } from "../src/app/workers.ts"
 import { memoryOf } from "./children.ts"
 import { manyStreams, nonStreaming, streaming, type Target, toolLoop, warmUp } from "./phases.ts"
 import { rounded, type Row, table, verdict } from "./report.ts"
 import { full, smoke } from "./settings.ts"
 import { startTarget } from "./setup.ts"
+import { compareWorkers } from "./workers.ts"
 
 /**
  * `npm run bench` (`-- --smoke` for the CI run): starts the scripted upstream
@@ -11,10 +13,18 @@ import { startTarget } from "./setup.ts"
  * every figure of issue 6 direct and through parley in alternation, prints a
  * table and one JSON line. `--cpu-prof=DIR` writes the gateway's CPU profile;
  * `--only=c1` runs the concurrency-1 figures alone (~40 s), for measuring a
- * latency fix before and after. Never fails on timing: only on a broken setup.
+ * latency fix before and after; `--workers auto` (or a count) compares c=50
+ * through one worker and through that many (`bench/workers.ts`), alone.
+ * Never fails on timing: only on a broken setup.
  */
 const settings = process.argv.includes("--smoke") ? smoke : full
 const onlyC1 = process.argv.includes("--only=c1")
+const workersAt = process.argv.findIndex((arg) => arg === "--workers" || arg.startsWith("--workers="))
+const workersArg = workersAt === -1
+  ? undefined
+  : process.argv[workersAt]!.includes("=")
+  ? process.argv[workersAt]!.slice("--workers=".length)
+  : process.argv[workersAt + 1] ?? ""
 const profileDir = process.argv.find((arg) => arg.startsWith("--cpu-prof="))?.slice("--cpu-prof=".length)
 const MiB = 1024 * 1024
 const log = (text: string) => process.stderr.write(`[bench] ${text}\n`)
@@ -165,9 +175,31 @@ const everything = async (target: Target) => {
   })))
 }
 
-const target = await startTarget(settings, profileDir)
-try {
-  await (onlyC1 ? concurrencyOne(target) : everything(target))
-} finally {
-  await target.stop()
+/** `--workers`: c=50 through one worker, then through `count`. */
+const workers = async (text: string) => {
+  const count = parseWorkers(text)
+  if (count === undefined) throw new Error(badWorkers(text))
+  log(`${settings.name} run: c=50 through --workers 1 and --workers ${count}`)
+  const result = await compareWorkers(settings, count)
+  console.log(table(result.rows.flatMap((row): Array<Row> => [
+    { figure: `c=50 req/s, --workers ${row.workers}`, parley: row.rps, unit: "req/s" },
+    { figure: `c=50 p50, --workers ${row.workers}`, parley: row.p50, unit: "ms" },
+    { figure: `c=50 p99, --workers ${row.workers}`, parley: row.p99, unit: "ms" },
+    { figure: `RSS after warm-up, all processes, --workers ${row.workers}`, parley: row.rssMiB, unit: "MiB" }
+  ])))
+  const failures = result.rows.reduce((n, row) => n + row.failures, 0)
+  if (result.rows.some((row) => !(row.rps > 0))) process.exitCode = 1
+  console.log(`${loadAverages(loadavg())}; failed requests: ${failures}`)
+  console.log(JSON.stringify(rounded({ bench: "parley", settings: `${settings.name}, workers`, ...result })))
+}
+
+if (workersArg !== undefined) {
+  await workers(workersArg)
+} else {
+  const target = await startTarget(settings, profileDir)
+  try {
+    await (onlyC1 ? concurrencyOne(target) : everything(target))
+  } finally {
+    await target.stop()
+  }
 }

@@ -6,6 +6,24 @@ import type { Target } from "./phases.ts"
 import { PROVIDER, UPSTREAM_MODELS } from "./scenarios.ts"
 import type { Settings } from "./settings.ts"
 
+/** The gateway's config file in `dir`: one provider, the scripted upstream at `upstreamUrl`. */
+export const writeConfig = (dir: string, upstreamUrl: string): string => {
+  const configFile = join(dir, "parley.config.json")
+  writeFileSync(
+    configFile,
+    JSON.stringify({
+      providers: [{
+        id: PROVIDER,
+        type: "openai-compatible",
+        baseURL: upstreamUrl,
+        apiKey: "sk-bench-upstream",
+        models: UPSTREAM_MODELS.map((id) => ({ id, name: id, categories: ["chat"], contextWindow: 128_000 }))
+      }]
+    })
+  )
+  return configFile
+}
+
 /**
  * Starts the upstream and the gateway (fresh SQLite file, config file naming
  * the upstream) in child processes. `cpuProfileDir` runs the gateway under
@@ -23,19 +41,7 @@ export const startTarget = async (
     BENCH_SLOW_DELAY_MS: String(settings.openStreams.slowChunkDelayMs)
   })
   const upstreamUrl = String(upstream.ready.url)
-  const configFile = join(dir, "parley.config.json")
-  writeFileSync(
-    configFile,
-    JSON.stringify({
-      providers: [{
-        id: PROVIDER,
-        type: "openai-compatible",
-        baseURL: upstreamUrl,
-        apiKey: "sk-bench-upstream",
-        models: UPSTREAM_MODELS.map((id) => ({ id, name: id, categories: ["chat"], contextWindow: 128_000 }))
-      }]
-    })
-  )
+  const configFile = writeConfig(dir, upstreamUrl)
   const gateway = await startChild(
     "./gatewayProcess.ts",
     { PARLEY_CONFIG: configFile, DATABASE_URL: `sqlite:${join(dir, "parley.db")}` },

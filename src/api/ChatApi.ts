@@ -32,7 +32,7 @@ export class ChatApi extends HttpApiGroup.make("chat")
     HttpApiEndpoint.post("chat", "/chat", {
       payload: ChatRequestContract,
       success: [EventStream, ChatResponse, ValidationReport],
-      error: [errorAt(400), errorAt(401), errorAt(403), errorAt(413), errorAt(500), errorAt(503)]
+      error: [errorAt(400), errorAt(401), errorAt(403), errorAt(409), errorAt(413), errorAt(500), errorAt(503)]
     }).annotateMerge(
       OpenApi.annotations({
         description:

@@ -21,7 +21,11 @@ export const SandboxView = Schema.Struct({
   owner: Schema.Literals(["key", "account"]).annotate({
     description: "key: created with this API key; account: created by the operator for every key."
   }),
-  display: Schema.optionalKey(Schema.Struct({ width: Count, height: Count }))
+  display: Schema.optionalKey(Schema.Struct({ width: Count, height: Count })),
+  instance: Schema.String.annotate({
+    description:
+      "The gateway instance holding its workspace (PARLEY_INSTANCE_ID); requests for it elsewhere get 409. Send X-Parley-Sandbox so a balancer can route them."
+  })
 }).annotate({ identifier: "Sandbox" })
 
 const SandboxResponse = Schema.Struct({
@@ -55,17 +59,19 @@ export class SandboxApi extends HttpApiGroup.make("sandboxes")
       success: SandboxesResponse,
       error: [errorAt(401), errorAt(500)]
     }).annotateMerge(
-      OpenApi.annotations({ description: "Sandboxes the calling key may use: its own and the operator's." })
+      OpenApi.annotations({
+        description: "Sandboxes the calling key may use: its own and the operator's, on every instance."
+      })
     ),
     HttpApiEndpoint.get("get", "/sandboxes/:id", {
       params,
       success: SandboxResponse,
-      error: [errorAt(401), errorAt(403), errorAt(404), errorAt(500)]
+      error: [errorAt(401), errorAt(403), errorAt(404), errorAt(409), errorAt(500)]
     }),
     HttpApiEndpoint.delete("remove", "/sandboxes/:id", {
       params,
       success: DeletedResponse,
-      error: [errorAt(401), errorAt(403), errorAt(404), errorAt(500)]
+      error: [errorAt(401), errorAt(403), errorAt(404), errorAt(409), errorAt(500)]
     }).annotateMerge(OpenApi.annotations({
       description: "Deletes one of the calling key's sandboxes with its workspace and stops its desktop."
     }))

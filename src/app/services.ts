@@ -1,4 +1,5 @@
 import { Effect, Layer } from "effect"
+import type { SqlClient } from "effect/sql"
 import { Agent } from "../agent/Agent.ts"
 import { ToolConcurrency } from "../agent/runTools.ts"
 import { Accounts } from "../auth/Accounts.ts"
@@ -21,8 +22,8 @@ export interface GatewayParts<E> {
   /** Also names the database (`databaseUrl`) and where to listen (`host`, `port`; port 0: any free port). */
   readonly config: Layer.Layer<AppConfig, E>
   readonly tools: Layer.Layer<ToolRegistry>
-  /** Default: the embedded bubblewrap backend as configured (`PARLEY_SANDBOX_*`). */
-  readonly sandboxes?: Layer.Layer<SandboxProvider, unknown>
+  /** Default: the embedded bubblewrap backend as configured (`PARLEY_SANDBOX_*`); it may use the gateway's database. */
+  readonly sandboxes?: Layer.Layer<SandboxProvider, unknown, SqlClient.SqlClient>
   /** No "Listening on …" line (tests and the demo print their own). */
   readonly quiet?: boolean
   /** Logs and spans captured instead of written and exported (tests). */

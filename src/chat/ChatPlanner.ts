@@ -12,6 +12,7 @@ import { InvalidPromptType } from "../prompts/promptErrors.ts"
 import { checkPromptType, resolveSystemPrompt } from "../prompts/resolveSystemPrompt.ts"
 import type { InvalidPruneOptions } from "../prune/pruneErrors.ts"
 import { Pruner, pruneTarget } from "../prune/Pruner.ts"
+import type { SandboxElsewhere } from "../sandbox/Sandbox.ts"
 import type { SandboxForbidden } from "../sandbox/sandboxAccess.ts"
 import { SandboxProvider } from "../sandbox/SandboxProvider.ts"
 import { checkTool, isUsable, mergeContext } from "../tools/contextCheck.ts"
@@ -56,6 +57,7 @@ export type ChatPlanFailure =
   | ToolNotAllowed
   | UnknownSandbox
   | SandboxForbidden
+  | SandboxElsewhere
   | MissingToolContext
   | EmptyConversation
   | InvalidHistory

@@ -1,9 +1,11 @@
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeServices from "@effect/platform-node/NodeServices"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import packageJson from "../../package.json" with { type: "json" }
+import { badWorkers, isWorker, parseWorkers, superviseWorkers } from "../app/workers.ts"
 import { accountsCommand } from "./accountsCommand.ts"
+import { CliFailure } from "./CliFailure.ts"
 import { keysCommand } from "./keysCommand.ts"
 import { sandboxCommand } from "./sandboxCommand.ts"
 
@@ -11,11 +13,33 @@ import { sandboxCommand } from "./sandboxCommand.ts"
 
 // Loaded on demand, so `parley keys …` neither waits for nor depends on the server's modules.
 // The annotations state the contract each module must keep.
-const serve = Command.make("serve", {}, () =>
-  Effect.flatMap(
-    Effect.promise((): Promise<{ readonly serve: Effect.Effect<void, unknown> }> => import("./serve.ts")),
-    (server) => server.serve
-  )).pipe(
+const runServer = Effect.flatMap(
+  Effect.promise((): Promise<{ readonly serve: Effect.Effect<void, unknown> }> => import("./serve.ts")),
+  (server) => server.serve
+)
+
+const workers = Flag.String("workers").pipe(
+  Flag.withDescription("Run N gateway processes on the one port (node:cluster); auto: one per core"),
+  Flag.withMetavar("N|auto"),
+  Flag.optional
+)
+
+// Not interruptible: on SIGTERM the primary waits for its workers, then exits with their verdict.
+const runPrimary = (count: number) =>
+  Effect.uninterruptible(
+    Effect.flatMap(Effect.promise(() => superviseWorkers(count)), (code) => Effect.sync(() => process.exit(code)))
+  )
+
+// A worker runs this same command line: it serves, where the primary supervises (app/workers.ts).
+const serve = Command.make("serve", { workers }, ({ workers }) =>
+  Option.match(workers, {
+    onNone: () => runServer,
+    onSome: (text) => {
+      if (isWorker()) return runServer
+      const count = parseWorkers(text)
+      return count === undefined ? Effect.fail(new CliFailure({ message: badWorkers(text) })) : runPrimary(count)
+    }
+  })).pipe(
     Command.withDescription("Run the gateway (HOST, PORT, DATABASE_URL, PARLEY_CONFIG)")
   )
 

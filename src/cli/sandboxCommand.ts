@@ -2,17 +2,23 @@ import { Console, Effect, Layer, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import { ApiKeys } from "../auth/ApiKeys.ts"
 import type { KeyNotFound } from "../auth/authErrors.ts"
-import type { SandboxInfo, SandboxNotFound, SandboxUnavailable } from "../sandbox/Sandbox.ts"
+import type { SandboxElsewhere, SandboxInfo, SandboxNotFound, SandboxUnavailable } from "../sandbox/Sandbox.ts"
 import { SandboxProvider } from "../sandbox/SandboxProvider.ts"
 import * as Database from "../store/Database.ts"
 import { CliFailure } from "./CliFailure.ts"
 import { cliConfig, explainSetup, type SetupError } from "./setupFailure.ts"
 
-/** `parley sandbox …`: sandboxes under PARLEY_SANDBOX_DIR; `--key` is checked in the database named by DATABASE_URL. */
+/**
+ * `parley sandbox …`: sandboxes recorded in the database named by
+ * DATABASE_URL, their workspaces under PARLEY_SANDBOX_DIR; `--key` is checked
+ * in the same database.
+ */
 
 const keysLayer = ApiKeys.layer.pipe(Layer.provide(Database.layer), Layer.provide(cliConfig))
 
-const explain = (error: CliFailure | KeyNotFound | SandboxNotFound | SandboxUnavailable | SetupError): CliFailure => {
+type Failure = CliFailure | KeyNotFound | SandboxNotFound | SandboxElsewhere | SandboxUnavailable | SetupError
+
+const explain = (error: Failure): CliFailure => {
   switch (error._tag) {
     case "CliFailure":
       return error
@@ -20,6 +26,11 @@ const explain = (error: CliFailure | KeyNotFound | SandboxNotFound | SandboxUnav
       return new CliFailure({ message: `${error.message}. Run \`parley keys list\` to see key ids.` })
     case "SandboxNotFound":
       return new CliFailure({ message: `No sandbox with id ${error.id}. Run \`parley sandbox list\` to see ids.` })
+    case "SandboxElsewhere":
+      return new CliFailure({
+        message: `Sandbox ${error.sandboxId} lives on instance ${error.instance}: run this on its host ` +
+          `(or, when its folder has moved here, with PARLEY_INSTANCE_ID=${error.instance}).`
+      })
     case "SandboxUnavailable":
       return new CliFailure({ message: `This host cannot run sandboxes: ${error.message}` })
     default:
@@ -27,9 +38,11 @@ const explain = (error: CliFailure | KeyNotFound | SandboxNotFound | SandboxUnav
   }
 }
 
-const withSandboxes = <A, E extends CliFailure | KeyNotFound | SandboxNotFound | SandboxUnavailable | SetupError>(
-  effect: Effect.Effect<A, E, SandboxProvider>
-) => effect.pipe(Effect.provide(SandboxProvider.layer.pipe(Layer.provide(cliConfig))), Effect.mapError(explain))
+const withSandboxes = <A, E extends Failure>(effect: Effect.Effect<A, E, SandboxProvider>) =>
+  effect.pipe(
+    Effect.provide(SandboxProvider.layer.pipe(Layer.provide(Database.layer), Layer.provide(cliConfig))),
+    Effect.mapError(explain)
+  )
 
 const json = Flag.Boolean("json").pipe(Flag.withDescription("Print JSON only"), Flag.withDefault(false))
 
@@ -42,7 +55,8 @@ const sandboxJson = (sandbox: SandboxInfo) => ({
   owner: sandbox.ownerKeyId,
   desktop: sandbox.desktop,
   network: sandbox.network,
-  createdAt: sandbox.createdAt.toISOString()
+  createdAt: sandbox.createdAt.toISOString(),
+  instance: sandbox.instance
 })
 
 const table = (sandboxes: ReadonlyArray<SandboxInfo>): string => {
@@ -50,13 +64,14 @@ const table = (sandboxes: ReadonlyArray<SandboxInfo>): string => {
     return "No sandboxes yet. Create one with `parley sandbox create [--desktop] [--network]`."
   }
   const rows = [
-    ["ID", "OWNER", "DESKTOP", "NETWORK", "CREATED"],
+    ["ID", "OWNER", "DESKTOP", "NETWORK", "CREATED", "INSTANCE"],
     ...sandboxes.map((sandbox) => [
       sandbox.id,
       ownerText(sandbox),
       sandbox.desktop ? "yes" : "no",
       sandbox.network ? "yes" : "no",
-      minute(sandbox.createdAt)
+      minute(sandbox.createdAt),
+      sandbox.instance
     ])
   ]
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]?.length ?? 0)))

@@ -6,6 +6,7 @@ import { builtinCatalog } from "./builtinCatalogs.ts"
 import { configFilePath, loadConfigFile } from "./ConfigFile.ts"
 import { asInvalidConfiguration, problemCollector } from "./configProblems.ts"
 import { type ConnectionConfig, connectionConfig } from "./ConnectionConfig.ts"
+import { defaultInstanceId, defaultSandboxDir, instanceIdSetting } from "./instanceId.ts"
 import { defaultObservability, type ObservabilityConfig, observabilityConfig } from "./ObservabilityConfig.ts"
 import { optionalSecret } from "./optionalSecret.ts"
 import type { ProviderConfig } from "./ProviderConfig.ts"
@@ -139,6 +140,12 @@ export class AppConfig extends Context.Service<AppConfig, {
   readonly observability: ObservabilityConfig
   /** Days a usage ledger row is kept (`PARLEY_LEDGER_DAYS`, default 90). */
   readonly ledgerDays: number
+  /**
+   * `PARLEY_INSTANCE_ID`: this instance among those sharing one database; its
+   * sandboxes record it. Default: the host name and a hash of the sandbox folder
+   * (`config/instanceId.ts`).
+   */
+  readonly instanceId: string
 }>()("parley/config/AppConfig") {
   static readonly layer = Layer.effect(
     AppConfig,
@@ -179,6 +186,7 @@ export class AppConfig extends Context.Service<AppConfig, {
       const introspectionToken = yield* read(optionalSecret("PARLEY_AUTH_INTROSPECTION_TOKEN"), undefined)
       const observability = yield* read(observabilityConfig, defaultObservability)
       const keepDays = yield* read(ledgerDays, 90)
+      const instanceId = yield* read(Config.option(instanceIdSetting), Option.none())
       return yield* done(AppConfig.of({
         host,
         port,
@@ -199,7 +207,8 @@ export class AppConfig extends Context.Service<AppConfig, {
         introspectionUrl: Option.getOrUndefined(Option.map(introspectionUrl, (url) => url.href)),
         introspectionToken,
         observability,
-        ledgerDays: keepDays
+        ledgerDays: keepDays,
+        instanceId: Option.getOrElse(instanceId, () => defaultInstanceId(sandbox.root ?? defaultSandboxDir))
       }))
     }).pipe(Effect.mapError(asInvalidConfiguration))
   ).pipe(Layer.provide(NodeFileSystem.layer))
@@ -228,6 +237,7 @@ export class AppConfig extends Context.Service<AppConfig, {
         secretKey: Redacted.make(randomBytes(32).toString("base64")),
         observability: defaultObservability,
         ledgerDays: 90,
+        instanceId: defaultInstanceId(overrides.sandbox?.root ?? defaultSandboxDir),
         ...overrides
       })
     )

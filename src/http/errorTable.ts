@@ -12,7 +12,7 @@ import type { AuthServiceUnavailable, KeyNotFound, KeyRevoked, Unauthenticated }
 import type { ChatPlanFailure } from "../chat/ChatPlanner.ts"
 import type { MalformedJson } from "../domain/requestErrors.ts"
 import type { ProviderCannotTake, ProviderRejected, ProviderUnavailable } from "../models/ProviderFailure.ts"
-import type { SandboxNotFound, SandboxUnavailable } from "../sandbox/Sandbox.ts"
+import type { SandboxElsewhere, SandboxNotFound, SandboxUnavailable } from "../sandbox/Sandbox.ts"
 import type { SandboxOwnedByOperator } from "../sandbox/sandboxAccess.ts"
 import type {
   BodyTooLarge,
@@ -48,6 +48,7 @@ export type ApiFailure =
   | RouteNotFound
   | MethodNotAllowed
   | SandboxNotFound
+  | SandboxElsewhere
   | SandboxOwnedByOperator
   | SandboxUnavailable
   | ProviderUnavailable
@@ -158,6 +159,8 @@ const table: { readonly [Tag in ApiFailure["_tag"]]: Row<Failure<Tag>> } = {
     message: `No sandbox ${e.id}. GET /api/v1/sandboxes lists yours.`,
     details: { sandboxId: e.id }
   }),
+  // docs/DESIGN.md §8: the instance named lets a balancer (or the client) send the request there.
+  SandboxElsewhere: row(409, (e) => ({ sandboxId: e.sandboxId, instance: e.instance })),
   BodyTooLarge: row(413, (e) => ({ limit: e.limit })),
   SandboxUnavailable: row(503, said()),
   // docs/DESIGN.md §3.8: unreachable, rate-limited or failing (after retries)

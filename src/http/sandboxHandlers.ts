@@ -42,7 +42,8 @@ export const SandboxHandlers = HttpApiBuilder.group(
       network: sandbox.network,
       createdAt: sandbox.createdAt.toISOString(),
       owner: sandbox.ownerKeyId === null ? "account" as const : "key" as const,
-      ...(sandbox.desktop ? { display: sandboxes.display } : {})
+      ...(sandbox.desktop ? { display: sandboxes.display } : {}),
+      instance: sandbox.instance
     })
 
     const ok = (data: unknown, status = 200) => HttpServerResponse.jsonUnsafe({ success: true, data }, { status })

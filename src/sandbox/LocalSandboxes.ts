@@ -14,6 +14,7 @@ import {
   isSandboxId,
   newSandboxId,
   type RunCommand,
+  SandboxElsewhere,
   SandboxFileError,
   type SandboxInfo,
   SandboxNotFound,
@@ -64,6 +65,14 @@ export const makeLocalSandboxes = (settings: SandboxSettings) =>
         )
         : Effect.fail(new SandboxNotFound({ id }))
 
+    // Its workspace is on the disk of the instance that created it (docs/DESIGN.md §8).
+    const held = (id: string): Effect.Effect<SandboxInfo, SandboxNotFound | SandboxElsewhere> =>
+      Effect.filterOrFail(
+        get(id),
+        (info) => info.instance === settings.instance,
+        (info) => new SandboxElsewhere({ sandboxId: id, instance: info.instance })
+      )
+
     // Each command holds a few processes of the sandbox's process limit; past it the kernel refuses new
     // namespaces. So commands of one sandbox take turns, `commandsAtOnce` at a time.
     const permits = new Map<string, Semaphore.Semaphore>()
@@ -75,7 +84,7 @@ export const makeLocalSandboxes = (settings: SandboxSettings) =>
 
     /** `use` on the sandbox in its turn; it is looked up again then, as it may have been removed meanwhile. */
     const inTurn = <A, E>(id: string, use: (info: SandboxInfo) => Effect.Effect<A, E>) =>
-      Effect.flatMap(get(id), () => permitsOf(id).withPermit(Effect.flatMap(get(id), use)))
+      Effect.flatMap(held(id), () => permitsOf(id).withPermit(Effect.flatMap(held(id), use)))
 
     /** Runs argv in a jail of the sandbox (joining its desktop when it has one). */
     const jailed = Effect.fnUntraced(function*(
@@ -126,7 +135,7 @@ export const makeLocalSandboxes = (settings: SandboxSettings) =>
       }
       const id = newSandboxId()
       const uid = yield* Effect.orDie(store.allocateUid(id))
-      const info: SandboxInfo = { id, ...input, createdAt: new Date(), uid }
+      const info: SandboxInfo = { id, ...input, createdAt: new Date(), uid, instance: settings.instance }
       // A sandbox that is listed works: one trivial command proves the jail on this host.
       const probe = yield* Effect.exit(jailed({ ...info, desktop: false }, ["/bin/true"], {
         timeoutMs: 10_000,
@@ -145,7 +154,7 @@ export const makeLocalSandboxes = (settings: SandboxSettings) =>
     })
 
     const destroy = Effect.fn("SandboxProvider.destroy")(function*(id: string) {
-      yield* get(id)
+      yield* held(id)
       // Whoever started them (this process or another), the sandbox's jails end before its files go.
       yield* stopSandboxProcesses(join(settings.root, id))
       yield* desktops.stop(id)
@@ -208,7 +217,7 @@ export const makeLocalSandboxes = (settings: SandboxSettings) =>
     })
 
     const desktop = Effect.fn("SandboxProvider.desktop")(function*(id: string, action: DesktopAction) {
-      const info = yield* get(id)
+      const info = yield* held(id)
       if (!info.desktop) {
         return yield* new InvalidDesktopAction({
           message:
@@ -265,6 +274,7 @@ export const makeLocalSandboxes = (settings: SandboxSettings) =>
     yield* Effect.addFinalizer(() => desktops.stopAll)
 
     return {
+      instance: settings.instance,
       display: settings.display,
       create,
       get,

@@ -20,6 +20,12 @@ export interface SandboxInfo {
    * allocated by the store and free again once the sandbox is removed.
    */
   readonly uid: number
+  /**
+   * The instance that created it and holds its workspace on its own disk
+   * (`PARLEY_INSTANCE_ID`); every instance on the database sees the record,
+   * only this one may use the sandbox (docs/DESIGN.md §8).
+   */
+  readonly instance: string
 }
 
 export interface CreateSandbox {
@@ -56,6 +62,17 @@ export class SandboxNotFound extends Schema.TaggedError<SandboxNotFound>()("Sand
 }) {
   override get message() {
     return `Unknown sandbox "${this.id}"`
+  }
+}
+
+/** The sandbox lives on another instance, whose disk holds its workspace; a balancer can route by sandbox to it. */
+export class SandboxElsewhere extends Schema.TaggedError<SandboxElsewhere>()("SandboxElsewhere", {
+  sandboxId: Schema.String,
+  instance: Schema.String
+}) {
+  override get message() {
+    return `Sandbox ${this.sandboxId} lives on instance ${this.instance}: send requests for it there ` +
+      "(a balancer routes them by the X-Parley-Sandbox header)"
   }
 }
 

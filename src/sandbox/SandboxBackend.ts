@@ -6,6 +6,7 @@ import type {
   DisplaySize,
   InvalidDesktopAction,
   RunCommand,
+  SandboxElsewhere,
   SandboxFileError,
   SandboxInfo,
   SandboxNotFound,
@@ -27,27 +28,33 @@ export interface DesktopResult {
  * Interrupting `run` or `desktop` kills what they started.
  */
 export interface SandboxBackend {
+  /** This instance (`PARLEY_INSTANCE_ID`): the one whose sandboxes these methods use. */
+  readonly instance: string
   readonly display: DisplaySize
-  /** Checks that the host can run it, then records it. */
+  /** Checks that the host can run it, then records it as this instance's. */
   readonly create: (input: CreateSandbox) => Effect.Effect<SandboxInfo, SandboxUnavailable>
+  /** The record of any instance's sandbox; the rest act on this instance's only (SandboxElsewhere). */
   readonly get: (id: string) => Effect.Effect<SandboxInfo, SandboxNotFound>
   readonly list: Effect.Effect<ReadonlyArray<SandboxInfo>>
   /** Stops its desktop and deletes its workspace. */
-  readonly destroy: (id: string) => Effect.Effect<void, SandboxNotFound>
-  readonly run: (id: string, command: RunCommand) => Effect.Effect<CommandResult, SandboxNotFound | SandboxUnavailable>
+  readonly destroy: (id: string) => Effect.Effect<void, Missing>
+  readonly run: (id: string, command: RunCommand) => Effect.Effect<CommandResult, Missing | SandboxUnavailable>
   /** null when the file does not exist. */
   readonly readFile: (
     id: string,
     path: string
-  ) => Effect.Effect<Uint8Array | null, SandboxNotFound | SandboxUnavailable | SandboxFileError>
+  ) => Effect.Effect<Uint8Array | null, Missing | SandboxUnavailable | SandboxFileError>
   /** Creates parent folders; overwrites. */
   readonly writeFile: (
     id: string,
     path: string,
     content: Uint8Array
-  ) => Effect.Effect<void, SandboxNotFound | SandboxUnavailable | SandboxFileError>
+  ) => Effect.Effect<void, Missing | SandboxUnavailable | SandboxFileError>
   readonly desktop: (
     id: string,
     action: DesktopAction
-  ) => Effect.Effect<DesktopResult, SandboxNotFound | SandboxUnavailable | InvalidDesktopAction>
+  ) => Effect.Effect<DesktopResult, Missing | SandboxUnavailable | InvalidDesktopAction>
 }
+
+/** Not here: no such sandbox, or another instance holds it. */
+type Missing = SandboxNotFound | SandboxElsewhere

@@ -9,13 +9,16 @@ import { SandboxStore } from "./SandboxStore.ts"
 export class SandboxProvider
   extends Context.Service<SandboxProvider, SandboxBackend>()("parley/sandbox/SandboxProvider")
 {
-  /** The embedded bubblewrap backend with the given settings. */
+  /** The embedded bubblewrap backend with the given settings, its records in the database. */
   static readonly layerLocal = (settings: SandboxSettings) =>
-    Layer.effect(SandboxProvider, makeLocalSandboxes(settings)).pipe(Layer.provide(SandboxStore.layer(settings.root)))
+    Layer.effect(SandboxProvider, makeLocalSandboxes(settings)).pipe(Layer.provide(SandboxStore.layer(settings)))
 
-  /** The embedded backend as configured (`PARLEY_SANDBOX_*`). */
+  /** The embedded backend as configured (`PARLEY_SANDBOX_*`, `PARLEY_INSTANCE_ID`). */
   static readonly layer = Layer.unwrap(
-    Effect.map(Effect.service(AppConfig), (config) => SandboxProvider.layerLocal(makeSettings(config.sandbox)))
+    Effect.map(
+      Effect.service(AppConfig),
+      (config) => SandboxProvider.layerLocal(makeSettings({ ...config.sandbox, instance: config.instanceId }))
+    )
   )
 
   /** For tests: the embedded backend under `root` with smaller limits where given. */

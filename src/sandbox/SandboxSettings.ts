@@ -1,4 +1,5 @@
 import { resolve } from "node:path"
+import { defaultInstanceId, defaultSandboxDir } from "../config/instanceId.ts"
 import type { DisplaySize } from "./Sandbox.ts"
 
 const MiB = 1024 * 1024
@@ -30,6 +31,8 @@ export interface SandboxLimits {
 export interface SandboxSettings {
   /** Absolute folder holding one folder per sandbox (its workspace and its X socket). */
   readonly root: string
+  /** This instance (`PARLEY_INSTANCE_ID`): sandboxes record it, and only this one may use those it created. */
+  readonly instance: string
   readonly limits: SandboxLimits
   readonly display: DisplaySize
   /** A desktop unused this long is stopped (its next use starts a fresh one). */
@@ -53,17 +56,17 @@ export const defaultLimits: SandboxLimits = {
   maxTimeoutMs: 300_000
 }
 
-export const defaultSandboxDir = "./data/sandboxes"
-
 /** The settings with the defaults where `overrides` (the environment's `AppConfig.sandbox`, or a test's) leave a gap. */
 export const makeSettings = (overrides: {
   readonly root?: string
+  readonly instance?: string
   readonly limits?: Partial<SandboxLimits>
   readonly display?: DisplaySize
   readonly desktopIdleMs?: number
   readonly sweepIntervalMs?: number
 } = {}): SandboxSettings => ({
   root: resolve(overrides.root ?? defaultSandboxDir),
+  instance: overrides.instance ?? defaultInstanceId(overrides.root ?? defaultSandboxDir),
   limits: { ...defaultLimits, ...overrides.limits },
   display: overrides.display ?? { width: 1024, height: 768 },
   desktopIdleMs: overrides.desktopIdleMs ?? 15 * 60_000,

@@ -1,48 +1,61 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { mkdir, readdir, readFile, rename, rm, unlink, writeFile } from "node:fs/promises"
+import { SqlClient, type SqlError } from "effect/sql"
+import { rename, rm } from "node:fs/promises"
 import { join } from "node:path"
+import { importFolderRecords } from "./folderRecords.ts"
 import { isSandboxId, type SandboxInfo } from "./Sandbox.ts"
+import { SandboxStoreError } from "./sandboxStoreError.ts"
+import { makeUidClaims } from "./uidClaims.ts"
 import { unmountWorkspace } from "./workspaceDisks.ts"
 
-export class SandboxStoreError extends Schema.TaggedError<SandboxStoreError>()("SandboxStoreError", {
-  message: Schema.String
-}) {}
+export { SandboxStoreError } from "./sandboxStoreError.ts"
+export { FIRST_UID } from "./uidClaims.ts"
 
-const Record = Schema.Struct({
+// Postgres returns TIMESTAMPTZ as Date and BOOLEAN as boolean; SQLite gives ISO-8601 text and 0/1.
+const Timestamp = Schema.Union([Schema.Date, Schema.DateFromString])
+const Flag = Schema.Union([Schema.Boolean, Schema.Number])
+
+const Row = Schema.Struct({
   id: Schema.String,
-  ownerKeyId: Schema.NullOr(Schema.String),
-  ownerAccountId: Schema.optional(Schema.String),
-  desktop: Schema.Boolean,
-  network: Schema.Boolean,
-  createdAt: Schema.String,
-  // Records written before uids were allocated lack it: theirs was derived from the id.
-  uid: Schema.optional(Schema.Int)
+  owner_key_id: Schema.NullOr(Schema.String),
+  owner_account_id: Schema.NullOr(Schema.String),
+  desktop: Flag,
+  network: Flag,
+  created_at: Timestamp,
+  uid: Schema.Number,
+  instance: Schema.String
 })
 
-const decodeRecord = Schema.decodeUnknownOption(Schema.fromJsonString(Record))
+const decodeRows = Schema.decodeUnknownEffect(Schema.Array(Row))
 
-const RECORD = "sandbox.json"
-/** `<root>/.uids/<uid>` holds the id of the sandbox that has the uid; created exclusively, so two never share one. */
-const UIDS = ".uids"
-export const FIRST_UID = 1_000_000
+const toInfo = (row: typeof Row.Type): SandboxInfo => ({
+  id: row.id,
+  ownerKeyId: row.owner_key_id,
+  ...(row.owner_account_id === null ? {} : { ownerAccountId: row.owner_account_id }),
+  desktop: Boolean(row.desktop),
+  network: Boolean(row.network),
+  createdAt: row.created_at,
+  uid: row.uid,
+  instance: row.instance
+})
 
-const legacyUid = (id: string) => FIRST_UID + parseInt(id.slice(4, 10), 16)
+const storeError = (what: string) => (error: SqlError.SqlError | Schema.SchemaError) =>
+  new SandboxStoreError({ message: `${what}: ${error.message}` })
 
-const attempt = <A>(what: string, run: () => Promise<A>) =>
-  Effect.tryPromise({
-    try: run,
-    catch: (error) =>
-      new SandboxStoreError({ message: `${what}: ${error instanceof Error ? error.message : String(error)}` })
-  })
-
-const isMissing = (error: unknown) => (error as { code?: string } | null)?.code === "ENOENT"
+export interface StoreSettings {
+  /** The folder holding one folder per sandbox on this host (`PARLEY_SANDBOX_DIR`). */
+  readonly root: string
+  /** This instance (`PARLEY_INSTANCE_ID`). */
+  readonly instance: string
+}
 
 /**
- * Which sandboxes exist, who owns them and what they may do: one
- * `sandbox.json` per sandbox folder, beside its workspace. A sandbox lives on
- * the host that holds its workspace, so its record does too; the server and
- * the CLI share the folder (`PARLEY_SANDBOX_DIR`) and see each other's changes
- * at once. The jails never see these files.
+ * Which sandboxes exist, who owns them, what they may do and which instance
+ * holds them: rows of the `sandboxes` table, so every instance on one
+ * database sees every sandbox (docs/DESIGN.md §8), and the server and the CLI
+ * see each other's changes at once. A sandbox's workspace and its host uid
+ * stay on the disk of the instance that holds it; only that instance removes
+ * it. The jails never see any of this.
  */
 export class SandboxStore extends Context.Service<SandboxStore, {
   /** Claims the lowest host uid no other sandbox has (a failed create gives it back with `releaseUid`). */
@@ -50,108 +63,94 @@ export class SandboxStore extends Context.Service<SandboxStore, {
   readonly releaseUid: (uid: number) => Effect.Effect<void>
   readonly insert: (sandbox: SandboxInfo) => Effect.Effect<void, SandboxStoreError>
   readonly get: (id: string) => Effect.Effect<Option.Option<SandboxInfo>, SandboxStoreError>
+  /** Every instance's sandboxes, oldest first. */
   readonly list: Effect.Effect<ReadonlyArray<SandboxInfo>, SandboxStoreError>
-  /** Deletes the record and the sandbox's whole folder and frees its uid; true when there was a record. */
+  /**
+   * Deletes the record and the sandbox's whole folder and frees its uid; true
+   * when there was a record of this instance (another's is left alone).
+   */
   readonly remove: (id: string) => Effect.Effect<boolean, SandboxStoreError>
 }>()("parley/sandbox/SandboxStore") {
-  static readonly layer = (root: string) => Layer.succeed(SandboxStore, SandboxStore.of(makeStore(root)))
+  static readonly layer = (settings: StoreSettings) => Layer.effect(SandboxStore, makeStore(settings))
 }
 
-const makeStore = (root: string): SandboxStore["Service"] => {
-  const read = (id: string) =>
-    attempt(`Could not read sandbox ${id}`, async () => {
-      try {
-        return await readFile(join(root, id, RECORD), "utf8")
-      } catch (error) {
-        if (isMissing(error)) return undefined
-        throw error
-      }
-    }).pipe(Effect.map((text) =>
-      Option.flatMap(Option.fromUndefinedOr(text), decodeRecord).pipe(
-        Option.filter((record) => record.id === id),
-        Option.map((record): SandboxInfo => ({
-          ...record,
-          createdAt: new Date(record.createdAt),
-          uid: record.uid ?? legacyUid(record.id)
-        }))
-      )
-    ))
+const makeStore = Effect.fnUntraced(function*({ instance, root }: StoreSettings) {
+  const sql = yield* SqlClient.SqlClient
+  const uids = makeUidClaims(root)
 
-  const get = (id: string) => isSandboxId(id) ? read(id) : Effect.succeed(Option.none())
-
-  const list = Effect.gen(function*() {
-    const names = yield* attempt("Could not list sandboxes", async () => {
-      try {
-        return await readdir(root)
-      } catch (error) {
-        if (isMissing(error)) return []
-        throw error
-      }
-    })
-    const found = yield* Effect.forEach(names.filter(isSandboxId), get, { concurrency: 16 })
-    return found.flatMap(Option.toArray).sort((a, b) =>
-      a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id)
+  const select = (what: string, rows: Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError>) =>
+    rows.pipe(
+      Effect.flatMap(decodeRows),
+      Effect.map((decoded) => decoded.map(toInfo)),
+      Effect.mapError(storeError(what))
     )
+
+  const get = (id: string) =>
+    isSandboxId(id)
+      ? Effect.map(
+        select(`Could not read sandbox ${id}`, sql`SELECT * FROM sandboxes WHERE id = ${id}`),
+        (found) => Option.fromUndefinedOr(found[0])
+      )
+      : Effect.succeed(Option.none())
+
+  const insert = (sandbox: SandboxInfo) =>
+    sql`INSERT INTO sandboxes ${
+      sql.insert({
+        id: sandbox.id,
+        owner_key_id: sandbox.ownerKeyId,
+        owner_account_id: sandbox.ownerAccountId ?? null,
+        desktop: sandbox.desktop,
+        network: sandbox.network,
+        created_at: sandbox.createdAt,
+        uid: sandbox.uid,
+        instance: sandbox.instance
+      })
+    } ON CONFLICT (id) DO NOTHING`.pipe(
+      Effect.asVoid,
+      Effect.mapError(storeError(`Could not record sandbox ${sandbox.id}`))
+    )
+
+  const deleteFolder = (id: string) =>
+    Effect.tryPromise({
+      try: async () => {
+        // Out of sight first, then deleted; symlinks inside are not followed.
+        const doomed = join(root, `.removed-${id}-${Date.now()}`)
+        const moved = await rename(join(root, id), doomed).then(() => true, () => false)
+        if (moved) await rm(doomed, { recursive: true, force: true })
+      },
+      catch: (error) => new SandboxStoreError({ message: `Could not remove sandbox ${id}: ${String(error)}` })
+    })
+
+  const remove = Effect.fnUntraced(function*(id: string) {
+    if (!isSandboxId(id)) return false
+    // The row goes first: from then on no instance finds the sandbox, and of two removers one wins.
+    const deleted = yield* sql`DELETE FROM sandboxes WHERE id = ${id} AND instance = ${instance} RETURNING uid`.pipe(
+      Effect.mapError(storeError(`Could not remove sandbox ${id}`))
+    )
+    const uid = (deleted[0] as { readonly uid?: unknown } | undefined)?.uid
+    if (typeof uid !== "number") return false
+    // Its workspace may be a mounted image (workspaceDisks.ts), which rm cannot delete.
+    yield* unmountWorkspace(join(root, id, "workspace"))
+    yield* deleteFolder(id)
+    yield* uids.release(uid)
+    return true
   })
 
-  const claimFile = (uid: number) => join(root, UIDS, String(uid))
-  const releaseUid = (uid: number) => Effect.promise(() => unlink(claimFile(uid)).catch(() => undefined))
+  // Sandboxes recorded in their folders by earlier versions join the table as this instance's.
+  yield* importFolderRecords(
+    root,
+    instance,
+    (sandbox) => Effect.andThen(uids.keep(sandbox.uid, sandbox.id), insert(sandbox))
+  ).pipe(
+    Effect.catch((error) => Effect.logWarning(`Sandboxes recorded in ${root} were not imported: ${error.message}`))
+  )
 
-  const allocateUid = (id: string) =>
-    Effect.flatMap(list, (sandboxes) =>
-      attempt("Could not allocate a uid for the sandbox", async () => {
-        // Records from before the claim files hold uids too.
-        const taken = new Set(sandboxes.map((sandbox) => sandbox.uid))
-        // The root as prepareFolders makes it (sandbox users pass it), the claims closed.
-        await mkdir(root, { recursive: true, mode: 0o711 })
-        await mkdir(join(root, UIDS), { mode: 0o700 }).catch((error) => {
-          if (error.code !== "EEXIST") throw error
-        })
-        for (let uid = FIRST_UID;; uid++) {
-          if (taken.has(uid)) continue
-          try {
-            await writeFile(claimFile(uid), id, { flag: "wx", mode: 0o600 })
-            return uid
-          } catch (error) {
-            if ((error as { code?: string }).code !== "EEXIST") throw error
-          }
-        }
-      }))
-
-  return {
-    allocateUid,
-    releaseUid,
-    insert: (sandbox) =>
-      attempt(`Could not record sandbox ${sandbox.id}`, async () => {
-        const folder = join(root, sandbox.id)
-        await mkdir(folder, { recursive: true, mode: 0o711 })
-        const record = { ...sandbox, createdAt: sandbox.createdAt.toISOString() }
-        // Written whole, then renamed: a reader sees no record or a complete one.
-        await writeFile(join(folder, `${RECORD}.tmp`), JSON.stringify(record), { mode: 0o600 })
-        await rename(join(folder, `${RECORD}.tmp`), join(folder, RECORD))
-      }),
+  return SandboxStore.of({
+    allocateUid: uids.allocate,
+    releaseUid: uids.release,
+    insert,
     get,
-    list,
-    remove: (id) =>
-      Effect.gen(function*() {
-        const found = yield* get(id)
-        if (Option.isNone(found)) return false
-        // Its workspace may be a mounted image (workspaceDisks.ts), which rm cannot delete.
-        yield* unmountWorkspace(join(root, id, "workspace"))
-        const removed = yield* attempt(`Could not remove sandbox ${id}`, async () => {
-          // Out of sight first (the record goes with it), then deleted; symlinks inside are not followed.
-          const doomed = join(root, `.removed-${id}-${Date.now()}`)
-          try {
-            await rename(join(root, id), doomed)
-          } catch (error) {
-            if (isMissing(error)) return false // removed meanwhile by another process
-            throw error
-          }
-          await rm(doomed, { recursive: true, force: true })
-          return true
-        })
-        if (removed) yield* releaseUid(found.value.uid)
-        return removed
-      })
-  }
-}
+    list: select("Could not list sandboxes", sql`SELECT * FROM sandboxes ORDER BY created_at, id`),
+    remove
+  })
+})

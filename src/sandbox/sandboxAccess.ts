@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import { DEFAULT_ACCOUNT_ID } from "../domain/Account.ts"
 import type { ApiKey } from "../domain/ApiKey.ts"
-import type { SandboxInfo, SandboxNotFound } from "./Sandbox.ts"
+import { SandboxElsewhere, type SandboxInfo, type SandboxNotFound } from "./Sandbox.ts"
 import type { SandboxProvider } from "./SandboxProvider.ts"
 
 /** A sandbox that exists but belongs to another key. */
@@ -34,14 +34,22 @@ export const canUse = (sandbox: SandboxInfo, key: ApiKey): boolean =>
 export const sandboxAccount = (sandbox: SandboxInfo): string | null =>
   sandbox.ownerAccountId ?? (sandbox.ownerKeyId === null ? null : DEFAULT_ACCOUNT_ID)
 
-/** The sandbox `id` if `key` may use it. */
+/**
+ * The sandbox `id` if `key` may use it on this instance. Ownership is checked
+ * first, so a key learns where only its own sandboxes live.
+ */
 export const usableSandbox = (
   sandboxes: SandboxProvider["Service"],
   id: string,
   key: ApiKey
-): Effect.Effect<SandboxInfo, SandboxNotFound | SandboxForbidden> =>
-  Effect.filterOrFail(
-    sandboxes.get(id),
-    (sandbox) => canUse(sandbox, key),
-    () => new SandboxForbidden({ sandboxId: id })
+): Effect.Effect<SandboxInfo, SandboxNotFound | SandboxForbidden | SandboxElsewhere> =>
+  sandboxes.get(id).pipe(
+    Effect.filterOrFail(
+      (sandbox) => canUse(sandbox, key),
+      () => new SandboxForbidden({ sandboxId: id })
+    ),
+    Effect.filterOrFail(
+      (sandbox) => sandbox.instance === sandboxes.instance,
+      (sandbox) => new SandboxElsewhere({ sandboxId: id, instance: sandbox.instance })
+    )
   )

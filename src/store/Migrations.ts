@@ -103,6 +103,23 @@ export const migrations = {
     yield* sql.unsafe(`CREATE INDEX usage_events_key_time ON usage_events (key_id, time)`)
     yield* sql.unsafe(`CREATE INDEX usage_events_account_time ON usage_events (account_id, time)`)
     yield* sql.unsafe(`CREATE INDEX usage_events_correlation ON usage_events (correlation_id)`)
+  }),
+  // docs/DESIGN.md §8: every instance on one database sees every sandbox and the instance holding it.
+  "4_create_sandboxes": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const timestamp = sql.onDialectOrElse({ pg: () => "TIMESTAMPTZ", orElse: () => "TEXT" })
+    yield* sql.unsafe(`
+      CREATE TABLE sandboxes (
+        id TEXT PRIMARY KEY,
+        owner_key_id TEXT,
+        owner_account_id TEXT,
+        desktop BOOLEAN NOT NULL,
+        network BOOLEAN NOT NULL,
+        created_at ${timestamp} NOT NULL,
+        uid INTEGER NOT NULL,
+        instance TEXT NOT NULL
+      )
+    `)
   })
 }
 

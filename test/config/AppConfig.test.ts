@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
 import { realpathSync } from "node:fs"
+import { hostname } from "node:os"
 import { AppConfig } from "../../src/config/AppConfig.ts"
 import { loadAppConfig, tempDir, writeConfigFile } from "./fixtures.ts"
 
@@ -77,6 +78,21 @@ describe("AppConfig", () => {
       const error = yield* Effect.flip(loadAppConfig(env))
       assert.strictEqual(error._tag, "InvalidConfiguration")
       assert.include(error.message, name)
+    }))
+
+  it.effect("takes PARLEY_INSTANCE_ID, or derives a stable one from the host and the sandbox folder", () =>
+    Effect.gen(function*() {
+      assert.strictEqual((yield* loadAppConfig({ PARLEY_INSTANCE_ID: "web-2.eu" })).instanceId, "web-2.eu")
+      const cwd = tempDir()
+      const here = (yield* loadAppConfig({}, cwd)).instanceId
+      assert.match(here, new RegExp(`^${hostname().replace(/[^A-Za-z0-9._-]/g, "-")}-[0-9a-f]{8}$`))
+      assert.strictEqual((yield* loadAppConfig({}, cwd)).instanceId, here)
+      assert.strictEqual((yield* loadAppConfig({ PARLEY_SANDBOX_DIR: "./data/sandboxes/" }, cwd)).instanceId, here)
+      assert.strictEqual((yield* loadAppConfig({ PARLEY_SANDBOX_DIR: `${cwd}/data/sandboxes` })).instanceId, here)
+      // Another folder is another instance, even on this host.
+      assert.notStrictEqual((yield* loadAppConfig({}, tempDir())).instanceId, here)
+      const error = yield* Effect.flip(loadAppConfig({ PARLEY_INSTANCE_ID: "web 2" }))
+      assert.include(error.message, "PARLEY_INSTANCE_ID")
     }))
 
   it.effect("adds the openai shortcut with its catalog and base URL", () =>

@@ -4,8 +4,9 @@ import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { hostIdentity } from "../../src/sandbox/jail.ts"
 import { SandboxProvider } from "../../src/sandbox/SandboxProvider.ts"
+import { makeSettings } from "../../src/sandbox/SandboxSettings.ts"
 import { SandboxStore } from "../../src/sandbox/SandboxStore.ts"
-import { dataDirectory, eventually, marked, processesWith, testSandboxes } from "./support.ts"
+import { dataDirectory, eventually, marked, processesWith, testSandboxes, testStore } from "./support.ts"
 
 const { base, data, sandboxes: root } = dataDirectory()
 afterAll(() => rmSync(base, { recursive: true, force: true }))
@@ -14,7 +15,7 @@ const bytes = (value: string) => new TextEncoder().encode(value)
 const waitFor = (check: () => boolean, timeoutMs: number) => Effect.promise(() => eventually(check, timeoutMs))
 
 // Live services: commands, timeouts and desktops run in real time.
-layer(Layer.mergeAll(testSandboxes(root), SandboxStore.layer(root)), { excludeTestServices: true })(
+layer(Layer.mergeAll(testSandboxes(root), testStore(root)), { excludeTestServices: true })(
   "the local backend",
   (it) => {
     it.effect("creates, lists and destroys sandboxes with their workspace", () =>
@@ -174,12 +175,41 @@ layer(Layer.mergeAll(testSandboxes(root), SandboxStore.layer(root)), { excludeTe
 )
 
 describe("sandbox records", () => {
-  it.effect("ignore folders without a valid record", () =>
+  it.effect("written by earlier versions in their folders join the table as this instance's; bad ones are left", () =>
     Effect.gen(function*() {
-      const store = yield* SandboxStore
-      mkdirSync(join(root, "sbx_000000000000000000000000"), { recursive: true })
-      writeFileSync(join(root, "sbx_000000000000000000000000", "sandbox.json"), "{not json")
-      assert.isTrue(Option.isNone(yield* store.get("sbx_000000000000000000000000")))
-      assert.isFalse((yield* store.list).some((sandbox) => sandbox.id === "sbx_000000000000000000000000"))
-    }).pipe(Effect.provide(SandboxStore.layer(root))))
+      const { base, sandboxes: root } = dataDirectory()
+      yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(base, { recursive: true, force: true })))
+      const good = "sbx_00000a000000000000000000"
+      const bad = "sbx_000000000000000000000000"
+      const record = (id: string, text: string) => {
+        mkdirSync(join(root, id), { recursive: true })
+        writeFileSync(join(root, id, "sandbox.json"), text)
+      }
+      // Written before uids were allocated: the uid is derived from the id.
+      record(
+        good,
+        JSON.stringify({
+          id: good,
+          ownerKeyId: null,
+          desktop: true,
+          network: false,
+          createdAt: "2025-01-02T03:04:05.000Z"
+        })
+      )
+      record(bad, "{not json")
+      const listed = yield* Effect.flatMap(SandboxStore, (store) => store.list).pipe(Effect.provide(testStore(root)))
+      assert.deepStrictEqual(listed, [{
+        id: good,
+        ownerKeyId: null,
+        desktop: true,
+        network: false,
+        createdAt: new Date("2025-01-02T03:04:05.000Z"),
+        uid: 1_000_010,
+        instance: makeSettings({ root }).instance
+      }])
+      assert.isFalse(existsSync(join(root, good, "sandbox.json")))
+      assert.isTrue(existsSync(join(root, bad, "sandbox.json")))
+      // Its uid is claimed: the next sandbox gets another.
+      assert.isTrue(existsSync(join(root, ".uids", "1000010")))
+    }))
 })

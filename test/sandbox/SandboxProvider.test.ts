@@ -1,36 +1,46 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { AppConfig } from "../../src/config/AppConfig.ts"
 import { SandboxProvider } from "../../src/sandbox/SandboxProvider.ts"
 import { SandboxStore } from "../../src/sandbox/SandboxStore.ts"
+import * as Database from "../../src/store/Database.ts"
 
 describe("SandboxProvider.layer", () => {
-  it.effect("takes its folder and display from AppConfig", () =>
+  it.effect("takes its folder, display, instance and database from AppConfig", () =>
     Effect.gen(function*() {
-      const root = mkdtempSync(join(tmpdir(), "parley-sandboxes-"))
-      yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(root, { recursive: true, force: true })))
+      const base = mkdtempSync(join(tmpdir(), "parley-sandboxes-"))
+      yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(base, { recursive: true, force: true })))
+      const root = join(base, "sandboxes")
+      const config = AppConfig.layerTest({
+        sandbox: { root, limits: {}, display: { width: 1280, height: 800 } },
+        instanceId: "web-7",
+        databaseUrl: Redacted.make(`sqlite:${join(base, "parley.db")}`)
+      })
       const recorded = {
         id: "sbx_0123456789abcdef01234567",
         ownerKeyId: "key_1",
         desktop: false,
         network: false,
         createdAt: new Date(),
-        uid: 1_000_000
+        uid: 1_000_000,
+        instance: "web-3"
       }
       yield* Effect.flatMap(SandboxStore, (store) => store.insert(recorded)).pipe(
-        Effect.provide(SandboxStore.layer(root))
+        Effect.provide(SandboxStore.layer({ root, instance: "web-3" })),
+        Effect.provide(Database.layer),
+        Effect.provide(config)
       )
-      const { display, ids } = yield* Effect.gen(function*() {
+      const found = yield* Effect.gen(function*() {
         const sandboxes = yield* SandboxProvider
-        return { display: sandboxes.display, ids: (yield* sandboxes.list).map((sandbox) => sandbox.id) }
+        return { display: sandboxes.display, instance: sandboxes.instance, listed: yield* sandboxes.list }
       }).pipe(
-        Effect.provide(SandboxProvider.layer),
-        Effect.provide(AppConfig.layerTest({ sandbox: { root, limits: {}, display: { width: 1280, height: 800 } } }))
+        Effect.provide(SandboxProvider.layer.pipe(Layer.provide(Database.layer), Layer.provideMerge(config)))
       )
-      assert.deepStrictEqual(display, { width: 1280, height: 800 })
-      assert.deepStrictEqual(ids, [recorded.id])
+      assert.deepStrictEqual(found.display, { width: 1280, height: 800 })
+      assert.strictEqual(found.instance, "web-7")
+      assert.deepStrictEqual(found.listed, [recorded])
     }))
 })

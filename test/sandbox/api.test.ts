@@ -29,7 +29,8 @@ describe("/api/v1/sandboxes", () => {
       desktop: false,
       network: false,
       owner: "key",
-      createdAt: expect.any(String)
+      createdAt: expect.any(String),
+      instance: expect.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._-]*-[0-9a-f]{8}$/)
     })
     const desktop = await createSandbox(gateway, mine, { desktop: true, network: true })
     expect(desktop).toMatchObject({ desktop: true, network: true, display: { width: 1024, height: 768 } })

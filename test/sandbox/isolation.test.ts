@@ -32,8 +32,8 @@ layer(testSandboxes(root), { excludeTestServices: true })("sandboxes apart from 
       const uids = made.map((sandbox) => sandbox.uid)
       assert.strictEqual(new Set(uids).size, uids.length)
       for (const sandbox of made) {
-        const record = JSON.parse(readFileSync(join(root, sandbox.id, "sandbox.json"), "utf8"))
-        assert.strictEqual(record.uid, sandbox.uid)
+        assert.strictEqual((yield* sandboxes.get(sandbox.id)).uid, sandbox.uid)
+        assert.strictEqual(readFileSync(join(root, ".uids", String(sandbox.uid)), "utf8"), sandbox.id)
         if (isRoot) assert.strictEqual(statSync(join(root, sandbox.id, "workspace")).uid, sandbox.uid)
       }
       const [freed] = made

@@ -1,8 +1,11 @@
+import { Layer } from "effect"
 import { chmodSync, mkdtempSync, readdirSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { SandboxProvider } from "../../src/sandbox/SandboxProvider.ts"
-import type { SandboxLimits } from "../../src/sandbox/SandboxSettings.ts"
+import { makeSettings, type SandboxLimits } from "../../src/sandbox/SandboxSettings.ts"
+import { SandboxStore } from "../../src/sandbox/SandboxStore.ts"
+import * as Database from "../../src/store/Database.ts"
 
 /**
  * A data directory for a test, laid out as in production (`data/parley.db`
@@ -26,8 +29,17 @@ export const testLimits: Partial<SandboxLimits> = {
   defaultTimeoutMs: 15_000
 }
 
+/** The database beside the sandbox folder, as in production: every layer on one root shares its records. */
+const databaseOf = (root: string) => Database.layerFromUrl(`sqlite:${join(dirname(root), "parley.db")}`)
+
 export const testSandboxes = (root: string, overrides: Partial<SandboxLimits> = {}) =>
-  SandboxProvider.layerTest({ root, limits: { ...testLimits, ...overrides }, sweepIntervalMs: 500 })
+  SandboxProvider.layerTest({ root, limits: { ...testLimits, ...overrides }, sweepIntervalMs: 500 }).pipe(
+    Layer.provide(databaseOf(root))
+  )
+
+/** The records `testSandboxes(root)` keeps, for tests that change them behind its back (as the CLI would). */
+export const testStore = (root: string) =>
+  SandboxStore.layer(makeSettings({ root })).pipe(Layer.provide(databaseOf(root)))
 
 /** Host pids of processes whose command line contains `marker` (a process forked from a marked one keeps it). */
 export const processesWith = (marker: string): ReadonlyArray<number> =>

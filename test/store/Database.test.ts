@@ -126,7 +126,7 @@ describePostgres("Database on Postgres", () => {
           const sql = yield* SqlClient.SqlClient
           return yield* sql<{ migration_id: number }>`SELECT migration_id FROM parley_migrations`
         }).pipe(Effect.provide(layer))
-        assert.deepStrictEqual(applied.map((m) => Number(m.migration_id)), [1, 2, 3])
+        assert.deepStrictEqual(applied.map((m) => Number(m.migration_id)), [1, 2, 3, 4])
       })
     ))
 })

@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { HttpServer } from "effect/http"
+import type { SqlClient } from "effect/sql"
 import { makeGateway } from "../../src/app/gateway.ts"
 import { ApiKeys } from "../../src/auth/ApiKeys.ts"
 import {
@@ -52,8 +53,8 @@ export interface GatewayOptions {
   readonly databaseUrl?: string
   /** `PARLEY_TOOL_CONCURRENCY` (default 8). */
   readonly toolConcurrency?: number
-  /** A sandbox provider for the gateway; its `bash` and `computer` tools join `tools`. */
-  readonly sandboxes?: Layer.Layer<SandboxProvider, unknown>
+  /** A sandbox provider for the gateway (over the gateway's database if it needs one); its `bash` and `computer` tools join `tools`. */
+  readonly sandboxes?: Layer.Layer<SandboxProvider, unknown, SqlClient.SqlClient>
   /** How long the upstream may stay silent (default: the production defaults). */
   readonly providerTimeouts?: ProviderTimeouts
   /** Further settings (the outbound policy's, the admin token, introspection…). */
