@@ -4,6 +4,7 @@ import { ToolConcurrency } from "../agent/runTools.ts"
 import { ApiKeys } from "../auth/ApiKeys.ts"
 import { ChatPlanner } from "../chat/ChatPlanner.ts"
 import { AppConfig } from "../config/AppConfig.ts"
+import { McpRegistry } from "../mcp/McpRegistry.ts"
 import { ModelRegistry } from "../models/ModelRegistry.ts"
 import { Pruner } from "../prune/Pruner.ts"
 import { SandboxProvider } from "../sandbox/SandboxProvider.ts"
@@ -30,7 +31,15 @@ const toolConcurrency = Layer.effect(
 export const gatewayServices = <E>(parts: GatewayParts<E>) =>
   ChatPlanner.layer.pipe(
     Layer.provideMerge(
-      Layer.mergeAll(ApiKeys.layer, ModelRegistry.layer, parts.tools, Agent.layer, Pruner.layer, toolConcurrency)
+      Layer.mergeAll(
+        ApiKeys.layer,
+        ModelRegistry.layer,
+        parts.tools,
+        McpRegistry.layer,
+        Agent.layer,
+        Pruner.layer,
+        toolConcurrency
+      )
     ),
     Layer.provideMerge(parts.sandboxes ?? SandboxProvider.layer),
     Layer.provide(Database.layer),

@@ -2,10 +2,12 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { Config, Context, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { builtinCatalog } from "./builtinCatalogs.ts"
 import { configFilePath, loadConfigFile } from "./ConfigFile.ts"
+import type { McpServerConfig } from "./McpServerConfig.ts"
 import type { ProviderConfig } from "./ProviderConfig.ts"
 import { type SandboxConfig, sandboxConfig } from "./SandboxConfig.ts"
 
 export { ConfigFileError } from "./ConfigFile.ts"
+export type { McpServerConfig } from "./McpServerConfig.ts"
 export { DEFAULT_PROVIDER_TIMEOUTS } from "./ProviderConfig.ts"
 export type { ModelConfig, ProviderConfig, ProviderTimeouts, ProviderType } from "./ProviderConfig.ts"
 export type { SandboxConfig } from "./SandboxConfig.ts"
@@ -73,6 +75,8 @@ export class AppConfig extends Context.Service<AppConfig, {
   readonly port: number
   readonly bodyLimitBytes: number
   readonly providers: ReadonlyArray<ProviderConfig>
+  /** The config file's `mcpServers` (docs/DESIGN.md §9); none without a file. */
+  readonly mcpServers: ReadonlyArray<McpServerConfig>
   /** Absolute path of the config file that was read, if any. */
   readonly configFile: string | undefined
   /** Base URL of the partner messaging API (`PARLEY_PARTNER_API_URL`); tool context may name another. */
@@ -99,7 +103,10 @@ export class AppConfig extends Context.Service<AppConfig, {
       const port = yield* Config.Port("PORT").pipe(Config.withDefault(8787))
       const limit = yield* bodyLimitBytes
       const configFile = yield* configFilePath
-      const fromFile = Option.isSome(configFile) ? yield* loadConfigFile(configFile.value) : []
+      const file = Option.isSome(configFile)
+        ? yield* loadConfigFile(configFile.value)
+        : { providers: [], mcpServers: [] }
+      const fromFile = file.providers
       const fileIds = new Set(fromFile.map((provider) => provider.id))
       // An entry in the file wins over an environment shortcut of the same id.
       const fromEnv = (yield* shortcutProviders).filter((provider) => !fileIds.has(provider.id))
@@ -121,6 +128,7 @@ export class AppConfig extends Context.Service<AppConfig, {
         port,
         bodyLimitBytes: limit,
         providers: [...fromFile, ...fromEnv],
+        mcpServers: file.mcpServers,
         configFile: Option.getOrUndefined(configFile),
         partnerApiBaseUrl: Option.getOrUndefined(Option.map(partnerApi, (url) => url.href)),
         outboundAllowPrivate,
@@ -146,6 +154,7 @@ export class AppConfig extends Context.Service<AppConfig, {
         port: 0,
         bodyLimitBytes: 10 * MiB,
         providers: [],
+        mcpServers: [],
         configFile: undefined,
         fetchMaxBytes: 20 * MiB,
         fetchTimeoutMs: 30_000,

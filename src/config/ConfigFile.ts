@@ -1,6 +1,7 @@
 import { Config, Effect, FileSystem, Option, type Redacted, Schema } from "effect"
 import { resolve } from "node:path"
 import { builtinCatalog } from "./builtinCatalogs.ts"
+import { type McpServerConfig, toMcpServerConfig } from "./McpServerConfig.ts"
 import {
   ConfigFileContent,
   DEFAULT_PROVIDER_TIMEOUTS,
@@ -40,9 +41,18 @@ const describeSchemaError = (message: string): string =>
     })
     .join("; ")
 
-/** Reads, decodes and resolves a config file into providers (keys from `apiKeyEnv` looked up, catalogs filled in). */
+/** What a config file configures. */
+export interface ConfigFileSettings {
+  readonly providers: ReadonlyArray<ProviderConfig>
+  readonly mcpServers: ReadonlyArray<McpServerConfig>
+}
+
+/**
+ * Reads, decodes and resolves a config file into providers (keys from
+ * `apiKeyEnv` looked up, catalogs filled in) and MCP servers.
+ */
 export const loadConfigFile = Effect.fn("loadConfigFile")(
-  function*(path: string): Effect.fn.Return<ReadonlyArray<ProviderConfig>, ConfigFileError, FileSystem.FileSystem> {
+  function*(path: string): Effect.fn.Return<ConfigFileSettings, ConfigFileError, FileSystem.FileSystem> {
     const fail = (message: string) => new ConfigFileError({ path, message: `Invalid config file ${path}: ${message}` })
     const fs = yield* FileSystem.FileSystem
     const text = yield* fs.readFileString(path).pipe(
@@ -91,7 +101,12 @@ export const loadConfigFile = Effect.fn("loadConfigFile")(
         providers.push({ ...resolved, type: entry.type, baseURL: entry.baseURL })
       }
     }
-    return providers
+    const serverIds = new Set<string>()
+    for (const [index, entry] of (content.mcpServers ?? []).entries()) {
+      if (serverIds.has(entry.id)) return yield* fail(`mcpServers[${index}].id: duplicate MCP server id "${entry.id}"`)
+      serverIds.add(entry.id)
+    }
+    return { providers, mcpServers: (content.mcpServers ?? []).map(toMcpServerConfig) }
   }
 )
 

@@ -22,6 +22,8 @@ export interface TestGateway {
     readonly expiresAt?: Date
   }) => Promise<{ readonly id: string; readonly secret: string }>
   readonly setStatus: (id: string, status: KeyStatus) => Promise<void>
+  /** A service of the running gateway (e.g. its McpRegistry). */
+  readonly service: <I, S>(tag: Context.Key<I, S>) => S
   readonly close: () => Promise<void>
 }
 
@@ -103,6 +105,7 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<TestGa
       return { id: key.id, secret }
     },
     setStatus: (id, status) => Effect.runPromise(Effect.asVoid(Effect.orDie(keys.setStatus(id, status)))),
+    service: (tag) => Context.get(context as Context.Context<any>, tag),
     close: async () => {
       await runtime.dispose()
       await upstream.close()
