@@ -5,6 +5,7 @@ import { Api, RoutedApi } from "../api/Api.ts"
 import { AuthenticationLive } from "../http/authentication.ts"
 import { CatalogHandlers } from "../http/catalogHandlers.ts"
 import { Gateway } from "../http/gateway.ts"
+import { McpEndpoint } from "../http/mcpEndpoint.ts"
 import { SandboxHandlers } from "../http/sandboxHandlers.ts"
 import { SystemHandlers } from "../http/systemHandlers.ts"
 
@@ -13,7 +14,7 @@ const OpenApiDocument = HttpRouter.use((router) =>
   Effect.suspend(() => router.add("GET", "/openapi.json", HttpServerResponse.jsonUnsafe(OpenApi.fromApi(Api))))
 )
 
-/** Every routed endpoint (all but POST /api/v1/chat), /openapi.json, the docs page and the gateway middleware. */
+/** Every routed endpoint (all but POST /api/v1/chat), /openapi.json, the docs page, /mcp and the gateway middleware. */
 export const Routes = Layer.mergeAll(
   HttpApiBuilder.layer(RoutedApi).pipe(
     Layer.provide([CatalogHandlers, SystemHandlers, SandboxHandlers]),
@@ -21,5 +22,6 @@ export const Routes = Layer.mergeAll(
   ),
   OpenApiDocument,
   HttpApiScalar.layer(Api, { path: "/docs" }),
+  McpEndpoint,
   Gateway
 )
