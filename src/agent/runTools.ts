@@ -2,7 +2,7 @@ import { getErrorMessage, type JSONValue, type LanguageModelV4 } from "@ai-sdk/p
 import { Cause, Context, Effect, Result } from "effect"
 import type { ApiKey } from "../domain/ApiKey.ts"
 import { observeToolCall } from "../observability/observeToolCall.ts"
-import type { UsageSink } from "../tools/Tool.ts"
+import { unmeteredUsage } from "../tools/Tool.ts"
 import { type ClientPace, untilCaughtUp } from "./ClientPace.ts"
 import type { RunMeter } from "./RunMeter.ts"
 import type { RunState } from "./RunState.ts"
@@ -28,7 +28,6 @@ export interface ToolRunContext {
 }
 
 // A run nobody meters (tests, the bench's direct runs) drops what its tools report.
-const unmetered: UsageSink = () => undefined
 
 // A ToolFailure is meant for the model ("ToolFailure: …", as the AI SDK words thrown errors);
 // a defect's text may hold internals, so the model and the client get a generic one.
@@ -60,7 +59,7 @@ const runOne = (state: RunState, call: ValidToolCall, run: ToolRunContext, pace:
       key: run.key,
       model: run.model,
       signal: controller.signal,
-      reportUsage: run.meter?.toolUsage ?? unmetered
+      reportUsage: run.meter?.toolUsage ?? unmeteredUsage
     }).pipe(Effect.onInterrupt(() => Effect.sync(() => controller.abort())))
   }).pipe(
     Effect.map(toJsonValue),

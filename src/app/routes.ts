@@ -8,6 +8,7 @@ import { AdminHandlers } from "../http/admin/adminHandlers.ts"
 import { AuthenticationLive } from "../http/authentication.ts"
 import { CatalogHandlers } from "../http/catalogHandlers.ts"
 import { gatewayMiddleware } from "../http/gateway.ts"
+import { McpEndpoint } from "../http/mcpEndpoint.ts"
 import { MetricsRoute } from "../http/metricsRoute.ts"
 import { SandboxHandlers } from "../http/sandboxHandlers.ts"
 import { SystemHandlers } from "../http/systemHandlers.ts"
@@ -38,7 +39,7 @@ const docsPage: HttpApiScalar.ScalarConfig & {
   customCss: ":root { --scalar-font: system-ui, sans-serif; --scalar-font-code: ui-monospace, monospace; }"
 }
 
-/** Every routed endpoint (all but POST /api/v1/chat), /openapi.json, the docs page and the gateway middleware. */
+/** Every routed endpoint (all but POST /api/v1/chat), /openapi.json, the docs page, /mcp and the gateway middleware. */
 export const Routes = Layer.mergeAll(
   HttpApiBuilder.layer(RoutedApi).pipe(
     Layer.provide([CatalogHandlers, SystemHandlers, SandboxHandlers, AdminHandlers]),
@@ -46,12 +47,14 @@ export const Routes = Layer.mergeAll(
   ),
   OpenApiDocument,
   MetricsRoute,
+  McpEndpoint,
   HttpApiScalar.layer(Api, { path: "/docs", scalar: docsPage }),
   // Every route served, so that a known path asked with another method answers 405 (docs/DESIGN.md §3.22).
   gatewayMiddleware([
     ...contractRoutes(Api),
     { method: "GET", path: "/openapi.json" },
     { method: "GET", path: "/docs" },
-    { method: "GET", path: "/metrics" }
+    { method: "GET", path: "/metrics" },
+    { method: "POST", path: "/mcp" }
   ])
 )

@@ -10,6 +10,7 @@ import { ChatPlanner } from "../chat/ChatPlanner.ts"
 import { AppConfig } from "../config/AppConfig.ts"
 import { UsageLedger } from "../ledger/UsageLedger.ts"
 import { UsageQueries } from "../ledger/UsageQueries.ts"
+import { McpRegistry } from "../mcp/McpRegistry.ts"
 import { ModelRegistry } from "../models/ModelRegistry.ts"
 import type { ObservabilityTaps } from "../observability/observabilityLayer.ts"
 import { Pruner } from "../prune/Pruner.ts"
@@ -47,6 +48,7 @@ export const gatewayServices = <E>(parts: GatewayParts<E>) =>
         accountServices,
         ModelRegistry.layer,
         parts.tools,
+        McpRegistry.layer,
         Agent.layer,
         Pruner.layer,
         toolConcurrency,

@@ -7,6 +7,9 @@ import { type ChatRequest, decodeChatRequest } from "../domain/ChatRequest.ts"
 import { normalizeMessages } from "../domain/Message.ts"
 import type { InvalidHistory, InvalidRequest } from "../domain/requestErrors.ts"
 import type { ValidationReport } from "../domain/ValidationReport.ts"
+import type { McpServerUnavailable, McpToolHeldBack } from "../mcp/mcpErrors.ts"
+import { McpRegistry } from "../mcp/McpRegistry.ts"
+import { resolveMcpTools } from "../mcp/resolveMcpTools.ts"
 import { ModelRegistry } from "../models/ModelRegistry.ts"
 import { InvalidPromptType } from "../prompts/promptErrors.ts"
 import { checkPromptType, resolveSystemPrompt } from "../prompts/resolveSystemPrompt.ts"
@@ -62,6 +65,8 @@ export type ChatPlanFailure =
   | EmptyConversation
   | InvalidHistory
   | InvalidPruneOptions
+  | McpServerUnavailable
+  | McpToolHeldBack
 
 // The allow-list is checked first so a key cannot probe which models exist.
 const modelProblem = (key: ApiKey, model: string, found: boolean) =>
@@ -87,6 +92,7 @@ const outputCap = (chat: ChatRequest, modelMax: number | undefined): number | un
 const make = Effect.gen(function*() {
   const models = yield* ModelRegistry
   const registry = yield* ToolRegistry
+  const mcpServers = yield* McpRegistry
   const pruner = yield* Pruner
   const sandboxes = yield* Effect.serviceOption(SandboxProvider)
 
@@ -110,7 +116,18 @@ const make = Effect.gen(function*() {
     const problem = modelProblem(key, chat.model, found !== undefined)
     if (problem !== undefined && !reporting) return yield* problem
 
-    const selection = selectTools(promptType, chat.allowedTools, key, registry, reporting)
+    // MCP tools named in allowedTools, from their servers' lists (docs/DESIGN.md §9): a server
+    // that cannot list them is a 503 under contextStrategy=error, skipped tools otherwise.
+    const mcp = yield* resolveMcpTools(chat.allowedTools, key, mcpServers)
+    if (mcp.unavailable.length > 0 && chat.contextStrategy === "error") return yield* mcp.unavailable[0]!.error
+    const unavailable = new Set(mcp.unavailable.map((entry) => entry.name))
+    const selection = selectTools(
+      promptType,
+      unavailable.size === 0 ? chat.allowedTools : chat.allowedTools?.filter((name) => !unavailable.has(name)),
+      key,
+      { get: (name) => registry.get(name) ?? mcp.get(name), forPromptType: registry.forPromptType },
+      reporting
+    )
     if (!("tools" in selection)) return yield* selection
     yield* checkSandboxAccess(sandboxes, selection.tools, chat.sandboxId, key)
 
@@ -134,7 +151,11 @@ const make = Effect.gen(function*() {
           ...pruneTarget(found.entry, usable.map((check) => check.tool))
         })
         : undefined
-      return { _tag: "Report", report: validationReport(problem, checks, selection.rejected, prune) } satisfies ChatPlan
+      const rejected = [
+        ...selection.rejected,
+        ...mcp.unavailable.map(({ error, name }) => ({ name, error: error.message }))
+      ]
+      return { _tag: "Report", report: validationReport(problem, checks, rejected, prune) } satisfies ChatPlan
     }
 
     const failed = checks.filter((check) => !isUsable(check))
@@ -172,7 +193,10 @@ const make = Effect.gen(function*() {
       run,
       stream: chat.stream,
       input,
-      tools: { used: usable.map((check) => check.name), skipped: failed.map((check) => check.name) },
+      tools: {
+        used: usable.map((check) => check.name),
+        skipped: [...failed.map((check) => check.name), ...unavailable]
+      },
       pruned: pruned?.pruned === true
     } satisfies ChatPlan
   })

@@ -7,6 +7,7 @@ import { configFilePath, loadConfigFile } from "./ConfigFile.ts"
 import { asInvalidConfiguration, problemCollector } from "./configProblems.ts"
 import { type ConnectionConfig, connectionConfig } from "./ConnectionConfig.ts"
 import { defaultInstanceId, defaultSandboxDir, instanceIdSetting } from "./instanceId.ts"
+import type { McpServerConfig } from "./McpServerConfig.ts"
 import { defaultObservability, type ObservabilityConfig, observabilityConfig } from "./ObservabilityConfig.ts"
 import { optionalSecret } from "./optionalSecret.ts"
 import type { ProviderConfig } from "./ProviderConfig.ts"
@@ -14,6 +15,7 @@ import { type SandboxConfig, sandboxConfig } from "./SandboxConfig.ts"
 
 export { InvalidConfiguration } from "./configProblems.ts"
 export type { ConnectionConfig } from "./ConnectionConfig.ts"
+export type { McpServerConfig } from "./McpServerConfig.ts"
 export type { LogFormat, LogLevelName, ObservabilityConfig } from "./ObservabilityConfig.ts"
 export { DEFAULT_PROVIDER_TIMEOUTS } from "./ProviderConfig.ts"
 export type { ModelConfig, ModelPricing, ProviderConfig, ProviderTimeouts, ProviderType } from "./ProviderConfig.ts"
@@ -108,6 +110,8 @@ export class AppConfig extends Context.Service<AppConfig, {
   /** `PARLEY_MAX_CONNECTIONS`, `PARLEY_HEADERS_TIMEOUT`: what the server holds of its clients' connections. */
   readonly connections: ConnectionConfig
   readonly providers: ReadonlyArray<ProviderConfig>
+  /** The config file's `mcpServers` (docs/DESIGN.md §9); none without a file. */
+  readonly mcpServers: ReadonlyArray<McpServerConfig>
   /** Absolute path of the config file that was read, if any. */
   readonly configFile: string | undefined
   /** Base URL of the partner messaging API (`PARLEY_PARTNER_API_URL`); tool context may name another. */
@@ -157,7 +161,9 @@ export class AppConfig extends Context.Service<AppConfig, {
       const limit = yield* read(bodyLimitBytes, 0)
       const connections = yield* read(connectionConfig, { maxConnections: undefined, headersTimeoutMs: 0 })
       const configFile = yield* read(configFilePath, Option.none())
-      const fromFile = Option.isSome(configFile) ? yield* read(loadConfigFile(configFile.value), []) : []
+      const empty = { providers: [], mcpServers: [] }
+      const file = Option.isSome(configFile) ? yield* read(loadConfigFile(configFile.value), empty) : empty
+      const fromFile = file.providers
       const fileIds = new Set(fromFile.map((provider) => provider.id))
       // An entry in the file wins over an environment shortcut of the same id.
       const fromEnv = (yield* read(shortcutProviders, [])).filter((provider) => !fileIds.has(provider.id))
@@ -193,6 +199,7 @@ export class AppConfig extends Context.Service<AppConfig, {
         bodyLimitBytes: limit,
         connections,
         providers: [...fromFile, ...fromEnv],
+        mcpServers: file.mcpServers,
         configFile: Option.getOrUndefined(configFile),
         partnerApiBaseUrl: Option.getOrUndefined(Option.map(partnerApi, (url) => url.href)),
         outboundAllowPrivate,
@@ -227,6 +234,7 @@ export class AppConfig extends Context.Service<AppConfig, {
         bodyLimitBytes: 10 * MiB,
         connections: { maxConnections: undefined, headersTimeoutMs: 10_000 },
         providers: [],
+        mcpServers: [],
         configFile: undefined,
         fetchMaxBytes: 20 * MiB,
         fetchTimeoutMs: 30_000,

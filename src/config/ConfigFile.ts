@@ -2,6 +2,7 @@ import { Config, Effect, FileSystem, Option, type Redacted, Result, Schema } fro
 import { resolve } from "node:path"
 import { builtinCatalog } from "./builtinCatalogs.ts"
 import { InvalidConfiguration, schemaIssueLines } from "./configProblems.ts"
+import { type McpServerConfig, toMcpServerConfig } from "./McpServerConfig.ts"
 import {
   ConfigFileContent,
   DEFAULT_PROVIDER_TIMEOUTS,
@@ -23,15 +24,21 @@ export const configFilePath = Effect.gen(function*() {
 
 const decodeContent = Schema.decodeUnknownEffect(ConfigFileContent, { onExcessProperty: "error", errors: "all" })
 
+/** What a config file configures. */
+export interface ConfigFileSettings {
+  readonly providers: ReadonlyArray<ProviderConfig>
+  readonly mcpServers: ReadonlyArray<McpServerConfig>
+}
+
 /**
  * Reads, decodes and resolves a config file into providers (keys from
- * `apiKeyEnv` looked up, catalogs filled in). Fails with every problem of the
- * file, each line naming the file and the field.
+ * `apiKeyEnv` looked up, catalogs filled in) and MCP servers. Fails with
+ * every problem of the file, each line naming the file and the field.
  */
 export const loadConfigFile = Effect.fn("loadConfigFile")(
   function*(
     path: string
-  ): Effect.fn.Return<ReadonlyArray<ProviderConfig>, InvalidConfiguration, FileSystem.FileSystem> {
+  ): Effect.fn.Return<ConfigFileSettings, InvalidConfiguration, FileSystem.FileSystem> {
     const invalid = (problems: ReadonlyArray<string>) =>
       new InvalidConfiguration({ problems: problems.map((problem) => `${path}: ${problem}`) })
     const fs = yield* FileSystem.FileSystem
@@ -90,8 +97,13 @@ export const loadConfigFile = Effect.fn("loadConfigFile")(
         providers.push({ ...resolved, type: entry.type, baseURL: entry.baseURL })
       }
     }
+    const serverIds = new Set<string>()
+    for (const [index, entry] of (content.mcpServers ?? []).entries()) {
+      if (serverIds.has(entry.id)) problems.push(`mcpServers[${index}].id: duplicate MCP server id "${entry.id}"`)
+      serverIds.add(entry.id)
+    }
     if (problems.length > 0) return yield* invalid(problems)
-    return providers
+    return { providers, mcpServers: (content.mcpServers ?? []).map(toMcpServerConfig) }
   }
 )
 

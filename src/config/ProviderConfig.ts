@@ -1,5 +1,6 @@
 import { type Redacted, Schema } from "effect"
 import { TokenizerName } from "../domain/TokenizerName.ts"
+import { McpServerEntry } from "./McpServerConfig.ts"
 
 /** The provider kinds parley can build AI SDK models for. */
 export const ProviderType = Schema.Literals(["openai", "openai-compatible", "anthropic"])
@@ -49,7 +50,9 @@ export const ProviderEntry = Schema.Struct({
 export type ProviderEntry = typeof ProviderEntry.Type
 
 export const ConfigFileContent = Schema.Struct({
-  providers: Schema.Array(ProviderEntry)
+  providers: Schema.Array(ProviderEntry),
+  /** MCP servers whose tools keys may be given (docs/DESIGN.md §9). */
+  mcpServers: Schema.optionalKey(Schema.Array(McpServerEntry))
 })
 
 /**

@@ -8,7 +8,8 @@ export type KeyStatus = typeof KeyStatus.Type
  * is never stored or held: only its SHA-256 hash, in the store.
  *
  * Allow-list entries: `*` (everything), `provider/*` (a whole provider, models
- * only) or an exact name. An empty list allows nothing.
+ * only), `server__*` (all tools of an MCP server, docs/DESIGN.md §9) or an
+ * exact name. An empty list allows nothing.
  */
 export interface ApiKey {
   readonly id: string
@@ -28,7 +29,7 @@ export interface ApiKey {
 const matches = (list: ReadonlyArray<string>, name: string): boolean => {
   for (const entry of list) {
     if (entry === "*" || entry === name) return true
-    if (entry.endsWith("/*") && name.startsWith(entry.slice(0, -1))) return true
+    if ((entry.endsWith("/*") || entry.endsWith("__*")) && name.startsWith(entry.slice(0, -1))) return true
   }
   return false
 }

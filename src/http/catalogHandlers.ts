@@ -6,17 +6,30 @@ import { CurrentKey } from "../api/Authentication.ts"
 import { allowsModel, allowsTool } from "../domain/ApiKey.ts"
 import { configSchemaDocument } from "../domain/ChatContext.ts"
 import { promptTypeDescriptions, promptTypes } from "../domain/PromptType.ts"
+import { McpRegistry } from "../mcp/McpRegistry.ts"
 import { ModelRegistry } from "../models/ModelRegistry.ts"
+import type { Tool } from "../tools/Tool.ts"
 import { ToolRegistry } from "../tools/ToolRegistry.ts"
 import { makeResponseCache } from "./ResponseCache.ts"
 
 const HOUR_MS = 3_600_000
+/** With MCP servers, a key's tools follow the servers' lists (kept 5 min by default; docs/DESIGN.md §9). */
+const MCP_MAX_AGE_S = 60
 
-const cachedJson = (body: string) =>
+const cachedJson = (body: string, maxAgeSeconds = 3600) =>
   HttpServerResponse.text(body, {
     contentType: "application/json",
-    headers: { "cache-control": "private, max-age=3600" }
+    headers: { "cache-control": `private, max-age=${maxAgeSeconds}` }
   })
+
+const describeTool = (tool: Tool) => ({
+  name: tool.name,
+  description: tool.description,
+  category: tool.category,
+  requiresSandbox: tool.requiresSandbox,
+  requiredContext: tool.requiredContext.map((requirement) => requirement.field),
+  promptTypes: tool.promptTypes
+})
 
 export const CatalogHandlers = HttpApiBuilder.group(
   Api,
@@ -24,6 +37,7 @@ export const CatalogHandlers = HttpApiBuilder.group(
   Effect.fn(function*(handlers) {
     const models = yield* ModelRegistry
     const tools = yield* ToolRegistry
+    const mcp = yield* McpRegistry
     const modelsCache = makeResponseCache(HOUR_MS)
     const toolsCache = makeResponseCache(HOUR_MS)
     const promptTypeList = promptTypes.map((id) => ({ id, description: promptTypeDescriptions[id] }))
@@ -47,23 +61,17 @@ export const CatalogHandlers = HttpApiBuilder.group(
       .handle("tools", () =>
         Effect.gen(function*() {
           const key = yield* CurrentKey
-          const body = yield* toolsCache(key.allowedTools.join("\n"), () =>
+          // The key's MCP tools from the servers' lists (fresh, or listed now); an entry
+          // is kept while no server's offer changed (the registry's generation).
+          const mcpTools = mcp.servers().length === 0 ? [] : yield* mcp.toolsFor(key)
+          const body = yield* toolsCache(`${mcp.generation()}\n${key.allowedTools.join("\n")}`, () =>
             JSON.stringify({
               success: true,
               data: {
-                tools: tools.all
-                  .filter((tool) => allowsTool(key, tool.name))
-                  .map((tool) => ({
-                    name: tool.name,
-                    description: tool.description,
-                    category: tool.category,
-                    requiresSandbox: tool.requiresSandbox,
-                    requiredContext: tool.requiredContext.map((requirement) => requirement.field),
-                    promptTypes: tool.promptTypes
-                  }))
+                tools: [...tools.all.filter((tool) => allowsTool(key, tool.name)), ...mcpTools].map(describeTool)
               }
             }))
-          return cachedJson(body)
+          return cachedJson(body, mcp.servers().length === 0 ? 3600 : MCP_MAX_AGE_S)
         }))
       .handle("promptTypes", () => Effect.succeed({ success: true as const, data: { promptTypes: promptTypeList } }))
       .handle("configSchema", () => Effect.succeed({ success: true as const, data: configSchema }))

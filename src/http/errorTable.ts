@@ -163,6 +163,9 @@ const table: { readonly [Tag in ApiFailure["_tag"]]: Row<Failure<Tag>> } = {
   SandboxElsewhere: row(409, (e) => ({ sandboxId: e.sandboxId, instance: e.instance })),
   BodyTooLarge: row(413, (e) => ({ limit: e.limit })),
   SandboxUnavailable: row(503, said()),
+  // docs/DESIGN.md §9: under contextStrategy=error; skip leaves the tools out. Reasons are free of credentials.
+  McpServerUnavailable: row(503, said((e) => ({ server: e.server }))),
+  McpToolHeldBack: row(503, said((e) => ({ server: e.server, tools: [e.tool] }))),
   // docs/DESIGN.md §3.8: unreachable, rate-limited or failing (after retries)
   // is 503 naming the provider; anything else it refuses is 500. Provider
   // messages are already free of keys and stacks.

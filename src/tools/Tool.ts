@@ -1,4 +1,4 @@
-import type { LanguageModelV4 } from "@ai-sdk/provider"
+import type { JSONSchema7, LanguageModelV4 } from "@ai-sdk/provider"
 import type { ToolResultPart } from "ai"
 import type { Effect, Schema } from "effect"
 import type { ApiKey } from "../domain/ApiKey.ts"
@@ -26,6 +26,9 @@ export interface ModelCallUsage {
  * (docs/DESIGN.md §7).
  */
 export type UsageSink = (usage: ModelCallUsage, model?: string) => void
+
+/** For calls no request meters (e.g. through /mcp, which has no usage row yet). */
+export const unmeteredUsage: UsageSink = () => undefined
 
 /**
  * What a tool's `execute` receives besides its input. The loop passes the
@@ -63,6 +66,12 @@ export interface Tool {
   readonly description: string
   readonly category: string
   readonly inputSchema: Schema.Codec<unknown, unknown>
+  /**
+   * The input schema as the tool's source gave it in JSON Schema (an MCP
+   * server's tool): offered to the model as is, with `inputSchema` checking
+   * against it. Absent: derived from `inputSchema`.
+   */
+  readonly inputJsonSchema?: JSONSchema7
   /** Derived from the tool's declared context: its fields that are not optional. */
   readonly requiredContext: ReadonlyArray<ContextRequirement>
   readonly requiresSandbox: boolean

@@ -15,7 +15,8 @@ export interface ToolSelection {
  * neither means no tools. A promptType's set is the registered tools that
  * declare it (so only the built-in tools this deployment has); a name in
  * `allowedTools` must exist. Every selected tool must be on the key's
- * allow-list, whichever way it was named.
+ * allow-list, whichever way it was named; a name off the list is refused as
+ * not allowed before its existence is looked at.
  */
 export const selectTools = (
   promptType: PromptType | undefined,
@@ -33,13 +34,10 @@ export const selectTools = (
   const tools: Array<Tool> = []
   const rejected: Array<{ name: string; error: string }> = []
   for (const name of names) {
-    const tool = registry.get(name)
+    // The allow-list first, as for models: a key cannot probe which tools (and MCP servers) exist.
+    const tool = allowsTool(key, name) ? registry.get(name) : undefined
     if (tool === undefined) {
-      const error = new UnknownTool({ tool: name })
-      if (!collect) return error
-      rejected.push({ name, error: error.message })
-    } else if (!allowsTool(key, name)) {
-      const error = new ToolNotAllowed({ tool: name })
+      const error = allowsTool(key, name) ? new UnknownTool({ tool: name }) : new ToolNotAllowed({ tool: name })
       if (!collect) return error
       rejected.push({ name, error: error.message })
     } else {

@@ -32,7 +32,7 @@ export const compileTool = (tool: Tool): CompiledTool => {
         type: "function",
         name: tool.name,
         description: tool.description,
-        inputSchema: toProviderJsonSchema(tool.inputSchema)
+        inputSchema: tool.inputJsonSchema ?? toProviderJsonSchema(tool.inputSchema)
       },
       // The JSON Schema describes the canonical JSON codec, so decode through it.
       decode: Schema.decodeUnknownResult(Schema.toCodecJson(tool.inputSchema))

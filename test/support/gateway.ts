@@ -38,6 +38,8 @@ export interface TestGateway {
   readonly ledgerRows: (filter?: { readonly keyId?: string; readonly limit?: number }) => Promise<Array<UsageEvent>>
   /** Runs an effect against the gateway's own services (the usage queries, the ledger). */
   readonly run: <A, E>(effect: Effect.Effect<A, E, UsageLedger | UsageQueries>) => Promise<A>
+  /** A service of the running gateway (e.g. its McpRegistry). */
+  readonly service: <I, S>(tag: Context.Key<I, S>) => S
   readonly close: () => Promise<void>
 }
 
@@ -138,6 +140,7 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<TestGa
         return [...yield* queries.requests({ limit: 500, ...filter })]
       })),
     run: (effect) => runtime.runPromise(effect),
+    service: (tag) => Context.get(context as Context.Context<any>, tag),
     close: async () => {
       await runtime.dispose()
       await upstream.close()

@@ -48,6 +48,12 @@ describe("selectTools (spec rule 4)", () => {
     expect((viaPromptType as ToolNotAllowed).tool).toBe("bash")
   })
 
+  it("refuses a name off the allow-list as not allowed, whether or not it exists (no probing)", () => {
+    const key = makeKey({ allowedTools: ["browser"] })
+    expect(selectTools(undefined, ["nope"], key, lookup, false)).toBeInstanceOf(ToolNotAllowed)
+    expect(selectTools(undefined, ["docs__search"], key, lookup, false)).toBeInstanceOf(ToolNotAllowed)
+  })
+
   it("collects refusals instead of failing when reporting", () => {
     const key = makeKey({ allowedTools: ["extra"] })
     const result = selectTools(undefined, ["extra", "bash", "nope"], key, lookup, true) as ToolSelection

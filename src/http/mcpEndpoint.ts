@@ -1,0 +1,76 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js"
+import { Effect } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { ApiKeys } from "../auth/ApiKeys.ts"
+import type { ApiKey } from "../domain/ApiKey.ts"
+import { McpRegistry } from "../mcp/McpRegistry.ts"
+import { SandboxProvider } from "../sandbox/SandboxProvider.ts"
+import { ToolRegistry } from "../tools/ToolRegistry.ts"
+import { renderError } from "./errorResponse.ts"
+import { callToolFor, listToolsFor, type McpToolServices, UnknownMcpTool } from "./mcpTools.ts"
+
+/**
+ * One MCP server per request, stateless (no session): every POST carries its
+ * key, so each is answered under that key's rules alone. Answers are JSON
+ * (no SSE stream); the client leaving aborts a running tool.
+ */
+const answer = (
+  services: McpToolServices,
+  key: ApiKey,
+  request: Request,
+  left: AbortSignal,
+  run: <A, E>(effect: Effect.Effect<A, E>) => Promise<A>
+): Promise<Response> => {
+  const server = new Server({ name: "parley", version: "0.1.0" }, { capabilities: { tools: {} } })
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await run(listToolsFor(services, key)) }))
+  server.setRequestHandler(CallToolRequestSchema, (call, extra) =>
+    run(
+      callToolFor(services, key, call.params.name, call.params.arguments ?? {}, AbortSignal.any([extra.signal, left]))
+        .pipe(
+          Effect.catch((error: UnknownMcpTool) => Effect.die(new McpError(ErrorCode.InvalidParams, error.message)))
+        )
+    ).catch((error: unknown) => {
+      // A defect carrying the protocol error: rethrown as it is, so the client reads an Invalid params error.
+      const cause = (error as { cause?: unknown } | null)?.cause
+      throw cause instanceof McpError ? cause : error
+    }))
+  // No `sessionIdGenerator`: stateless.
+  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
+  return server.connect(transport)
+    .then(() => transport.handleRequest(request))
+    .finally(() => server.close().catch(() => undefined))
+}
+
+/**
+ * parley as an MCP server at /mcp (docs/DESIGN.md §9): streamable HTTP with
+ * `Authorization: Bearer <API key>`. Not under /api/, so the key is checked
+ * here; a refusal is the spec's 401 with `WWW-Authenticate: Bearer`. Only
+ * POST is served (no server-initiated stream): GET and DELETE are 405.
+ */
+export const McpEndpoint = HttpRouter.use((router) =>
+  Effect.gen(function*() {
+    const keys = yield* ApiKeys
+    const services: McpToolServices = {
+      tools: yield* ToolRegistry,
+      mcp: yield* McpRegistry,
+      sandboxes: yield* Effect.serviceOption(SandboxProvider)
+    }
+    yield* router.add("*", "/mcp", (request) =>
+      Effect.gen(function*() {
+        const verified = yield* Effect.result(keys.authenticate(request.headers.authorization))
+        if (verified._tag === "Failure") {
+          return HttpServerResponse.setHeader(renderError(verified.failure, ""), "www-authenticate", "Bearer")
+        }
+        if (request.method !== "POST") {
+          return HttpServerResponse.empty({ status: 405, headers: { allow: "POST" } })
+        }
+        const web = yield* HttpServerRequest.toWeb(request)
+        const context = yield* Effect.context<never>()
+        const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromiseWith(context)(effect)
+        const response = yield* Effect.promise((left) => answer(services, verified.success, web, left, run))
+        return HttpServerResponse.fromWeb(response)
+      }).pipe(Effect.orDie))
+  })
+)

@@ -1,0 +1,137 @@
+import type { CallToolResult, Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js"
+import { Cause, Effect, Option, Result } from "effect"
+import { checkSandboxAccess } from "../chat/sandboxCheck.ts"
+import { allowsTool, type ApiKey } from "../domain/ApiKey.ts"
+import { isRecord } from "../domain/isRecord.ts"
+import type { McpRegistry } from "../mcp/McpRegistry.ts"
+import { resolveMcpTools } from "../mcp/resolveMcpTools.ts"
+import type { SandboxProvider } from "../sandbox/SandboxProvider.ts"
+import { checkTool, isUsable } from "../tools/contextCheck.ts"
+import { type Tool, type ToolModelOutput, unmeteredUsage } from "../tools/Tool.ts"
+import { compileTool } from "../tools/toolDefinition.ts"
+import { missingToolContext } from "../tools/toolErrors.ts"
+import type { ToolRegistry } from "../tools/ToolRegistry.ts"
+
+/** What /mcp runs tools with: the gateway's tools, MCP servers and sandboxes. */
+export interface McpToolServices {
+  readonly tools: ToolRegistry["Service"]
+  readonly mcp: McpRegistry["Service"]
+  readonly sandboxes: Option.Option<SandboxProvider["Service"]>
+}
+
+/** The arguments that carry what a /chat request's body would: the tool's context and the sandbox. */
+const CONTEXT_ARGUMENT = "_context"
+const SANDBOX_ARGUMENT = "_sandboxId"
+
+/** A tool as MCP clients see it: its input schema, with `_context` and `_sandboxId` when it needs them. */
+const describe = (tool: Tool): McpToolInfo => {
+  const schema = compileTool(tool).definition.inputSchema as McpToolInfo["inputSchema"]
+  const extra: Record<string, object> = {}
+  if (tool.requiredContext.length > 0) {
+    extra[CONTEXT_ARGUMENT] = {
+      type: "object",
+      description: `The tool's context (as a /chat request's \`context\`); it needs ${
+        tool.requiredContext.map((requirement) => requirement.field).join(", ")
+      }`
+    }
+  }
+  if (tool.requiresSandbox) {
+    extra[SANDBOX_ARGUMENT] = { type: "string", description: "The sandbox to run in (POST /api/v1/sandboxes)" }
+  }
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: Object.keys(extra).length === 0
+      ? schema
+      : { ...schema, type: "object", properties: { ...schema.properties, ...extra } }
+  }
+}
+
+/** tools/list: the key's tools, built-in and from MCP servers that can list theirs now (docs/DESIGN.md §9). */
+export const listToolsFor = (services: McpToolServices, key: ApiKey) =>
+  Effect.map(
+    services.mcp.toolsFor(key),
+    (mcpTools) => [...services.tools.all.filter((tool) => allowsTool(key, tool.name)), ...mcpTools].map(describe)
+  )
+
+const toolError = (text: string): CallToolResult => ({ content: [{ type: "text", text }], isError: true })
+
+/** A tool output as MCP content: what the model would be told, images as images. */
+const toContent = (tool: Tool, output: unknown): CallToolResult => {
+  const told: ToolModelOutput = tool.toModelOutput?.(output) ??
+    (typeof output === "string" ? { type: "text", value: output } : { type: "json", value: output as never })
+  const structured = isRecord(output) && tool.toModelOutput === undefined ? { structuredContent: output } : {}
+  switch (told.type) {
+    case "text":
+      return { content: [{ type: "text", text: told.value }] }
+    case "content":
+      return {
+        content: told.value.map((part) =>
+          part.type === "text"
+            ? { type: "text" as const, text: part.text }
+            : part.type === "file" && part.data.type === "data" && typeof part.data.data === "string" &&
+                part.mediaType.startsWith("image/")
+            ? { type: "image" as const, mimeType: part.mediaType, data: part.data.data }
+            : { type: "text" as const, text: JSON.stringify(part) }
+        )
+      }
+    default:
+      return { content: [{ type: "text", text: JSON.stringify("value" in told ? told.value : output) }], ...structured }
+  }
+}
+
+/** An unknown tool and one the key may not use read the same: a key cannot probe what exists. */
+export class UnknownMcpTool extends Error {}
+
+/**
+ * tools/call under the key's rules, as a /chat request would run the tool
+ * (docs/DESIGN.md §9): the allow-list, the context from `_context`, the
+ * sandbox from `_sandboxId` (and the key's right to it), the input checked
+ * against the tool's schema. What the tool or the request lacks is a tool
+ * error saying so; `signal` aborts the run.
+ */
+export const callToolFor = (
+  services: McpToolServices,
+  key: ApiKey,
+  name: string,
+  args: Record<string, unknown>,
+  signal: AbortSignal
+): Effect.Effect<CallToolResult, UnknownMcpTool> =>
+  Effect.gen(function*() {
+    const { [CONTEXT_ARGUMENT]: rawContext, [SANDBOX_ARGUMENT]: rawSandbox, ...input } = args
+    const mcpTools = yield* resolveMcpTools([name], key, services.mcp)
+    const unavailable = mcpTools.unavailable[0]
+    if (unavailable !== undefined) return toolError(unavailable.error.message)
+    const tool = allowsTool(key, name) ? (services.tools.get(name) ?? mcpTools.get(name)) : undefined
+    if (tool === undefined) return yield* Effect.fail(new UnknownMcpTool(`Unknown tool: ${name}`))
+
+    if (rawContext !== undefined && !isRecord(rawContext)) return toolError(`"${CONTEXT_ARGUMENT}" must be an object`)
+    if (rawSandbox !== undefined && typeof rawSandbox !== "string") {
+      return toolError(`"${SANDBOX_ARGUMENT}" must be a string`)
+    }
+    const context = rawContext ?? {}
+    const sandboxId = rawSandbox ?? null
+    const check = checkTool(tool, context, sandboxId)
+    if (!isUsable(check)) return toolError(missingToolContext([check]).message)
+    const access = yield* Effect.result(checkSandboxAccess(services.sandboxes, [tool], sandboxId, key))
+    if (Result.isFailure(access)) return toolError(access.failure.message)
+    const decoded = compileTool(tool).decode(input)
+    if (Result.isFailure(decoded)) return toolError(`Invalid input for ${name}: ${decoded.failure.message}`)
+
+    return yield* tool.execute(decoded.success, {
+      toolCallId: `mcp_${crypto.randomUUID()}`,
+      context,
+      sandboxId,
+      key,
+      signal,
+      reportUsage: unmeteredUsage
+    }).pipe(
+      Effect.map((output) => toContent(tool, output)),
+      Effect.catchCause((cause) => {
+        const error = Cause.findError(cause)
+        return Result.isSuccess(error)
+          ? Effect.succeed(toolError(error.success.message))
+          : Effect.as(Effect.logWarning(`Tool ${name} failed unexpectedly`, cause), toolError(`Tool ${name} failed`))
+      })
+    )
+  })

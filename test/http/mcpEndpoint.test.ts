@@ -1,0 +1,124 @@
+import { Effect, Layer } from "effect"
+import { McpClient, McpProtocol } from "effect/ai"
+import { FetchHttpClient } from "effect/http"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { DEFAULT_MCP_CALL_TIMEOUT_MS, DEFAULT_MCP_LIST_TIMEOUT_MS } from "../../src/config/McpServerConfig.ts"
+import { startGateway, type TestGateway } from "../support/gateway.ts"
+import { type RunningServer, startEverythingHttp } from "../support/mcp/everything.ts"
+import { makeTestTool } from "../support/tools.ts"
+
+let everything: RunningServer
+let gateway: TestGateway
+
+beforeAll(async () => {
+  everything = await startEverythingHttp()
+  gateway = await startGateway({
+    tools: [
+      makeTestTool({ name: "echo" }),
+      makeTestTool({ name: "needs_token", requiredContext: [{ field: "token" }] })
+    ],
+    config: {
+      mcpServers: [{
+        id: "everything",
+        transport: "http",
+        url: everything.url,
+        headers: {},
+        callTimeoutMs: DEFAULT_MCP_CALL_TIMEOUT_MS,
+        listTimeoutMs: DEFAULT_MCP_LIST_TIMEOUT_MS
+      }]
+    }
+  })
+}, 30_000)
+afterAll(async () => {
+  await gateway?.close()
+  await everything?.close()
+})
+
+/**
+ * Effect's own MCP client (parley's server is the official SDK's), over
+ * streamable HTTP with the key as a bearer token.
+ */
+const withClient = <A>(secret: string, use: (client: McpClient.McpClient) => Effect.Effect<A, unknown>) =>
+  Effect.runPromise(
+    Effect.flatMap(Effect.service(McpClient.McpClient), use).pipe(
+      Effect.provide(
+        McpClient.layerHttp({
+          name: "test-client",
+          version: "1.0.0",
+          protocol: McpProtocol.v2025_11_25,
+          url: `${gateway.url}/mcp`,
+          headers: { authorization: `Bearer ${secret}` }
+        }).pipe(Layer.provide(FetchHttpClient.layer))
+      )
+    )
+  )
+
+const textOf = (result: { content: ReadonlyArray<unknown> }) =>
+  result.content.map((part) => (part as { text?: string }).text ?? "").join("")
+
+describe("parley as an MCP server at /mcp (docs/DESIGN.md §9)", () => {
+  it("lists exactly the key's tools, built-in and MCP, and runs them", async () => {
+    const { secret } = await gateway.createKey({ tools: ["echo", "needs_token", "everything__echo"] })
+    await withClient(secret, (client) =>
+      Effect.gen(function*() {
+        const tools = yield* client.listTools()
+        expect(tools.map((tool) => tool.name).sort()).toEqual(["echo", "everything__echo", "needs_token"])
+        const needsToken = tools.find((tool) => tool.name === "needs_token")!
+        expect(Object.keys(needsToken.inputSchema.properties ?? {})).toContain("_context")
+
+        const echoed = yield* client.callTool({
+          tool: tools.find((t) => t.name === "echo")!,
+          arguments: { text: "hi" }
+        })
+        expect(echoed.isError ?? false).toBe(false)
+        expect(echoed.structuredContent).toEqual({ echoed: "hi", contextKeys: [] })
+
+        const remote = tools.find((tool) => tool.name === "everything__echo")!
+        const relayed = yield* client.callTool({ tool: remote, arguments: { message: "through parley" } })
+        expect(textOf(relayed)).toBe("Echo: through parley")
+
+        const missing = yield* client.callTool({ tool: needsToken, arguments: { text: "x" } })
+        expect(missing.isError).toBe(true)
+        expect(textOf(missing)).toBe("Missing required context: token")
+
+        const given = yield* client.callTool({ tool: needsToken, arguments: { text: "x", _context: { token: "t" } } })
+        expect(given.structuredContent).toEqual({ echoed: "x", contextKeys: ["token"] })
+      }))
+  })
+
+  it("never lists or runs a tool off the key's allow-list", async () => {
+    const wide = await gateway.createKey({ tools: ["*"] })
+    const narrow = await gateway.createKey({ tools: ["everything__get-sum"] })
+    const images = await withClient(
+      wide.secret,
+      (client) =>
+        Effect.map(client.listTools(), (tools) => tools.find((tool) => tool.name === "everything__get-tiny-image")!)
+    )
+    await withClient(narrow.secret, (client) =>
+      Effect.gen(function*() {
+        expect((yield* client.listTools()).map((tool) => tool.name)).toEqual(["everything__get-sum"])
+        const refused = yield* Effect.flip(client.callTool({ tool: images, arguments: {} }))
+        expect(String(refused)).toContain("Unknown tool")
+      }))
+    // The wide key gets the image as MCP image content.
+    await withClient(wide.secret, (client) =>
+      Effect.gen(function*() {
+        const result = yield* client.callTool({ tool: images, arguments: {} })
+        expect(result.content.some((part) => (part as { type: string }).type === "image")).toBe(true)
+      }))
+  })
+
+  it("answers the spec's 401 without a valid key", async () => {
+    const request = { jsonrpc: "2.0", id: 1, method: "tools/list" }
+    const missing = await fetch(`${gateway.url}/mcp`, { method: "POST", body: JSON.stringify(request) })
+    expect(missing.status).toBe(401)
+    expect(missing.headers.get("www-authenticate")).toBe("Bearer")
+    expect((await missing.json()).error).toBe("Unauthorized")
+    const wrong = await fetch(`${gateway.url}/mcp`, {
+      method: "POST",
+      headers: { authorization: "Bearer pk_nope" },
+      body: JSON.stringify(request)
+    })
+    expect(wrong.status).toBe(401)
+  })
+})

@@ -1,0 +1,40 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js"
+import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import type { RunningServer } from "./everything.ts"
+
+/**
+ * A small stateless MCP server whose one tool's input schema a test can
+ * change; its lists say `ttlMs: 0`, so a client reads them afresh each time.
+ */
+export const startFakeMcpServer = async (
+  initial: Tool["inputSchema"]
+): Promise<RunningServer & { schema: Tool["inputSchema"] }> => {
+  const state = { schema: initial }
+  const http = createServer(async (req, res) => {
+    const server = new Server({ name: "fake", version: "1.0.0" }, { capabilities: { tools: {} } })
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: [{ name: "lookup", description: "Looks a word up", inputSchema: state.schema }],
+      ttlMs: 0
+    }))
+    server.setRequestHandler(CallToolRequestSchema, async (call) => ({
+      content: [{ type: "text", text: `found ${JSON.stringify(call.params.arguments)}` }]
+    }))
+    const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true })
+    await server.connect(transport)
+    res.on("close", () => void server.close())
+    await transport.handleRequest(req, res)
+  })
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve))
+  const { port } = http.address() as AddressInfo
+  return Object.assign(state, {
+    url: `http://127.0.0.1:${port}/mcp`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections()
+        http.close(() => resolve())
+      })
+  })
+}
