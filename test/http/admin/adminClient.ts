@@ -1,4 +1,5 @@
 import { Redacted } from "effect"
+import { join } from "node:path"
 import { expect } from "vitest"
 import { dataDirectory, testSandboxes } from "../../sandbox/support.ts"
 import { startGateway, type TestGateway } from "../../support/gateway.ts"
@@ -44,9 +45,12 @@ const signIn = async (url: string, email: string, password: string): Promise<Ses
 }
 
 export const startAdminWorld = async (): Promise<AdminWorld> => {
+  // One database for the gateway and its sandboxes, as in production.
+  const { data, sandboxes } = dataDirectory()
   const gateway = await startGateway({
     config: { adminToken: Redacted.make(ADMIN_TOKEN) },
-    sandboxes: testSandboxes(dataDirectory().sandboxes)
+    sandboxes: testSandboxes(sandboxes),
+    databaseUrl: `sqlite:${join(data, "parley.db")}`
   })
   const answers: Array<string> = []
   let sessions: AdminWorld["sessions"] | undefined
