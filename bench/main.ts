@@ -9,7 +9,8 @@ import { startTarget } from "./setup.ts"
  * `npm run bench` (`-- --smoke` for the CI run): starts the scripted upstream
  * and the gateway as child processes on a fresh SQLite file, warms up, runs
  * every figure of issue 6 direct and through parley in alternation, prints a
- * table and one JSON line. `--cpu-prof=DIR` writes the gateway's CPU profile;
+ * table and one JSON line. `--cpu-prof=DIR` writes the gateway's CPU profile
+ * (`--sources`: of the gateway run from its TypeScript, so it names files);
  * `--only=c1` runs the concurrency-1 figures alone (~40 s), for measuring a
  * latency fix before and after. Never fails on timing: only on a broken setup.
  */
@@ -165,7 +166,7 @@ const everything = async (target: Target) => {
   })))
 }
 
-const target = await startTarget(settings, profileDir)
+const target = await startTarget(settings, profileDir, process.argv.includes("--sources"))
 try {
   await (onlyC1 ? concurrencyOne(target) : everything(target))
 } finally {
