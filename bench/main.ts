@@ -11,7 +11,8 @@ import { compareWorkers } from "./workers.ts"
  * `npm run bench` (`-- --smoke` for the CI run): starts the scripted upstream
  * and the gateway as child processes on a fresh SQLite file, warms up, runs
  * every figure of issue 6 direct and through parley in alternation, prints a
- * table and one JSON line. `--cpu-prof=DIR` writes the gateway's CPU profile;
+ * table and one JSON line. `--cpu-prof=DIR` writes the gateway's CPU profile
+ * (`--sources`: of the gateway run from its TypeScript, so it names files);
  * `--only=c1` runs the concurrency-1 figures alone (~40 s), for measuring a
  * latency fix before and after; `--workers auto` (or a count) compares c=50
  * through one worker and through that many (`bench/workers.ts`), alone.
@@ -196,7 +197,7 @@ const workers = async (text: string) => {
 if (workersArg !== undefined) {
   await workers(workersArg)
 } else {
-  const target = await startTarget(settings, profileDir)
+  const target = await startTarget(settings, profileDir, process.argv.includes("--sources"))
   try {
     await (onlyC1 ? concurrencyOne(target) : everything(target))
   } finally {

@@ -53,6 +53,14 @@ const effectiveView = (
   allowedTools: intersectAllowLists(key.allowedTools, accountTools)
 })
 
+// A cached lookup is the same object until it expires, so its view is made once, not per request.
+const views = new WeakMap<KeyWithAccount, ApiKey>()
+const viewOf = (key: KeyWithAccount): ApiKey => {
+  let view = views.get(key)
+  if (view === undefined) views.set(key, view = effectiveView(key))
+  return view
+}
+
 /** Which secret of the key `secretHash` is, if it still works at `now`. */
 const secretWorks = (key: StoredKey, secretHash: string, now: number): boolean =>
   sameHash(key.secretHash, secretHash) ||
@@ -140,7 +148,7 @@ export class ApiKeys extends Context.Service<ApiKeys, {
           if (key.status !== "active" || key.accountStatus !== "active") return yield* new InvalidApiKey()
           if (key.expiresAt !== null && key.expiresAt.getTime() <= now) return yield* new InvalidApiKey()
           yield* recordUse(key, now)
-          return effectiveView(key)
+          return viewOf(key)
         })
 
         const create = Effect.fn("ApiKeys.create")(function*(input: NewKey) {

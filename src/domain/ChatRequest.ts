@@ -3,7 +3,7 @@ import { ChatContext, SandboxIdSchema, ToolContextSchema } from "./ChatContext.t
 import { isRecord } from "./isRecord.ts"
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "./jsonDepth.ts"
 import { Message } from "./Message.ts"
-import { PruneOptions } from "./PruneOptions.ts"
+import { pruneDefaults, PruneOptions } from "./PruneOptions.ts"
 import { InvalidRequest, MalformedJson } from "./requestErrors.ts"
 import { describeIssues } from "./requestIssues.ts"
 import { unknownFieldIssues } from "./unknownFields.ts"
@@ -84,12 +84,73 @@ const unknownFields = (body: unknown): ReadonlyArray<string> => {
   return prune.length === 0 ? top : [...top, ...prune]
 }
 
+const plainFields = new Set(["model", "messages", "stream", "prune", "systemPrompt", "validateOnly"])
+const plainMessageFields = new Set(["id", "role", "content"])
+const roles = new Set(["user", "assistant", "system"])
+
+const isOptional = (value: unknown, type: "string" | "boolean") => value === undefined || typeof value === type
+
+const hasOnly = (value: Record<string, unknown>, fields: ReadonlySet<string>): boolean => {
+  for (const field in value) if (!fields.has(field)) return false
+  return true
+}
+
+// A message of the plain form `{id?, role, content}`, as the schema decodes it (its fields in schema order).
+const plainMessage = (value: unknown): Message | undefined => {
+  if (!isRecord(value) || !hasOnly(value, plainMessageFields)) return undefined
+  const { content, id, role } = value
+  if (typeof content !== "string" || typeof role !== "string" || !roles.has(role) || !isOptional(id, "string")) {
+    return undefined
+  }
+  return id === undefined
+    ? { role: role as Message["role"], content }
+    : { id: id as string, role: role as Message["role"], content }
+}
+
+/**
+ * The decoder's result for the common body, found without the schema
+ * interpreter (~10 µs a request on the hot path, BENCHMARKS.md): a model id,
+ * plain `{role, content}` messages and at most stream, prune, systemPrompt
+ * and validateOnly, each of its type. Anything else is undefined and goes
+ * to the schema; test/domain/ChatRequest.test.ts checks that both agree.
+ */
+export const decodePlainChatRequest = (body: unknown): ChatRequest | undefined => {
+  if (!isRecord(body) || !hasOnly(body, plainFields)) return undefined
+  const { messages, model, prune, stream, systemPrompt, validateOnly } = body
+  if (typeof model !== "string" || !modelFormat.test(model) || !Array.isArray(messages)) return undefined
+  if (!isOptional(stream, "boolean") || !isOptional(prune, "boolean") || !isOptional(validateOnly, "boolean")) {
+    return undefined
+  }
+  if (!isOptional(systemPrompt, "string")) return undefined
+  const decoded: Array<Message> = []
+  for (const value of messages) {
+    const message = plainMessage(value)
+    if (message === undefined) return undefined
+    decoded.push(message)
+  }
+  return {
+    model,
+    messages: decoded,
+    stream: (stream as boolean | undefined) ?? true,
+    prune: (prune as boolean | undefined) ?? false,
+    pruneOptions: {
+      targetTokens: pruneDefaults.targetTokens,
+      preserveRecentMessages: pruneDefaults.preserveRecentMessages
+    },
+    ...(systemPrompt === undefined ? {} : { systemPrompt: systemPrompt as string }),
+    contextStrategy: "error",
+    validateOnly: (validateOnly as boolean | undefined) ?? false
+  }
+}
+
 /**
  * Decodes a parsed request body. Fails with every problem (rules 1 and 2 of
  * POST /chat), each named with its path; unknown fields come first, since a
  * misspelled field often explains a missing one (`mesages`).
  */
 export const decodeChatRequest = (body: unknown): Effect.Effect<ChatRequest, InvalidRequest> => {
+  const plain = decodePlainChatRequest(body)
+  if (plain !== undefined) return Effect.succeed(plain)
   const unknown = unknownFields(body)
   const result = decode(body)
   if (Result.isSuccess(result) && unknown.length === 0) return Effect.succeed(result.success)

@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Arbitrary, Effect, Exit, Schema } from "effect"
-import { ChatRequest, decodeChatRequest, parseJsonBody } from "../../src/domain/ChatRequest.ts"
+import { Arbitrary, Effect, Exit, Result, Schema } from "effect"
+import { ChatRequest, decodeChatRequest, decodePlainChatRequest, parseJsonBody } from "../../src/domain/ChatRequest.ts"
 import { InvalidRequest, MalformedJson } from "../../src/domain/requestErrors.ts"
-import { mutatedBodies, validBodies, viaJson } from "./generators.ts"
+import { mutatedBodies, plainishBodies, validBodies, viaJson } from "./generators.ts"
 
 const messages = [{ role: "user", content: "Hello" }]
 
@@ -206,5 +206,40 @@ describe("decodeChatRequest: properties", () => {
         const encoded = yield* Schema.encodeEffect(ChatRequest)(chat)
         assert.deepStrictEqual(yield* decodeChatRequest(viaJson(encoded)), chat)
       })
+  )
+})
+
+describe("decodePlainChatRequest: the schema's result for plain bodies, without the schema", () => {
+  const decodeBySchema = Schema.decodeUnknownResult(ChatRequest, { errors: "all" })
+
+  it("takes the common body", () => {
+    const body = { model: "bench/text", messages: [{ role: "user", content: "Hello" }], stream: false }
+    assert.deepStrictEqual(decodePlainChatRequest(body), Result.getOrThrow(decodeBySchema(body)))
+  })
+
+  it.each([
+    [{ model: "bench/text", messages, pruneOptions: {} }],
+    [{ model: "bench/text", messages, id: "chat-1" }],
+    [{ model: "bench/text", messages: [{ role: "user", content: "Hi", parts: [{ type: "text", text: "Hi" }] }] }],
+    [{ model: "bench/text", messages: [{ role: "user", content: "Hi", metadata: {} }] }],
+    [{ model: "bench/text", messages: [{ role: "tool", content: "Hi" }] }],
+    [{ model: "gpt-4o", messages }],
+    [{ model: "bench/text", messages, stream: "false" }],
+    [Object.assign(Object.create(null), { model: "bench/text", messages, extra: 1 })]
+  ])("leaves %j to the schema", (body) => assert.isUndefined(decodePlainChatRequest(body)))
+
+  it.prop(
+    "agrees with the schema wherever it decides, field order included",
+    [plainishBodies],
+    ([body]) => {
+      const plain = decodePlainChatRequest(body)
+      if (plain === undefined) return
+      const bySchema = decodeBySchema(body)
+      assert.isTrue(Result.isSuccess(bySchema))
+      const decoded = Result.getOrThrow(bySchema)
+      assert.deepStrictEqual(plain, decoded)
+      assert.strictEqual(JSON.stringify(plain), JSON.stringify(decoded))
+    },
+    { arbitrary: { runs: 2_000 } }
   )
 })

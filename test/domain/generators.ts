@@ -89,3 +89,47 @@ export const mutatedBodies = Arbitrary.all({
   remove: Arbitrary.schema(Schema.Boolean),
   value: Arbitrary.schema(Schema.Json)
 })
+
+const PlainMessage = Schema.Struct({ id: Schema.optionalKey(Schema.String), role: Role, content: Schema.String })
+
+const PlainBody = Schema.Struct({
+  model: ModelId,
+  messages: Schema.Array(PlainMessage),
+  stream: Schema.optionalKey(Schema.Boolean),
+  prune: Schema.optionalKey(Schema.Boolean),
+  validateOnly: Schema.optionalKey(Schema.Boolean),
+  systemPrompt: Schema.optionalKey(Schema.String)
+})
+
+const plainMutations = [
+  "model",
+  "messages",
+  "stream",
+  "prune",
+  "validateOnly",
+  "systemPrompt",
+  "pruneOptions",
+  "contextStrategy",
+  "id",
+  "message.id",
+  "message.role",
+  "message.content",
+  "message.parts",
+  "message.metadata"
+] as const
+
+/** Bodies of the plain form `{model, messages: [{role, content}], stream?, …}`, half of them with one field set to any JSON value. */
+export const plainishBodies = Arbitrary.all({
+  body: Arbitrary.schema(PlainBody),
+  mutate: Arbitrary.schema(Schema.Boolean),
+  field: Arbitrary.schema(Schema.Literals(plainMutations)),
+  value: Arbitrary.schema(Schema.Json)
+}).pipe(Arbitrary.map(({ body, field, mutate, value }) => {
+  if (!mutate) return viaJson(body)
+  const mutated: Record<string, unknown> = { ...body }
+  const messages = body.messages.map((message) => ({ ...message } as Record<string, unknown>))
+  if (field.startsWith("message.")) {
+    if (messages[0] !== undefined) messages[0][field.slice("message.".length)] = value
+  } else mutated[field] = value
+  return viaJson({ ...mutated, messages: field.startsWith("message.") ? messages : mutated.messages })
+}))
