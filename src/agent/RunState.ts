@@ -54,7 +54,7 @@ const reserveId = (used: Set<string>, id: string): string => {
  * cut it short), `finish` last. Hot path: one object per chunk.
  */
 export class RunState {
-  private readonly messageId = generateId()
+  private readonly messageId: string
   private readonly usage = new UsageTotals()
   /** The last step's finish reason. */
   private finishReason: FinishReason = "other"
@@ -69,8 +69,10 @@ export class RunState {
   private readonly reasoningIds = new Set<string>()
   private readonly emit: Emit
 
-  constructor(emit: Emit) {
+  /** `messageId`: the assistant message the run continues (docs/DESIGN.md §10); default a new one. */
+  constructor(emit: Emit, messageId: string = generateId()) {
     this.emit = emit
+    this.messageId = messageId
   }
 
   /** Whether any chunk was sent; until then a failure is a plain HTTP error. */
@@ -78,11 +80,15 @@ export class RunState {
     return this.begun
   }
 
+  /** Sends `start`, once. */
+  begin(): void {
+    if (this.begun) return
+    this.begun = true
+    this.emit({ type: "start", messageId: this.messageId })
+  }
+
   beginStep(): void {
-    if (!this.begun) {
-      this.begun = true
-      this.emit({ type: "start", messageId: this.messageId })
-    }
+    this.begin()
     this.stepOpen = true
     this.emit({ type: "start-step" })
   }
@@ -186,6 +192,22 @@ export class RunState {
     } else {
       this.emit({ type: "tool-input-error", ...common, errorText: call.errorText })
     }
+  }
+
+  /** A valid call that waits for a person's approval instead of running (docs/DESIGN.md §10). */
+  approvalRequest(toolCallId: string, approvalId: string): void {
+    this.pendingOutputs.delete(toolCallId)
+    this.emit({ type: "tool-approval-request", approvalId, toolCallId })
+  }
+
+  /** A call its approver denied: it never ran. */
+  toolDenied(toolCallId: string): void {
+    this.emit({ type: "tool-output-denied", toolCallId })
+  }
+
+  /** An approved call whose input its tool now refuses: an error output, as `streamText` reports it. */
+  toolInputRefused(toolCallId: string, errorText: string): void {
+    this.emit({ type: "tool-output-error", toolCallId, errorText, dynamic: true })
   }
 
   toolOutput(call: ValidToolCall, output: JSONValue): void {
