@@ -1,11 +1,12 @@
 import type { UIMessage } from "ai"
-import { Context, Duration, Effect, Layer } from "effect"
-import type { AgentRun } from "../agent/AgentRun.ts"
-import { allowsModel, type ApiKey } from "../domain/ApiKey.ts"
+import { Clock, Context, Duration, Effect, Layer } from "effect"
+import type { AgentRun, ApprovalAnswer, ApprovalGate } from "../agent/AgentRun.ts"
+import { allowsModel, type ApiKey, requiresApproval } from "../domain/ApiKey.ts"
 import { type ChatRequest, decodeChatRequest } from "../domain/ChatRequest.ts"
 import { normalizeMessages } from "../domain/Message.ts"
 import type { InvalidHistory, InvalidRequest } from "../domain/requestErrors.ts"
 import type { ValidationReport } from "../domain/ValidationReport.ts"
+import { Approvals } from "../governance/Approvals.ts"
 import { ModelRegistry } from "../models/ModelRegistry.ts"
 import { InvalidPromptType } from "../prompts/promptErrors.ts"
 import { checkPromptType, resolveSystemPrompt } from "../prompts/resolveSystemPrompt.ts"
@@ -22,8 +23,9 @@ import {
   type UnknownTool
 } from "../tools/toolErrors.ts"
 import { ToolRegistry } from "../tools/ToolRegistry.ts"
+import { approvalAnswers, checkApprovals, claimApprovals } from "./approvalCheck.ts"
 import { checkHistory } from "./historyCheck.ts"
-import { EmptyConversation, ModelNotAllowed, UnknownModel, type UnknownSandbox } from "./planErrors.ts"
+import { EmptyConversation, InvalidApproval, ModelNotAllowed, UnknownModel, type UnknownSandbox } from "./planErrors.ts"
 import { checkSandboxAccess } from "./sandboxCheck.ts"
 import { validationReport } from "./validationReport.ts"
 
@@ -58,6 +60,7 @@ export type ChatPlanFailure =
   | MissingToolContext
   | EmptyConversation
   | InvalidHistory
+  | InvalidApproval
   | InvalidPruneOptions
 
 // The allow-list is checked first so a key cannot probe which models exist.
@@ -67,6 +70,10 @@ const modelProblem = (key: ApiKey, model: string, found: boolean) =>
     : !found
     ? new UnknownModel({ model })
     : undefined
+
+/** The run continues the last message when it answers approval requests (docs/DESIGN.md §10). */
+const resumeOf = (input: ReadonlyArray<UIMessage>, answers: ReadonlyArray<ApprovalAnswer>): AgentRun["resume"] =>
+  answers.length === 0 ? undefined : { messageId: input.at(-1)!.id, answers }
 
 /**
  * `max_tokens` for the model calls: only what the caller asked for, with
@@ -81,7 +88,16 @@ const outputCap = (chat: ChatRequest, modelMax: number | undefined): number | un
   return asked === undefined || asked === 0 ? undefined : Math.min(asked, modelMax ?? asked)
 }
 
+/** Which of the key's calls wait for a person, and their approval ids, issued at `now` (docs/DESIGN.md §10). */
+const approvalGate = (key: ApiKey, approvals: Approvals["Service"], now: number): ApprovalGate | undefined =>
+  key.approvalRequired.length === 0 ? undefined : {
+    requires: (toolName) => requiresApproval(key, toolName),
+    requestId: ({ input, toolCallId, toolName }) =>
+      approvals.ids.issue({ keyId: key.id, toolCallId, toolName, input }, now)
+  }
+
 const make = Effect.gen(function*() {
+  const approvals = yield* Approvals
   const models = yield* ModelRegistry
   const registry = yield* ToolRegistry
   const pruner = yield* Pruner
@@ -131,7 +147,8 @@ const make = Effect.gen(function*() {
           ...pruneTarget(found.entry, usable.map((check) => check.tool))
         })
         : undefined
-      return { _tag: "Report", report: validationReport(problem, checks, selection.rejected, prune) } satisfies ChatPlan
+      const report = validationReport(problem, checks, selection.rejected, prune, (name) => requiresApproval(key, name))
+      return { _tag: "Report", report } satisfies ChatPlan
     }
 
     const failed = checks.filter((check) => !isUsable(check))
@@ -141,6 +158,11 @@ const make = Effect.gen(function*() {
     const input = normalizeMessages(chat.messages)
     const invalid = checkHistory(input)
     if (invalid !== undefined) return yield* invalid
+    const answers = approvalAnswers(input)
+    if (answers instanceof InvalidApproval) return yield* answers
+    const now = yield* Clock.currentTimeMillis
+    const forged = checkApprovals(answers, key, approvals, new Set(usable.map((check) => check.name)), now)
+    if (forged !== undefined) return yield* forged
 
     const { entry, model } = found!
     const pruned = chat.prune
@@ -161,8 +183,12 @@ const make = Effect.gen(function*() {
       key,
       maxSteps: MAX_STEPS,
       timeout: MAX_DURATION,
-      maxOutputTokens: outputCap(chat, entry.maxOutputTokens)
+      maxOutputTokens: outputCap(chat, entry.maxOutputTokens),
+      approval: approvalGate(key, approvals, now),
+      resume: resumeOf(input, answers)
     }
+    // Last: a request refused for any other reason leaves its approvals unused.
+    yield* claimApprovals(answers, approvals)
     return {
       _tag: "Run",
       run,

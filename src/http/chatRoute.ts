@@ -51,7 +51,12 @@ export const makeChatRoute = Effect.gen(function*() {
       if (plan._tag === "Report") return writeJson(res, 200, plan.report, headers)
       if (!plan.stream) {
         const collected = yield* agent.collect(plan.run)
-        return writeJson(res, 200, chatResponseBody(collected, plan.input, plan.tools), headers)
+        return writeJson(
+          res,
+          200,
+          chatResponseBody(collected, plan.input, plan.tools, plan.run.resume !== undefined),
+          headers
+        )
       }
       const sse = stream.sse = new SseWriter(res, headers)
       yield* agent.run(plan.run, sse.emit, failureText, sse)
