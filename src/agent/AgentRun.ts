@@ -11,6 +11,29 @@ export interface ResolvedTool {
   readonly context: Readonly<Record<string, unknown>>
 }
 
+/**
+ * Which tool calls wait for a person (docs/DESIGN.md §10): the loop does not
+ * run them but sends an approval request with the id `requestId` makes.
+ */
+export interface ApprovalGate {
+  readonly requires: (toolName: string) => boolean
+  readonly requestId: (
+    call: { readonly toolCallId: string; readonly toolName: string; readonly input: unknown }
+  ) => string
+}
+
+/** A person's answer to an approval request, found in the conversation's last message and checked. */
+export interface ApprovalAnswer {
+  /** Where it is in the client's messages (`messages[1].parts[2]`). */
+  readonly path: string
+  readonly approvalId: string
+  readonly toolCallId: string
+  readonly toolName: string
+  readonly input: unknown
+  readonly approved: boolean
+  readonly reason: string | undefined
+}
+
 /** Everything one run of the tool loop needs. */
 export interface AgentRun {
   readonly model: LanguageModelV4
@@ -29,4 +52,11 @@ export interface AgentRun {
   readonly maxOutputTokens?: number | undefined
   /** Where the run counts every model call and tool call it makes, for the usage ledger; absent: counted nowhere. */
   readonly meter?: RunMeter | undefined
+  readonly approval?: ApprovalGate | undefined
+  /**
+   * The run continues the conversation's last (assistant) message: it first
+   * runs the approved calls and tells the model of the denied ones, as
+   * `streamText` does with approval responses (docs/DESIGN.md §10).
+   */
+  readonly resume?: { readonly messageId: string; readonly answers: ReadonlyArray<ApprovalAnswer> } | undefined
 }

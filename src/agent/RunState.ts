@@ -55,7 +55,7 @@ const reserveId = (used: Set<string>, id: string): string => {
  * cut it short), `finish` last. Hot path: one object per chunk.
  */
 export class RunState {
-  private readonly messageId = generateId()
+  private readonly messageId: string
   private readonly usage = new UsageTotals()
   /** The last step's finish reason. */
   private finishReason: FinishReason = "other"
@@ -71,9 +71,14 @@ export class RunState {
   private readonly emit: Emit
   private readonly meter: RunMeter | undefined
 
-  constructor(emit: Emit, meter?: RunMeter) {
+  /**
+   * `meter`: where the run counts its usage (the ledger's); `messageId`: the
+   * assistant message the run continues (docs/DESIGN.md §10); default a new one.
+   */
+  constructor(emit: Emit, meter?: RunMeter, messageId: string = generateId()) {
     this.emit = emit
     this.meter = meter
+    this.messageId = messageId
   }
 
   /** Whether any chunk was sent; until then a failure is a plain HTTP error. */
@@ -81,11 +86,15 @@ export class RunState {
     return this.begun
   }
 
+  /** Sends `start`, once. */
+  begin(): void {
+    if (this.begun) return
+    this.begun = true
+    this.emit({ type: "start", messageId: this.messageId })
+  }
+
   beginStep(): void {
-    if (!this.begun) {
-      this.begun = true
-      this.emit({ type: "start", messageId: this.messageId })
-    }
+    this.begin()
     this.stepOpen = true
     this.emit({ type: "start-step" })
   }
@@ -189,6 +198,22 @@ export class RunState {
     } else {
       this.emit({ type: "tool-input-error", ...common, errorText: call.errorText })
     }
+  }
+
+  /** A valid call that waits for a person's approval instead of running (docs/DESIGN.md §10). */
+  approvalRequest(toolCallId: string, approvalId: string): void {
+    this.pendingOutputs.delete(toolCallId)
+    this.emit({ type: "tool-approval-request", approvalId, toolCallId })
+  }
+
+  /** A call its approver denied: it never ran. */
+  toolDenied(toolCallId: string): void {
+    this.emit({ type: "tool-output-denied", toolCallId })
+  }
+
+  /** An approved call whose input its tool now refuses: an error output, as `streamText` reports it. */
+  toolInputRefused(toolCallId: string, errorText: string): void {
+    this.emit({ type: "tool-output-error", toolCallId, errorText, dynamic: true })
   }
 
   toolOutput(call: ValidToolCall, output: JSONValue): void {

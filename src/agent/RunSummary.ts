@@ -9,8 +9,11 @@ export interface Usage {
   cachedInputTokens?: number
 }
 
-/** A limit of parley's that ended the run before the model did (docs/DESIGN.md §3.4). */
-export type LimitReason = "step-limit" | "timeout"
+/**
+ * A limit of parley's that ended the run before the model did (docs/DESIGN.md
+ * §3.4), or a tool call that waits for a person's approval (§10).
+ */
+export type LimitReason = "step-limit" | "timeout" | "approval-required"
 
 // The model ended its turn: anything else (cut off by its output limit, a limit of parley's, a failure) did not finish.
 const FINISHED: ReadonlySet<FinishReason> = new Set(["stop", "content-filter", "tool-calls", "other"])

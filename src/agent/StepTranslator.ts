@@ -1,5 +1,6 @@
 import type { LanguageModelV4StreamPart } from "@ai-sdk/provider"
 import type { FinishReason } from "ai"
+import type { ApprovalGate } from "./AgentRun.ts"
 import type { BlockContent, RunState } from "./RunState.ts"
 import { type ParsedToolCall, parseToolCall } from "./toolInput.ts"
 import type { ToolSet } from "./toolSet.ts"
@@ -16,14 +17,18 @@ export type StepContent = BlockContent | { readonly type: "tool-call"; readonly 
 export class StepTranslator {
   readonly content: Array<StepContent> = []
   readonly calls: Array<ParsedToolCall> = []
+  /** Ids of the step's calls that wait for a person's approval instead of running (docs/DESIGN.md §10). */
+  readonly awaiting = new Set<string>()
   finishReason: FinishReason = "other"
 
   private readonly state: RunState
   private readonly tools: ToolSet
+  private readonly approval: ApprovalGate | undefined
 
-  constructor(state: RunState, tools: ToolSet) {
+  constructor(state: RunState, tools: ToolSet, approval?: ApprovalGate) {
     this.state = state
     this.tools = tools
+    this.approval = approval
   }
 
   push(part: LanguageModelV4StreamPart): void {
@@ -49,7 +54,13 @@ export class StepTranslator {
         const call = parseToolCall(part, this.tools)
         this.content.push({ type: "tool-call", call })
         this.calls.push(call)
-        return this.state.toolCall(call)
+        this.state.toolCall(call)
+        // As streamText: the approval request follows the call's input at once.
+        if (call.valid && call.providerExecuted !== true && this.approval?.requires(call.toolName) === true) {
+          this.awaiting.add(call.toolCallId)
+          this.state.approvalRequest(call.toolCallId, this.approval.requestId(call))
+        }
+        return
       }
       case "finish":
         this.finishReason = part.finishReason.unified

@@ -36,16 +36,23 @@ interface ToolUpdate {
 /**
  * Folds a run's chunks into the assistant UIMessage, as the AI SDK's
  * `readUIMessageStream` builds it. Builds the non-streaming JSON response.
+ * A run that continues the conversation's last message (`base`, after
+ * approvals: docs/DESIGN.md §10) adds to a copy of it, as `useChat` does.
  */
-export const collectMessage = (chunks: Iterable<UIMessageChunk>): UIMessage => {
-  let id = ""
-  let metadata: Part | undefined
-  const parts: Array<Part> = []
+export const collectMessage = (chunks: Iterable<UIMessageChunk>, base?: UIMessage): UIMessage => {
+  let id = base?.id ?? ""
+  let metadata: Part | undefined = Predicate.isObject(base?.metadata) ? { ...base.metadata } : undefined
+  const parts: Array<Part> = base === undefined ? [] : structuredClone(base.parts) as unknown as Array<Part>
   const openText = new Map<string, Part>()
   const openReasoning = new Map<string, Part>()
   // Tool parts are looked up in the current step first: a provider may reuse call ids across steps.
   let stepTools = new Map<string, Part>()
   const latestTools = new Map<string, Part>()
+  for (const part of parts) {
+    if (part.type === "dynamic-tool" || String(part.type).startsWith("tool-")) {
+      latestTools.set(String(part.toolCallId), part)
+    }
+  }
   const rawInputs = new Map<string, string>()
 
   const mergeMetadata = (value: unknown) => {
@@ -184,6 +191,15 @@ export const collectMessage = (chunks: Iterable<UIMessageChunk>): UIMessage => {
         }, part)
         break
       }
+      case "tool-approval-request": {
+        const { part } = existingTool(chunk.toolCallId)
+        part.state = "approval-requested"
+        part.approval = { id: chunk.approvalId }
+        break
+      }
+      case "tool-output-denied":
+        existingTool(chunk.toolCallId).part.state = "output-denied"
+        break
       case "message-metadata":
         mergeMetadata(chunk.messageMetadata)
         break

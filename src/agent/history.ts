@@ -16,6 +16,7 @@ import type { Tool } from "../tools/Tool.ts"
 import { partDownloads, UnfetchablePart } from "./partDownloads.ts"
 import type { ToolOutcome } from "./runTools.ts"
 import type { StepContent } from "./StepTranslator.ts"
+import type { ParsedToolCall } from "./toolInput.ts"
 
 /** What prompt conversion needs to know about the model, read once per run. */
 export interface PromptTarget {
@@ -50,42 +51,58 @@ const modelOutputTools = (tools: ReadonlyArray<{ readonly tool: Tool }>): ToolSe
       : [[tool.name, { toModelOutput: ({ output }: { output: unknown }) => toModelOutput(output) }]]
   })) as unknown as ToolSet
 
+const invalidHistory = (provider: string) => (error: unknown) =>
+  error instanceof UnfetchablePart ? error : new InvalidHistory({
+    path: "messages",
+    problem: `cannot be sent to ${provider}: ${redact(error instanceof Error ? error.message : String(error))}`
+  })
+
 /**
- * The first step's prompt: the system prompt, then the conversation. A
- * history the model cannot be sent is the client's mistake, and so is a
- * part whose URL the gateway may not fetch (`fetch` applies the outbound
- * policy). Outputs of the run's tools in the history are told to the model
- * as in the run.
+ * The conversation as model messages, and how to make prompts for the
+ * model. A history the model cannot be sent is the client's mistake.
+ * Outputs of the run's tools in the history are told to the model as in
+ * the run.
  */
-export const initialPrompt = (
+export const conversation = (
   model: LanguageModelV4,
   provider: string,
-  system: string,
   messages: ReadonlyArray<UIMessage>,
   fetch: ClientFetch,
   tools: ReadonlyArray<{ readonly tool: Tool }> = []
 ): Effect.Effect<
-  { readonly target: PromptTarget; readonly prompt: LanguageModelV4Prompt },
+  { readonly target: PromptTarget; readonly messages: Array<ModelMessage> },
   InvalidHistory | UnfetchablePart
 > =>
   Effect.tryPromise({
-    try: async (signal) => {
-      const target: PromptTarget = {
+    try: async () => ({
+      target: {
         supportedUrls: await model.supportedUrls,
         provider: model.provider.split(".")[0] ?? model.provider,
         download: partDownloads(fetch, messages)
-      }
-      const modelMessages = await convertToModelMessages(Array.from(messages), { tools: modelOutputTools(tools) })
-      return { target, prompt: await toPrompt(target, system, modelMessages, signal) }
-    },
-    catch: (error) =>
-      error instanceof UnfetchablePart ? error : new InvalidHistory({
-        path: "messages",
-        problem: `cannot be sent to ${provider}: ${redact(error instanceof Error ? error.message : String(error))}`
-      })
+      },
+      messages: await convertToModelMessages(Array.from(messages), { tools: modelOutputTools(tools) })
+    }),
+    catch: invalidHistory(provider)
   })
 
-const toModelOutput = (outcome: ToolOutcome, tool: Tool | undefined) =>
+/**
+ * The first step's prompt: the system prompt, then the conversation (with
+ * the results of the calls approved in it, when the run carried them out).
+ * A part whose URL the gateway may not fetch is the client's mistake too
+ * (`fetch` applies the outbound policy).
+ */
+export const initialPrompt = (
+  target: PromptTarget,
+  provider: string,
+  system: string,
+  messages: Array<ModelMessage>
+): Effect.Effect<LanguageModelV4Prompt, InvalidHistory | UnfetchablePart> =>
+  Effect.tryPromise({
+    try: (signal) => toPrompt(target, system, messages, signal),
+    catch: invalidHistory(provider)
+  })
+
+export const toModelOutput = (outcome: ToolOutcome, tool: Tool | undefined) =>
   !outcome.ok
     ? { type: "error-text" as const, value: outcome.errorText }
     : tool?.toModelOutput !== undefined
@@ -142,3 +159,21 @@ export const stepMessages = (
   if (results.length > 0) messages.push({ role: "tool", content: results })
   return toPrompt(target, undefined, messages)
 }
+
+/**
+ * The results of calls approved in the conversation's last message, run
+ * before the first step: one tool message after the conversation, in call
+ * order, as `streamText` adds them (docs/DESIGN.md §10).
+ */
+export const approvedResults = (
+  results: ReadonlyArray<{ readonly call: ParsedToolCall; readonly outcome: ToolOutcome }>
+): Array<ModelMessage> =>
+  results.length === 0 ? [] : [{
+    role: "tool",
+    content: results.map(({ call, outcome }) => ({
+      type: "tool-result" as const,
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      output: toModelOutput(outcome, call.valid ? call.runTool.tool : undefined)
+    }))
+  }]

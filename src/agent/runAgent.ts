@@ -5,20 +5,22 @@ import { type ProviderFailure, ProviderUnavailable } from "../models/ProviderFai
 import type { ClientFetch } from "../tools/outbound/fetchForClient.ts"
 import type { AgentRun } from "./AgentRun.ts"
 import { type ClientPace, keepsUp, untilCaughtUp } from "./ClientPace.ts"
-import { initialPrompt, type PromptTarget, stepMessages } from "./history.ts"
+import { conversation, initialPrompt, type PromptTarget, stepMessages } from "./history.ts"
 import { streamModelCall } from "./modelCall.ts"
 import type { UnfetchablePart } from "./partDownloads.ts"
+import { resumeApprovals } from "./resumeApprovals.ts"
 import { type Emit, RunState } from "./RunState.ts"
 import type { RunSummary } from "./RunSummary.ts"
 import { runTools, type ToolOutcome } from "./runTools.ts"
 import { StepTranslator } from "./StepTranslator.ts"
+import type { ValidToolCall } from "./toolInput.ts"
 import { makeToolSet, type ToolSet } from "./toolSet.ts"
 
 const TIMEOUT_ERROR_TEXT = "Error: the request time limit was reached before this tool call completed"
 const PROVIDER_FAILED_TEXT = "Error: the model's answer broke off before this tool call completed"
 
-/** How the steps ended when no limit cut them short. */
-type StepsEnd = "done" | "step-limit"
+/** How the steps ended when no limit of time cut them short. */
+type StepsEnd = "done" | "step-limit" | "approval-required"
 
 const callOptions = (run: AgentRun, tools: ToolSet, prompt: LanguageModelV4Prompt): LanguageModelV4CallOptions => ({
   prompt,
@@ -43,7 +45,7 @@ const runSteps = Effect.fnUntraced(function*(
   for (let step = 1;; step++) {
     // The next step waits for a client that is behind, as its model answer would.
     yield* untilCaughtUp(pace)
-    const translator = new StepTranslator(state, tools)
+    const translator = new StepTranslator(state, tools, run.approval)
     run.meter?.startStep()
     yield* streamModelCall(run.model, run.provider, callOptions(run, tools, prompt), state, translator, pace)
 
@@ -51,11 +53,13 @@ const runSteps = Effect.fnUntraced(function*(
     const outcomes = new Map<string, ToolOutcome>()
     for (const call of calls) if (!call.valid) outcomes.set(call.toolCallId, { ok: false, errorText: call.errorText })
     // As the AI SDK: tools run only when the model finished its turn normally.
-    const valid = calls.filter((call) => call.valid)
+    const valid = calls.filter((call): call is ValidToolCall => call.valid && !translator.awaiting.has(call.toolCallId))
     if (valid.length > 0 && (translator.finishReason === "stop" || translator.finishReason === "tool-calls")) {
       for (const [id, outcome] of yield* runTools(state, valid, run, pace)) outcomes.set(id, outcome)
     }
     state.endStep()
+    // As streamText: a call waiting for a person ends the run; the next request carries the answer.
+    if (translator.awaiting.size > 0) return "approval-required" satisfies StepsEnd
 
     const answered = calls.length > 0 && outcomes.size === calls.length
     if (!answered || translator.finishReason === "interrupted") return "done" satisfies StepsEnd
@@ -71,11 +75,14 @@ export type FailureText = (failure: ProviderFailure) => string
 // Untraced: a span costs ~20 µs a call, and this runs on every request (BENCHMARKS.md).
 const runToEnd = Effect.fnUntraced(function*(run: AgentRun, state: RunState, fetch: ClientFetch, pace: ClientPace) {
   const ended = yield* Effect.gen(function*() {
-    const { prompt, target } = yield* initialPrompt(run.model, run.provider, run.system, run.messages, fetch, run.tools)
-    return yield* runSteps(run, state, makeToolSet(run.tools), target, prompt, pace)
+    const history = yield* conversation(run.model, run.provider, run.messages, fetch, run.tools)
+    const tools = makeToolSet(run.tools)
+    const resumed = yield* resumeApprovals(run, state, tools, pace)
+    const prompt = yield* initialPrompt(history.target, run.provider, run.system, history.messages.concat(resumed))
+    return yield* runSteps(run, state, tools, history.target, prompt, pace)
   }).pipe(Effect.timeoutOption(run.timeout))
 
-  if (Option.isSome(ended)) return state.finish(ended.value === "done" ? undefined : "step-limit")
+  if (Option.isSome(ended)) return state.finish(ended.value === "done" ? undefined : ended.value)
   if (!state.started) {
     return yield* new ProviderUnavailable({
       provider: run.provider,
@@ -104,7 +111,7 @@ export const runAgent = (
   pace: ClientPace = keepsUp
 ): Effect.Effect<RunSummary, ProviderFailure | InvalidHistory | UnfetchablePart> =>
   Effect.suspend(() => {
-    const state = new RunState(emit, run.meter)
+    const state = new RunState(emit, run.meter, run.resume?.messageId)
     const summary = runToEnd(run, state, fetch, pace)
     if (failureText === undefined) return summary
     return Effect.catchIf(

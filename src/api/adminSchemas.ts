@@ -14,6 +14,10 @@ const Password = Schema.String.check(
 const AllowList = Schema.Array(Schema.String).annotate({
   description: "* for all, <provider>/* for a provider's models, or exact names; empty allows nothing"
 })
+const ApprovalList = Schema.Array(Schema.String).annotate({
+  description: "Tools that wait for a person's approval (docs/DESIGN.md §10): * for all, or exact names; " +
+    "a key's list adds to its account's, it never waives one"
+})
 const Timestamp = Schema.String.annotate({ description: "ISO-8601 instant" })
 
 export const AccountStatusField = Schema.Literals(["active", "disabled"])
@@ -25,6 +29,7 @@ export const AccountView = Schema.Struct({
   status: AccountStatusField,
   allowedModels: Schema.Array(Schema.String),
   allowedTools: Schema.Array(Schema.String),
+  approvalRequired: Schema.Array(Schema.String),
   createdAt: Timestamp
 }).annotate({ identifier: "Account" })
 
@@ -36,6 +41,7 @@ export const KeyView = Schema.Struct({
   status: Schema.Literals(["active", "inactive", "revoked"]),
   allowedModels: Schema.Array(Schema.String),
   allowedTools: Schema.Array(Schema.String),
+  approvalRequired: Schema.Array(Schema.String),
   createdAt: Timestamp,
   lastUsedAt: Schema.NullOr(Timestamp),
   expiresAt: Schema.NullOr(Timestamp)
@@ -50,7 +56,8 @@ export const CreateAccount = Schema.Struct({
   email: Email,
   password: Schema.optional(Password),
   allowedModels: AllowList,
-  allowedTools: AllowList
+  allowedTools: AllowList,
+  approvalRequired: Schema.optional(ApprovalList)
 }).annotate({ identifier: "CreateAccount" })
 
 export const UpdateAccount = Schema.Struct({
@@ -58,7 +65,8 @@ export const UpdateAccount = Schema.Struct({
   status: Schema.optional(AccountStatusField),
   password: Schema.optional(Password),
   allowedModels: Schema.optional(AllowList),
-  allowedTools: Schema.optional(AllowList)
+  allowedTools: Schema.optional(AllowList),
+  approvalRequired: Schema.optional(ApprovalList)
 }).annotate({ identifier: "UpdateAccount" })
 
 const ExpiresAt = Schema.NullOr(Schema.DateFromString.check(
@@ -71,6 +79,7 @@ export const CreateKey = Schema.Struct({
   name: Name,
   allowedModels: AllowList,
   allowedTools: AllowList,
+  approvalRequired: Schema.optional(ApprovalList),
   expiresAt: Schema.optional(ExpiresAt),
   accountId: Schema.optional(Schema.String).annotate({
     description: "Operator only; default: the caller's account (the operator's: default)"
@@ -81,6 +90,7 @@ export const UpdateKey = Schema.Struct({
   name: Schema.optional(Name),
   allowedModels: Schema.optional(AllowList),
   allowedTools: Schema.optional(AllowList),
+  approvalRequired: Schema.optional(ApprovalList),
   expiresAt: Schema.optional(ExpiresAt)
 }).annotate({ identifier: "UpdateKey" })
 

@@ -8,6 +8,7 @@ import { SecretKey } from "../auth/SecretKey.ts"
 import { Sessions } from "../auth/Sessions.ts"
 import { ChatPlanner } from "../chat/ChatPlanner.ts"
 import { AppConfig } from "../config/AppConfig.ts"
+import { Approvals } from "../governance/Approvals.ts"
 import { UsageLedger } from "../ledger/UsageLedger.ts"
 import { UsageQueries } from "../ledger/UsageQueries.ts"
 import { McpRegistry } from "../mcp/McpRegistry.ts"
@@ -36,8 +37,10 @@ const toolConcurrency = Layer.effect(
   Effect.map(Effect.service(AppConfig), (config) => config.toolConcurrency ?? ToolConcurrency.defaultValue())
 )
 
-/** Accounts and console sessions (docs/DESIGN.md §6). */
-const accountServices = Sessions.layer.pipe(Layer.provideMerge(Layer.merge(Accounts.layer, SecretKey.layer)))
+/** Accounts and console sessions (docs/DESIGN.md §6), and tool approvals (§10): what PARLEY_SECRET_KEY signs. */
+const accountServices = Layer.merge(Sessions.layer, Approvals.layer).pipe(
+  Layer.provideMerge(Layer.merge(Accounts.layer, SecretKey.layer))
+)
 
 /** The services the routes use, over the configured database. */
 export const gatewayServices = <E>(parts: GatewayParts<E>) =>

@@ -20,6 +20,7 @@ const AccountRow = Schema.Struct({
   status: AccountStatus,
   allowed_models: StringList,
   allowed_tools: StringList,
+  approval_required: StringList,
   created_at: Timestamp
 })
 
@@ -33,11 +34,12 @@ const toStored = (row: typeof AccountRow.Type): StoredAccount => ({
   status: row.status,
   allowedModels: row.allowed_models,
   allowedTools: row.allowed_tools,
+  approvalRequired: row.approval_required,
   createdAt: row.created_at
 })
 
 export type AccountChanges = Partial<
-  Pick<StoredAccount, "name" | "status" | "allowedModels" | "allowedTools" | "passwordHash">
+  Pick<StoredAccount, "name" | "status" | "allowedModels" | "allowedTools" | "approvalRequired" | "passwordHash">
 >
 
 /** SQL access to the `accounts` table. */
@@ -67,6 +69,9 @@ export class AccountStore extends Context.Service<AccountStore, {
         if (changes.status !== undefined) columns.status = changes.status
         if (changes.allowedModels !== undefined) columns.allowed_models = JSON.stringify(changes.allowedModels)
         if (changes.allowedTools !== undefined) columns.allowed_tools = JSON.stringify(changes.allowedTools)
+        if (changes.approvalRequired !== undefined) {
+          columns.approval_required = JSON.stringify(changes.approvalRequired)
+        }
         if (changes.passwordHash != null) columns.password_hash = changes.passwordHash
         if (Object.keys(columns).length > 0) yield* sql`UPDATE accounts SET ${sql.update(columns)} WHERE id = ${id}`
         return yield* get(id)
@@ -83,6 +88,7 @@ export class AccountStore extends Context.Service<AccountStore, {
               status: account.status,
               allowed_models: JSON.stringify(account.allowedModels),
               allowed_tools: JSON.stringify(account.allowedTools),
+              approval_required: JSON.stringify(account.approvalRequired),
               created_at: account.createdAt
             })
           }`),

@@ -12,6 +12,8 @@ export interface NewAccount {
   readonly password?: string | undefined
   readonly allowedModels: ReadonlyArray<string>
   readonly allowedTools: ReadonlyArray<string>
+  /** Tools that wait for a person for every key of the account (docs/DESIGN.md §10); default none. */
+  readonly approvalRequired?: ReadonlyArray<string> | undefined
 }
 
 export interface AccountUpdate {
@@ -19,6 +21,7 @@ export interface AccountUpdate {
   readonly status?: AccountStatus | undefined
   readonly allowedModels?: ReadonlyArray<string> | undefined
   readonly allowedTools?: ReadonlyArray<string> | undefined
+  readonly approvalRequired?: ReadonlyArray<string> | undefined
   readonly password?: string | undefined
 }
 
@@ -58,6 +61,7 @@ export class Accounts extends Context.Service<Accounts, {
           status: "active",
           allowedModels: [...input.allowedModels],
           allowedTools: [...input.allowedTools],
+          approvalRequired: [...(input.approvalRequired ?? [])],
           createdAt: new Date(yield* Clock.currentTimeMillis)
         }
         yield* Effect.orDie(store.insert(account))
@@ -71,6 +75,7 @@ export class Accounts extends Context.Service<Accounts, {
           ...(changes.status === undefined ? {} : { status: changes.status }),
           ...(changes.allowedModels === undefined ? {} : { allowedModels: changes.allowedModels }),
           ...(changes.allowedTools === undefined ? {} : { allowedTools: changes.allowedTools }),
+          ...(changes.approvalRequired === undefined ? {} : { approvalRequired: changes.approvalRequired }),
           ...(passwordHash === undefined ? {} : { passwordHash })
         }))
         if (Option.isNone(updated)) return yield* new AccountNotFound({ id })

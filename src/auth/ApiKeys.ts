@@ -1,7 +1,7 @@
 import { Cache, Clock, Context, Duration, Effect, Exit, Layer, Option } from "effect"
 import { AppConfig } from "../config/AppConfig.ts"
 import { DEFAULT_ACCOUNT_ID } from "../domain/Account.ts"
-import { type ApiKey, intersectAllowLists, type KeyStatus } from "../domain/ApiKey.ts"
+import { type ApiKey, intersectAllowLists, type KeyStatus, unionApprovalLists } from "../domain/ApiKey.ts"
 import * as Database from "../store/Database.ts"
 import {
   type AuthServiceUnavailable,
@@ -35,6 +35,8 @@ export interface NewKey {
   readonly name: string
   readonly allowedModels: ReadonlyArray<string>
   readonly allowedTools: ReadonlyArray<string>
+  /** Tools that wait for a person (docs/DESIGN.md §10); default none. */
+  readonly approvalRequired?: ReadonlyArray<string> | undefined
   readonly expiresAt?: Date | undefined
   /** Default: the `default` account. */
   readonly accountId?: string | undefined
@@ -44,13 +46,17 @@ const bearer = /^Bearer +(\S+) *$/i
 
 const publicView = ({ previousExpiresAt: _p, previousSecretHash: _h, secretHash: _s, ...key }: StoredKey): ApiKey => key
 
-/** The key as a request sees it: its allow-lists narrowed by its account's (docs/DESIGN.md §6). */
+/**
+ * The key as a request sees it: its allow-lists narrowed by its account's
+ * (docs/DESIGN.md §6), its approval list widened by its account's (§10).
+ */
 const effectiveView = (
-  { accountModels, accountStatus: _, accountTools, ...key }: KeyWithAccount
+  { accountApprovals, accountModels, accountStatus: _, accountTools, ...key }: KeyWithAccount
 ): ApiKey => ({
   ...publicView(key),
   allowedModels: intersectAllowLists(key.allowedModels, accountModels),
-  allowedTools: intersectAllowLists(key.allowedTools, accountTools)
+  allowedTools: intersectAllowLists(key.allowedTools, accountTools),
+  approvalRequired: unionApprovalLists(key.approvalRequired, accountApprovals)
 })
 
 // A cached lookup is the same object until it expires, so its view is made once, not per request.
@@ -164,6 +170,7 @@ export class ApiKeys extends Context.Service<ApiKeys, {
             status: "active",
             allowedModels: [...input.allowedModels],
             allowedTools: [...input.allowedTools],
+            approvalRequired: [...(input.approvalRequired ?? [])],
             createdAt: new Date(yield* Clock.currentTimeMillis),
             lastUsedAt: null,
             expiresAt: input.expiresAt ?? null

@@ -49,6 +49,7 @@ export const readAnswer = (body: unknown, tokenHash: string, now: number): Answe
     status: "active",
     allowedModels: allowListClaim(body.parley_models),
     allowedTools: allowListClaim(body.parley_tools),
+    approvalRequired: [],
     createdAt: new Date(now),
     lastUsedAt: null,
     expiresAt: expiresAt === undefined ? null : new Date(expiresAt)

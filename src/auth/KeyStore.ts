@@ -18,9 +18,12 @@ export interface KeyWithAccount extends StoredKey {
   readonly accountStatus: AccountStatus
   readonly accountModels: ReadonlyArray<string>
   readonly accountTools: ReadonlyArray<string>
+  readonly accountApprovals: ReadonlyArray<string>
 }
 
-export type KeyChanges = Partial<Pick<StoredKey, "name" | "allowedModels" | "allowedTools" | "expiresAt">>
+export type KeyChanges = Partial<
+  Pick<StoredKey, "name" | "allowedModels" | "allowedTools" | "approvalRequired" | "expiresAt">
+>
 
 export type KeyStoreError = SqlError.SqlError | Schema.SchemaError
 
@@ -39,6 +42,7 @@ const KeyRow = Schema.Struct({
   status: KeyStatus,
   allowed_models: StringList,
   allowed_tools: StringList,
+  approval_required: StringList,
   created_at: Timestamp,
   last_used_at: Schema.NullOr(Timestamp),
   expires_at: Schema.NullOr(Timestamp)
@@ -50,7 +54,8 @@ const KeyWithAccountRow = Schema.Struct({
   ...KeyRow.fields,
   account_status: AccountStatus,
   account_models: StringList,
-  account_tools: StringList
+  account_tools: StringList,
+  account_approvals: StringList
 })
 
 const decodeWithAccount = Schema.decodeUnknownEffect(Schema.Array(KeyWithAccountRow))
@@ -66,6 +71,7 @@ const toStoredKey = (row: typeof KeyRow.Type): StoredKey => ({
   status: row.status,
   allowedModels: row.allowed_models,
   allowedTools: row.allowed_tools,
+  approvalRequired: row.approval_required,
   createdAt: row.created_at,
   lastUsedAt: row.last_used_at,
   expiresAt: row.expires_at
@@ -125,6 +131,7 @@ export class KeyStore extends Context.Service<KeyStore, {
             status: key.status,
             allowed_models: JSON.stringify(key.allowedModels),
             allowed_tools: JSON.stringify(key.allowedTools),
+            approval_required: JSON.stringify(key.approvalRequired),
             created_at: key.createdAt,
             last_used_at: key.lastUsedAt,
             expires_at: key.expiresAt
@@ -168,6 +175,9 @@ export class KeyStore extends Context.Service<KeyStore, {
         if (changes.name !== undefined) columns.name = changes.name
         if (changes.allowedModels !== undefined) columns.allowed_models = JSON.stringify(changes.allowedModels)
         if (changes.allowedTools !== undefined) columns.allowed_tools = JSON.stringify(changes.allowedTools)
+        if (changes.approvalRequired !== undefined) {
+          columns.approval_required = JSON.stringify(changes.approvalRequired)
+        }
         if (changes.expiresAt !== undefined) columns.expires_at = changes.expiresAt
         if (Object.keys(columns).length > 0) yield* sql`UPDATE api_keys SET ${sql.update(columns)} WHERE id = ${id}`
         return yield* get(id)
@@ -175,7 +185,7 @@ export class KeyStore extends Context.Service<KeyStore, {
 
       const findByHash = (secretHash: string) =>
         sql`SELECT k.*, a.status AS account_status, a.allowed_models AS account_models,
-              a.allowed_tools AS account_tools
+              a.allowed_tools AS account_tools, a.approval_required AS account_approvals
             FROM api_keys k JOIN accounts a ON a.id = k.account_id
             WHERE k.secret_hash = ${secretHash} OR k.previous_secret_hash = ${secretHash}`.pipe(
           Effect.flatMap(decodeWithAccount),
@@ -184,7 +194,8 @@ export class KeyStore extends Context.Service<KeyStore, {
               ...toStoredKey(row),
               accountStatus: row.account_status,
               accountModels: row.account_models,
-              accountTools: row.account_tools
+              accountTools: row.account_tools,
+              accountApprovals: row.account_approvals
             }))
           )
         )

@@ -1,12 +1,13 @@
 import type { UIMessage } from "ai"
-import { Context, Duration, Effect, Layer } from "effect"
-import type { AgentRun } from "../agent/AgentRun.ts"
+import { Clock, Context, Duration, Effect, Layer } from "effect"
+import type { AgentRun, ApprovalAnswer, ApprovalGate } from "../agent/AgentRun.ts"
 import { RunMeter } from "../agent/RunMeter.ts"
-import { allowsModel, type ApiKey } from "../domain/ApiKey.ts"
+import { allowsModel, type ApiKey, requiresApproval } from "../domain/ApiKey.ts"
 import { type ChatRequest, decodeChatRequest } from "../domain/ChatRequest.ts"
 import { normalizeMessages } from "../domain/Message.ts"
 import type { InvalidHistory, InvalidRequest } from "../domain/requestErrors.ts"
 import type { ValidationReport } from "../domain/ValidationReport.ts"
+import { Approvals } from "../governance/Approvals.ts"
 import type { McpServerUnavailable, McpToolHeldBack } from "../mcp/mcpErrors.ts"
 import { McpRegistry } from "../mcp/McpRegistry.ts"
 import { resolveMcpTools } from "../mcp/resolveMcpTools.ts"
@@ -27,8 +28,9 @@ import {
   type UnknownTool
 } from "../tools/toolErrors.ts"
 import { ToolRegistry } from "../tools/ToolRegistry.ts"
+import { approvalAnswers, checkApprovals, claimApprovals } from "./approvalCheck.ts"
 import { checkHistory } from "./historyCheck.ts"
-import { EmptyConversation, ModelNotAllowed, UnknownModel, type UnknownSandbox } from "./planErrors.ts"
+import { EmptyConversation, InvalidApproval, ModelNotAllowed, UnknownModel, type UnknownSandbox } from "./planErrors.ts"
 import { checkSandboxAccess } from "./sandboxCheck.ts"
 import { validationReport } from "./validationReport.ts"
 
@@ -64,6 +66,7 @@ export type ChatPlanFailure =
   | MissingToolContext
   | EmptyConversation
   | InvalidHistory
+  | InvalidApproval
   | InvalidPruneOptions
   | McpServerUnavailable
   | McpToolHeldBack
@@ -75,6 +78,10 @@ const modelProblem = (key: ApiKey, model: string, found: boolean) =>
     : !found
     ? new UnknownModel({ model })
     : undefined
+
+/** The run continues the last message when it answers approval requests (docs/DESIGN.md §10). */
+const resumeOf = (input: ReadonlyArray<UIMessage>, answers: ReadonlyArray<ApprovalAnswer>): AgentRun["resume"] =>
+  answers.length === 0 ? undefined : { messageId: input.at(-1)!.id, answers }
 
 /**
  * `max_tokens` for the model calls: only what the caller asked for, with
@@ -89,7 +96,16 @@ const outputCap = (chat: ChatRequest, modelMax: number | undefined): number | un
   return asked === undefined || asked === 0 ? undefined : Math.min(asked, modelMax ?? asked)
 }
 
+/** Which of the key's calls wait for a person, and their approval ids, issued at `now` (docs/DESIGN.md §10). */
+const approvalGate = (key: ApiKey, approvals: Approvals["Service"], now: number): ApprovalGate | undefined =>
+  key.approvalRequired.length === 0 ? undefined : {
+    requires: (toolName) => requiresApproval(key, toolName),
+    requestId: ({ input, toolCallId, toolName }) =>
+      approvals.ids.issue({ keyId: key.id, toolCallId, toolName, input }, now)
+  }
+
 const make = Effect.gen(function*() {
+  const approvals = yield* Approvals
   const models = yield* ModelRegistry
   const registry = yield* ToolRegistry
   const mcpServers = yield* McpRegistry
@@ -155,7 +171,8 @@ const make = Effect.gen(function*() {
         ...selection.rejected,
         ...mcp.unavailable.map(({ error, name }) => ({ name, error: error.message }))
       ]
-      return { _tag: "Report", report: validationReport(problem, checks, rejected, prune) } satisfies ChatPlan
+      const report = validationReport(problem, checks, rejected, prune, (name) => requiresApproval(key, name))
+      return { _tag: "Report", report } satisfies ChatPlan
     }
 
     const failed = checks.filter((check) => !isUsable(check))
@@ -165,6 +182,11 @@ const make = Effect.gen(function*() {
     const input = normalizeMessages(chat.messages)
     const invalid = checkHistory(input)
     if (invalid !== undefined) return yield* invalid
+    const answers = approvalAnswers(input)
+    if (answers instanceof InvalidApproval) return yield* answers
+    const now = yield* Clock.currentTimeMillis
+    const forged = checkApprovals(answers, key, approvals, new Set(usable.map((check) => check.name)), now)
+    if (forged !== undefined) return yield* forged
 
     const { entry, model } = found!
     const pruned = chat.prune
@@ -186,8 +208,12 @@ const make = Effect.gen(function*() {
       maxSteps: MAX_STEPS,
       timeout: MAX_DURATION,
       maxOutputTokens: outputCap(chat, entry.maxOutputTokens),
-      meter: new RunMeter(entry.id)
+      meter: new RunMeter(entry.id),
+      approval: approvalGate(key, approvals, now),
+      resume: resumeOf(input, answers)
     }
+    // Last: a request refused for any other reason leaves its approvals unused.
+    yield* claimApprovals(answers, approvals)
     return {
       _tag: "Run",
       run,

@@ -16,9 +16,11 @@ const isToolPart = (part: { readonly type: string }) => part.type === "dynamic-t
  * Whether the AI SDK's conversion sends this part as a tool call with no
  * result after it (which it then refuses): a call still waiting for input
  * is dropped, a provider-executed one answered by the provider, and an
- * approval request is dropped once a later user message superseded it.
+ * approval request is dropped once a later user message superseded it. An
+ * approved call in the last message is the run's to carry out first
+ * (docs/DESIGN.md §10), as `streamText` does; anywhere else it lacks its result.
  */
-const lacksResult = (part: ToolPartView, superseded: boolean): boolean => {
+const lacksResult = (part: ToolPartView, superseded: boolean, last: boolean): boolean => {
   if (part.providerExecuted === true) return false
   switch (part.state) {
     case "input-available":
@@ -26,7 +28,7 @@ const lacksResult = (part: ToolPartView, superseded: boolean): boolean => {
     case "approval-requested":
       return !superseded
     case "approval-responded":
-      return part.approval?.approved !== false
+      return part.approval?.approved !== false && !last
     default:
       return false
   }
@@ -46,7 +48,7 @@ export const checkHistory = (messages: ReadonlyArray<UIMessage>): InvalidHistory
     const superseded = lastUser > 0 && m < lastUser
     for (let p = 0; p < message.parts.length; p++) {
       const part = message.parts[p]!
-      if (!isToolPart(part) || !lacksResult(part as ToolPartView, superseded)) continue
+      if (!isToolPart(part) || !lacksResult(part as ToolPartView, superseded, m === messages.length - 1)) continue
       const { toolCallId, toolName, type } = part as ToolPartView
       return new InvalidHistory({
         path: `messages[${m}].parts[${p}]`,

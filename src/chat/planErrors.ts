@@ -33,3 +33,19 @@ export class EmptyConversation extends Schema.TaggedError<EmptyConversation>()("
     return `Invalid request: "messages" must contain at least one message`
   }
 }
+
+/**
+ * An approval answer in the conversation that parley cannot honour
+ * (docs/DESIGN.md §10): not issued for this call, input and key, expired,
+ * already honoured, or for a tool this request does not offer. Named at its
+ * 0-based path, as an invalid history is.
+ */
+export class InvalidApproval extends Schema.TaggedError<InvalidApproval>()("InvalidApproval", {
+  path: Schema.String,
+  /** Reads after the quoted path. */
+  problem: Schema.String
+}) {
+  override get message() {
+    return `Invalid approval: "${this.path}" ${this.problem}`
+  }
+}

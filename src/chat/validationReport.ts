@@ -5,13 +5,15 @@ import { missingToolContext } from "../tools/toolErrors.ts"
 
 /**
  * validateOnly and contextStrategy=report: every finding of the plan as an
- * entry of the report instead of an error.
+ * entry of the report instead of an error, and which tools would wait for a
+ * person's approval (docs/DESIGN.md §10).
  */
 export const validationReport = (
   modelProblem: { readonly message: string } | undefined,
   checks: ReadonlyArray<ToolCheck>,
   rejected: ToolSelection["rejected"],
-  prune: PruneReport | undefined
+  prune: PruneReport | undefined,
+  needsApproval: (toolName: string) => boolean
 ): ValidationReport => {
   const tools: Array<ToolReport> = [
     ...checks.map((check) => {
@@ -21,6 +23,7 @@ export const validationReport = (
         valid,
         ...(check.missingContext.length > 0 ? { missingContext: check.missingContext } : {}),
         ...(check.structureErrors.length > 0 ? { structureErrors: check.structureErrors } : {}),
+        ...(needsApproval(check.name) ? { approvalRequired: true as const } : {}),
         ...(valid ? {} : { error: missingToolContext([check]).message })
       }
     }),

@@ -70,10 +70,14 @@ export const parseModels = (raw: Option.Option<string>): Effect.Effect<ReadonlyA
     return entries
   })
 
-export const parseTools = (raw: Option.Option<string>): Effect.Effect<ReadonlyArray<string>, CliFailure> => {
+/** A list of tool names for `flag` (`--tools`, or `--approve`: docs/DESIGN.md §10). */
+export const parseTools = (
+  raw: Option.Option<string>,
+  flag = "--tools"
+): Effect.Effect<ReadonlyArray<string>, CliFailure> => {
   const entries = splitList(raw)
   const bad = entries.find((entry) => entry !== "*" && !knownTools.includes(entry))
   return bad === undefined ? Effect.succeed(entries) : Effect.fail(
-    new CliFailure({ message: `--tools: unknown tool "${bad}". Known tools: ${knownTools.join(", ")} (or * for all).` })
+    new CliFailure({ message: `${flag}: unknown tool "${bad}". Known tools: ${knownTools.join(", ")} (or * for all).` })
   )
 }

@@ -78,6 +78,7 @@ export const keyJson = (key: ApiKey) => ({
   status: key.status,
   allowedModels: key.allowedModels,
   allowedTools: key.allowedTools,
+  approvalRequired: key.approvalRequired,
   createdAt: key.createdAt.toISOString(),
   lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
   expiresAt: key.expiresAt?.toISOString() ?? null
@@ -90,6 +91,7 @@ export const keySummary = (key: ApiKey): string =>
     `  status:  ${key.status}`,
     `  models:  ${listText(key.allowedModels)}`,
     `  tools:   ${listText(key.allowedTools)}`,
+    `  approve: ${listText(key.approvalRequired)}`,
     `  expires: ${key.expiresAt === null ? "never" : minute(key.expiresAt)}`
   ].join("\n")
 

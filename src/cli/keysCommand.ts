@@ -55,6 +55,15 @@ const listFlag = (name: string, what: string) =>
     Flag.optional
   )
 
+const approve = Flag.String("approve").pipe(
+  Flag.withDescription(
+    "Tools that wait for a person's approval before they run, comma-separated; * for all. " +
+      "Adds to the account's list. Omitted or empty: none"
+  ),
+  Flag.withMetavar("LIST"),
+  Flag.optional
+)
+
 const printSecret = (verb: string, key: { readonly id: string }, secret: string, summary: string, asJson: boolean) =>
   asJson
     ? Console.log(JSON.stringify({ id: key.id, key: secret }))
@@ -99,6 +108,7 @@ const create = Command.make("create", {
   ),
   models: listFlag("models", "models"),
   tools: listFlag("tools", "tools"),
+  approve,
   expiresIn,
   account: Flag.String("account").pipe(
     Flag.withDescription("The owning account's id (default: default); the key can only narrow its allow-lists"),
@@ -110,6 +120,7 @@ const create = Command.make("create", {
   Effect.gen(function*() {
     const allowedModels = yield* parseModels(input.models)
     const allowedTools = yield* parseTools(input.tools)
+    const approvalRequired = yield* parseTools(input.approve, "--approve")
     const expiresAt = yield* expiryOf(input.expiresIn)
     yield* withKeys(Effect.gen(function*() {
       const keys = yield* ApiKeys
@@ -118,6 +129,7 @@ const create = Command.make("create", {
         name: input.name,
         allowedModels,
         allowedTools,
+        approvalRequired,
         expiresAt,
         accountId: input.account
       })
@@ -202,12 +214,14 @@ const update = Command.make("update", {
   id,
   models: listFlag("models", "models"),
   tools: listFlag("tools", "tools"),
+  approve,
   expiresIn
 }, (input) =>
   Effect.gen(function*() {
     // Only the lists given change; an empty one (--models '') allows nothing.
     const allowedModels = Option.isSome(input.models) ? yield* parseModels(input.models) : undefined
     const allowedTools = Option.isSome(input.tools) ? yield* parseTools(input.tools) : undefined
+    const approvalRequired = Option.isSome(input.approve) ? yield* parseTools(input.approve, "--approve") : undefined
     const expiresAt = yield* expiryOf(input.expiresIn)
     yield* withKeys(Effect.gen(function*() {
       const keys = yield* ApiKeys
@@ -220,11 +234,12 @@ const update = Command.make("update", {
       const key = yield* keys.update(input.id, {
         ...(allowedModels === undefined ? {} : { allowedModels }),
         ...(allowedTools === undefined ? {} : { allowedTools }),
+        ...(approvalRequired === undefined ? {} : { approvalRequired }),
         ...(expiresAt === undefined ? {} : { expiresAt })
       })
       yield* Console.log(`Updated key ${key.id}; requests see the change within 5 seconds.\n${keySummary(key)}`)
     }))
-  })).pipe(Command.withDescription("Change a key's allow-lists or expiry"))
+  })).pipe(Command.withDescription("Change a key's allow-lists, approval list or expiry"))
 
 export const keysCommand = Command.make("keys").pipe(
   Command.withDescription("Manage API keys"),

@@ -18,5 +18,7 @@ export interface Account {
   readonly status: AccountStatus
   readonly allowedModels: ReadonlyArray<string>
   readonly allowedTools: ReadonlyArray<string>
+  /** Tools that wait for a person's approval for every key of the account (docs/DESIGN.md §10). */
+  readonly approvalRequired: ReadonlyArray<string>
   readonly createdAt: Date
 }

@@ -21,6 +21,11 @@ export interface ApiKey {
   readonly status: KeyStatus
   readonly allowedModels: ReadonlyArray<string>
   readonly allowedTools: ReadonlyArray<string>
+  /**
+   * Tools that wait for a person's approval before they run (docs/DESIGN.md
+   * §10), in allow-list patterns. Effective for a request: key ∪ account.
+   */
+  readonly approvalRequired: ReadonlyArray<string>
   readonly createdAt: Date
   readonly lastUsedAt: Date | null
   readonly expiresAt: Date | null
@@ -64,3 +69,16 @@ export const entriesBeyond = (list: ReadonlyArray<string>, bound: ReadonlyArray<
 
 export const allowsModel = (key: ApiKey, modelId: string): boolean => matches(key.allowedModels, modelId)
 export const allowsTool = (key: ApiKey, toolName: string): boolean => matches(key.allowedTools, toolName)
+
+/** Whether a call of this tool waits for a person's approval (docs/DESIGN.md §10). */
+export const requiresApproval = (key: ApiKey, toolName: string): boolean => matches(key.approvalRequired, toolName)
+
+/**
+ * The approval list of a key under its account: key ∪ account, so a key can
+ * add tools that wait for a person but never waive one its account names
+ * (docs/DESIGN.md §10).
+ */
+export const unionApprovalLists = (
+  key: ReadonlyArray<string>,
+  account: ReadonlyArray<string>
+): ReadonlyArray<string> => [...new Set([...account, ...key])]

@@ -28,9 +28,11 @@ export const FinishReason = Schema.Literals([
   "error",
   "interrupted",
   "step-limit",
-  "timeout"
+  "timeout",
+  "approval-required"
 ]).annotate({
-  description: "The model's last finish reason, or parley's own limit (`step-limit`, `timeout`)."
+  description: "The model's last finish reason, or parley's own (`step-limit`, `timeout`, `approval-required`: " +
+    "a tool call waits for a person's approval)."
 })
 export type FinishReason = typeof FinishReason.Type
 
@@ -44,7 +46,8 @@ export const ChatResponse = Schema.Struct({
     usage: Usage,
     tools: ToolUsage,
     finished: Schema.Boolean.annotate({
-      description: "false when a limit ended the run, or the model's output limit (`length`) cut its answer."
+      description:
+        "false when a limit ended the run, a tool call waits for approval, or the model's output limit (`length`) cut its answer."
     }),
     finishReason: FinishReason
   })

@@ -13,6 +13,11 @@ export const ToolReport = Schema.Struct({
     Schema.Array(Schema.String).annotate({ description: "Missing context field names." })
   ),
   structureErrors: Schema.optionalKey(Schema.Array(StructureError)),
+  approvalRequired: Schema.optionalKey(
+    Schema.Literal(true).annotate({
+      description: "Present when the key's calls of this tool wait for a person's approval (docs/DESIGN.md §10)."
+    })
+  ),
   error: Schema.optionalKey(Schema.String.annotate({ description: "Error text, only when valid=false." }))
 })
 export type ToolReport = typeof ToolReport.Type

@@ -78,7 +78,12 @@ export const makeChatRoute = Effect.gen(function*() {
         const collected = yield* agent.collect(plan.run)
         facts.summary = collected.summary
         log.ran(collected.summary)
-        return writeJson(res, 200, chatResponseBody(collected, plan.input, plan.tools), headers)
+        return writeJson(
+          res,
+          200,
+          chatResponseBody(collected, plan.input, plan.tools, plan.run.resume !== undefined),
+          headers
+        )
       }
       const sse = facts.sse = new SseWriter(res, headers)
       facts.summary = yield* agent.run(plan.run, sse.emit, (failure) => {

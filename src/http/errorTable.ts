@@ -106,6 +106,7 @@ const table: { readonly [Tag in ApiFailure["_tag"]]: Row<Failure<Tag>> } = {
   UnreadableBody: row(400, () => ({ error: "unreadable body" })),
   EmptyConversation: row(400, said()),
   InvalidHistory: row(400, (e) => ({ error: `"${e.path}" ${e.problem}` })),
+  InvalidApproval: row(400, (e) => ({ error: `"${e.path}" ${e.problem}` })),
   // Worded as the InvalidHistory of a conversation the AI SDK cannot convert (agent/history.ts).
   ProviderCannotTake: (e) => ({
     status: 400,

@@ -37,7 +37,9 @@ const modelNamed = (body: unknown): string | null =>
 
 // The model's own reasons all mean the run ended as the model chose (docs/DESIGN.md §7).
 const outcomeOfReason = (reason: FinishReason): Outcome =>
-  reason === "step-limit" || reason === "timeout" || reason === "error" ? reason : "finished"
+  reason === "step-limit" || reason === "timeout" || reason === "error" || reason === "approval-required"
+    ? reason
+    : "finished"
 
 const outcomeOf = (facts: ChatFacts, ending: ChatEnding): Outcome => {
   if (ending.cancelled) return "cancelled"

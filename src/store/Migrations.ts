@@ -120,6 +120,21 @@ export const migrations = {
         instance TEXT NOT NULL
       )
     `)
+  }),
+  // docs/DESIGN.md §10: tools that wait for a person, per key and per account; and the approval
+  // ids already honoured, each kept until it could no longer be honoured anyway (24 hours after issue).
+  "5_tool_approvals": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const timestamp = sql.onDialectOrElse({ pg: () => "TIMESTAMPTZ", orElse: () => "TEXT" })
+    yield* sql.unsafe(`ALTER TABLE api_keys ADD COLUMN approval_required TEXT NOT NULL DEFAULT '[]'`)
+    yield* sql.unsafe(`ALTER TABLE accounts ADD COLUMN approval_required TEXT NOT NULL DEFAULT '[]'`)
+    yield* sql.unsafe(`
+      CREATE TABLE used_approvals (
+        id TEXT PRIMARY KEY,
+        expires_at ${timestamp} NOT NULL
+      )
+    `)
+    yield* sql.unsafe(`CREATE INDEX used_approvals_expiry ON used_approvals (expires_at)`)
   })
 }
 

@@ -49,7 +49,13 @@ export interface Reference {
 export const referenceRun = async (
   model: LanguageModelV4,
   tools: ReadonlyArray<Tool>,
-  options: { readonly system: string; readonly messages: Array<UIMessage>; readonly maxSteps: number }
+  options: {
+    readonly system: string
+    readonly messages: Array<UIMessage>
+    readonly maxSteps: number
+    /** Tools that wait for a person's approval (`toolApproval: "user-approval"`). */
+    readonly approvalRequired?: ReadonlyArray<string>
+  }
 ): Promise<Reference> => {
   const aiTools = tools.length === 0
     ? undefined
@@ -59,6 +65,9 @@ export const referenceRun = async (
     system: options.system,
     messages: await convertToModelMessages(options.messages),
     ...(aiTools === undefined ? {} : { tools: aiTools }),
+    ...(options.approvalRequired === undefined ? {} : {
+      toolApproval: Object.fromEntries(options.approvalRequired.map((name) => [name, "user-approval" as const]))
+    }),
     stopWhen: stepCountIs(options.maxSteps)
   })
   const chunks: Array<UIMessageChunk> = []

@@ -2,6 +2,7 @@ import { assert, describe, layer } from "@effect/vitest"
 import { MockLanguageModelV4 } from "ai/test"
 import { Effect, Layer } from "effect"
 import { ChatPlanner } from "../../src/chat/ChatPlanner.ts"
+import { Approvals } from "../../src/governance/Approvals.ts"
 import { McpRegistry } from "../../src/mcp/McpRegistry.ts"
 import { ModelRegistry } from "../../src/models/ModelRegistry.ts"
 import { Pruner } from "../../src/prune/Pruner.ts"
@@ -18,7 +19,8 @@ const planner = ChatPlanner.layer.pipe(
     makeTestTool({ name: "needs_token", requiredContext: [{ field: "partnerToken" }] })
   ])),
   Layer.provide(Pruner.layer),
-  Layer.provide(McpRegistry.layerEmpty)
+  Layer.provide(McpRegistry.layerEmpty),
+  Layer.provide(Approvals.layerTest)
 )
 
 const say = (text: string, role = "user") => ({ role, content: text })

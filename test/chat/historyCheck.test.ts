@@ -60,7 +60,9 @@ describe("checkHistory agrees with the AI SDK's conversion (docs/DESIGN.md §3.1
       const messages = conversation(part)
       const index = messages.findIndex((message) => message.role === "assistant")
       const problem = checkHistory(messages)
-      expect(problem !== undefined).toBe(await sdkRefuses(messages))
+      // streamText carries out the approvals of the last message before converting it; so does parley (§10).
+      const carriedOut = messages.at(-1)?.role === "assistant" && part.state === "approval-responded"
+      expect(problem !== undefined).toBe(!carriedOut && await sdkRefuses(messages))
       if (problem !== undefined) expect(problem.path).toBe(`messages[${index}].parts[1]`)
     })
   }

@@ -31,6 +31,8 @@ export interface TestGateway {
   readonly createKey: (input?: {
     readonly models?: ReadonlyArray<string>
     readonly tools?: ReadonlyArray<string>
+    /** Tools that wait for a person's approval (docs/DESIGN.md §10). */
+    readonly approve?: ReadonlyArray<string>
     readonly expiresAt?: Date
   }) => Promise<{ readonly id: string; readonly secret: string }>
   readonly setStatus: (id: string, status: KeyStatus) => Promise<void>
@@ -128,6 +130,7 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<TestGa
         name: "test",
         allowedModels: input.models ?? ["*"],
         allowedTools: input.tools ?? ["*"],
+        approvalRequired: input.approve,
         expiresAt: input.expiresAt
       }))
       return { id: key.id, secret }

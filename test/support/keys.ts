@@ -9,6 +9,7 @@ export const makeKey = (overrides: Partial<ApiKey> = {}): ApiKey => ({
   status: "active",
   allowedModels: ["*"],
   allowedTools: ["*"],
+  approvalRequired: [],
   createdAt: new Date(0),
   lastUsedAt: null,
   expiresAt: null,

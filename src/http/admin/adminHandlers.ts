@@ -78,6 +78,7 @@ export const AdminHandlers = HttpApiBuilder.group(
           ...(changes.name === undefined ? {} : { name: changes.name }),
           ...(changes.allowedModels === undefined ? {} : { allowedModels: changes.allowedModels }),
           ...(changes.allowedTools === undefined ? {} : { allowedTools: changes.allowedTools }),
+          ...(changes.approvalRequired === undefined ? {} : { approvalRequired: changes.approvalRequired }),
           ...(changes.expiresAt === undefined ? {} : { expiresAt: changes.expiresAt })
         })
         return ok({ key: keyView(updated) })

@@ -11,6 +11,7 @@ export const accountView = (account: Account) => ({
   status: account.status,
   allowedModels: account.allowedModels,
   allowedTools: account.allowedTools,
+  approvalRequired: account.approvalRequired,
   createdAt: account.createdAt.toISOString()
 })
 
@@ -22,6 +23,7 @@ export const keyView = (key: ApiKey) => ({
   status: key.status,
   allowedModels: key.allowedModels,
   allowedTools: key.allowedTools,
+  approvalRequired: key.approvalRequired,
   createdAt: key.createdAt.toISOString(),
   lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
   expiresAt: key.expiresAt?.toISOString() ?? null

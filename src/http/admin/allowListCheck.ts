@@ -8,6 +8,8 @@ import type { ToolRegistry } from "../../tools/ToolRegistry.ts"
 export interface AllowLists {
   readonly allowedModels?: ReadonlyArray<string> | undefined
   readonly allowedTools?: ReadonlyArray<string> | undefined
+  /** Checked like `allowedTools` (docs/DESIGN.md §10); never bounded by the account. */
+  readonly approvalRequired?: ReadonlyArray<string> | undefined
 }
 
 /**
@@ -25,7 +27,8 @@ export const makeCatalogCheck = (models: ModelRegistry["Service"], tools: ToolRe
 
   return (lists: AllowLists): Effect.Effect<void, UnknownAllowListEntries> => {
     const badModels = (lists.allowedModels ?? []).filter((entry) => !knownModel(entry))
-    const badTools = (lists.allowedTools ?? []).filter((entry) => !knownTool(entry))
+    const badTools = [...(lists.allowedTools ?? []), ...(lists.approvalRequired ?? [])]
+      .filter((entry) => !knownTool(entry))
     return badModels.length === 0 && badTools.length === 0
       ? Effect.void
       : Effect.fail(new UnknownAllowListEntries({ models: badModels, tools: badTools }))

@@ -43,6 +43,7 @@ export const makeKeyCreation = (
       name: input.name,
       allowedModels: input.allowedModels,
       allowedTools: input.allowedTools,
+      approvalRequired: input.approvalRequired,
       expiresAt,
       accountId
     })

@@ -1,0 +1,126 @@
+/**
+ * A framework-free chat page on the AI SDK's own `Chat` machinery
+ * (`AbstractChat`, as `useChat` wraps it): approve / deny buttons for tool
+ * calls that wait for a person (docs/DESIGN.md §10). Bundled by the test.
+ */
+import {
+  AbstractChat,
+  type ChatInit,
+  type ChatState,
+  type ChatStatus,
+  DefaultChatTransport,
+  lastAssistantMessageIsCompleteWithApprovalResponses,
+  type UIMessage
+} from "ai"
+
+let render = () => {}
+
+class PageState implements ChatState<UIMessage> {
+  private current: ChatStatus = "ready"
+  error: Error | undefined = undefined
+  messages: Array<UIMessage> = []
+  get status() {
+    return this.current
+  }
+  set status(status: ChatStatus) {
+    this.current = status
+    render()
+  }
+  pushMessage = (message: UIMessage) => {
+    this.messages = this.messages.concat(message)
+    render()
+  }
+  popMessage = () => {
+    this.messages = this.messages.slice(0, -1)
+    render()
+  }
+  replaceMessage = (index: number, message: UIMessage) => {
+    this.messages = [...this.messages.slice(0, index), message, ...this.messages.slice(index + 1)]
+    render()
+  }
+  snapshot = <T>(thing: T): T => structuredClone(thing)
+}
+
+class Chat extends AbstractChat<UIMessage> {
+  constructor(init: Omit<ChatInit<UIMessage>, "messages">) {
+    super({ ...init, state: new PageState() })
+  }
+  get view() {
+    return this.state
+  }
+}
+
+const key = new URLSearchParams(location.hash.slice(1)).get("key") ?? ""
+const chat = new Chat({
+  transport: new DefaultChatTransport({
+    api: "/api/v1/chat",
+    headers: { authorization: `Bearer ${key}` },
+    body: { model: "test/m1", stream: true, allowedTools: ["dangerous"] }
+  }),
+  // After every approval request is answered, send the conversation back: parley runs or denies the calls.
+  sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses
+})
+
+const element = (tag: string, text?: string, className?: string) => {
+  const node = document.createElement(tag)
+  if (text !== undefined) node.textContent = text
+  if (className !== undefined) node.className = className
+  return node
+}
+
+const button = (label: string, onClick: () => void) => {
+  const node = element("button", label)
+  node.addEventListener("click", onClick)
+  return node
+}
+
+const toolView = (part: Extract<UIMessage["parts"][number], { type: "dynamic-tool" }>) => {
+  const box = element("div", undefined, `tool ${part.state}`)
+  box.append(element("code", `${part.toolName}(${JSON.stringify(part.input)})`))
+  switch (part.state) {
+    case "approval-requested":
+      box.append(
+        element("span", " waits for your approval "),
+        button("Approve", () => void chat.addToolApprovalResponse({ id: part.approval.id, approved: true })),
+        button("Deny", () => void chat.addToolApprovalResponse({ id: part.approval.id, approved: false }))
+      )
+      break
+    case "approval-responded":
+      box.append(element("span", part.approval.approved ? " approved, running…" : " denied"))
+      break
+    case "output-available":
+      box.append(element("div", `Output: ${JSON.stringify(part.output)}`, "output"))
+      break
+    case "output-denied":
+      box.append(element("div", "Denied", "output"))
+      break
+    case "output-error":
+      box.append(element("div", `Error: ${part.errorText}`, "output"))
+      break
+    default:
+      box.append(element("span", ` ${part.state}`))
+  }
+  return box
+}
+
+const log = document.getElementById("log")!
+render = () => {
+  const { error, messages, status } = chat.view
+  log.replaceChildren(...messages.map((message) => {
+    const row = element("div", undefined, `message ${message.role}`)
+    row.append(element("strong", `${message.role}: `))
+    for (const part of message.parts) {
+      if (part.type === "text") row.append(element("span", part.text, "text"))
+      if (part.type === "dynamic-tool") row.append(toolView(part))
+    }
+    return row
+  }))
+  document.getElementById("status")!.textContent = error === undefined ? status : `error: ${error.message}`
+}
+
+document.getElementById("send")!.addEventListener("click", () => {
+  const input = document.getElementById("input") as HTMLInputElement
+  void chat.sendMessage({ text: input.value })
+  input.value = ""
+})
+render()
