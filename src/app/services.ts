@@ -11,6 +11,7 @@ import { ModelRegistry } from "../models/ModelRegistry.ts"
 import { Pruner } from "../prune/Pruner.ts"
 import { SandboxProvider } from "../sandbox/SandboxProvider.ts"
 import * as Database from "../store/Database.ts"
+import { StoreHealth } from "../store/StoreHealth.ts"
 import type { ToolRegistry } from "../tools/ToolRegistry.ts"
 
 /** What a gateway is made of beyond its code: `npm start` takes them from the environment, tests and the demo give their own. */
@@ -43,7 +44,8 @@ export const gatewayServices = <E>(parts: GatewayParts<E>) =>
         parts.tools,
         Agent.layer,
         Pruner.layer,
-        toolConcurrency
+        toolConcurrency,
+        StoreHealth.layer
       )
     ),
     Layer.provideMerge(parts.sandboxes ?? SandboxProvider.layer),

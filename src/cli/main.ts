@@ -6,6 +6,7 @@ import packageJson from "../../package.json" with { type: "json" }
 import { accountsCommand } from "./accountsCommand.ts"
 import { keysCommand } from "./keysCommand.ts"
 import { sandboxCommand } from "./sandboxCommand.ts"
+import { serverTeardown } from "./serverTeardown.ts"
 
 /** `parley`: the operator's command line (`npx parley <command>`). */
 
@@ -66,5 +67,5 @@ const runParley: (args: ReadonlyArray<string>) => Effect.Effect<void, unknown, C
 
 runParley(process.argv.slice(2)).pipe(
   Effect.provide(NodeServices.layer),
-  NodeRuntime.runMain
+  NodeRuntime.runMain({ teardown: serverTeardown })
 )

@@ -6,11 +6,13 @@ import { builtinCatalog } from "./builtinCatalogs.ts"
 import { configFilePath, loadConfigFile } from "./ConfigFile.ts"
 import { asInvalidConfiguration, problemCollector } from "./configProblems.ts"
 import { type ConnectionConfig, connectionConfig } from "./ConnectionConfig.ts"
+import { defaultOperations, type OperationsConfig, operationsConfig } from "./OperationsConfig.ts"
 import type { ProviderConfig } from "./ProviderConfig.ts"
 import { type SandboxConfig, sandboxConfig } from "./SandboxConfig.ts"
 
 export { InvalidConfiguration } from "./configProblems.ts"
 export type { ConnectionConfig } from "./ConnectionConfig.ts"
+export type { OperationsConfig } from "./OperationsConfig.ts"
 export { DEFAULT_PROVIDER_TIMEOUTS } from "./ProviderConfig.ts"
 export type { ModelConfig, ProviderConfig, ProviderTimeouts, ProviderType } from "./ProviderConfig.ts"
 export type { SandboxConfig } from "./SandboxConfig.ts"
@@ -104,6 +106,8 @@ export class AppConfig extends Context.Service<AppConfig, {
   readonly bodyLimitBytes: number
   /** `PARLEY_MAX_CONNECTIONS`, `PARLEY_HEADERS_TIMEOUT`: what the server holds of its clients' connections. */
   readonly connections: ConnectionConfig
+  /** `PARLEY_SHUTDOWN_GRACE`, `PARLEY_CORS_ORIGINS` (docs/DESIGN.md §8). */
+  readonly operations: OperationsConfig
   readonly providers: ReadonlyArray<ProviderConfig>
   /** Absolute path of the config file that was read, if any. */
   readonly configFile: string | undefined
@@ -143,6 +147,7 @@ export class AppConfig extends Context.Service<AppConfig, {
       const port = yield* read(Config.Port("PORT").pipe(Config.withDefault(8787)), 0)
       const limit = yield* read(bodyLimitBytes, 0)
       const connections = yield* read(connectionConfig, { maxConnections: undefined, headersTimeoutMs: 0 })
+      const operations = yield* read(operationsConfig, defaultOperations)
       const configFile = yield* read(configFilePath, Option.none())
       const fromFile = Option.isSome(configFile) ? yield* read(loadConfigFile(configFile.value), []) : []
       const fileIds = new Set(fromFile.map((provider) => provider.id))
@@ -176,6 +181,7 @@ export class AppConfig extends Context.Service<AppConfig, {
         port,
         bodyLimitBytes: limit,
         connections,
+        operations,
         providers: [...fromFile, ...fromEnv],
         configFile: Option.getOrUndefined(configFile),
         partnerApiBaseUrl: Option.getOrUndefined(Option.map(partnerApi, (url) => url.href)),
@@ -207,6 +213,7 @@ export class AppConfig extends Context.Service<AppConfig, {
         port: 0,
         bodyLimitBytes: 10 * MiB,
         connections: { maxConnections: undefined, headersTimeoutMs: 10_000 },
+        operations: defaultOperations,
         providers: [],
         configFile: undefined,
         fetchMaxBytes: 20 * MiB,

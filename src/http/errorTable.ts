@@ -14,7 +14,14 @@ import type { MalformedJson } from "../domain/requestErrors.ts"
 import type { ProviderCannotTake, ProviderRejected, ProviderUnavailable } from "../models/ProviderFailure.ts"
 import type { SandboxNotFound, SandboxUnavailable } from "../sandbox/Sandbox.ts"
 import type { SandboxOwnedByOperator } from "../sandbox/sandboxAccess.ts"
-import type { BodyTooLarge, EmptyBody, MethodNotAllowed, RouteNotFound, UnreadableBody } from "./requestErrors.ts"
+import type {
+  BodyTooLarge,
+  EmptyBody,
+  MethodNotAllowed,
+  RouteNotFound,
+  ServerShuttingDown,
+  UnreadableBody
+} from "./requestErrors.ts"
 
 /** Every failure an /api/v1 or /admin/v1 request may end in with the spec's error body. */
 export type ApiFailure =
@@ -45,6 +52,7 @@ export type ApiFailure =
   | ProviderUnavailable
   | ProviderRejected
   | ProviderCannotTake
+  | ServerShuttingDown
 
 /** The spec's error table: each status with the `error` name its body carries. */
 const errorNames = {
@@ -151,6 +159,7 @@ const table: { readonly [Tag in ApiFailure["_tag"]]: Row<Failure<Tag>> } = {
   }),
   BodyTooLarge: row(413, (e) => ({ limit: e.limit })),
   SandboxUnavailable: row(503, said()),
+  ServerShuttingDown: row(503),
   // docs/DESIGN.md §3.8: unreachable, rate-limited or failing (after retries)
   // is 503 naming the provider; anything else it refuses is 500. Provider
   // messages are already free of keys and stacks.

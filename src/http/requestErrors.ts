@@ -45,3 +45,10 @@ export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("Me
     return `${this.path} does not answer ${this.method}; it answers ${this.allowed.join(", ")}. See /docs for the API.`
   }
 }
+
+/** The server stopped before the request finished (docs/DESIGN.md §8): the client may retry elsewhere. */
+export class ServerShuttingDown extends Schema.TaggedError<ServerShuttingDown>()("ServerShuttingDown", {}) {
+  override get message() {
+    return "The server is shutting down; retry the request"
+  }
+}
