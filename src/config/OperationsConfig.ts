@@ -18,8 +18,28 @@ const Origin = Schema.Trim.check(
   )
 )
 
+const SHORT_UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 }
+const SHORT_DURATION = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/i
+
+/** `30s`, `500ms`, `2m`, `30` (seconds) as DESIGN §8 writes them; Effect's own `30 seconds` is read as well. */
+const shortDuration = Config.schema(
+  Schema.String.check(
+    Schema.makeFilter((text: string) =>
+      SHORT_DURATION.test(text) || "Expected a duration such as 30s, 500ms, 2m or 30 seconds"
+    )
+  ),
+  "PARLEY_SHUTDOWN_GRACE"
+).pipe(Config.map((text) => {
+  const [, amount, unit] = SHORT_DURATION.exec(text)!
+  return Duration.millis(Number(amount) * SHORT_UNITS[(unit ?? "s").toLowerCase()]!)
+}))
+
 export const operationsConfig = Effect.gen(function*() {
-  const grace = yield* Config.Duration("PARLEY_SHUTDOWN_GRACE").pipe(Config.withDefault(DEFAULT_SHUTDOWN_GRACE))
+  // Effect's form first, so a value neither form reads is reported with the short form's hint.
+  const grace = yield* Config.Duration("PARLEY_SHUTDOWN_GRACE").pipe(
+    Config.orElse(() => shortDuration),
+    Config.withDefault(DEFAULT_SHUTDOWN_GRACE)
+  )
   const origins = yield* Config.Array(Origin, "PARLEY_CORS_ORIGINS").pipe(Config.withDefault([]))
   const config: OperationsConfig = {
     shutdownGraceMs: Duration.toMillis(grace),
