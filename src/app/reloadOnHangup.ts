@@ -6,7 +6,8 @@ import { ModelRegistry } from "../models/ModelRegistry.ts"
 /** The configuration read again, as at startup; its providers replace the running ones. */
 const reload = Effect.gen(function*() {
   const models = yield* ModelRegistry
-  const read = yield* Effect.result(Effect.provide(Effect.service(AppConfig), AppConfig.layer))
+  // Fresh: a layer built once in this process is otherwise reused, with the file as it was then.
+  const read = yield* Effect.result(Effect.provide(Effect.service(AppConfig), Layer.fresh(AppConfig.layer)))
   if (read._tag === "Failure") {
     // One line, so a log search for "reload" finds the whole reason.
     return yield* Effect.logError(
