@@ -6,7 +6,7 @@ import { builtinCatalog } from "./builtinCatalogs.ts"
 import { configFilePath, loadConfigFile } from "./ConfigFile.ts"
 import { asInvalidConfiguration, problemCollector } from "./configProblems.ts"
 import { type ConnectionConfig, connectionConfig } from "./ConnectionConfig.ts"
-import { defaultOperations, type OperationsConfig, operationsConfig } from "./OperationsConfig.ts"
+import { corsOrigins, defaultOperations, type OperationsConfig, shutdownGraceMs } from "./OperationsConfig.ts"
 import type { ProviderConfig } from "./ProviderConfig.ts"
 import { type SandboxConfig, sandboxConfig } from "./SandboxConfig.ts"
 
@@ -147,7 +147,10 @@ export class AppConfig extends Context.Service<AppConfig, {
       const port = yield* read(Config.Port("PORT").pipe(Config.withDefault(8787)), 0)
       const limit = yield* read(bodyLimitBytes, 0)
       const connections = yield* read(connectionConfig, { maxConnections: undefined, headersTimeoutMs: 0 })
-      const operations = yield* read(operationsConfig, defaultOperations)
+      const operations: OperationsConfig = {
+        shutdownGraceMs: yield* read(shutdownGraceMs, defaultOperations.shutdownGraceMs),
+        corsOrigins: yield* read(corsOrigins, defaultOperations.corsOrigins)
+      }
       const configFile = yield* read(configFilePath, Option.none())
       const fromFile = Option.isSome(configFile) ? yield* read(loadConfigFile(configFile.value), []) : []
       const fileIds = new Set(fromFile.map((provider) => provider.id))

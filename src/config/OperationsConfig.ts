@@ -1,4 +1,4 @@
-import { Config, Duration, Effect, Schema } from "effect"
+import { Config, Duration, Schema } from "effect"
 
 /** How the server stops and which browser pages may call it (docs/DESIGN.md §8, §3.19). */
 export interface OperationsConfig {
@@ -10,13 +10,16 @@ export interface OperationsConfig {
 
 const DEFAULT_SHUTDOWN_GRACE = Duration.seconds(30)
 
+const originList = (text: string) => text.split(",").map((origin) => origin.trim()).filter((origin) => origin !== "")
+
 /** `*`, or an origin exactly as a browser sends it: scheme, host, optional port, nothing after. */
-const Origin = Schema.Trim.check(
-  Schema.makeFilter((text: string) =>
-    text === "" || text === "*" || /^https?:\/\/[^/\s?#]+$/i.test(text) ||
-    `PARLEY_CORS_ORIGINS: "${text}" is not an origin; list origins such as https://app.example:8443, comma-separated, or *`
-  )
-)
+const isOrigin = (text: string) => text === "*" || /^https?:\/\/[^/\s?#]+$/i.test(text)
+
+const OriginList = Schema.String.check(Schema.makeFilter((text: string) => {
+  const wrong = originList(text).find((origin) => !isOrigin(origin))
+  return wrong === undefined ||
+    `"${wrong}" is not an origin; list origins such as https://app.example:8443, comma-separated, or *`
+}))
 
 const SHORT_UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 }
 const SHORT_DURATION = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/i
@@ -34,20 +37,18 @@ const shortDuration = Config.schema(
   return Duration.millis(Number(amount) * SHORT_UNITS[(unit ?? "s").toLowerCase()]!)
 }))
 
-export const operationsConfig = Effect.gen(function*() {
-  // Effect's form first, so a value neither form reads is reported with the short form's hint.
-  const grace = yield* Config.Duration("PARLEY_SHUTDOWN_GRACE").pipe(
-    Config.orElse(() => shortDuration),
-    Config.withDefault(DEFAULT_SHUTDOWN_GRACE)
-  )
-  const origins = yield* Config.Array(Origin, "PARLEY_CORS_ORIGINS").pipe(Config.withDefault([]))
-  const config: OperationsConfig = {
-    shutdownGraceMs: Duration.toMillis(grace),
-    // A browser sends the origin in lower case (scheme and host), with no trailing slash.
-    corsOrigins: origins.filter((origin) => origin !== "").map((origin) => origin.toLowerCase())
-  }
-  return config
-})
+// Effect's form first, so a value neither form reads is reported with the short form's hint.
+export const shutdownGraceMs = Config.Duration("PARLEY_SHUTDOWN_GRACE").pipe(
+  Config.orElse(() => shortDuration),
+  Config.withDefault(DEFAULT_SHUTDOWN_GRACE),
+  Config.map(Duration.toMillis)
+)
+
+export const corsOrigins = Config.schema(OriginList, "PARLEY_CORS_ORIGINS").pipe(
+  Config.withDefault(""),
+  // A browser sends the origin's scheme and host in lower case, with no trailing slash.
+  Config.map((text) => originList(text).map((origin) => origin.toLowerCase()))
+)
 
 /** No CORS, the default grace. */
 export const defaultOperations: OperationsConfig = {
