@@ -15,9 +15,10 @@ if (workers !== undefined && count === undefined) {
 } else if (count !== undefined && !isWorker()) {
   process.exit(await superviseWorkers(count))
 } else {
-  const [NodeRuntime, { serve }] = await Promise.all([
+  const [NodeRuntime, { serve }, { serverTeardown }] = await Promise.all([
     import("@effect/platform-node/NodeRuntime"),
-    import("./cli/serve.ts")
+    import("./cli/serve.ts"),
+    import("./cli/serverTeardown.ts")
   ])
-  serve.pipe(NodeRuntime.runMain)
+  serve.pipe(NodeRuntime.runMain({ teardown: serverTeardown }))
 }

@@ -1,7 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { once } from "node:events"
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -180,10 +180,50 @@ describe("the production bundle", () => {
     }
   })
 
-  it("stops on SIGTERM", async () => {
+  it("stops on SIGTERM after draining, with exit code 0 (docs/DESIGN.md §8)", async () => {
     service.kill("SIGTERM")
     const [code] = await once(service, "exit")
-    // NodeRuntime.runMain interrupts the server and exits with 130 when a signal ended it.
-    expect(code, output).toBe(130)
+    expect(code, output).toBe(0)
+  })
+
+  it("leaves nothing listening when a supervisor stops `npm start` (SIGTERM to npm)", async () => {
+    // A package whose start script is parley's own, over this bundle: npm runs it as it runs parley's.
+    const start = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: Record<string, string> })
+      .scripts["start"]
+    const pkg = mkdtempSync(join(cache, "parley-npm-start-"))
+    writeFileSync(
+      join(pkg, "package.json"),
+      JSON.stringify({ name: "npm-start-test", private: true, scripts: { start } })
+    )
+    symlinkSync(outdir, join(pkg, "dist"))
+    const port = await freePort()
+    const npm = spawn("npm", ["start", "--silent"], {
+      cwd: pkg,
+      env: {
+        ...process.env,
+        // As `npm start` in the project: Node 24 from node_modules/.bin.
+        PATH: `${join(root, "node_modules", ".bin")}:${process.env.PATH}`,
+        HOST: "127.0.0.1",
+        PORT: String(port),
+        DATABASE_URL: "sqlite::memory:"
+      },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    const text = collect(npm)
+    try {
+      await waitForHealth(`http://127.0.0.1:${port}`, npm, text)
+      npm.kill("SIGTERM")
+      await once(npm, "exit")
+      const deadline = Date.now() + 5_000
+      let answering = true
+      while (answering && Date.now() < deadline) {
+        answering = await fetch(`http://127.0.0.1:${port}/health`).then(() => true, () => false)
+        if (answering) await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      expect(answering, text()).toBe(false)
+    } finally {
+      if (npm.exitCode === null) npm.kill("SIGKILL")
+      rmSync(pkg, { recursive: true, force: true })
+    }
   })
 })

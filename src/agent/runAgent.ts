@@ -18,6 +18,7 @@ import { makeToolSet, type ToolSet } from "./toolSet.ts"
 
 const TIMEOUT_ERROR_TEXT = "Error: the request time limit was reached before this tool call completed"
 const PROVIDER_FAILED_TEXT = "Error: the model's answer broke off before this tool call completed"
+const STOPPED_TEXT = "Error: the run was stopped before this tool call completed"
 
 /** How the steps ended when no limit of time cut them short. */
 type StepsEnd = "done" | "step-limit" | "approval-required"
@@ -114,8 +115,13 @@ export const runAgent = (
     const state = new RunState(emit, run.meter, run.resume?.messageId)
     const summary = runToEnd(run, state, fetch, pace)
     if (failureText === undefined) return summary
-    return Effect.catchIf(
+    // A stopped stream (the server shutting down, docs/DESIGN.md §8) ends its open parts; the server writes the rest.
+    const stoppable = Effect.onInterrupt(
       summary,
+      () => Effect.sync(() => state.started && state.interrupt(STOPPED_TEXT))
+    )
+    return Effect.catchIf(
+      stoppable,
       (failure): failure is ProviderFailure =>
         state.started && failure._tag !== "InvalidHistory" && failure._tag !== "UnfetchablePart",
       (failure) => Effect.sync(() => state.fail(failureText(failure), PROVIDER_FAILED_TEXT))

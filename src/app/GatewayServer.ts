@@ -1,10 +1,13 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { Duration, Effect, Exit, Layer, Scope } from "effect"
+import { Effect, Layer, Scope } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { AppConfig } from "../config/AppConfig.ts"
 import { isChatRequest, makeChatRoute } from "../http/chatRoute.ts"
+import { makeCors } from "../http/cors.ts"
+import { Drain, ServerDrain } from "../http/ServerDrain.ts"
 import { capConnections } from "./connectionCap.ts"
+import { drainServer } from "./drainServer.ts"
 import { Routes } from "./routes.ts"
 
 // Node's default backlog (511) overflows under connection bursts (seen in `npm run bench`); the kernel caps it at somaxconn.
@@ -12,14 +15,6 @@ const LISTEN_BACKLOG = 4096
 
 // Node's own limit on receiving a whole request (headers and body); it may not be shorter than the headers timeout.
 const REQUEST_TIMEOUT_MS = 300_000
-
-// Requests in flight when the server stops get this long to finish before they are interrupted.
-const SHUTDOWN_GRACE = Duration.seconds(20)
-
-const stopListening = (server: Server) =>
-  Effect.callback<void>((resume) => {
-    server.close(() => resume(Effect.void))
-  })
 
 /**
  * The gateway's one Node server, listening where the configuration says.
@@ -29,7 +24,9 @@ const stopListening = (server: Server) =>
  * else to the Effect router (`Routes`). Both check the API key first.
  * Connections are capped below the open-file limit, and one that has not
  * sent its request head within the headers timeout is closed (a flood of
- * idle connections cannot starve the others).
+ * idle connections cannot starve the others). CORS, when configured, is
+ * decided before either (docs/DESIGN.md §3.19). Stopping drains the
+ * requests first (`drainServer`, docs/DESIGN.md §8).
  */
 export const serveGateway = (options: { readonly quiet?: boolean | undefined }) =>
   Layer.effect(
@@ -39,8 +36,12 @@ export const serveGateway = (options: { readonly quiet?: boolean | undefined }) 
       // Sequential, so the requests stop (below) before the server is closed for good.
       const scope = yield* Scope.fork(yield* Effect.scope, "sequential")
       const requests = yield* Scope.fork(scope, "parallel")
-      const chat = yield* makeChatRoute.pipe(Scope.provide(requests))
-      const router = yield* HttpRouter.toHttpEffect(Routes).pipe(Scope.provide(scope))
+      const drain = new Drain()
+      const chat = yield* makeChatRoute.pipe(Scope.provide(requests), Effect.provideService(ServerDrain, drain))
+      const router = yield* HttpRouter.toHttpEffect(Routes).pipe(
+        Scope.provide(scope),
+        Effect.provideService(ServerDrain, drain)
+      )
       const routed = yield* NodeHttpServer.makeHandler(router, { scope: requests })
 
       const { maxConnections, headersTimeoutMs } = config.connections
@@ -51,9 +52,15 @@ export const serveGateway = (options: { readonly quiet?: boolean | undefined }) 
         connectionsCheckingInterval: Math.min(1_000, Math.max(100, headersTimeoutMs / 2))
       })
       const spoke = maxConnections === undefined ? undefined : capConnections(server, maxConnections)
+      const cors = makeCors(config.operations.corsOrigins)
       const dispatch = (req: IncomingMessage, res: ServerResponse) => {
         spoke?.(req.socket)
-        return isChatRequest(req.method, req.url) ? chat(req, res) : routed(req, res)
+        if (cors?.(req, res) === true) return
+        // A connection that brings a request while the server drains is closed after its answer.
+        if (drain.draining) res.shouldKeepAlive = false
+        if (isChatRequest(req.method, req.url)) return chat(req, res)
+        drain.track(res)
+        routed(req, res)
       }
       server.on("request", dispatch)
       // Expect: 100-continue. The chat route says "continue" once the key is
@@ -67,13 +74,7 @@ export const serveGateway = (options: { readonly quiet?: boolean | undefined }) 
         host: config.host,
         port: config.port
       }).pipe(Scope.provide(scope))
-      yield* Scope.addFinalizer(
-        scope,
-        stopListening(server).pipe(
-          Effect.timeoutOrElse({ duration: SHUTDOWN_GRACE, orElse: () => Effect.void }),
-          Effect.andThen(Scope.close(requests, Exit.void))
-        )
-      )
+      yield* Scope.addFinalizer(scope, drainServer(server, drain, requests, config.operations.shutdownGraceMs))
       if (options.quiet !== true) yield* Effect.log(`Listening on ${HttpServer.formatAddress(httpServer.address)}`)
       return httpServer
     })

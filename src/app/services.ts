@@ -17,6 +17,7 @@ import type { ObservabilityTaps } from "../observability/observabilityLayer.ts"
 import { Pruner } from "../prune/Pruner.ts"
 import { SandboxProvider } from "../sandbox/SandboxProvider.ts"
 import * as Database from "../store/Database.ts"
+import { StoreHealth } from "../store/StoreHealth.ts"
 import type { ToolRegistry } from "../tools/ToolRegistry.ts"
 
 /** What a gateway is made of beyond its code: `npm start` takes them from the environment, tests and the demo give their own. */
@@ -56,7 +57,8 @@ export const gatewayServices = <E>(parts: GatewayParts<E>) =>
         Pruner.layer,
         toolConcurrency,
         UsageLedger.layer,
-        UsageQueries.layer
+        UsageQueries.layer,
+        StoreHealth.layer
       )
     ),
     Layer.provideMerge(parts.sandboxes ?? SandboxProvider.layer),

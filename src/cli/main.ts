@@ -8,6 +8,7 @@ import { accountsCommand } from "./accountsCommand.ts"
 import { CliFailure } from "./CliFailure.ts"
 import { keysCommand } from "./keysCommand.ts"
 import { sandboxCommand } from "./sandboxCommand.ts"
+import { serverTeardown } from "./serverTeardown.ts"
 
 /** `parley`: the operator's command line (`npx parley <command>`). */
 
@@ -90,5 +91,5 @@ const runParley: (args: ReadonlyArray<string>) => Effect.Effect<void, unknown, C
 
 runParley(process.argv.slice(2)).pipe(
   Effect.provide(NodeServices.layer),
-  NodeRuntime.runMain
+  NodeRuntime.runMain({ teardown: serverTeardown })
 )

@@ -1,8 +1,10 @@
-import { Console, Effect, Layer, Result } from "effect"
+import { Cause, Console, Effect, Layer, Result } from "effect"
 import { makeGateway } from "../app/gateway.ts"
+import { reloadOnHangup } from "../app/reloadOnHangup.ts"
 import { AppConfig } from "../config/AppConfig.ts"
 import { ToolRegistry } from "../tools/ToolRegistry.ts"
 import { configurationReport } from "./setupFailure.ts"
+import { startupFailure } from "./startupFailure.ts"
 
 /** Printed when the gateway starts with no provider: it serves, but every chat request would fail. */
 export const noProviderHint = [
@@ -16,7 +18,9 @@ export const noProviderHint = [
  * `npm start` and `parley serve`: the gateway, configured from the environment
  * and the config file (docs/DESIGN.md §4). A bad configuration stops it before
  * anything starts, with every problem on its own line and exit code 1, no
- * stack trace.
+ * stack trace; so does anything else that stops it starting (the port, the
+ * database), in one line. SIGTERM and SIGINT drain it and exit 0; SIGHUP
+ * reloads the config file's providers (docs/DESIGN.md §8).
  */
 export const serve: Effect.Effect<void, unknown> = Effect.gen(function*() {
   const loaded = yield* Effect.result(Effect.provide(Effect.service(AppConfig), AppConfig.layer))
@@ -27,5 +31,17 @@ export const serve: Effect.Effect<void, unknown> = Effect.gen(function*() {
   }
   const config = loaded.success
   if (config.providers.length === 0) yield* Console.error(noProviderHint)
-  yield* Layer.launch(makeGateway({ config: Layer.succeed(AppConfig, config), tools: ToolRegistry.layer }))
+  const gateway = makeGateway({ config: Layer.succeed(AppConfig, config), tools: ToolRegistry.layer })
+  yield* Layer.launch(reloadOnHangup.pipe(Layer.provideMerge(gateway))).pipe(
+    // Stopped by a signal after draining: a clean stop (see `serverTeardown`).
+    Effect.onInterrupt(() => Effect.sync(() => (process.exitCode = 0))),
+    Effect.catchCause((cause) =>
+      Cause.hasInterruptsOnly(cause)
+        ? Effect.failCause(cause)
+        : Effect.andThen(
+          Console.error(startupFailure(Cause.squash(cause), config)),
+          Effect.sync(() => (process.exitCode = 1))
+        )
+    )
+  )
 })

@@ -9,6 +9,7 @@ import { type ConnectionConfig, connectionConfig } from "./ConnectionConfig.ts"
 import { defaultInstanceId, defaultSandboxDir, instanceIdSetting } from "./instanceId.ts"
 import type { McpServerConfig } from "./McpServerConfig.ts"
 import { defaultObservability, type ObservabilityConfig, observabilityConfig } from "./ObservabilityConfig.ts"
+import { corsOrigins, defaultOperations, type OperationsConfig, shutdownGraceMs } from "./OperationsConfig.ts"
 import { optionalSecret } from "./optionalSecret.ts"
 import type { ProviderConfig } from "./ProviderConfig.ts"
 import { type SandboxConfig, sandboxConfig } from "./SandboxConfig.ts"
@@ -17,6 +18,7 @@ export { InvalidConfiguration } from "./configProblems.ts"
 export type { ConnectionConfig } from "./ConnectionConfig.ts"
 export type { McpServerConfig } from "./McpServerConfig.ts"
 export type { LogFormat, LogLevelName, ObservabilityConfig } from "./ObservabilityConfig.ts"
+export type { OperationsConfig } from "./OperationsConfig.ts"
 export { DEFAULT_PROVIDER_TIMEOUTS } from "./ProviderConfig.ts"
 export type { ModelConfig, ModelPricing, ProviderConfig, ProviderTimeouts, ProviderType } from "./ProviderConfig.ts"
 export type { SandboxConfig } from "./SandboxConfig.ts"
@@ -109,6 +111,8 @@ export class AppConfig extends Context.Service<AppConfig, {
   readonly bodyLimitBytes: number
   /** `PARLEY_MAX_CONNECTIONS`, `PARLEY_HEADERS_TIMEOUT`: what the server holds of its clients' connections. */
   readonly connections: ConnectionConfig
+  /** `PARLEY_SHUTDOWN_GRACE`, `PARLEY_CORS_ORIGINS` (docs/DESIGN.md §8). */
+  readonly operations: OperationsConfig
   readonly providers: ReadonlyArray<ProviderConfig>
   /** The config file's `mcpServers` (docs/DESIGN.md §9); none without a file. */
   readonly mcpServers: ReadonlyArray<McpServerConfig>
@@ -160,6 +164,10 @@ export class AppConfig extends Context.Service<AppConfig, {
       const port = yield* read(Config.Port("PORT").pipe(Config.withDefault(8787)), 0)
       const limit = yield* read(bodyLimitBytes, 0)
       const connections = yield* read(connectionConfig, { maxConnections: undefined, headersTimeoutMs: 0 })
+      const operations: OperationsConfig = {
+        shutdownGraceMs: yield* read(shutdownGraceMs, defaultOperations.shutdownGraceMs),
+        corsOrigins: yield* read(corsOrigins, defaultOperations.corsOrigins)
+      }
       const configFile = yield* read(configFilePath, Option.none())
       const empty = { providers: [], mcpServers: [] }
       const file = Option.isSome(configFile) ? yield* read(loadConfigFile(configFile.value), empty) : empty
@@ -198,6 +206,7 @@ export class AppConfig extends Context.Service<AppConfig, {
         port,
         bodyLimitBytes: limit,
         connections,
+        operations,
         providers: [...fromFile, ...fromEnv],
         mcpServers: file.mcpServers,
         configFile: Option.getOrUndefined(configFile),
@@ -233,6 +242,7 @@ export class AppConfig extends Context.Service<AppConfig, {
         port: 0,
         bodyLimitBytes: 10 * MiB,
         connections: { maxConnections: undefined, headersTimeoutMs: 10_000 },
+        operations: defaultOperations,
         providers: [],
         mcpServers: [],
         configFile: undefined,

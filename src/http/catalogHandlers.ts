@@ -38,7 +38,9 @@ export const CatalogHandlers = HttpApiBuilder.group(
     const models = yield* ModelRegistry
     const tools = yield* ToolRegistry
     const mcp = yield* McpRegistry
-    const modelsCache = makeResponseCache(HOUR_MS)
+    let modelsCache = makeResponseCache(HOUR_MS)
+    // A SIGHUP reload replaces the catalog (docs/DESIGN.md §8): the answers built from the old one go with it.
+    let cachedCatalog = models.catalog
     const toolsCache = makeResponseCache(HOUR_MS)
     const promptTypeList = promptTypes.map((id) => ({ id, description: promptTypeDescriptions[id] }))
     const configSchema = configSchemaDocument()
@@ -47,6 +49,10 @@ export const CatalogHandlers = HttpApiBuilder.group(
       .handle("models", () =>
         Effect.gen(function*() {
           const key = yield* CurrentKey
+          if (models.catalog !== cachedCatalog) {
+            cachedCatalog = models.catalog
+            modelsCache = makeResponseCache(HOUR_MS)
+          }
           const body = yield* modelsCache(key.allowedModels.join("\n"), () =>
             JSON.stringify({
               success: true,

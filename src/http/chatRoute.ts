@@ -17,6 +17,8 @@ import { errorBody, logUnexpected, unexpectedBody } from "./errorResponse.ts"
 import { type ApiFailure, wireError } from "./errorTable.ts"
 import { writeError, writeJson } from "./nodeAnswers.ts"
 import { readJsonBody, settleUnreadBody } from "./nodeBody.ts"
+import { ServerShuttingDown } from "./requestErrors.ts"
+import { ServerDrain } from "./ServerDrain.ts"
 import { SseWriter } from "./SseWriter.ts"
 
 const CHAT_PATH = "/api/v1/chat"
@@ -48,6 +50,7 @@ export const makeChatRoute = Effect.gen(function*() {
   const agent = yield* Agent
   const planner = yield* ChatPlanner
   const ledger = yield* UsageLedger
+  const drain = yield* ServerDrain
   const scope = yield* Effect.scope
   const context = yield* Effect.context<never>()
   const observer = yield* requestObserver
@@ -135,6 +138,16 @@ export const makeChatRoute = Effect.gen(function*() {
     )
   }
 
+  // The grace is over (docs/DESIGN.md §8): the run is stopped (its tools killed) and the client told so.
+  const shutDown = (req: IncomingMessage, res: ServerResponse, correlationId: string, sse: SseWriter | undefined) => {
+    if (res.writableEnded) return
+    const failure = new ServerShuttingDown()
+    if (sse?.started) return sse.fail(failure.message)
+    if (res.headersSent) return void res.destroy()
+    settleUnreadBody(req, res)
+    writeError(res, errorBody(failure, correlationId), correlationId)
+  }
+
   return ((req, res) => {
     const correlationId = correlationIdFor(req.headers["x-correlation-id"] as string | undefined)
     const facts: RequestFacts = { startedAt: Date.now() }
@@ -151,6 +164,10 @@ export const makeChatRoute = Effect.gen(function*() {
     if (fiber.pollUnsafe() !== undefined) return
     res.once("close", () => {
       if (!res.writableEnded) fiber.interruptUnsafe()
+    })
+    drain.track(res, () => {
+      fiber.addObserver(() => shutDown(req, res, correlationId, facts.sse))
+      fiber.interruptUnsafe()
     })
   }) satisfies NodeRoute
 })

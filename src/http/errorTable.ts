@@ -20,6 +20,7 @@ import type {
   InvalidMetricsToken,
   MethodNotAllowed,
   RouteNotFound,
+  ServerShuttingDown,
   UnreadableBody
 } from "./requestErrors.ts"
 
@@ -54,6 +55,7 @@ export type ApiFailure =
   | ProviderUnavailable
   | ProviderRejected
   | ProviderCannotTake
+  | ServerShuttingDown
 
 /** The spec's error table: each status with the `error` name its body carries. */
 const errorNames = {
@@ -167,6 +169,7 @@ const table: { readonly [Tag in ApiFailure["_tag"]]: Row<Failure<Tag>> } = {
   // docs/DESIGN.md §9: under contextStrategy=error; skip leaves the tools out. Reasons are free of credentials.
   McpServerUnavailable: row(503, said((e) => ({ server: e.server }))),
   McpToolHeldBack: row(503, said((e) => ({ server: e.server, tools: [e.tool] }))),
+  ServerShuttingDown: row(503),
   // docs/DESIGN.md §3.8: unreachable, rate-limited or failing (after retries)
   // is 503 naming the provider; anything else it refuses is 500. Provider
   // messages are already free of keys and stacks.

@@ -52,3 +52,10 @@ export class InvalidMetricsToken extends Schema.TaggedError<InvalidMetricsToken>
     return "Invalid metrics token. Use: Bearer <PARLEY_METRICS_TOKEN or PARLEY_ADMIN_TOKEN>"
   }
 }
+
+/** The server stopped before the request finished (docs/DESIGN.md §8): the client may retry elsewhere. */
+export class ServerShuttingDown extends Schema.TaggedError<ServerShuttingDown>()("ServerShuttingDown", {}) {
+  override get message() {
+    return "The server is shutting down; retry the request"
+  }
+}

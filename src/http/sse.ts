@@ -8,8 +8,7 @@ import type { UIMessageChunk } from "ai"
 export const sseHeaders: Readonly<Record<string, string>> = {
   "cache-control": "no-cache",
   "x-accel-buffering": "no",
-  "x-vercel-ai-ui-message-stream": "v1",
-  connection: "keep-alive"
+  "x-vercel-ai-ui-message-stream": "v1"
 }
 
 export const encodeChunk = (chunk: UIMessageChunk): string =>

@@ -40,27 +40,43 @@ const registerProvider = (provider: ProviderConfig) =>
       }))
   )
 
+const registerAll = (providers: ReadonlyArray<ProviderConfig>) =>
+  Effect.map(Effect.forEach(providers, registerProvider), (registered) => registered.flat())
+
+const indexed = (registered: ReadonlyArray<RegisteredModel>) => ({
+  catalog: registered.map((item) => item.entry),
+  byId: new Map(registered.map((item) => [item.entry.id, item]))
+})
+
 const make = (registered: ReadonlyArray<RegisteredModel>) => {
-  const byId = new Map(registered.map((item) => [item.entry.id, item]))
+  let current = indexed(registered)
   return ModelRegistry.of({
-    catalog: registered.map((item) => item.entry),
-    find: (id) => byId.get(id)
+    get catalog() {
+      return current.catalog
+    },
+    find: (id) => current.byId.get(id),
+    replace: (providers) =>
+      Effect.map(registerAll(providers), (next) => {
+        current = indexed(next)
+      })
   })
 }
 
 /**
- * Every configured model, built once at startup and reused by every request.
+ * Every configured model, built at startup and reused by every request;
+ * `replace` swaps them all at once when the config file is reloaded
+ * (SIGHUP, docs/DESIGN.md §8): a request holds the model it found.
  */
 export class ModelRegistry extends Context.Service<ModelRegistry, {
   readonly catalog: ReadonlyArray<ModelEntry>
   readonly find: (id: string) => RegisteredModel | undefined
+  readonly replace: (providers: ReadonlyArray<ProviderConfig>) => Effect.Effect<void>
 }>()("parley/models/ModelRegistry") {
   static readonly layer = Layer.effect(
     ModelRegistry,
     Effect.gen(function*() {
       const { providers } = yield* AppConfig
-      const registered = yield* Effect.forEach(providers, registerProvider)
-      return make(registered.flat())
+      return make(yield* registerAll(providers))
     })
   )
 

@@ -24,7 +24,7 @@ const waitUntil = (condition: () => boolean) =>
   })
 
 describe("cancellation", () => {
-  it.live("interrupting the run after its first chunks aborts the model request", () =>
+  it.live("interrupting the run after its first chunks aborts the model request and ends its open parts", () =>
     Effect.gen(function*() {
       const { cancelled, model } = stallingModel([
         start,
@@ -39,7 +39,15 @@ describe("cancellation", () => {
       yield* waitUntil(() => chunks.length === 4)
       yield* Fiber.interrupt(fiber)
 
-      expect(chunks.map((chunk) => chunk.type)).toEqual(["start", "start-step", "text-start", "text-delta"])
+      // The open parts end (docs/DESIGN.md §8: a stream the server stops gets its error and finish chunks after them).
+      expect(chunks.map((chunk) => chunk.type)).toEqual([
+        "start",
+        "start-step",
+        "text-start",
+        "text-delta",
+        "text-end",
+        "finish-step"
+      ])
       yield* waitUntil(() => cancelled.length === 1)
       assert.isTrue(model.doStreamCalls[0]?.abortSignal?.aborted)
     }).pipe(Effect.provide(agentLayer)))

@@ -234,6 +234,26 @@ describe("AppConfig", () => {
       assert.include(error.message, name)
     }))
 
+  it.effect("reads PARLEY_SHUTDOWN_GRACE (30s by default, short or long forms) and PARLEY_CORS_ORIGINS (off by default)", () =>
+    Effect.gen(function*() {
+      const defaults = yield* loadAppConfig({})
+      assert.deepStrictEqual(defaults.operations, { shutdownGraceMs: 30_000, corsOrigins: [] })
+      const grace = (value: string) =>
+        Effect.map(loadAppConfig({ PARLEY_SHUTDOWN_GRACE: value }), (config) => config.operations.shutdownGraceMs)
+      assert.deepStrictEqual(
+        [yield* grace("30s"), yield* grace("500ms"), yield* grace("2m"), yield* grace("10"), yield* grace("5 seconds")],
+        [30_000, 500, 120_000, 10_000, 5_000]
+      )
+      const cors = yield* loadAppConfig({ PARLEY_CORS_ORIGINS: "https://App.example, http://localhost:5173," })
+      assert.deepStrictEqual(cors.operations.corsOrigins, ["https://app.example", "http://localhost:5173"])
+      const bad = yield* Effect.flip(
+        loadAppConfig({ PARLEY_SHUTDOWN_GRACE: "soon", PARLEY_CORS_ORIGINS: "app.example/" })
+      )
+      assert.strictEqual(bad.problems.length, 2)
+      assert.match(bad.problems[0]!, /^PARLEY_SHUTDOWN_GRACE: .*30s/)
+      assert.match(bad.problems[1]!, /^PARLEY_CORS_ORIGINS: "app.example\/" is not an origin/)
+    }))
+
   it.effect("layerTest gives fixed settings with overrides", () =>
     Effect.gen(function*() {
       const config = yield* AppConfig

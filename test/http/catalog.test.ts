@@ -141,7 +141,8 @@ describe("OpenAPI", () => {
         "/api/v1/sandboxes",
         "/api/v1/sandboxes/{id}",
         "/api/v1/tools",
-        "/health"
+        "/health",
+        "/ready"
       ]
     )
     expect(document.info.version).toBe("1.0.0")

@@ -27,6 +27,8 @@ export interface GatewayProcess {
   readonly stats: () => Promise<ProcessStats>
   /** Runs the `parley` CLI against the same database and config. */
   readonly cli: (...args: Array<string>) => Promise<string>
+  /** How the process ended, once it has. */
+  readonly exited: Promise<{ readonly code: number | null; readonly signal: NodeJS.Signals | null }>
   readonly stop: () => Promise<void>
 }
 
@@ -129,6 +131,9 @@ export const startGatewayProcess = async (options: GatewayProcessOptions): Promi
     ],
     { env, cwd: root, stdio: ["ignore", "pipe", "pipe", "ipc"] }
   )
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal }))
+  )
   let output = ""
   child.stdout!.on("data", (data: Buffer) => (output += data.toString("utf8")))
   child.stderr!.on("data", (data: Buffer) => (output += data.toString("utf8")))
@@ -171,6 +176,7 @@ export const startGatewayProcess = async (options: GatewayProcessOptions): Promi
     output: () => output,
     stats,
     cli,
+    exited,
     stop: () =>
       new Promise<void>((resolve) => {
         const done = () => {

@@ -1,3 +1,4 @@
+import { Effect } from "effect"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { ModelRegistry } from "../../../src/models/ModelRegistry.ts"
 import { OpenAICompatibleChatModel } from "../../../src/models/openaiCompatible/OpenAICompatibleChatModel.ts"
@@ -24,7 +25,8 @@ const models = ModelRegistry.of({
           modelId: "m2"
         })
       }
-      : undefined
+      : undefined,
+  replace: () => Effect.void
 })
 
 beforeAll(async () => {
