@@ -7,6 +7,7 @@ import { AdminAuthenticationLive } from "../http/admin/adminAuthentication.ts"
 import { AdminHandlers } from "../http/admin/adminHandlers.ts"
 import { AuthenticationLive } from "../http/authentication.ts"
 import { CatalogHandlers } from "../http/catalogHandlers.ts"
+import { consolePaths, ConsoleRoutes } from "../http/console/consoleRoutes.ts"
 import { gatewayMiddleware } from "../http/gateway.ts"
 import { SandboxHandlers } from "../http/sandboxHandlers.ts"
 import { SystemHandlers } from "../http/systemHandlers.ts"
@@ -37,7 +38,7 @@ const docsPage: HttpApiScalar.ScalarConfig & {
   customCss: ":root { --scalar-font: system-ui, sans-serif; --scalar-font-code: ui-monospace, monospace; }"
 }
 
-/** Every routed endpoint (all but POST /api/v1/chat), /openapi.json, the docs page and the gateway middleware. */
+/** Every routed endpoint (all but POST /api/v1/chat), /openapi.json, the docs page, the console and the gateway middleware. */
 export const Routes = Layer.mergeAll(
   HttpApiBuilder.layer(RoutedApi).pipe(
     Layer.provide([CatalogHandlers, SystemHandlers, SandboxHandlers, AdminHandlers]),
@@ -45,10 +46,12 @@ export const Routes = Layer.mergeAll(
   ),
   OpenApiDocument,
   HttpApiScalar.layer(Api, { path: "/docs", scalar: docsPage }),
+  ConsoleRoutes,
   // Every route served, so that a known path asked with another method answers 405 (docs/DESIGN.md §3.22).
   gatewayMiddleware([
     ...contractRoutes(Api),
     { method: "GET", path: "/openapi.json" },
-    { method: "GET", path: "/docs" }
+    { method: "GET", path: "/docs" },
+    ...consolePaths.map((path) => ({ method: "GET", path }))
   ])
 )
