@@ -69,7 +69,11 @@ export const UsageChart = ({ client, keyId }: { readonly client: Client; readonl
               {requests} requests, {total(rows, "errors")} errors, {total(rows, "totalTokens")} tokens in{" "}
               {windows[groupBy].label}.
             </p>
-            <Plot data={series(rows, groupBy, loaded.value.now).data} label={`Usage by ${groupBy}`} />
+            <Plot
+              data={series(rows, groupBy, loaded.value.now).data}
+              step={windows[groupBy].step / 1000}
+              label={`Usage by ${groupBy}`}
+            />
           </>
         )}
     </div>
@@ -78,7 +82,12 @@ export const UsageChart = ({ client, keyId }: { readonly client: Client; readonl
 
 const AXIS = "#8a8f98"
 
-const Plot = ({ data, label }: { readonly data: uPlot.AlignedData; readonly label: string }) => {
+const Plot = ({ data, step, label }: {
+  readonly data: uPlot.AlignedData
+  /** Seconds between buckets: the x axis reaches half of one past each end, so the end bars show whole. */
+  readonly step: number
+  readonly label: string
+}) => {
   const box = useRef<HTMLDivElement>(null)
   useEffect(() => {
     const element = box.current
@@ -87,12 +96,26 @@ const Plot = ({ data, label }: { readonly data: uPlot.AlignedData; readonly labe
     const options: uPlot.Options = {
       width: element.clientWidth,
       height: 240,
-      scales: { x: { time: true } },
+      scales: { x: { time: true, range: (_, min, max) => [min - step / 2, max + step / 2] } },
       series: [
         {},
-        { label: "Requests", scale: "count", stroke: "#2c5be3", fill: "rgba(44, 91, 227, 0.45)", paths: bars },
-        { label: "Errors", scale: "count", stroke: "#c62828", fill: "rgba(198, 40, 40, 0.55)", paths: bars },
-        { label: "Tokens", scale: "tokens", stroke: "#8e44ad", width: 2 }
+        {
+          label: "Requests",
+          scale: "count",
+          stroke: "#2c5be3",
+          fill: "rgba(44, 91, 227, 0.45)",
+          paths: bars,
+          points: { show: false }
+        },
+        {
+          label: "Errors",
+          scale: "count",
+          stroke: "#c62828",
+          fill: "rgba(198, 40, 40, 0.55)",
+          paths: bars,
+          points: { show: false }
+        },
+        { label: "Tokens", scale: "tokens", stroke: "#8e44ad", width: 2, points: { show: false } }
       ],
       axes: [
         { stroke: AXIS },
@@ -107,6 +130,6 @@ const Plot = ({ data, label }: { readonly data: uPlot.AlignedData; readonly labe
       resized.disconnect()
       plot.destroy()
     }
-  }, [data])
+  }, [data, step])
   return <div class="chart" ref={box} role="img" aria-label={label} />
 }

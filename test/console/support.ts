@@ -72,18 +72,24 @@ export const signIn = async (page: Page, email: string, password: string) => {
   await page.getByRole("button", { name: "Sign out" }).waitFor()
 }
 
-/** An account made through the admin API with the operator token. */
+/** A call of the admin API with the operator token; the answer's `data`. */
+export const asOperator = async (gateway: TestGateway, method: string, path: string, body: unknown) => {
+  const response = await fetch(`${gateway.url}/admin/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify(body)
+  })
+  expect(response.status).toBeLessThan(300)
+  return (await response.json()).data
+}
+
+/** An account made through the admin API; its id. */
 export const createAccount = async (
   gateway: TestGateway,
   account: { readonly name: string; readonly email: string; readonly password: string }
-) => {
-  const response = await fetch(`${gateway.url}/admin/v1/accounts`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify({ ...account, allowedModels: ["*"], allowedTools: ["*"] })
-  })
-  expect(response.status).toBe(201)
-}
+): Promise<string> =>
+  (await asOperator(gateway, "POST", "/accounts", { ...account, allowedModels: ["*"], allowedTools: ["*"] })).account
+    .id
 
 /** Polls `check` until it holds or `ms` pass; answers whether it held. */
 export const within = async (ms: number, check: () => Promise<boolean>): Promise<boolean> => {
