@@ -2,6 +2,8 @@ import * as esbuild from "esbuild"
 import { readFileSync, rmSync } from "node:fs"
 import { createRequire } from "node:module"
 import { join, resolve } from "node:path"
+import type { ConsoleBuild } from "../src/http/console/ConsoleBuild.ts"
+import { buildConsole } from "./consoleBuild.ts"
 
 /**
  * `node scripts/build.ts [OUTDIR]`: the production bundle `npm start` runs
@@ -64,12 +66,28 @@ const httpThroughRequire: esbuild.Plugin = {
 }
 
 /**
+ * The console (scripts/consoleBuild.ts) goes into the bundle: the module that
+ * builds it from the sources on first use is replaced by what was built, so
+ * the service serves this build and needs no build tool at run time.
+ */
+const embedConsole = (built: ConsoleBuild): esbuild.Plugin => ({
+  name: "embed-console",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]http[\\/]console[\\/]builtConsole\.ts$/ }, () => ({
+      loader: "js",
+      contents: `export const loadConsole = async () => (${JSON.stringify(built)})`
+    }))
+  }
+})
+
+/**
  * Builds into `outdir` (emptied first). It must lie inside the project: the
  * bundle loads what it leaves out (playwright-core, the gpt-tokenizer
  * encodings, pg-native) from node_modules at run time.
  */
 export const build = async (outdir: string = defaultOutdir): Promise<void> => {
   rmSync(outdir, { recursive: true, force: true })
+  const consoleBuild = await buildConsole()
   await esbuild.build({
     absWorkingDir: root,
     entryPoints: [...entryPoints],
@@ -89,7 +107,7 @@ export const build = async (outdir: string = defaultOutdir): Promise<void> => {
     logLevel: "warning",
     // playwright-core is large and loaded on the first browser action; pg-native is pg's optional native driver.
     external: ["playwright-core", "pg-native"],
-    plugins: [httpThroughRequire],
+    plugins: [httpThroughRequire, embedConsole(consoleBuild)],
     // Bundled CommonJS packages (ws, pg) `require` Node's built-ins.
     banner: {
       js:

@@ -1,7 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { once } from "node:events"
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -178,6 +178,21 @@ describe("the production bundle", () => {
       child.kill("SIGTERM")
       await once(child, "exit")
     }
+  })
+
+  it("serves the console it embedded, with no build tool at run time", async () => {
+    const page = await fetch(`${url}/console`)
+    expect(page.status).toBe(200)
+    const names = [...(await page.text()).matchAll(/\/console\/assets\/([^"]+)"/g)].map((match) => match[1]!)
+    expect(names).toHaveLength(3)
+    for (const name of names) {
+      const asset = await fetch(`${url}/console/assets/${name}`)
+      expect(asset.status).toBe(200)
+      expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable")
+    }
+    // The module that builds the console from the sources was replaced by what the build made.
+    const bundled = readdirSync(outdir, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".js"))
+    for (const file of bundled) expect(readFileSync(join(outdir, file), "utf8")).not.toContain("consoleBuild")
   })
 
   it("stops on SIGTERM after draining, with exit code 0 (docs/DESIGN.md §8)", async () => {

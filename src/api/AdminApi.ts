@@ -3,6 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import { AdminAuthentication } from "./AdminAuthentication.ts"
 import {
   AccountView,
+  CatalogView,
   CreateAccount,
   CreateKey,
   KeyView,
@@ -110,6 +111,12 @@ export class AdminApi extends HttpApiGroup.make("admin")
       error: [...authorized, errorAt(400), errorAt(404), errorAt(409)]
     }).annotateMerge(describe(
       "A new secret (in this answer only); the old one keeps working for graceSeconds (default 86400, at most 30 days), then 401."
+    )).middleware(AdminAuthentication),
+    HttpApiEndpoint.get("catalog", "/catalog", {
+      success: ok("AdminCatalogResponse", CatalogView),
+      error: authorized
+    }).annotateMerge(describe(
+      "The models and tools an allow-list may name: all of them for the operator, the account's for a session."
     )).middleware(AdminAuthentication),
     HttpApiEndpoint.get("listSandboxes", "/sandboxes", {
       query: byAccount,

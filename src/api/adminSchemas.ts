@@ -103,3 +103,9 @@ export const RotateKey = Schema.Struct({
     Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: MAX_GRACE_SECONDS }))
   )
 }).annotate({ identifier: "RotateKey" })
+
+/** What an allow-list may name (docs/DESIGN.md §6): for a session, only what its account admits. */
+export const CatalogView = Schema.Struct({
+  models: Schema.Array(Schema.Struct({ id: Schema.String, name: Schema.String })),
+  tools: Schema.Array(Schema.Struct({ name: Schema.String, description: Schema.String }))
+}).annotate({ identifier: "AdminCatalog" })

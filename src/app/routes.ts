@@ -7,6 +7,7 @@ import { AdminAuthenticationLive } from "../http/admin/adminAuthentication.ts"
 import { AdminHandlers } from "../http/admin/adminHandlers.ts"
 import { AuthenticationLive } from "../http/authentication.ts"
 import { CatalogHandlers } from "../http/catalogHandlers.ts"
+import { consolePaths, ConsoleRoutes } from "../http/console/consoleRoutes.ts"
 import { gatewayMiddleware } from "../http/gateway.ts"
 import { McpEndpoint } from "../http/mcpEndpoint.ts"
 import { MetricsRoute } from "../http/metricsRoute.ts"
@@ -39,7 +40,7 @@ const docsPage: HttpApiScalar.ScalarConfig & {
   customCss: ":root { --scalar-font: system-ui, sans-serif; --scalar-font-code: ui-monospace, monospace; }"
 }
 
-/** Every routed endpoint (all but POST /api/v1/chat), /openapi.json, the docs page, /mcp and the gateway middleware. */
+/** Every routed endpoint (all but POST /api/v1/chat), /openapi.json, the docs page, /mcp, the console and the gateway middleware. */
 export const Routes = Layer.mergeAll(
   HttpApiBuilder.layer(RoutedApi).pipe(
     Layer.provide([CatalogHandlers, SystemHandlers, SandboxHandlers, AdminHandlers]),
@@ -49,12 +50,14 @@ export const Routes = Layer.mergeAll(
   MetricsRoute,
   McpEndpoint,
   HttpApiScalar.layer(Api, { path: "/docs", scalar: docsPage }),
+  ConsoleRoutes,
   // Every route served, so that a known path asked with another method answers 405 (docs/DESIGN.md §3.22).
   gatewayMiddleware([
     ...contractRoutes(Api),
     { method: "GET", path: "/openapi.json" },
     { method: "GET", path: "/docs" },
     { method: "GET", path: "/metrics" },
-    { method: "POST", path: "/mcp" }
+    { method: "POST", path: "/mcp" },
+    ...consolePaths.map((path) => ({ method: "GET", path }))
   ])
 )

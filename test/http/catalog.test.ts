@@ -125,6 +125,7 @@ describe("OpenAPI", () => {
       [
         "/admin/v1/accounts",
         "/admin/v1/accounts/{id}",
+        "/admin/v1/catalog",
         "/admin/v1/keys",
         "/admin/v1/keys/{id}",
         "/admin/v1/keys/{id}/activate",

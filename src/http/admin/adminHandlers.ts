@@ -19,6 +19,7 @@ import type { ApiFailure } from "../errorTable.ts"
 import { accountScope, mayManage, visibleKey } from "./access.ts"
 import { makeAccountAdmin } from "./accountAdmin.ts"
 import { readAdminBody } from "./adminBody.ts"
+import { makeAdminCatalog } from "./adminCatalog.ts"
 import { accountView, keyView, ok } from "./adminViews.ts"
 import { makeCatalogCheck, withinAccount } from "./allowListCheck.ts"
 import { makeKeyCreation } from "./keyCreation.ts"
@@ -50,6 +51,7 @@ export const AdminHandlers = HttpApiBuilder.group(
     const checkCatalog = makeCatalogCheck(yield* ModelRegistry, yield* ToolRegistry)
     const accountAdmin = makeAccountAdmin(accounts, checkCatalog)
     const createKey = makeKeyCreation(keys, accounts, checkCatalog)
+    const catalog = makeAdminCatalog(yield* ModelRegistry, yield* ToolRegistry, accounts)
 
     const signIn = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.gen(function*() {
@@ -139,6 +141,7 @@ export const AdminHandlers = HttpApiBuilder.group(
       .handleRaw("deactivateKey", setStatus("inactive"))
       .handleRaw("revokeKey", setStatus("revoked"))
       .handleRaw("rotateKey", ({ params, request }) => withPrincipal((p) => rotate(p, params.id, request)))
+      .handleRaw("catalog", () => withPrincipal(catalog))
       .handleRaw("listSandboxes", ({ query }) =>
         withPrincipal((principal) =>
           Effect.map(sandboxes.list, (all) => {

@@ -1,0 +1,75 @@
+import { useCallback, useMemo, useState } from "preact/hooks"
+import { type Client, type Credentials, forgetOperator, makeClient, signOut, storedOperator } from "./api.ts"
+import { Accounts } from "./pages/Accounts.tsx"
+import { KeyPage } from "./pages/KeyPage.tsx"
+import { Keys } from "./pages/Keys.tsx"
+import { Requests } from "./pages/Requests.tsx"
+import { Sandboxes } from "./pages/Sandboxes.tsx"
+import { SignIn } from "./pages/SignIn.tsx"
+import { href, useRoute } from "./route.ts"
+
+/** The console (docs/DESIGN.md §6): sign-in, then the pages of the signed-in account, or all of them for the operator. */
+export const App = () => {
+  const [credentials, setCredentials] = useState<Credentials | undefined>(storedOperator)
+  const signedOut = useCallback(() => {
+    forgetOperator()
+    setCredentials(undefined)
+  }, [])
+  const client = useMemo(() => credentials && makeClient(credentials, signedOut), [credentials, signedOut])
+  if (credentials === undefined || client === undefined) return <SignIn onSignedIn={setCredentials} />
+  return <Shell credentials={credentials} client={client} signedOut={signedOut} />
+}
+
+const Shell = ({ credentials, client, signedOut }: {
+  readonly credentials: Credentials
+  readonly client: Client
+  readonly signedOut: () => void
+}) => {
+  const [page = "keys", id] = useRoute()
+  const operator = credentials.kind === "operator"
+  const links: ReadonlyArray<readonly [string, string]> = [
+    ["keys", "Keys"],
+    ["requests", "Requests"],
+    ["sandboxes", "Sandboxes"],
+    ...(operator ? [["accounts", "Accounts"] as const] : [])
+  ]
+  return (
+    <>
+      <a
+        class="skip"
+        href="#main"
+        onClick={(event) => {
+          event.preventDefault()
+          document.getElementById("main")?.focus()
+        }}
+      >
+        Skip to content
+      </a>
+      <header class="bar">
+        <span class="brand">parley console</span>
+        <nav aria-label="Console">
+          <ul>
+            {links.map(([name, label]) => (
+              <li key={name}>
+                <a href={href(name)} aria-current={page === name ? "page" : undefined}>{label}</a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <span class="who">{operator ? "Operator" : credentials.account.email ?? credentials.account.name}</span>
+        <button type="button" onClick={() => void signOut(client, credentials).then(signedOut)}>Sign out</button>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {page === "keys" && id !== undefined
+          ? <KeyPage client={client} id={id} />
+          : page === "requests"
+          ? <Requests client={client} />
+          : page === "sandboxes"
+          ? <Sandboxes client={client} />
+          : page === "accounts" && operator
+          ? <Accounts client={client} />
+          : <Keys client={client} operator={operator} />}
+      </main>
+    </>
+  )
+}

@@ -1,0 +1,86 @@
+import { useState } from "preact/hooks"
+import type { Account, Catalog, Client, Key } from "../api.ts"
+import { Failure, messageOf } from "../ui.tsx"
+import { AllowListEditor, modelItems, toolItems } from "./AllowListEditor.tsx"
+
+/** The form that creates a key; the operator also picks its account. */
+export const CreateKey = ({ client, catalog, accounts, onCreated, onCancel }: {
+  readonly client: Client
+  readonly catalog: Catalog
+  readonly accounts: ReadonlyArray<Account> | undefined
+  readonly onCreated: (created: { readonly key: Key; readonly secret: string }) => void
+  readonly onCancel: () => void
+}) => {
+  const [name, setName] = useState("")
+  const [models, setModels] = useState<ReadonlyArray<string>>([])
+  const [tools, setTools] = useState<ReadonlyArray<string>>([])
+  const [expires, setExpires] = useState("")
+  const [accountId, setAccountId] = useState("")
+  const [failure, setFailure] = useState<string>()
+  const [busy, setBusy] = useState(false)
+  const submit = async (event: Event) => {
+    event.preventDefault()
+    setBusy(true)
+    setFailure(undefined)
+    try {
+      onCreated(
+        await client.send<{ key: Key; secret: string }>("POST", "/keys", {
+          name,
+          allowedModels: models,
+          allowedTools: tools,
+          ...(expires === "" ? {} : { expiresAt: new Date(expires).toISOString() }),
+          ...(accountId === "" ? {} : { accountId })
+        })
+      )
+    } catch (error) {
+      setFailure(messageOf(error))
+      setBusy(false)
+    }
+  }
+  return (
+    <form class="panel" onSubmit={submit} aria-labelledby="create-title">
+      <h2 id="create-title">Create a key</h2>
+      <label for="key-name">Name</label>
+      <input id="key-name" required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+      {accounts === undefined ? null : (
+        <>
+          <label for="key-account">Account</label>
+          <select id="key-account" value={accountId} onChange={(e) => setAccountId(e.currentTarget.value)}>
+            <option value="">default</option>
+            {accounts.filter((account) => account.id !== "default").map((account) => (
+              <option key={account.id} value={account.id}>{account.name} ({account.email ?? account.id})</option>
+            ))}
+          </select>
+        </>
+      )}
+      <AllowListEditor
+        legend="Models it may use"
+        name="models"
+        noun="models"
+        items={modelItems(catalog.models)}
+        value={models}
+        onChange={setModels}
+      />
+      <AllowListEditor
+        legend="Tools it may use"
+        name="tools"
+        noun="tools"
+        items={toolItems(catalog.tools)}
+        value={tools}
+        onChange={setTools}
+      />
+      <label for="key-expires">Expires (optional)</label>
+      <input
+        id="key-expires"
+        type="datetime-local"
+        value={expires}
+        onInput={(e) => setExpires(e.currentTarget.value)}
+      />
+      <Failure message={failure} />
+      <div class="actions">
+        <button type="submit" class="primary" disabled={busy}>Create key</button>
+        <button type="button" onClick={onCancel}>Cancel</button>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,54 @@
+import { useState } from "preact/hooks"
+import type { Client, Sandbox } from "../api.ts"
+import { PageTitle } from "../PageTitle.tsx"
+import { Confirm, Pending, Table, useLoad, when } from "../ui.tsx"
+
+/** The account's sandboxes (all of them for the operator); a sandbox can be deleted. */
+export const Sandboxes = ({ client }: { readonly client: Client }) => {
+  const [loaded, reload] = useLoad(() => client.get<{ sandboxes: ReadonlyArray<Sandbox> }>("/sandboxes"), [client])
+  const [deleting, setDeleting] = useState<string>()
+  return (
+    <>
+      <PageTitle text="Sandboxes" />
+      <Pending loaded={loaded} />
+      {loaded.state !== "done" ? null : loaded.value.sandboxes.length === 0
+        ? <p class="empty">No sandboxes: a key with the sandbox tools makes one when a chat needs it.</p>
+        : (
+          <Table
+            caption="Sandboxes"
+            rowKey={(sandbox) => sandbox.id}
+            rows={loaded.value.sandboxes}
+            columns={[
+              { label: "Id", cell: (sandbox) => <code>{sandbox.id}</code> },
+              { label: "Owner", cell: (sandbox) => sandbox.owner === "key" ? `key ${sandbox.keyId}` : "account" },
+              { label: "Desktop", cell: (sandbox) => sandbox.desktop ? "yes" : "no" },
+              { label: "Network", cell: (sandbox) => sandbox.network ? "yes" : "no" },
+              { label: "Created", cell: (sandbox) => when(sandbox.createdAt) },
+              {
+                label: "Actions",
+                cell: (sandbox) => (
+                  <button type="button" class="danger" onClick={() => setDeleting(sandbox.id)}>
+                    Delete<span class="visually-hidden">sandbox {sandbox.id}</span>
+                  </button>
+                )
+              }
+            ]}
+          />
+        )}
+      {deleting === undefined ? null : (
+        <Confirm
+          title="Delete this sandbox?"
+          action="Delete"
+          danger
+          onConfirm={async () => {
+            await client.send("DELETE", `/sandboxes/${encodeURIComponent(deleting)}`)
+            reload()
+          }}
+          onClose={() => setDeleting(undefined)}
+        >
+          <p>Its files and processes are gone for good.</p>
+        </Confirm>
+      )}
+    </>
+  )
+}

@@ -1,0 +1,102 @@
+import { Redacted } from "effect"
+import { mkdirSync } from "node:fs"
+import { join, resolve } from "node:path"
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
+import { expect } from "vitest"
+import { startGateway, type TestGateway } from "../support/gateway.ts"
+
+/** The console in Debian's Chromium against the real gateway, with every request to another host refused. */
+
+export const ADMIN_TOKEN = "op-console-token-5e2f81c4a9"
+
+/** Screenshots land here (gitignored) for a person to look at. */
+export const artifacts = resolve(import.meta.dirname, "../../test-results")
+
+export const screenshot = async (page: Page, name: string) => {
+  mkdirSync(artifacts, { recursive: true })
+  await page.screenshot({ path: join(artifacts, name), fullPage: true })
+}
+
+export const startConsoleGateway = async (): Promise<TestGateway> => {
+  const gateway = await startGateway({ config: { adminToken: Redacted.make(ADMIN_TOKEN) } })
+  gateway.upstream.respondWith(() => ({ type: "text", text: "Hello from upstream" }))
+  return gateway
+}
+
+export const launch = () =>
+  chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, chromiumSandbox: false })
+
+const isLoopback = (url: string) => {
+  const { hostname, protocol } = new URL(url)
+  if (protocol === "data:" || protocol === "blob:" || protocol === "about:") return true
+  return hostname === "127.0.0.1" || hostname === "localhost" || hostname === "[::1]"
+}
+
+export interface ConsoleContext {
+  readonly context: BrowserContext
+  readonly page: Page
+  /** Requests that were refused for going to another host; a test ends expecting none. */
+  readonly leaving: Array<string>
+  /** What the page logged as errors (a CSP violation shows here), but the ledger's 404s the console expects. */
+  readonly errors: Array<string>
+}
+
+export const openConsole = async (
+  browser: Browser,
+  gateway: TestGateway,
+  viewport = { width: 1280, height: 900 }
+): Promise<ConsoleContext> => {
+  const context = await browser.newContext({ viewport, permissions: ["clipboard-read", "clipboard-write"] })
+  const leaving: Array<string> = []
+  const errors: Array<string> = []
+  // Every request the page makes goes through here; one for another host is refused and recorded.
+  await context.route("**/*", (route) => {
+    const url = route.request().url()
+    if (isLoopback(url)) return route.continue()
+    leaving.push(url)
+    return route.abort("blockedbyclient")
+  })
+  const page = await context.newPage()
+  page.on("console", (message) => {
+    if (message.type() === "error" && !/status of 404/.test(message.text())) errors.push(message.text())
+  })
+  page.on("pageerror", (error) => errors.push(error.message))
+  await page.goto(`${gateway.url}/console`)
+  return { context, page, leaving, errors }
+}
+
+export const signIn = async (page: Page, email: string, password: string) => {
+  await page.getByLabel("Email").fill(email)
+  await page.getByLabel("Password", { exact: true }).fill(password)
+  await page.getByRole("button", { name: "Sign in", exact: true }).click()
+  await page.getByRole("button", { name: "Sign out" }).waitFor()
+}
+
+/** A call of the admin API with the operator token; the answer's `data`. */
+export const asOperator = async (gateway: TestGateway, method: string, path: string, body: unknown) => {
+  const response = await fetch(`${gateway.url}/admin/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify(body)
+  })
+  expect(response.status).toBeLessThan(300)
+  return (await response.json()).data
+}
+
+/** An account made through the admin API; its id. */
+export const createAccount = async (
+  gateway: TestGateway,
+  account: { readonly name: string; readonly email: string; readonly password: string }
+): Promise<string> =>
+  (await asOperator(gateway, "POST", "/accounts", { ...account, allowedModels: ["*"], allowedTools: ["*"] })).account
+    .id
+
+/** Polls `check` until it holds or `ms` pass; answers whether it held. */
+export const within = async (ms: number, check: () => Promise<boolean>): Promise<boolean> => {
+  const deadline = Date.now() + ms
+  while (Date.now() < deadline) {
+    if (await check()) return true
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  return check()
+}
