@@ -44,9 +44,12 @@ const signIn = async (url: string, email: string, password: string): Promise<Ses
 }
 
 export const startAdminWorld = async (): Promise<AdminWorld> => {
+  // One database for the gateway and its sandboxes, as in production.
+  const { data, sandboxes: root } = dataDirectory()
   const gateway = await startGateway({
     config: { adminToken: Redacted.make(ADMIN_TOKEN) },
-    sandboxes: testSandboxes(dataDirectory().sandboxes)
+    sandboxes: testSandboxes(root),
+    databaseUrl: `sqlite:${data}/parley.db`
   })
   const answers: Array<string> = []
   let sessions: AdminWorld["sessions"] | undefined
