@@ -7,10 +7,12 @@ import {
   CreateAccount,
   CreateKey,
   KeyView,
+  RequestView,
   RotateKey,
   SignIn,
   UpdateAccount,
-  UpdateKey
+  UpdateKey,
+  UsageRowView
 } from "./adminSchemas.ts"
 import { errorAt } from "./errorSchemas.ts"
 import { SandboxView } from "./SandboxApi.ts"
@@ -25,6 +27,21 @@ const KeySecretResponse = ok("AdminKeySecretResponse", Schema.Struct({ key: KeyV
 const params = { id: Schema.String }
 const byAccount = { accountId: Schema.optional(Schema.String) }
 const authorized = [errorAt(401), errorAt(403), errorAt(500)]
+// Query values arrive as text and are checked by the handler, so a bad one is a 400 in the spec's error body.
+const text = (description: string) => Schema.optional(Schema.String).annotate({ description })
+const usageQuery = {
+  keyId: text("Only this key (another account's: 404)"),
+  accountId: text("Only this account; a session may name only its own (another: 404)"),
+  model: text("Only this model"),
+  from: text("ISO-8601 instant, inclusive; default: 30 days before to"),
+  to: text("ISO-8601 instant, exclusive; default: now"),
+  groupBy: text("hour | day | model | key; default: day")
+}
+const requestsQuery = {
+  keyId: text("Only this key (another account's: 404)"),
+  limit: text("1 to 500; default: 50"),
+  before: text("ISO-8601 instant: only requests before it (the last row's time of the previous page)")
+}
 const describe = (description: string) => OpenApi.annotations({ description })
 
 const keyState = (name: "activate" | "deactivate" | "revoke", description: string) =>
@@ -35,9 +52,9 @@ const keyState = (name: "activate" | "deactivate" | "revoke", description: strin
   }).annotateMerge(describe(description)).middleware(AdminAuthentication)
 
 /**
- * The admin API (docs/DESIGN.md §6): accounts, their keys and sandboxes. Every
+ * The admin API (docs/DESIGN.md §6): accounts, their keys, usage, requests and sandboxes. Every
  * route but sign-in needs the operator token or a console session; a session
- * sees only its own account (another's keys and sandboxes answer 404).
+ * sees only its own account (another's keys, requests and sandboxes answer 404).
  */
 export class AdminApi extends HttpApiGroup.make("admin")
   .add(
@@ -118,6 +135,26 @@ export class AdminApi extends HttpApiGroup.make("admin")
     }).annotateMerge(describe(
       "The models and tools an allow-list may name: all of them for the operator, the account's for a session."
     )).middleware(AdminAuthentication),
+    HttpApiEndpoint.get("usage", "/usage", {
+      query: usageQuery,
+      success: ok("AdminUsageResponse", Schema.Struct({ rows: Schema.Array(UsageRowView) })),
+      error: [...authorized, errorAt(400), errorAt(404)]
+    }).annotateMerge(describe(
+      "Usage summed per UTC hour or day, model or key over [from, to). The caller's account; the operator's: all, or accountId's."
+    )).middleware(AdminAuthentication),
+    HttpApiEndpoint.get("listRequests", "/requests", {
+      query: requestsQuery,
+      success: ok("AdminRequestsResponse", Schema.Struct({ requests: Schema.Array(RequestView) })),
+      error: [...authorized, errorAt(400), errorAt(404)]
+    }).annotateMerge(describe(
+      "The caller's account's requests, newest first: ledger rows, never content or secrets. The operator sees all."
+    )).middleware(AdminAuthentication),
+    HttpApiEndpoint.get("getRequest", "/requests/:correlationId", {
+      params: { correlationId: Schema.String },
+      success: ok("AdminRequestResponse", Schema.Struct({ request: RequestView })),
+      error: [...authorized, errorAt(404)]
+    }).annotateMerge(describe("The newest request with this correlation id; another account's: 404."))
+      .middleware(AdminAuthentication),
     HttpApiEndpoint.get("listSandboxes", "/sandboxes", {
       query: byAccount,
       success: ok("AdminSandboxesResponse", Schema.Struct({ sandboxes: Schema.Array(SandboxView) })),

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { Count } from "../domain/Count.ts"
 
 /** Bodies and views of the admin API (docs/DESIGN.md §6). Unknown fields are refused where they are decoded. */
 
@@ -109,3 +110,92 @@ export const CatalogView = Schema.Struct({
   models: Schema.Array(Schema.Struct({ id: Schema.String, name: Schema.String })),
   tools: Schema.Array(Schema.Struct({ name: Schema.String, description: Schema.String }))
 }).annotate({ identifier: "AdminCatalog" })
+
+// Usage and requests (docs/DESIGN.md §6, §7). The ledger's own types live below api/, so the wire is stated here.
+
+const Instant = Schema.DateFromString.check(
+  Schema.makeFilter((date: Date) => !Number.isNaN(date.getTime()) || "an ISO-8601 instant such as 2030-01-31T00:00:00Z")
+)
+
+/** How usage is summed; the same four as the ledger's `Grouping`. */
+export const UsageGrouping = Schema.Literals(["hour", "day", "model", "key"])
+
+/** The query of GET /usage, decoded from its text; `from` after `to` is refused. */
+export const UsageQuery = Schema.Struct({
+  keyId: Schema.optional(Schema.String),
+  accountId: Schema.optional(Schema.String),
+  model: Schema.optional(Schema.String),
+  from: Schema.optional(Instant),
+  to: Schema.optional(Instant),
+  groupBy: Schema.optional(UsageGrouping)
+}).check(
+  Schema.makeFilter((query) =>
+    query.from === undefined || query.to === undefined || query.from.getTime() <= query.to.getTime() ||
+    "\"from\" must not be after \"to\""
+  )
+)
+
+/** The most request rows one page holds (docs/DESIGN.md §7). */
+export const MAX_REQUESTS_LIMIT = 500
+
+/** The query of GET /requests, decoded from its text. */
+export const RequestsQuery = Schema.Struct({
+  keyId: Schema.optional(Schema.String),
+  limit: Schema.optional(
+    Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: MAX_REQUESTS_LIMIT }))
+  ),
+  before: Schema.optional(Instant)
+})
+
+const Usd = Schema.NullOr(Schema.Finite)
+const Tokens = Schema.NullOr(Count).annotate({ description: "null: no model call reported the count" })
+
+export const UsageRowView = Schema.Struct({
+  bucket: Timestamp.annotate({
+    description: "The start of the UTC hour or day; grouped by model or key, the start of the window"
+  }),
+  keyId: Schema.optional(Schema.String),
+  model: Schema.optional(Schema.String),
+  requests: Count,
+  errors: Count.annotate({ description: "Requests whose outcome is error or rejected" }),
+  inputTokens: Count,
+  outputTokens: Count,
+  totalTokens: Count,
+  reasoningTokens: Count,
+  cachedInputTokens: Count,
+  toolCalls: Count,
+  costUsd: Usd.annotate({ description: "null when no request of the group has a cost" })
+}).annotate({ identifier: "UsageRow" })
+
+/** One ledger row (docs/DESIGN.md §7): facts about a request, never its content or a secret. */
+export const RequestView = Schema.Struct({
+  time: Timestamp,
+  accountId: Schema.String,
+  keyId: Schema.String,
+  correlationId: Schema.String,
+  model: Schema.NullOr(Schema.String),
+  status: Schema.Int.annotate({ description: "The HTTP status answered; 499 when the client left first" }),
+  outcome: Schema.Literals([
+    "finished",
+    "step-limit",
+    "timeout",
+    "approval-required",
+    "budget",
+    "cancelled",
+    "error",
+    "rejected",
+    "validated"
+  ]),
+  finishReason: Schema.NullOr(Schema.String),
+  inputTokens: Tokens,
+  outputTokens: Tokens,
+  totalTokens: Tokens,
+  reasoningTokens: Tokens,
+  cachedInputTokens: Tokens,
+  toolCalls: Schema.Record(Schema.String, Count).annotate({ description: "Calls by tool name" }),
+  steps: Count,
+  durationMs: Count,
+  firstByteMs: Schema.NullOr(Count),
+  pruned: Schema.Boolean,
+  costUsd: Usd
+}).annotate({ identifier: "LedgerRequest" })

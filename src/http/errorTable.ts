@@ -11,6 +11,7 @@ import type {
 import type { AuthServiceUnavailable, KeyNotFound, KeyRevoked, Unauthenticated } from "../auth/authErrors.ts"
 import type { ChatPlanFailure } from "../chat/ChatPlanner.ts"
 import type { MalformedJson } from "../domain/requestErrors.ts"
+import type { RequestNotFound } from "../ledger/ledgerErrors.ts"
 import type { ProviderCannotTake, ProviderRejected, ProviderUnavailable } from "../models/ProviderFailure.ts"
 import type { SandboxElsewhere, SandboxNotFound, SandboxUnavailable } from "../sandbox/Sandbox.ts"
 import type { SandboxOwnedByOperator } from "../sandbox/sandboxAccess.ts"
@@ -39,6 +40,7 @@ export type ApiFailure =
   | WiderThanAccount
   | AccountNotFound
   | KeyNotFound
+  | RequestNotFound
   | EmailTaken
   | KeyRevoked
   | InvalidMetricsToken
@@ -145,6 +147,7 @@ const table: { readonly [Tag in ApiFailure["_tag"]]: Row<Failure<Tag>> } = {
   WiderThanAccount: row(403, said((e) => ({ models: e.models, tools: e.tools }))),
   AccountNotFound: row(404, (e) => ({ accountId: e.id })),
   KeyNotFound: row(404, (e) => ({ keyId: e.id })),
+  RequestNotFound: row(404, (e) => ({ correlationId: e.correlationId })),
   EmailTaken: row(409, (e) => ({ email: e.email })),
   KeyRevoked: row(409, (e) => ({ keyId: e.id })),
   // docs/DESIGN.md §6: the external authentication service could not answer; never an admission.

@@ -30,3 +30,11 @@ export const readAdminBody = <S extends Schema.Decoder<unknown>>(
     return yield* new InvalidRequest({ issues: describeIssues(decoded.failure.issue) })
   })
 }
+
+/** A query decoded with `schema` (its values are text), in the spec's error body when it is not: 400 naming the fields. */
+export const decodeAdminQuery = <S extends Schema.Decoder<unknown>>(schema: S, query: unknown) => {
+  const decoded = Schema.decodeUnknownResult(schema, { errors: "all" })(query)
+  return Result.isSuccess(decoded)
+    ? Effect.succeed(decoded.success as S["Type"])
+    : Effect.fail(new InvalidRequest({ issues: describeIssues(decoded.failure.issue) }))
+}

@@ -9,6 +9,7 @@ import { ApiKeys } from "../../auth/ApiKeys.ts"
 import { Sessions } from "../../auth/Sessions.ts"
 import type { KeyStatus } from "../../domain/ApiKey.ts"
 import { InvalidRequest } from "../../domain/requestErrors.ts"
+import { UsageQueries } from "../../ledger/UsageQueries.ts"
 import { ModelRegistry } from "../../models/ModelRegistry.ts"
 import { type SandboxInfo, SandboxNotFound } from "../../sandbox/Sandbox.ts"
 import { sandboxAccount } from "../../sandbox/sandboxAccess.ts"
@@ -24,6 +25,7 @@ import { accountView, keyView, ok } from "./adminViews.ts"
 import { makeCatalogCheck, withinAccount } from "./allowListCheck.ts"
 import { makeKeyCreation } from "./keyCreation.ts"
 import { clearedCookie, sessionCookie } from "./sessionCookie.ts"
+import { makeUsageAdmin } from "./usageAdmin.ts"
 
 /** Renders a handler's failures in the spec's error body. */
 const answer = <E extends ApiFailure, R>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
@@ -52,6 +54,7 @@ export const AdminHandlers = HttpApiBuilder.group(
     const accountAdmin = makeAccountAdmin(accounts, checkCatalog)
     const createKey = makeKeyCreation(keys, accounts, checkCatalog)
     const catalog = makeAdminCatalog(yield* ModelRegistry, yield* ToolRegistry, accounts)
+    const usageAdmin = makeUsageAdmin(yield* UsageQueries, keys)
 
     const signIn = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.gen(function*() {
@@ -142,6 +145,9 @@ export const AdminHandlers = HttpApiBuilder.group(
       .handleRaw("revokeKey", setStatus("revoked"))
       .handleRaw("rotateKey", ({ params, request }) => withPrincipal((p) => rotate(p, params.id, request)))
       .handleRaw("catalog", () => withPrincipal(catalog))
+      .handleRaw("usage", ({ query }) => withPrincipal((p) => usageAdmin.usage(p, query)))
+      .handleRaw("listRequests", ({ query }) => withPrincipal((p) => usageAdmin.requests(p, query)))
+      .handleRaw("getRequest", ({ params }) => withPrincipal((p) => usageAdmin.request(p, params.correlationId)))
       .handleRaw("listSandboxes", ({ query }) =>
         withPrincipal((principal) =>
           Effect.map(sandboxes.list, (all) => {

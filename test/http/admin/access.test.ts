@@ -37,6 +37,9 @@ const routes = (): ReadonlyArray<readonly [string, string, unknown?]> => [
   ["POST", `/admin/v1/keys/${keyOfA}/deactivate`],
   ["POST", `/admin/v1/keys/${keyOfA}/revoke`],
   ["POST", `/admin/v1/keys/${keyOfA}/rotate`, {}],
+  ["GET", "/admin/v1/usage"],
+  ["GET", "/admin/v1/requests"],
+  ["GET", "/admin/v1/requests/any-correlation-id"],
   ["GET", "/admin/v1/sandboxes"],
   ["DELETE", `/admin/v1/sandboxes/${sandboxOfA}`]
 ]
