@@ -22,12 +22,14 @@ export const noProviderHint = [
  * database), in one line. SIGTERM and SIGINT drain it and exit 0; SIGHUP
  * reloads the config file's providers (docs/DESIGN.md §8).
  */
+// Exits at once: a worker of `--workers` would otherwise be kept alive by its channel to the primary.
+const cannotStart = Effect.sync(() => process.exit(1))
+
 export const serve: Effect.Effect<void, unknown> = Effect.gen(function*() {
   const loaded = yield* Effect.result(Effect.provide(Effect.service(AppConfig), AppConfig.layer))
   if (Result.isFailure(loaded)) {
     yield* Console.error(configurationReport(loaded.failure))
-    process.exitCode = 1
-    return
+    return yield* cannotStart
   }
   const config = loaded.success
   if (config.providers.length === 0) yield* Console.error(noProviderHint)
@@ -38,10 +40,7 @@ export const serve: Effect.Effect<void, unknown> = Effect.gen(function*() {
     Effect.catchCause((cause) =>
       Cause.hasInterruptsOnly(cause)
         ? Effect.failCause(cause)
-        : Effect.andThen(
-          Console.error(startupFailure(Cause.squash(cause), config)),
-          Effect.sync(() => (process.exitCode = 1))
-        )
+        : Effect.andThen(Console.error(startupFailure(Cause.squash(cause), config)), cannotStart)
     )
   )
 })

@@ -111,7 +111,8 @@ describe("the console for every kind of user", { timeout: 120_000 }, () => {
     await tabTo(page, "a Requests")
     await page.keyboard.press("Enter")
     await page.getByRole("heading", { name: "Requests", level: 1 }).waitFor()
-    expect(await focused(page)).toBe("h1 Requests")
+    // The heading takes the focus in an effect, after the page has painted.
+    await expect.poll(() => focused(page)).toBe("h1 Requests")
     expect(leaving).toEqual([])
     expect(errors).toEqual([])
     await context.close()
