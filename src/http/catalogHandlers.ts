@@ -7,6 +7,7 @@ import { allowsModel, allowsTool } from "../domain/ApiKey.ts"
 import { configSchemaDocument } from "../domain/ChatContext.ts"
 import { promptTypeDescriptions, promptTypes } from "../domain/PromptType.ts"
 import { ModelRegistry } from "../models/ModelRegistry.ts"
+import { ChangeFeed } from "../store/ChangeFeed.ts"
 import { ToolRegistry } from "../tools/ToolRegistry.ts"
 import { makeResponseCache } from "./ResponseCache.ts"
 
@@ -26,6 +27,12 @@ export const CatalogHandlers = HttpApiBuilder.group(
     const tools = yield* ToolRegistry
     const modelsCache = makeResponseCache(HOUR_MS)
     const toolsCache = makeResponseCache(HOUR_MS)
+    // Bodies are kept by allow-list, so a key's new lists already pick another entry; the tools of MCP servers
+    // are not in that key, so their changes clear the bodies, and key and account changes do too, on every
+    // instance (docs/DESIGN.md §8). Changes are rare; the next request rebuilds.
+    const feed = yield* ChangeFeed
+    const clear = () => Effect.andThen(modelsCache.clear, toolsCache.clear)
+    yield* Effect.forEach(["keys", "accounts", "mcp-servers"] as const, (topic) => feed.subscribe(topic, clear))
     const promptTypeList = promptTypes.map((id) => ({ id, description: promptTypeDescriptions[id] }))
     const configSchema = configSchemaDocument()
 
@@ -33,7 +40,7 @@ export const CatalogHandlers = HttpApiBuilder.group(
       .handle("models", () =>
         Effect.gen(function*() {
           const key = yield* CurrentKey
-          const body = yield* modelsCache(key.allowedModels.join("\n"), () =>
+          const body = yield* modelsCache.get(key.allowedModels.join("\n"), () =>
             JSON.stringify({
               success: true,
               data: {
@@ -47,7 +54,7 @@ export const CatalogHandlers = HttpApiBuilder.group(
       .handle("tools", () =>
         Effect.gen(function*() {
           const key = yield* CurrentKey
-          const body = yield* toolsCache(key.allowedTools.join("\n"), () =>
+          const body = yield* toolsCache.get(key.allowedTools.join("\n"), () =>
             JSON.stringify({
               success: true,
               data: {
