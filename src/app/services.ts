@@ -62,6 +62,7 @@ export const gatewayServices = <E>(parts: GatewayParts<E>) =>
       )
     ),
     Layer.provideMerge(parts.sandboxes ?? SandboxProvider.layer),
-    Layer.provide(Database.layer),
+    // Merged: the routes subscribe to the database's change feed too (http/catalogHandlers.ts).
+    Layer.provideMerge(Database.layerListening),
     Layer.provideMerge(parts.config)
   )

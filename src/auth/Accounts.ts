@@ -1,5 +1,6 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { Account, AccountStatus } from "../domain/Account.ts"
+import { ChangeFeed } from "../store/ChangeFeed.ts"
 import { AccountNotFound, EmailTaken, SignInFailed } from "./accountErrors.ts"
 import { AccountStore, type StoredAccount } from "./AccountStore.ts"
 import { decoyHash, hashPassword, verifyPassword } from "./passwords.ts"
@@ -43,6 +44,7 @@ export class Accounts extends Context.Service<Accounts, {
     Accounts,
     Effect.gen(function*() {
       const store = yield* AccountStore
+      const feed = yield* ChangeFeed
 
       const get = Effect.fn("Accounts.get")(function*(id: string) {
         const found = yield* Effect.orDie(store.get(id))
@@ -79,6 +81,8 @@ export class Accounts extends Context.Service<Accounts, {
           ...(passwordHash === undefined ? {} : { passwordHash })
         }))
         if (Option.isNone(updated)) return yield* new AccountNotFound({ id })
+        // Its status and allow-lists are part of every cached verified key of the account (auth/ApiKeys.ts).
+        yield* feed.publish("accounts", id)
         return publicView(updated.value)
       })
 

@@ -2,6 +2,7 @@ import { Cache, Clock, Context, Duration, Effect, Exit, Layer, Option } from "ef
 import { AppConfig } from "../config/AppConfig.ts"
 import { DEFAULT_ACCOUNT_ID } from "../domain/Account.ts"
 import { type ApiKey, intersectAllowLists, type KeyStatus, unionApprovalLists } from "../domain/ApiKey.ts"
+import { type Change, ChangeFeed } from "../store/ChangeFeed.ts"
 import * as Database from "../store/Database.ts"
 import {
   type AuthServiceUnavailable,
@@ -19,8 +20,9 @@ import { displayPrefix, generateSecret, hashSecret, looksLikeSecret, newKeyId, s
 export interface ApiKeysOptions {
   /**
    * How long a lookup by secret hash (found or not) is trusted without asking
-   * the database. Changes made elsewhere (the CLI, another server) are seen
-   * within this time; keep it at 2 s or less so revocation lands within 5 s.
+   * the database. Changes announced on the change feed drop entries at once;
+   * the others (the CLI on SQLite, any change while Postgres `LISTEN` is down)
+   * are seen within this time, which must stay at 5 s or less (docs/DESIGN.md §4).
    */
   readonly cacheTtl?: Duration.Input | undefined
   /** Most lookups kept at once, so random bad keys cannot grow memory. */
@@ -73,9 +75,6 @@ const secretWorks = (key: StoredKey, secretHash: string, now: number): boolean =
   (key.previousSecretHash !== null && key.previousExpiresAt !== null && key.previousExpiresAt.getTime() > now &&
     sameHash(key.previousSecretHash, secretHash))
 
-const hashesOf = (key: StoredKey): ReadonlyArray<string> =>
-  key.previousSecretHash === null ? [key.secretHash] : [key.secretHash, key.previousSecretHash]
-
 export class ApiKeys extends Context.Service<ApiKeys, {
   /**
    * From the raw Authorization header value. Fails with the spec's exact 401
@@ -106,6 +105,7 @@ export class ApiKeys extends Context.Service<ApiKeys, {
       ApiKeys,
       Effect.gen(function*() {
         const store = yield* KeyStore
+        const feed = yield* ChangeFeed
         const scope = yield* Effect.scope
         const ttl = Duration.fromInputUnsafe(options.cacheTtl ?? "1 second")
         const lastUsedIntervalMs = Duration.toMillis(Duration.fromInputUnsafe(options.lastUsedInterval ?? "1 minute"))
@@ -120,8 +120,20 @@ export class ApiKeys extends Context.Service<ApiKeys, {
             timeToLive: (exit) => Exit.isSuccess(exit) ? ttl : Duration.zero
           }
         )
-        const forget = (hashes: ReadonlyArray<string>) =>
-          Effect.forEach(hashes, (hash) => Cache.invalidate(lookups, hash))
+        // Entries are found by what they hold (a key's current and previous secrets, an account's keys).
+        const forgetWhere = (matches: (key: KeyWithAccount) => boolean) =>
+          Effect.flatMap(Cache.entries(lookups), (entries) =>
+            Effect.forEach(
+              Array.from(entries).filter(([, found]) => Option.isSome(found) && matches(found.value)),
+              ([hash]) => Cache.invalidate(lookups, hash),
+              { discard: true }
+            ))
+        const forgetOn = (matches: (id: string, key: KeyWithAccount) => boolean) => (change: Change) =>
+          change._tag === "All"
+            ? Cache.invalidateAll(lookups)
+            : forgetWhere((key) => matches(change.id, key))
+        yield* feed.subscribe("keys", forgetOn((id, key) => key.id === id))
+        yield* feed.subscribe("accounts", forgetOn((id, key) => key.accountId === id))
         const lastWritten = new Map<string, number>()
 
         const recordUse = (key: StoredKey, now: number) => {
@@ -176,6 +188,7 @@ export class ApiKeys extends Context.Service<ApiKeys, {
             expiresAt: input.expiresAt ?? null
           }
           yield* Effect.orDie(store.insert(key))
+          yield* feed.publish("keys", key.id)
           return { key: publicView(key), secret }
         })
 
@@ -188,7 +201,7 @@ export class ApiKeys extends Context.Service<ApiKeys, {
         const update = Effect.fn("ApiKeys.update")(function*(id: string, changes: KeyChanges) {
           const updated = yield* Effect.orDie(store.update(id, changes))
           if (Option.isNone(updated)) return yield* new KeyNotFound({ id })
-          yield* forget(hashesOf(updated.value))
+          yield* feed.publish("keys", id)
           return publicView(updated.value)
         })
 
@@ -197,7 +210,7 @@ export class ApiKeys extends Context.Service<ApiKeys, {
           if (before.status === "revoked" && status !== "revoked") return yield* new KeyRevoked({ id })
           const updated = yield* Effect.orDie(store.setStatus(id, status))
           if (Option.isNone(updated)) return yield* new KeyNotFound({ id })
-          yield* forget(hashesOf(updated.value))
+          yield* feed.publish("keys", id)
           return publicView(updated.value)
         })
 
@@ -210,8 +223,8 @@ export class ApiKeys extends Context.Service<ApiKeys, {
             store.replaceSecret(id, hashSecret(secret), displayPrefix(secret), previousUntil)
           )
           if (Option.isNone(replaced)) return yield* new KeyNotFound({ id })
-          yield* forget(replaced.value.staleHashes)
-          return { key: publicView(replaced.value.key), secret }
+          yield* feed.publish("keys", id)
+          return { key: publicView(replaced.value), secret }
         })
 
         return ApiKeys.of({
@@ -237,6 +250,7 @@ export class ApiKeys extends Context.Service<ApiKeys, {
   static readonly layerConfigured = Layer.unwrap(
     Effect.map(Effect.service(AppConfig), (config) =>
       ApiKeys.layerWith({
+        cacheTtl: config.keyCacheTtlMs === undefined ? undefined : Duration.millis(config.keyCacheTtlMs),
         introspection: config.introspectionUrl === undefined
           ? undefined
           : { url: config.introspectionUrl, token: config.introspectionToken }

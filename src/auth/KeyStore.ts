@@ -91,18 +91,14 @@ export class KeyStore extends Context.Service<KeyStore, {
   /**
    * Swaps the secret hash. The replaced secret keeps working until
    * `previousUntil` (null: at once); a secret in grace from an earlier
-   * rotation stops at once. Returns the hashes that changed meaning with the
-   * updated key.
+   * rotation stops at once. Returns the updated key.
    */
   readonly replaceSecret: (
     id: string,
     secretHash: string,
     prefix: string,
     previousUntil: Date | null
-  ) => Effect.Effect<
-    Option.Option<{ readonly staleHashes: ReadonlyArray<string>; readonly key: StoredKey }>,
-    KeyStoreError
-  >
+  ) => Effect.Effect<Option.Option<StoredKey>, KeyStoreError>
   readonly touch: (id: string, at: Date) => Effect.Effect<void, KeyStoreError>
 }>()("parley/auth/KeyStore") {
   static readonly layer = Layer.effect(
@@ -161,11 +157,13 @@ export class KeyStore extends Context.Service<KeyStore, {
                 previous_expires_at: previousUntil
               })
             } WHERE id = ${id}`
-            const key: StoredKey = { ...old, secretHash, prefix, previousSecretHash, previousExpiresAt: previousUntil }
-            const staleHashes = old.previousSecretHash === null
-              ? [old.secretHash]
-              : [old.secretHash, old.previousSecretHash]
-            return Option.some({ staleHashes, key })
+            return Option.some<StoredKey>({
+              ...old,
+              secretHash,
+              prefix,
+              previousSecretHash,
+              previousExpiresAt: previousUntil
+            })
           }))
         }
       )

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto"
 import { dirname, resolve } from "node:path"
 import { builtinCatalog } from "./builtinCatalogs.ts"
 import { configFilePath, loadConfigFile } from "./ConfigFile.ts"
-import { asInvalidConfiguration, problemCollector } from "./configProblems.ts"
+import { asInvalidConfiguration, InvalidConfiguration, problemCollector } from "./configProblems.ts"
 import { type ConnectionConfig, connectionConfig } from "./ConnectionConfig.ts"
 import { defaultInstanceId, defaultSandboxDir, instanceIdSetting } from "./instanceId.ts"
 import type { McpServerConfig } from "./McpServerConfig.ts"
@@ -41,6 +41,21 @@ const fetchTimeoutMs = Config.Duration("PARLEY_FETCH_TIMEOUT").pipe(
   Config.map(Duration.toMillis),
   Config.withDefault(30_000)
 )
+
+/**
+ * `PARLEY_KEY_CACHE_TTL`: how long a verified key is trusted without asking
+ * the database. Changes that no notification carries (the CLI on SQLite,
+ * Postgres `LISTEN` down) wait this long, and DESIGN §4 promises 5 s.
+ */
+const keyCacheTtlMs = Effect.flatMap(Config.option(Config.Duration("PARLEY_KEY_CACHE_TTL")), (ttl) => {
+  const ms = Option.map(ttl, Duration.toMillis)
+  if (Option.isNone(ms)) return Effect.undefined
+  return ms.value > 0 && ms.value <= 5_000 ? Effect.succeed(ms.value) : Effect.fail(
+    new InvalidConfiguration({
+      problems: ["PARLEY_KEY_CACHE_TTL: must be more than 0 and at most 5 seconds (unset it for the default, 1 second)"]
+    })
+  )
+})
 
 const defaultDatabaseUrl = "sqlite:./data/parley.db"
 
@@ -140,6 +155,8 @@ export class AppConfig extends Context.Service<AppConfig, {
   readonly adminToken?: Redacted.Redacted<string> | undefined
   /** `PARLEY_SECRET_KEY` (base64, 32+ bytes); unset: generated into `dataDir` (auth/SecretKey.ts). */
   readonly secretKey?: Redacted.Redacted<string> | undefined
+  /** `PARLEY_KEY_CACHE_TTL` (default 1 s, at most 5 s): how long a verified key is trusted without asking the database. */
+  readonly keyCacheTtlMs?: number | undefined
   /** `PARLEY_AUTH_INTROSPECTION_URL`: RFC 7662 endpoint for tokens that are not local keys (docs/DESIGN.md §6). */
   readonly introspectionUrl?: string | undefined
   /** `PARLEY_AUTH_INTROSPECTION_TOKEN`: parley's bearer token at that endpoint. */
@@ -194,6 +211,7 @@ export class AppConfig extends Context.Service<AppConfig, {
       }
       const sandbox = yield* read(sandboxConfig, { limits: {} })
       const database = yield* read(databaseUrl, Redacted.make(defaultDatabaseUrl))
+      const keyCache = yield* read(keyCacheTtlMs, undefined)
       const introspectionUrl = yield* read(Config.option(Config.URL("PARLEY_AUTH_INTROSPECTION_URL")), Option.none())
       const adminToken = yield* read(optionalSecret("PARLEY_ADMIN_TOKEN"), undefined)
       const secret = yield* read(secretKey, undefined)
@@ -220,6 +238,7 @@ export class AppConfig extends Context.Service<AppConfig, {
         dataDir: dataDirOf(database),
         adminToken,
         secretKey: secret,
+        keyCacheTtlMs: keyCache,
         introspectionUrl: Option.getOrUndefined(Option.map(introspectionUrl, (url) => url.href)),
         introspectionToken,
         observability,

@@ -7,7 +7,7 @@ import { Clock, Effect } from "effect"
  */
 export const makeResponseCache = (ttlMillis: number, maxEntries = 1_000) => {
   const entries = new Map<string, { readonly body: string; readonly expires: number }>()
-  return (cacheKey: string, build: () => string): Effect.Effect<string> =>
+  const get = (cacheKey: string, build: () => string): Effect.Effect<string> =>
     Effect.map(Clock.currentTimeMillis, (now) => {
       const hit = entries.get(cacheKey)
       if (hit !== undefined && hit.expires > now) return hit.body
@@ -16,4 +16,5 @@ export const makeResponseCache = (ttlMillis: number, maxEntries = 1_000) => {
       entries.set(cacheKey, { body, expires: now + ttlMillis })
       return body
     })
+  return { get, clear: Effect.sync(() => entries.clear()) }
 }

@@ -8,6 +8,7 @@ import { configSchemaDocument } from "../domain/ChatContext.ts"
 import { promptTypeDescriptions, promptTypes } from "../domain/PromptType.ts"
 import { McpRegistry } from "../mcp/McpRegistry.ts"
 import { ModelRegistry } from "../models/ModelRegistry.ts"
+import { ChangeFeed } from "../store/ChangeFeed.ts"
 import type { Tool } from "../tools/Tool.ts"
 import { ToolRegistry } from "../tools/ToolRegistry.ts"
 import { makeResponseCache } from "./ResponseCache.ts"
@@ -38,10 +39,16 @@ export const CatalogHandlers = HttpApiBuilder.group(
     const models = yield* ModelRegistry
     const tools = yield* ToolRegistry
     const mcp = yield* McpRegistry
-    let modelsCache = makeResponseCache(HOUR_MS)
+    const modelsCache = makeResponseCache(HOUR_MS)
     // A SIGHUP reload replaces the catalog (docs/DESIGN.md §8): the answers built from the old one go with it.
     let cachedCatalog = models.catalog
     const toolsCache = makeResponseCache(HOUR_MS)
+    // Bodies are kept by allow-list, so a key's new lists already pick another entry; the tools of MCP servers
+    // are not in that key, so their changes clear the bodies, and key and account changes do too, on every
+    // instance (docs/DESIGN.md §8). Changes are rare; the next request rebuilds.
+    const feed = yield* ChangeFeed
+    const clear = () => Effect.andThen(modelsCache.clear, toolsCache.clear)
+    yield* Effect.forEach(["keys", "accounts", "mcp-servers"] as const, (topic) => feed.subscribe(topic, clear))
     const promptTypeList = promptTypes.map((id) => ({ id, description: promptTypeDescriptions[id] }))
     const configSchema = configSchemaDocument()
 
@@ -51,9 +58,9 @@ export const CatalogHandlers = HttpApiBuilder.group(
           const key = yield* CurrentKey
           if (models.catalog !== cachedCatalog) {
             cachedCatalog = models.catalog
-            modelsCache = makeResponseCache(HOUR_MS)
+            yield* modelsCache.clear
           }
-          const body = yield* modelsCache(key.allowedModels.join("\n"), () =>
+          const body = yield* modelsCache.get(key.allowedModels.join("\n"), () =>
             JSON.stringify({
               success: true,
               data: {
@@ -70,7 +77,7 @@ export const CatalogHandlers = HttpApiBuilder.group(
           // The key's MCP tools from the servers' lists (fresh, or listed now); an entry
           // is kept while no server's offer changed (the registry's generation).
           const mcpTools = mcp.servers().length === 0 ? [] : yield* mcp.toolsFor(key)
-          const body = yield* toolsCache(`${mcp.generation()}\n${key.allowedTools.join("\n")}`, () =>
+          const body = yield* toolsCache.get(`${mcp.generation()}\n${key.allowedTools.join("\n")}`, () =>
             JSON.stringify({
               success: true,
               data: {

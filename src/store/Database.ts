@@ -1,6 +1,7 @@
 import { Effect, Layer, Redacted, Schema } from "effect"
 import type { Migrator, SqlClient, SqlError } from "effect/sql"
 import { AppConfig } from "../config/AppConfig.ts"
+import { ChangeFeed } from "./ChangeFeed.ts"
 import * as Migrations from "./Migrations.ts"
 import * as SqliteClient from "./SqliteClient.ts"
 
@@ -39,29 +40,54 @@ export const parseDatabaseUrl = (url: Redacted.Redacted<string>): Effect.Effect<
 
 export type DatabaseError = InvalidDatabaseUrl | SqlError.SqlError | Migrator.MigrationError
 
+/** Whether this process hears other instances' changes (the server) or only announces its own (the CLI). */
+export interface DatabaseOptions {
+  readonly listen?: boolean | undefined
+}
+
 // The Postgres driver is loaded only when used: SQLite users (and every CLI run on them) skip it.
-const clientLayer = (target: DatabaseTarget): Layer.Layer<SqlClient.SqlClient, SqlError.SqlError> =>
+const clientLayer = (
+  target: DatabaseTarget,
+  options: DatabaseOptions
+): Layer.Layer<SqlClient.SqlClient | ChangeFeed, SqlError.SqlError> =>
   target._tag === "Sqlite"
-    ? SqliteClient.layer({ filename: target.filename })
+    ? Layer.merge(SqliteClient.layer({ filename: target.filename }), ChangeFeed.layerLocal)
     : Layer.unwrap(
       Effect.map(
-        Effect.promise(() => import("@effect/sql-pg/PgClient")),
-        (PgClient) => PgClient.layer({ url: target.url })
+        Effect.all([
+          Effect.promise(() => import("@effect/sql-pg/PgClient")),
+          Effect.promise(() => import("./postgresChangeFeed.ts"))
+        ]),
+        ([PgClient, { makePostgresChangeFeed }]) =>
+          Layer.effect(
+            ChangeFeed,
+            Effect.flatMap(
+              Effect.service(PgClient.PgClient),
+              (pg) => makePostgresChangeFeed(pg, { listen: options.listen === true })
+            )
+          ).pipe(Layer.provideMerge(PgClient.layer({ url: target.url })))
       )
     )
 
-/** A migrated database at the given URL. */
+/** A migrated database at the given URL, with its change feed (store/ChangeFeed.ts). */
 export const layerFromUrl = (
-  url: string | Redacted.Redacted<string>
-): Layer.Layer<SqlClient.SqlClient, DatabaseError> =>
+  url: string | Redacted.Redacted<string>,
+  options: DatabaseOptions = {}
+): Layer.Layer<SqlClient.SqlClient | ChangeFeed, DatabaseError> =>
   Layer.unwrap(
     Effect.map(
       parseDatabaseUrl(Redacted.isRedacted(url) ? url : Redacted.make(url)),
-      (target) => Migrations.layer.pipe(Layer.provideMerge(clientLayer(target)))
+      (target) => Migrations.layer.pipe(Layer.provideMerge(clientLayer(target, options)))
     )
   )
 
-/** The migrated database the configuration names (`DATABASE_URL`). */
-export const layer: Layer.Layer<SqlClient.SqlClient, DatabaseError, AppConfig> = Layer.unwrap(
-  Effect.map(Effect.service(AppConfig), (config) => layerFromUrl(config.databaseUrl))
-)
+const configured = (options: DatabaseOptions) =>
+  Layer.unwrap(Effect.map(Effect.service(AppConfig), (config) => layerFromUrl(config.databaseUrl, options)))
+
+/** The migrated database the configuration names (`DATABASE_URL`); its changes are announced, not heard (the CLI). */
+export const layer: Layer.Layer<SqlClient.SqlClient | ChangeFeed, DatabaseError, AppConfig> = configured({})
+
+/** As `layer`, also hearing other instances' changes (the server, docs/DESIGN.md §8). */
+export const layerListening: Layer.Layer<SqlClient.SqlClient | ChangeFeed, DatabaseError, AppConfig> = configured({
+  listen: true
+})

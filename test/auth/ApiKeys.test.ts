@@ -6,6 +6,7 @@ import { createHash } from "node:crypto"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { Accounts } from "../../src/auth/Accounts.ts"
 import { ApiKeys, type ApiKeysOptions } from "../../src/auth/ApiKeys.ts"
 import type { KeyNotFound, KeyRevoked } from "../../src/auth/authErrors.ts"
 import * as Database from "../../src/store/Database.ts"
@@ -110,6 +111,36 @@ describe("ApiKeys.authenticate", () => {
       const error = yield* Effect.flip(server.authenticate(header))
       assert.strictEqual(error.message, "Invalid or expired API key")
     }))
+
+  it.effect("drops an account's cached keys as soon as the account changes in this process", () =>
+    Effect.gen(function*() {
+      const keys = yield* ApiKeys
+      const accounts = yield* Accounts
+      const account = yield* accounts.create({
+        name: "Ana",
+        email: "ana@example.com",
+        allowedModels: ["*"],
+        allowedTools: []
+      })
+      const { secret } = yield* keys.create({
+        name: "ana's",
+        allowedModels: ["*"],
+        allowedTools: [],
+        accountId: account.id
+      })
+      assert.deepStrictEqual((yield* keys.authenticate(`Bearer ${secret}`)).allowedModels, ["*"])
+      // The entry would be kept a minute: only the change announcement can drop it.
+      yield* accounts.update(account.id, { allowedModels: ["openai/*"] })
+      assert.deepStrictEqual((yield* keys.authenticate(`Bearer ${secret}`)).allowedModels, ["openai/*"])
+      yield* accounts.update(account.id, { status: "disabled" })
+      assert.strictEqual(yield* unauthorized(`Bearer ${secret}`), "Invalid or expired API key")
+    }).pipe(
+      Effect.provide(
+        Layer.merge(ApiKeys.layerWith({ cacheTtl: "1 minute" }), Accounts.layer).pipe(
+          Layer.provide(Database.layerFromUrl("sqlite::memory:"))
+        )
+      )
+    ))
 
   it.effect("caches unknown keys briefly too", () =>
     Effect.gen(function*() {

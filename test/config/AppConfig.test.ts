@@ -71,6 +71,9 @@ describe("AppConfig", () => {
     { env: { PARLEY_BODY_LIMIT: "lots" }, name: "PARLEY_BODY_LIMIT" },
     { env: { PARLEY_FETCH_MAX_BYTES: "0" }, name: "PARLEY_FETCH_MAX_BYTES" },
     { env: { PARLEY_FETCH_TIMEOUT: "soon" }, name: "PARLEY_FETCH_TIMEOUT" },
+    { env: { PARLEY_KEY_CACHE_TTL: "soon" }, name: "PARLEY_KEY_CACHE_TTL" },
+    { env: { PARLEY_KEY_CACHE_TTL: "10 seconds" }, name: "PARLEY_KEY_CACHE_TTL" },
+    { env: { PARLEY_KEY_CACHE_TTL: "0 seconds" }, name: "PARLEY_KEY_CACHE_TTL" },
     { env: { PARLEY_SECRET_KEY: Buffer.alloc(16).toString("base64") }, name: "PARLEY_SECRET_KEY" },
     { env: { PARLEY_AUTH_INTROSPECTION_URL: "not a url" }, name: "PARLEY_AUTH_INTROSPECTION_URL" }
   ])("fails on an invalid $name", ({ env, name }) =>
@@ -93,6 +96,13 @@ describe("AppConfig", () => {
       assert.notStrictEqual((yield* loadAppConfig({}, tempDir())).instanceId, here)
       const error = yield* Effect.flip(loadAppConfig({ PARLEY_INSTANCE_ID: "web 2" }))
       assert.include(error.message, "PARLEY_INSTANCE_ID")
+    }))
+
+  it.effect("reads PARLEY_KEY_CACHE_TTL, unset by default (the key service's 1 s)", () =>
+    Effect.gen(function*() {
+      assert.isUndefined((yield* loadAppConfig({})).keyCacheTtlMs)
+      assert.strictEqual((yield* loadAppConfig({ PARLEY_KEY_CACHE_TTL: "2500 millis" })).keyCacheTtlMs, 2_500)
+      assert.strictEqual((yield* loadAppConfig({ PARLEY_KEY_CACHE_TTL: "5 seconds" })).keyCacheTtlMs, 5_000)
     }))
 
   it.effect("adds the openai shortcut with its catalog and base URL", () =>
