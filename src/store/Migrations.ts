@@ -135,6 +135,12 @@ export const migrations = {
       )
     `)
     yield* sql.unsafe(`CREATE INDEX used_approvals_expiry ON used_approvals (expires_at)`)
+  }),
+  // docs/DESIGN.md §11: limits per key and per account, JSON; '{}' is no limit.
+  "6_limits": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql.unsafe(`ALTER TABLE api_keys ADD COLUMN limits TEXT NOT NULL DEFAULT '{}'`)
+    yield* sql.unsafe(`ALTER TABLE accounts ADD COLUMN limits TEXT NOT NULL DEFAULT '{}'`)
   })
 }
 
