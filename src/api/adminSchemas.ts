@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { Count } from "../domain/Count.ts"
+import { Limits } from "../domain/Limits.ts"
 
 /** Bodies and views of the admin API (docs/DESIGN.md §6). Unknown fields are refused where they are decoded. */
 
@@ -31,6 +32,7 @@ export const AccountView = Schema.Struct({
   allowedModels: Schema.Array(Schema.String),
   allowedTools: Schema.Array(Schema.String),
   approvalRequired: Schema.Array(Schema.String),
+  limits: Limits,
   createdAt: Timestamp
 }).annotate({ identifier: "Account" })
 
@@ -43,6 +45,7 @@ export const KeyView = Schema.Struct({
   allowedModels: Schema.Array(Schema.String),
   allowedTools: Schema.Array(Schema.String),
   approvalRequired: Schema.Array(Schema.String),
+  limits: Limits,
   createdAt: Timestamp,
   lastUsedAt: Schema.NullOr(Timestamp),
   expiresAt: Schema.NullOr(Timestamp)
@@ -58,7 +61,8 @@ export const CreateAccount = Schema.Struct({
   password: Schema.optional(Password),
   allowedModels: AllowList,
   allowedTools: AllowList,
-  approvalRequired: Schema.optional(ApprovalList)
+  approvalRequired: Schema.optional(ApprovalList),
+  limits: Schema.optional(Limits)
 }).annotate({ identifier: "CreateAccount" })
 
 export const UpdateAccount = Schema.Struct({
@@ -67,7 +71,8 @@ export const UpdateAccount = Schema.Struct({
   password: Schema.optional(Password),
   allowedModels: Schema.optional(AllowList),
   allowedTools: Schema.optional(AllowList),
-  approvalRequired: Schema.optional(ApprovalList)
+  approvalRequired: Schema.optional(ApprovalList),
+  limits: Schema.optional(Limits)
 }).annotate({ identifier: "UpdateAccount" })
 
 const ExpiresAt = Schema.NullOr(Schema.DateFromString.check(
@@ -81,6 +86,7 @@ export const CreateKey = Schema.Struct({
   allowedModels: AllowList,
   allowedTools: AllowList,
   approvalRequired: Schema.optional(ApprovalList),
+  limits: Schema.optional(Limits),
   expiresAt: Schema.optional(ExpiresAt),
   accountId: Schema.optional(Schema.String).annotate({
     description: "Operator only; default: the caller's account (the operator's: default)"
@@ -92,6 +98,7 @@ export const UpdateKey = Schema.Struct({
   allowedModels: Schema.optional(AllowList),
   allowedTools: Schema.optional(AllowList),
   approvalRequired: Schema.optional(ApprovalList),
+  limits: Schema.optional(Limits),
   expiresAt: Schema.optional(ExpiresAt)
 }).annotate({ identifier: "UpdateKey" })
 

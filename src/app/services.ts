@@ -9,6 +9,7 @@ import { Sessions } from "../auth/Sessions.ts"
 import { ChatPlanner } from "../chat/ChatPlanner.ts"
 import { AppConfig } from "../config/AppConfig.ts"
 import { Approvals } from "../governance/Approvals.ts"
+import { Limiter } from "../governance/Limiter.ts"
 import { UsageLedger } from "../ledger/UsageLedger.ts"
 import { UsageQueries } from "../ledger/UsageQueries.ts"
 import { McpRegistry } from "../mcp/McpRegistry.ts"
@@ -58,7 +59,8 @@ export const gatewayServices = <E>(parts: GatewayParts<E>) =>
         toolConcurrency,
         UsageLedger.layer,
         UsageQueries.layer,
-        StoreHealth.layer
+        StoreHealth.layer,
+        Limiter.layer
       )
     ),
     Layer.provideMerge(parts.sandboxes ?? SandboxProvider.layer),

@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { type Account, AccountStatus } from "../domain/Account.ts"
+import { Limits } from "../domain/Limits.ts"
 
 /** An account as stored: the record plus its password hash (null: cannot sign in). */
 export interface StoredAccount extends Account {
@@ -11,6 +12,7 @@ export type AccountStoreError = SqlError.SqlError | Schema.SchemaError
 
 const Timestamp = Schema.Union([Schema.Date, Schema.DateFromString])
 const StringList = Schema.fromJsonString(Schema.Array(Schema.String))
+const LimitsJson = Schema.fromJsonString(Limits)
 
 const AccountRow = Schema.Struct({
   id: Schema.String,
@@ -21,6 +23,7 @@ const AccountRow = Schema.Struct({
   allowed_models: StringList,
   allowed_tools: StringList,
   approval_required: StringList,
+  limits: LimitsJson,
   created_at: Timestamp
 })
 
@@ -35,11 +38,15 @@ const toStored = (row: typeof AccountRow.Type): StoredAccount => ({
   allowedModels: row.allowed_models,
   allowedTools: row.allowed_tools,
   approvalRequired: row.approval_required,
+  limits: row.limits,
   createdAt: row.created_at
 })
 
 export type AccountChanges = Partial<
-  Pick<StoredAccount, "name" | "status" | "allowedModels" | "allowedTools" | "approvalRequired" | "passwordHash">
+  Pick<
+    StoredAccount,
+    "name" | "status" | "allowedModels" | "allowedTools" | "approvalRequired" | "limits" | "passwordHash"
+  >
 >
 
 /** SQL access to the `accounts` table. */
@@ -72,6 +79,7 @@ export class AccountStore extends Context.Service<AccountStore, {
         if (changes.approvalRequired !== undefined) {
           columns.approval_required = JSON.stringify(changes.approvalRequired)
         }
+        if (changes.limits !== undefined) columns.limits = JSON.stringify(changes.limits)
         if (changes.passwordHash != null) columns.password_hash = changes.passwordHash
         if (Object.keys(columns).length > 0) yield* sql`UPDATE accounts SET ${sql.update(columns)} WHERE id = ${id}`
         return yield* get(id)
@@ -89,6 +97,7 @@ export class AccountStore extends Context.Service<AccountStore, {
               allowed_models: JSON.stringify(account.allowedModels),
               allowed_tools: JSON.stringify(account.allowedTools),
               approval_required: JSON.stringify(account.approvalRequired),
+              limits: JSON.stringify(account.limits),
               created_at: account.createdAt
             })
           }`),

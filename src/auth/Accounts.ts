@@ -1,5 +1,6 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { Account, AccountStatus } from "../domain/Account.ts"
+import type { Limits } from "../domain/Limits.ts"
 import { ChangeFeed } from "../store/ChangeFeed.ts"
 import { AccountNotFound, EmailTaken, SignInFailed } from "./accountErrors.ts"
 import { AccountStore, type StoredAccount } from "./AccountStore.ts"
@@ -15,6 +16,8 @@ export interface NewAccount {
   readonly allowedTools: ReadonlyArray<string>
   /** Tools that wait for a person for every key of the account (docs/DESIGN.md §10); default none. */
   readonly approvalRequired?: ReadonlyArray<string> | undefined
+  /** docs/DESIGN.md §11; default none. */
+  readonly limits?: Limits | undefined
 }
 
 export interface AccountUpdate {
@@ -23,6 +26,7 @@ export interface AccountUpdate {
   readonly allowedModels?: ReadonlyArray<string> | undefined
   readonly allowedTools?: ReadonlyArray<string> | undefined
   readonly approvalRequired?: ReadonlyArray<string> | undefined
+  readonly limits?: Limits | undefined
   readonly password?: string | undefined
 }
 
@@ -64,6 +68,7 @@ export class Accounts extends Context.Service<Accounts, {
           allowedModels: [...input.allowedModels],
           allowedTools: [...input.allowedTools],
           approvalRequired: [...(input.approvalRequired ?? [])],
+          limits: input.limits ?? {},
           createdAt: new Date(yield* Clock.currentTimeMillis)
         }
         yield* Effect.orDie(store.insert(account))
@@ -78,6 +83,7 @@ export class Accounts extends Context.Service<Accounts, {
           ...(changes.allowedModels === undefined ? {} : { allowedModels: changes.allowedModels }),
           ...(changes.allowedTools === undefined ? {} : { allowedTools: changes.allowedTools }),
           ...(changes.approvalRequired === undefined ? {} : { approvalRequired: changes.approvalRequired }),
+          ...(changes.limits === undefined ? {} : { limits: changes.limits }),
           ...(passwordHash === undefined ? {} : { passwordHash })
         }))
         if (Option.isNone(updated)) return yield* new AccountNotFound({ id })

@@ -2,6 +2,7 @@ import { Cache, Clock, Context, Duration, Effect, Exit, Layer, Option } from "ef
 import { AppConfig } from "../config/AppConfig.ts"
 import { DEFAULT_ACCOUNT_ID } from "../domain/Account.ts"
 import { type ApiKey, intersectAllowLists, type KeyStatus, unionApprovalLists } from "../domain/ApiKey.ts"
+import type { Limits } from "../domain/Limits.ts"
 import { type Change, ChangeFeed } from "../store/ChangeFeed.ts"
 import * as Database from "../store/Database.ts"
 import {
@@ -39,6 +40,8 @@ export interface NewKey {
   readonly allowedTools: ReadonlyArray<string>
   /** Tools that wait for a person (docs/DESIGN.md §10); default none. */
   readonly approvalRequired?: ReadonlyArray<string> | undefined
+  /** docs/DESIGN.md §11; default none. */
+  readonly limits?: Limits | undefined
   readonly expiresAt?: Date | undefined
   /** Default: the `default` account. */
   readonly accountId?: string | undefined
@@ -53,9 +56,10 @@ const publicView = ({ previousExpiresAt: _p, previousSecretHash: _h, secretHash:
  * (docs/DESIGN.md §6), its approval list widened by its account's (§10).
  */
 const effectiveView = (
-  { accountApprovals, accountModels, accountStatus: _, accountTools, ...key }: KeyWithAccount
+  { accountApprovals, accountLimits, accountModels, accountStatus: _, accountTools, ...key }: KeyWithAccount
 ): ApiKey => ({
   ...publicView(key),
+  accountLimits,
   allowedModels: intersectAllowLists(key.allowedModels, accountModels),
   allowedTools: intersectAllowLists(key.allowedTools, accountTools),
   approvalRequired: unionApprovalLists(key.approvalRequired, accountApprovals)
@@ -183,6 +187,7 @@ export class ApiKeys extends Context.Service<ApiKeys, {
             allowedModels: [...input.allowedModels],
             allowedTools: [...input.allowedTools],
             approvalRequired: [...(input.approvalRequired ?? [])],
+            limits: input.limits ?? {},
             createdAt: new Date(yield* Clock.currentTimeMillis),
             lastUsedAt: null,
             expiresAt: input.expiresAt ?? null

@@ -50,6 +50,7 @@ export const readAnswer = (body: unknown, tokenHash: string, now: number): Answe
     allowedModels: allowListClaim(body.parley_models),
     allowedTools: allowListClaim(body.parley_tools),
     approvalRequired: [],
+    limits: {},
     createdAt: new Date(now),
     lastUsedAt: null,
     expiresAt: expiresAt === undefined ? null : new Date(expiresAt)

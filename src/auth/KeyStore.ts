@@ -2,6 +2,7 @@ import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { AccountStatus } from "../domain/Account.ts"
 import { type ApiKey, KeyStatus } from "../domain/ApiKey.ts"
+import { Limits } from "../domain/Limits.ts"
 
 /**
  * An API key as stored: the record plus the SHA-256 hex of its secret and,
@@ -19,10 +20,11 @@ export interface KeyWithAccount extends StoredKey {
   readonly accountModels: ReadonlyArray<string>
   readonly accountTools: ReadonlyArray<string>
   readonly accountApprovals: ReadonlyArray<string>
+  readonly accountLimits: Limits
 }
 
 export type KeyChanges = Partial<
-  Pick<StoredKey, "name" | "allowedModels" | "allowedTools" | "approvalRequired" | "expiresAt">
+  Pick<StoredKey, "name" | "allowedModels" | "allowedTools" | "approvalRequired" | "limits" | "expiresAt">
 >
 
 export type KeyStoreError = SqlError.SqlError | Schema.SchemaError
@@ -30,6 +32,7 @@ export type KeyStoreError = SqlError.SqlError | Schema.SchemaError
 // Postgres returns TIMESTAMPTZ as Date; SQLite stores ISO-8601 text.
 const Timestamp = Schema.Union([Schema.Date, Schema.DateFromString])
 const StringList = Schema.fromJsonString(Schema.Array(Schema.String))
+const LimitsJson = Schema.fromJsonString(Limits)
 
 const KeyRow = Schema.Struct({
   id: Schema.String,
@@ -43,6 +46,7 @@ const KeyRow = Schema.Struct({
   allowed_models: StringList,
   allowed_tools: StringList,
   approval_required: StringList,
+  limits: LimitsJson,
   created_at: Timestamp,
   last_used_at: Schema.NullOr(Timestamp),
   expires_at: Schema.NullOr(Timestamp)
@@ -55,7 +59,8 @@ const KeyWithAccountRow = Schema.Struct({
   account_status: AccountStatus,
   account_models: StringList,
   account_tools: StringList,
-  account_approvals: StringList
+  account_approvals: StringList,
+  account_limits: LimitsJson
 })
 
 const decodeWithAccount = Schema.decodeUnknownEffect(Schema.Array(KeyWithAccountRow))
@@ -72,6 +77,7 @@ const toStoredKey = (row: typeof KeyRow.Type): StoredKey => ({
   allowedModels: row.allowed_models,
   allowedTools: row.allowed_tools,
   approvalRequired: row.approval_required,
+  limits: row.limits,
   createdAt: row.created_at,
   lastUsedAt: row.last_used_at,
   expiresAt: row.expires_at
@@ -128,6 +134,7 @@ export class KeyStore extends Context.Service<KeyStore, {
             allowed_models: JSON.stringify(key.allowedModels),
             allowed_tools: JSON.stringify(key.allowedTools),
             approval_required: JSON.stringify(key.approvalRequired),
+            limits: JSON.stringify(key.limits),
             created_at: key.createdAt,
             last_used_at: key.lastUsedAt,
             expires_at: key.expiresAt
@@ -176,6 +183,7 @@ export class KeyStore extends Context.Service<KeyStore, {
         if (changes.approvalRequired !== undefined) {
           columns.approval_required = JSON.stringify(changes.approvalRequired)
         }
+        if (changes.limits !== undefined) columns.limits = JSON.stringify(changes.limits)
         if (changes.expiresAt !== undefined) columns.expires_at = changes.expiresAt
         if (Object.keys(columns).length > 0) yield* sql`UPDATE api_keys SET ${sql.update(columns)} WHERE id = ${id}`
         return yield* get(id)
@@ -183,7 +191,8 @@ export class KeyStore extends Context.Service<KeyStore, {
 
       const findByHash = (secretHash: string) =>
         sql`SELECT k.*, a.status AS account_status, a.allowed_models AS account_models,
-              a.allowed_tools AS account_tools, a.approval_required AS account_approvals
+              a.allowed_tools AS account_tools, a.approval_required AS account_approvals,
+              a.limits AS account_limits
             FROM api_keys k JOIN accounts a ON a.id = k.account_id
             WHERE k.secret_hash = ${secretHash} OR k.previous_secret_hash = ${secretHash}`.pipe(
           Effect.flatMap(decodeWithAccount),
@@ -193,7 +202,8 @@ export class KeyStore extends Context.Service<KeyStore, {
               accountStatus: row.account_status,
               accountModels: row.account_models,
               accountTools: row.account_tools,
-              accountApprovals: row.account_approvals
+              accountApprovals: row.account_approvals,
+              accountLimits: row.account_limits
             }))
           )
         )

@@ -79,6 +79,7 @@ export const keyJson = (key: ApiKey) => ({
   allowedModels: key.allowedModels,
   allowedTools: key.allowedTools,
   approvalRequired: key.approvalRequired,
+  limits: key.limits,
   createdAt: key.createdAt.toISOString(),
   lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
   expiresAt: key.expiresAt?.toISOString() ?? null
@@ -92,6 +93,7 @@ export const keySummary = (key: ApiKey): string =>
     `  models:  ${listText(key.allowedModels)}`,
     `  tools:   ${listText(key.allowedTools)}`,
     `  approve: ${listText(key.approvalRequired)}`,
+    `  limits:  ${Object.keys(key.limits).length === 0 ? "none" : JSON.stringify(key.limits)}`,
     `  expires: ${key.expiresAt === null ? "never" : minute(key.expiresAt)}`
   ].join("\n")
 

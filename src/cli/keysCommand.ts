@@ -11,6 +11,7 @@ import * as Database from "../store/Database.ts"
 import { parseModels, parseTools } from "./allowLists.ts"
 import { CliFailure } from "./CliFailure.ts"
 import { keyJson, keySummary, keyTable, secretNotice } from "./keyOutput.ts"
+import { limitsFlag, parseLimits } from "./limitsFlag.ts"
 import { cliConfig, explainSetup, type SetupError } from "./setupFailure.ts"
 
 /** `parley keys …`: API keys, straight in the database named by DATABASE_URL (migrated first). */
@@ -109,6 +110,7 @@ const create = Command.make("create", {
   models: listFlag("models", "models"),
   tools: listFlag("tools", "tools"),
   approve,
+  limits: limitsFlag,
   expiresIn,
   account: Flag.String("account").pipe(
     Flag.withDescription("The owning account's id (default: default); the key can only narrow its allow-lists"),
@@ -121,6 +123,7 @@ const create = Command.make("create", {
     const allowedModels = yield* parseModels(input.models)
     const allowedTools = yield* parseTools(input.tools)
     const approvalRequired = yield* parseTools(input.approve, "--approve")
+    const limits = yield* parseLimits(input.limits)
     const expiresAt = yield* expiryOf(input.expiresIn)
     yield* withKeys(Effect.gen(function*() {
       const keys = yield* ApiKeys
@@ -130,6 +133,7 @@ const create = Command.make("create", {
         allowedModels,
         allowedTools,
         approvalRequired,
+        limits,
         expiresAt,
         accountId: input.account
       })
@@ -215,6 +219,7 @@ const update = Command.make("update", {
   models: listFlag("models", "models"),
   tools: listFlag("tools", "tools"),
   approve,
+  limits: limitsFlag,
   expiresIn
 }, (input) =>
   Effect.gen(function*() {
@@ -222,6 +227,7 @@ const update = Command.make("update", {
     const allowedModels = Option.isSome(input.models) ? yield* parseModels(input.models) : undefined
     const allowedTools = Option.isSome(input.tools) ? yield* parseTools(input.tools) : undefined
     const approvalRequired = Option.isSome(input.approve) ? yield* parseTools(input.approve, "--approve") : undefined
+    const limits = yield* parseLimits(input.limits)
     const expiresAt = yield* expiryOf(input.expiresIn)
     yield* withKeys(Effect.gen(function*() {
       const keys = yield* ApiKeys
@@ -235,11 +241,12 @@ const update = Command.make("update", {
         ...(allowedModels === undefined ? {} : { allowedModels }),
         ...(allowedTools === undefined ? {} : { allowedTools }),
         ...(approvalRequired === undefined ? {} : { approvalRequired }),
+        ...(limits === undefined ? {} : { limits }),
         ...(expiresAt === undefined ? {} : { expiresAt })
       })
       yield* Console.log(`Updated key ${key.id}; requests see the change within 5 seconds.\n${keySummary(key)}`)
     }))
-  })).pipe(Command.withDescription("Change a key's allow-lists, approval list or expiry"))
+  })).pipe(Command.withDescription("Change a key's allow-lists, approval list, limits or expiry"))
 
 export const keysCommand = Command.make("keys").pipe(
   Command.withDescription("Manage API keys"),

@@ -151,6 +151,8 @@ export class AppConfig extends Context.Service<AppConfig, {
   readonly databaseUrl: Redacted.Redacted<string>
   /** Where parley keeps its own files: the SQLite database's folder, else `./data` (absolute). */
   readonly dataDir: string
+  /** `REDIS_URL`: where limits are counted across instances (docs/DESIGN.md §11); unset: the SQL store. */
+  readonly redisUrl?: Redacted.Redacted<string> | undefined
   /** `PARLEY_ADMIN_TOKEN`: the operator's bearer token for /admin/v1; unset: no operator access over HTTP. */
   readonly adminToken?: Redacted.Redacted<string> | undefined
   /** `PARLEY_SECRET_KEY` (base64, 32+ bytes); unset: generated into `dataDir` (auth/SecretKey.ts). */
@@ -214,6 +216,7 @@ export class AppConfig extends Context.Service<AppConfig, {
       const keyCache = yield* read(keyCacheTtlMs, undefined)
       const introspectionUrl = yield* read(Config.option(Config.URL("PARLEY_AUTH_INTROSPECTION_URL")), Option.none())
       const adminToken = yield* read(optionalSecret("PARLEY_ADMIN_TOKEN"), undefined)
+      const redisUrl = yield* read(optionalSecret("REDIS_URL"), undefined)
       const secret = yield* read(secretKey, undefined)
       const introspectionToken = yield* read(optionalSecret("PARLEY_AUTH_INTROSPECTION_TOKEN"), undefined)
       const observability = yield* read(observabilityConfig, defaultObservability)
@@ -237,6 +240,7 @@ export class AppConfig extends Context.Service<AppConfig, {
         databaseUrl: database,
         dataDir: dataDirOf(database),
         adminToken,
+        redisUrl,
         secretKey: secret,
         keyCacheTtlMs: keyCache,
         introspectionUrl: Option.getOrUndefined(Option.map(introspectionUrl, (url) => url.href)),

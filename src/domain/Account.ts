@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import type { Limits } from "./Limits.ts"
 
 export const AccountStatus = Schema.Literals(["active", "disabled"])
 export type AccountStatus = typeof AccountStatus.Type
@@ -20,5 +21,7 @@ export interface Account {
   readonly allowedTools: ReadonlyArray<string>
   /** Tools that wait for a person's approval for every key of the account (docs/DESIGN.md §10). */
   readonly approvalRequired: ReadonlyArray<string>
+  /** Limits counted over all the account's keys (docs/DESIGN.md §11). */
+  readonly limits: Limits
   readonly createdAt: Date
 }

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import type { Limits } from "./Limits.ts"
 
 export const KeyStatus = Schema.Literals(["active", "inactive", "revoked"])
 export type KeyStatus = typeof KeyStatus.Type
@@ -26,6 +27,10 @@ export interface ApiKey {
    * §10), in allow-list patterns. Effective for a request: key ∪ account.
    */
   readonly approvalRequired: ReadonlyArray<string>
+  /** The key's own limits (docs/DESIGN.md §11). */
+  readonly limits: Limits
+  /** Its account's limits, present on the key a request sees (both apply, docs/DESIGN.md §11). */
+  readonly accountLimits?: Limits | undefined
   readonly createdAt: Date
   readonly lastUsedAt: Date | null
   readonly expiresAt: Date | null

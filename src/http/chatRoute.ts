@@ -2,9 +2,10 @@ import { Cause, Effect, Exit, Fiber } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Agent } from "../agent/Agent.ts"
 import { ApiKeys } from "../auth/ApiKeys.ts"
-import { ChatPlanner } from "../chat/ChatPlanner.ts"
+import { type ChatPlan, ChatPlanner } from "../chat/ChatPlanner.ts"
 import { chatResponseBody } from "../chat/chatResponseBody.ts"
 import { AppConfig } from "../config/AppConfig.ts"
+import { Limiter } from "../governance/Limiter.ts"
 import type { ChatFacts } from "../ledger/chatEvent.ts"
 import { UsageLedger } from "../ledger/UsageLedger.ts"
 import type { ProviderFailure } from "../models/ProviderFailure.ts"
@@ -55,6 +56,7 @@ export const makeChatRoute = Effect.gen(function*() {
   const context = yield* Effect.context<never>()
   const observer = yield* requestObserver
   const tracing = yield* Tracing
+  const limiter = yield* Limiter
 
   const answer = (
     req: IncomingMessage,
@@ -75,6 +77,22 @@ export const makeChatRoute = Effect.gen(function*() {
       const plan = facts.plan = yield* planner.plan(body, key)
       const headers = planHeaders(plan, correlationId)
       if (plan._tag === "Report") return writeJson(res, 200, plan.report, headers)
+      // Checked before the model is called; a key without limits touches no counter (docs/DESIGN.md §11).
+      const admission = yield* limiter.admit(key)
+      if (admission === undefined) return yield* run(res, plan, headers, facts, log)
+      return yield* run(res, plan, { ...headers, ...admission.headers }, facts, log).pipe(
+        Effect.ensuring(admission.release)
+      )
+    })
+
+  const run = (
+    res: ServerResponse,
+    plan: Extract<ChatPlan, { readonly _tag: "Run" }>,
+    headers: Record<string, string>,
+    facts: RequestFacts,
+    log: RequestLog
+  ) =>
+    Effect.gen(function*() {
       log.model = `${plan.run.provider}/${plan.run.model.modelId}`
       observer.running(log, plan.stream ? "stream" : "json")
       if (!plan.stream) {

@@ -6,6 +6,8 @@ import { type ApiFailure, wireError } from "./errorTable.ts"
 export interface ErrorBody {
   readonly status: number
   readonly body: Record<string, unknown>
+  /** `Retry-After` of a limit refusal (docs/DESIGN.md §11). */
+  readonly headers?: Readonly<Record<string, string>> | undefined
 }
 
 /**
@@ -17,6 +19,9 @@ export const errorBody = (failure: ApiFailure, correlationId: string): ErrorBody
   if (status === 401) return { status, body: { error, message, statusCode: status } }
   const body: Record<string, unknown> = { error, message, statusCode: status, correlationId }
   if (details !== undefined) body.details = details
+  if (failure._tag === "LimitExceeded") {
+    return { status, body, headers: { "retry-after": String(failure.retryAfterSeconds) } }
+  }
   return { status, body }
 }
 
@@ -32,7 +37,8 @@ export const unexpectedBody = (correlationId: string): ErrorBody => ({
   }
 })
 
-const toResponse = ({ body, status }: ErrorBody) => HttpServerResponse.jsonUnsafe(body, { status })
+const toResponse = ({ body, headers, status }: ErrorBody) =>
+  HttpServerResponse.jsonUnsafe(body, { status, ...(headers === undefined ? {} : { headers }) })
 
 export const renderError = (failure: ApiFailure, correlationId: string): HttpServerResponse.HttpServerResponse =>
   toResponse(errorBody(failure, correlationId))

@@ -11,6 +11,7 @@ import type {
 import type { AuthServiceUnavailable, KeyNotFound, KeyRevoked, Unauthenticated } from "../auth/authErrors.ts"
 import type { ChatPlanFailure } from "../chat/ChatPlanner.ts"
 import type { MalformedJson } from "../domain/requestErrors.ts"
+import type { LimitExceeded } from "../governance/limitErrors.ts"
 import type { RequestNotFound } from "../ledger/ledgerErrors.ts"
 import type { ProviderCannotTake, ProviderRejected, ProviderUnavailable } from "../models/ProviderFailure.ts"
 import type { SandboxElsewhere, SandboxNotFound, SandboxUnavailable } from "../sandbox/Sandbox.ts"
@@ -58,6 +59,7 @@ export type ApiFailure =
   | ProviderRejected
   | ProviderCannotTake
   | ServerShuttingDown
+  | LimitExceeded
 
 /** The spec's error table: each status with the `error` name its body carries. */
 const errorNames = {
@@ -69,6 +71,7 @@ const errorNames = {
   405: "MethodNotAllowed",
   409: "Conflict",
   413: "PayloadTooLarge",
+  429: "TooManyRequests",
   500: "InternalServerError",
   503: "ServiceUnavailable"
 } as const
@@ -173,6 +176,11 @@ const table: { readonly [Tag in ApiFailure["_tag"]]: Row<Failure<Tag>> } = {
   McpServerUnavailable: row(503, said((e) => ({ server: e.server }))),
   McpToolHeldBack: row(503, said((e) => ({ server: e.server, tools: [e.tool] }))),
   ServerShuttingDown: row(503),
+  // docs/DESIGN.md §11; Retry-After is added where the answer is written (errorResponse.ts).
+  LimitExceeded: row(
+    429,
+    (e) => ({ limit: e.limit, scope: e.scope, ...(e.resetAt === undefined ? {} : { resetAt: e.resetAt }) })
+  ),
   // docs/DESIGN.md §3.8: unreachable, rate-limited or failing (after retries)
   // is 503 naming the provider; anything else it refuses is 500. Provider
   // messages are already free of keys and stacks.

@@ -5,6 +5,7 @@ import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ApiKeys } from "../auth/ApiKeys.ts"
 import type { ApiKey } from "../domain/ApiKey.ts"
+import { Limiter } from "../governance/Limiter.ts"
 import { McpRegistry } from "../mcp/McpRegistry.ts"
 import { SandboxProvider } from "../sandbox/SandboxProvider.ts"
 import { ToolRegistry } from "../tools/ToolRegistry.ts"
@@ -55,7 +56,8 @@ export const McpEndpoint = HttpRouter.use((router) =>
     const services: McpToolServices = {
       tools: yield* ToolRegistry,
       mcp: yield* McpRegistry,
-      sandboxes: yield* Effect.serviceOption(SandboxProvider)
+      sandboxes: yield* Effect.serviceOption(SandboxProvider),
+      limiter: yield* Limiter
     }
     yield* router.add("*", "/mcp", (request) =>
       Effect.gen(function*() {

@@ -3,6 +3,7 @@ import { Cause, Effect, Option, Result } from "effect"
 import { checkSandboxAccess } from "../chat/sandboxCheck.ts"
 import { allowsTool, type ApiKey } from "../domain/ApiKey.ts"
 import { isRecord } from "../domain/isRecord.ts"
+import type { Limiter } from "../governance/Limiter.ts"
 import type { McpRegistry } from "../mcp/McpRegistry.ts"
 import { resolveMcpTools } from "../mcp/resolveMcpTools.ts"
 import type { SandboxProvider } from "../sandbox/SandboxProvider.ts"
@@ -17,6 +18,7 @@ export interface McpToolServices {
   readonly tools: ToolRegistry["Service"]
   readonly mcp: McpRegistry["Service"]
   readonly sandboxes: Option.Option<SandboxProvider["Service"]>
+  readonly limiter: Limiter["Service"]
 }
 
 /** The arguments that carry what a /chat request's body would: the tool's context and the sandbox. */
@@ -117,6 +119,10 @@ export const callToolFor = (
     if (Result.isFailure(access)) return toolError(access.failure.message)
     const decoded = compileTool(tool).decode(input)
     if (Result.isFailure(decoded)) return toolError(`Invalid input for ${name}: ${decoded.failure.message}`)
+    // A tool call counts as a request against the key's and account's limits (docs/DESIGN.md §11).
+    const admitted = yield* Effect.result(services.limiter.admit(key))
+    if (Result.isFailure(admitted)) return toolError(admitted.failure.message)
+    const admission = admitted.success
 
     return yield* tool.execute(decoded.success, {
       toolCallId: `mcp_${crypto.randomUUID()}`,
@@ -132,6 +138,7 @@ export const callToolFor = (
         return Result.isSuccess(error)
           ? Effect.succeed(toolError(error.success.message))
           : Effect.as(Effect.logWarning(`Tool ${name} failed unexpectedly`, cause), toolError(`Tool ${name} failed`))
-      })
+      }),
+      Effect.ensuring(admission === undefined ? Effect.void : admission.release)
     )
   })

@@ -14,4 +14,7 @@ export const writeJson = (res: ServerResponse, status: number, body: unknown, he
 
 /** An error body; 401s go without the correlation id header (docs/DESIGN.md §3.7). */
 export const writeError = (res: ServerResponse, error: ErrorBody, correlationId: string) =>
-  writeJson(res, error.status, error.body, error.status === 401 ? {} : { "x-correlation-id": correlationId })
+  writeJson(res, error.status, error.body, {
+    ...error.headers,
+    ...(error.status === 401 ? {} : { "x-correlation-id": correlationId })
+  })

@@ -135,6 +135,20 @@ export const migrations = {
       )
     `)
     yield* sql.unsafe(`CREATE INDEX used_approvals_expiry ON used_approvals (expires_at)`)
+  }),
+  // docs/DESIGN.md §11: limits per key and per account, JSON; '{}' is no limit.
+  "6_limits": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql.unsafe(`ALTER TABLE api_keys ADD COLUMN limits TEXT NOT NULL DEFAULT '{}'`)
+    yield* sql.unsafe(`ALTER TABLE accounts ADD COLUMN limits TEXT NOT NULL DEFAULT '{}'`)
+  }),
+  // docs/DESIGN.md §11: the shared counters when no Redis is configured. A scope ("key:ID",
+  // "account:ID") has one row, locked while its window is counted, and its requests in flight.
+  "7_limit_counters": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql.unsafe(`CREATE TABLE limit_scopes (scope TEXT PRIMARY KEY, in_flight INTEGER NOT NULL)`)
+    yield* sql.unsafe(`CREATE TABLE limit_hits (scope TEXT NOT NULL, at BIGINT NOT NULL)`)
+    yield* sql.unsafe(`CREATE INDEX limit_hits_scope_at ON limit_hits (scope, at)`)
   })
 }
 

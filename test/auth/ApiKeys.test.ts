@@ -62,7 +62,8 @@ describe("ApiKeys.authenticate", () => {
       const keys = yield* ApiKeys
       const created = yield* newKey()
       const key = yield* keys.authenticate(`Bearer ${created.secret}`)
-      assert.deepStrictEqual(key, created.key)
+      // The key a request sees also carries its account's limits (docs/DESIGN.md §11).
+      assert.deepStrictEqual(key, { ...created.key, accountLimits: {} })
       assert.deepStrictEqual(key.allowedModels, ["openai/*"])
       assert.notProperty(key, "secretHash")
       assert.strictEqual((yield* keys.authenticate(`bearer  ${created.secret}`)).id, key.id)

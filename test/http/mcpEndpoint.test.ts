@@ -86,6 +86,20 @@ describe("parley as an MCP server at /mcp (docs/DESIGN.md §9)", () => {
       }))
   })
 
+  it("counts tool calls against requestsPerMinute (docs/DESIGN.md §11)", async () => {
+    const { secret } = await gateway.createKey({ tools: ["echo"], limits: { requestsPerMinute: 2 } })
+    await withClient(secret, (client) =>
+      Effect.gen(function*() {
+        const echo = (yield* client.listTools())[0]!
+        for (let i = 0; i < 2; i++) {
+          expect((yield* client.callTool({ tool: echo, arguments: { text: "hi" } })).isError ?? false).toBe(false)
+        }
+        const refused = yield* client.callTool({ tool: echo, arguments: { text: "hi" } })
+        expect(refused.isError).toBe(true)
+        expect(textOf(refused)).toMatch(/^Over the key's requestsPerMinute limit; retry after \d+ s$/)
+      }))
+  })
+
   it("never lists or runs a tool off the key's allow-list", async () => {
     const wide = await gateway.createKey({ tools: ["*"] })
     const narrow = await gateway.createKey({ tools: ["everything__get-sum"] })

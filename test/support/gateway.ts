@@ -12,6 +12,7 @@ import {
 } from "../../src/config/AppConfig.ts"
 import { defaultObservability } from "../../src/config/ObservabilityConfig.ts"
 import type { KeyStatus } from "../../src/domain/ApiKey.ts"
+import type { Limits } from "../../src/domain/Limits.ts"
 import type { UsageEvent } from "../../src/ledger/UsageEvent.ts"
 import { UsageLedger } from "../../src/ledger/UsageLedger.ts"
 import { UsageQueries } from "../../src/ledger/UsageQueries.ts"
@@ -33,6 +34,8 @@ export interface TestGateway {
     readonly tools?: ReadonlyArray<string>
     /** Tools that wait for a person's approval (docs/DESIGN.md §10). */
     readonly approve?: ReadonlyArray<string>
+    /** docs/DESIGN.md §11. */
+    readonly limits?: Limits
     readonly expiresAt?: Date
   }) => Promise<{ readonly id: string; readonly secret: string }>
   readonly setStatus: (id: string, status: KeyStatus) => Promise<void>
@@ -131,6 +134,7 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<TestGa
         allowedModels: input.models ?? ["*"],
         allowedTools: input.tools ?? ["*"],
         approvalRequired: input.approve,
+        limits: input.limits,
         expiresAt: input.expiresAt
       }))
       return { id: key.id, secret }

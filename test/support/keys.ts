@@ -10,6 +10,7 @@ export const makeKey = (overrides: Partial<ApiKey> = {}): ApiKey => ({
   allowedModels: ["*"],
   allowedTools: ["*"],
   approvalRequired: [],
+  limits: {},
   createdAt: new Date(0),
   lastUsedAt: null,
   expiresAt: null,

@@ -84,6 +84,7 @@ export const AdminHandlers = HttpApiBuilder.group(
           ...(changes.allowedModels === undefined ? {} : { allowedModels: changes.allowedModels }),
           ...(changes.allowedTools === undefined ? {} : { allowedTools: changes.allowedTools }),
           ...(changes.approvalRequired === undefined ? {} : { approvalRequired: changes.approvalRequired }),
+          ...(changes.limits === undefined ? {} : { limits: changes.limits }),
           ...(changes.expiresAt === undefined ? {} : { expiresAt: changes.expiresAt })
         })
         return ok({ key: keyView(updated) })

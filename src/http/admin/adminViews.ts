@@ -12,6 +12,7 @@ export const accountView = (account: Account) => ({
   allowedModels: account.allowedModels,
   allowedTools: account.allowedTools,
   approvalRequired: account.approvalRequired,
+  limits: account.limits,
   createdAt: account.createdAt.toISOString()
 })
 
@@ -24,6 +25,7 @@ export const keyView = (key: ApiKey) => ({
   allowedModels: key.allowedModels,
   allowedTools: key.allowedTools,
   approvalRequired: key.approvalRequired,
+  limits: key.limits,
   createdAt: key.createdAt.toISOString(),
   lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
   expiresAt: key.expiresAt?.toISOString() ?? null

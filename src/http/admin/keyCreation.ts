@@ -44,6 +44,7 @@ export const makeKeyCreation = (
       allowedModels: input.allowedModels,
       allowedTools: input.allowedTools,
       approvalRequired: input.approvalRequired,
+      limits: input.limits,
       expiresAt,
       accountId
     })

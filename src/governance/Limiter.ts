@@ -1,0 +1,106 @@
+import { Clock, Context, Effect, Layer } from "effect"
+import { AppConfig } from "../config/AppConfig.ts"
+import type { ApiKey } from "../domain/ApiKey.ts"
+import type { Limits } from "../domain/Limits.ts"
+import { LimitCounters } from "../store/LimitCounters.ts"
+import { redisCounters } from "../store/redisCounters.ts"
+import { LimitExceeded } from "./limitErrors.ts"
+
+/** `requestsPerMinute` is a sliding window of this length (docs/DESIGN.md §11). */
+export const MINUTE_MS = 60_000
+
+/** An admitted request: the `RateLimit-*` headers of its answer, and what ends its stay in flight. */
+export interface Admission {
+  readonly headers: Readonly<Record<string, string>>
+  readonly release: Effect.Effect<void>
+}
+
+type Scope = "key" | "account"
+
+interface Standing {
+  readonly limit: number
+  readonly remaining: number
+  readonly resetSeconds: number
+}
+
+const scopesOf = (key: ApiKey): ReadonlyArray<readonly [Scope, string, Limits]> => {
+  const scopes: Array<readonly [Scope, string, Limits]> = []
+  if (Object.keys(key.limits).length > 0) scopes.push(["key", `key:${key.id}`, key.limits])
+  const account = key.accountLimits
+  if (account !== undefined && Object.keys(account).length > 0) {
+    scopes.push(["account", `account:${key.accountId}`, account])
+  }
+  return scopes
+}
+
+/** The headers of the limit closest to exhaustion (lowest share remaining). */
+const headersOf = (standings: ReadonlyArray<Standing>): Record<string, string> => {
+  let closest = standings[0]!
+  for (const s of standings) if (s.remaining / s.limit < closest.remaining / closest.limit) closest = s
+  return {
+    "ratelimit-limit": String(closest.limit),
+    "ratelimit-remaining": String(closest.remaining),
+    "ratelimit-reset": String(closest.resetSeconds)
+  }
+}
+
+/**
+ * Admits a request under its key's and its account's `requestsPerMinute` and
+ * `concurrentRequests` (docs/DESIGN.md §11), each counted in its own scope.
+ * A key with no limits on either side is admitted without touching a counter.
+ */
+export class Limiter extends Context.Service<Limiter, {
+  readonly admit: (key: ApiKey) => Effect.Effect<Admission | undefined, LimitExceeded>
+}>()("parley/governance/Limiter") {
+  static readonly make = (windowMs: number) =>
+    Effect.gen(function*() {
+      const counters = yield* LimitCounters
+      const admit = Effect.fnUntraced(function*(key: ApiKey) {
+        const scopes = scopesOf(key)
+        if (scopes.length === 0) return undefined
+        const entered: Array<string> = []
+        const release = Effect.suspend(() => Effect.forEach(entered, counters.leave, { discard: true }))
+        const standings: Array<Standing> = []
+        const refuse = (error: LimitExceeded) => Effect.andThen(release, Effect.fail(error))
+        for (const [scope, id, limits] of scopes) {
+          const limit = limits.concurrentRequests
+          if (limit === undefined) continue
+          const count = yield* counters.enter(id, limit)
+          if (count === undefined) {
+            return yield* refuse(new LimitExceeded({ limit: "concurrentRequests", scope, retryAfterSeconds: 1 }))
+          }
+          entered.push(id)
+          standings.push({ limit, remaining: limit - count, resetSeconds: 1 })
+        }
+        for (const [scope, id, limits] of scopes) {
+          const limit = limits.requestsPerMinute
+          if (limit === undefined) continue
+          const now = yield* Clock.currentTimeMillis
+          const counted = yield* counters.hit(id, limit, windowMs, now)
+          const resetAt = counted.oldestAt + windowMs
+          const resetSeconds = Math.max(1, Math.ceil((resetAt - now) / 1000))
+          if (!counted.allowed) {
+            return yield* refuse(
+              new LimitExceeded({
+                limit: "requestsPerMinute",
+                scope,
+                retryAfterSeconds: resetSeconds,
+                resetAt: new Date(resetAt).toISOString()
+              })
+            )
+          }
+          standings.push({ limit, remaining: limit - counted.count, resetSeconds })
+        }
+        return { headers: headersOf(standings), release }
+      })
+      return Limiter.of({ admit })
+    })
+
+  /** Counters in Redis when `REDIS_URL` is set, else in the SQL store. */
+  static readonly layer = Layer.unwrap(Effect.gen(function*() {
+    const { redisUrl } = yield* AppConfig
+    return Layer.effect(Limiter, Limiter.make(MINUTE_MS)).pipe(
+      Layer.provide(redisUrl === undefined ? LimitCounters.layerSql : redisCounters(redisUrl))
+    )
+  }))
+}

@@ -1,0 +1,61 @@
+import { Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+
+/** One request counted in a sliding window: whether it fit, the count with it, and the oldest hit's time. */
+export interface WindowCount {
+  readonly allowed: boolean
+  readonly count: number
+  readonly oldestAt: number
+}
+
+/**
+ * The counters limits are kept in, shared by every instance (docs/DESIGN.md
+ * §11): each check and its increment are one atomic step, so concurrent
+ * requests cannot both take the last unit. A scope is `key:ID` or `account:ID`.
+ */
+export class LimitCounters extends Context.Service<LimitCounters, {
+  /** Counts a request at `now` in the window of `windowMs` unless `limit` are already in it. */
+  readonly hit: (scope: string, limit: number, windowMs: number, now: number) => Effect.Effect<WindowCount>
+  /** Enters one request in flight unless `limit` are; the count with it, or undefined when refused. */
+  readonly enter: (scope: string, limit: number) => Effect.Effect<number | undefined>
+  readonly leave: (scope: string) => Effect.Effect<void>
+}>()("parley/store/LimitCounters") {
+  /** In the SQL store: Postgres locks the scope's row; SQLite serves one instance. */
+  static readonly layerSql = Layer.effect(
+    LimitCounters,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const rowLocks = sql.onDialectOrElse({ pg: () => true, orElse: () => false })
+      const lockScope = Effect.fnUntraced(function*(scope: string) {
+        yield* sql`INSERT INTO limit_scopes (scope, in_flight) VALUES (${scope}, 0) ON CONFLICT (scope) DO NOTHING`
+        if (rowLocks) yield* sql`SELECT in_flight FROM limit_scopes WHERE scope = ${scope} FOR UPDATE`
+      })
+      return LimitCounters.of({
+        hit: (scope, limit, windowMs, now) =>
+          sql.withTransaction(Effect.gen(function*() {
+            yield* lockScope(scope)
+            yield* sql`DELETE FROM limit_hits WHERE scope = ${scope} AND at <= ${now - windowMs}`
+            const rows = yield* sql<{ readonly n: number | string; readonly oldest: number | string | null }>`
+              SELECT COUNT(*) AS n, MIN(at) AS oldest FROM limit_hits WHERE scope = ${scope}`
+            const count = Number(rows[0]?.n ?? 0)
+            const oldestAt = rows[0]?.oldest == null ? now : Number(rows[0].oldest)
+            if (count >= limit) return { allowed: false, count, oldestAt }
+            yield* sql`INSERT INTO limit_hits (scope, at) VALUES (${scope}, ${now})`
+            return { allowed: true, count: count + 1, oldestAt }
+          })).pipe(Effect.orDie),
+        enter: (scope, limit) =>
+          sql.withTransaction(Effect.gen(function*() {
+            yield* lockScope(scope)
+            const rows = yield* sql<{ readonly in_flight: number }>`
+              UPDATE limit_scopes SET in_flight = in_flight + 1
+              WHERE scope = ${scope} AND in_flight < ${limit} RETURNING in_flight`
+            return rows[0] === undefined ? undefined : Number(rows[0].in_flight)
+          })).pipe(Effect.orDie),
+        leave: (scope) =>
+          Effect.orDie(Effect.asVoid(
+            sql`UPDATE limit_scopes SET in_flight = in_flight - 1 WHERE scope = ${scope} AND in_flight > 0`
+          ))
+      })
+    })
+  )
+}

@@ -1,0 +1,52 @@
+import { Effect, Layer, Redacted } from "effect"
+import { createClient } from "redis"
+import { LimitCounters } from "./LimitCounters.ts"
+
+// Each script is one atomic step in Redis, so every instance sees the same counts (docs/DESIGN.md §11).
+// The window is a sorted set of hit times; members are unique per hit (time and a random suffix).
+const HIT = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1] - ARGV[2])
+local count = redis.call('ZCARD', KEYS[1])
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2] or ARGV[1]
+if count >= tonumber(ARGV[3]) then return {0, count, oldest} end
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[1] .. ':' .. ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return {1, count + 1, oldest}`
+
+// In flight: a counter that expires if an instance dies holding it, refreshed by every entry.
+const ENTER = `
+local now = tonumber(redis.call('GET', KEYS[1]) or '0')
+if now >= tonumber(ARGV[1]) then return -1 end
+local count = redis.call('INCR', KEYS[1])
+redis.call('EXPIRE', KEYS[1], 3600)
+return count`
+
+const LEAVE = `
+if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then redis.call('DECR', KEYS[1]) end
+return 0`
+
+/** The counters in Redis (`REDIS_URL`), one connection per instance, closed with it. */
+export const redisCounters = (url: Redacted.Redacted<string>) =>
+  Layer.effect(
+    LimitCounters,
+    Effect.gen(function*() {
+      const client = yield* Effect.acquireRelease(
+        Effect.promise(() => createClient({ url: Redacted.value(url) }).connect()),
+        (connected) => Effect.promise(() => connected.close())
+      )
+      const run = (script: string, key: string, args: ReadonlyArray<string | number>) =>
+        Effect.orDie(
+          Effect.tryPromise(() => client.eval(script, { keys: [`parley:limits:${key}`], arguments: args.map(String) }))
+        )
+      return LimitCounters.of({
+        hit: (scope, limit, windowMs, now) =>
+          Effect.map(run(HIT, `hits:${scope}`, [now, windowMs, limit, Math.random()]), (reply) => {
+            const [allowed, count, oldest] = reply as [number, number, string | number]
+            return { allowed: allowed === 1, count: Number(count), oldestAt: Number(oldest) }
+          }),
+        enter: (scope, limit) =>
+          Effect.map(run(ENTER, `flight:${scope}`, [limit]), (count) => Number(count) < 0 ? undefined : Number(count)),
+        leave: (scope) => Effect.asVoid(run(LEAVE, `flight:${scope}`, []))
+      })
+    })
+  )
