@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { Count } from "../domain/Count.ts"
 import { Limits } from "../domain/Limits.ts"
+import { outcomes } from "../domain/usageOutcomes.ts"
 
 /** Bodies and views of the admin API (docs/DESIGN.md §6). Unknown fields are refused where they are decoded. */
 
@@ -182,17 +183,7 @@ export const RequestView = Schema.Struct({
   correlationId: Schema.String,
   model: Schema.NullOr(Schema.String),
   status: Schema.Int.annotate({ description: "The HTTP status answered; 499 when the client left first" }),
-  outcome: Schema.Literals([
-    "finished",
-    "step-limit",
-    "timeout",
-    "approval-required",
-    "budget",
-    "cancelled",
-    "error",
-    "rejected",
-    "validated"
-  ]),
+  outcome: Schema.Literals(outcomes),
   finishReason: Schema.NullOr(Schema.String),
   inputTokens: Tokens,
   outputTokens: Tokens,

@@ -3,7 +3,7 @@ import { Command, Flag } from "effect/cli"
 import type { EmailTaken } from "../auth/accountErrors.ts"
 import { Accounts } from "../auth/Accounts.ts"
 import { MIN_PASSWORD_LENGTH } from "../auth/passwords.ts"
-import type { Account } from "../domain/Account.ts"
+import { accountView } from "../domain/views.ts"
 import * as Database from "../store/Database.ts"
 import { parseModels, parseTools } from "./allowLists.ts"
 import { CliFailure } from "./CliFailure.ts"
@@ -28,16 +28,6 @@ const withAccounts = <A, E extends CliFailure | EmailTaken>(effect: Effect.Effec
   effect.pipe(Effect.provide(accountsLayer), Effect.mapError(explain))
 
 const json = Flag.Boolean("json").pipe(Flag.withDescription("Print JSON only"), Flag.withDefault(false))
-
-const accountJson = (account: Account) => ({
-  id: account.id,
-  name: account.name,
-  email: account.email,
-  status: account.status,
-  allowedModels: account.allowedModels,
-  allowedTools: account.allowedTools,
-  createdAt: account.createdAt.toISOString()
-})
 
 const listText = (entries: ReadonlyArray<string>) => entries.length === 0 ? "(none)" : entries.join(",")
 
@@ -89,7 +79,7 @@ const create = Command.make("create", {
         allowedModels,
         allowedTools
       })
-      if (input.json) return yield* Console.log(JSON.stringify(accountJson(account)))
+      if (input.json) return yield* Console.log(JSON.stringify(accountView(account)))
       yield* Console.log(
         [
           `Created account ${account.id} (${account.email}).`,
@@ -111,7 +101,7 @@ const create = Command.make("create", {
 const list = Command.make("list", { json }, ({ json }) =>
   withAccounts(Effect.gen(function*() {
     const accounts = yield* (yield* Accounts).list
-    if (json) return yield* Console.log(JSON.stringify(accounts.map(accountJson), null, 2))
+    if (json) return yield* Console.log(JSON.stringify(accounts.map(accountView), null, 2))
     const rows = [
       ["ID", "NAME", "EMAIL", "STATUS", "MODELS", "TOOLS"],
       ...accounts.map((

@@ -70,21 +70,6 @@ export const keyTable = (
   ).join("\n")
 }
 
-/** The machine-readable form of a key for `keys list --json`. */
-export const keyJson = (key: ApiKey) => ({
-  id: key.id,
-  name: key.name,
-  prefix: key.prefix,
-  status: key.status,
-  allowedModels: key.allowedModels,
-  allowedTools: key.allowedTools,
-  approvalRequired: key.approvalRequired,
-  limits: key.limits,
-  createdAt: key.createdAt.toISOString(),
-  lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
-  expiresAt: key.expiresAt?.toISOString() ?? null
-})
-
 export const keySummary = (key: ApiKey): string =>
   [
     `  id:      ${key.id}`,

@@ -7,10 +7,11 @@ import type { KeyNotFound, KeyRevoked } from "../auth/authErrors.ts"
 import { DEFAULT_ACCOUNT_ID } from "../domain/Account.ts"
 import { entriesBeyond } from "../domain/ApiKey.ts"
 import type { KeyStatus } from "../domain/ApiKey.ts"
+import { keyView } from "../domain/views.ts"
 import * as Database from "../store/Database.ts"
 import { parseModels, parseTools } from "./allowLists.ts"
 import { CliFailure } from "./CliFailure.ts"
-import { keyJson, keySummary, keyTable, secretNotice } from "./keyOutput.ts"
+import { keySummary, keyTable, secretNotice } from "./keyOutput.ts"
 import { limitsFlag, parseLimits } from "./limitsFlag.ts"
 import { cliConfig, explainSetup, type SetupError } from "./setupFailure.ts"
 
@@ -150,7 +151,7 @@ const create = Command.make("create", {
 const list = Command.make("list", { json }, ({ json }) =>
   withKeys(Effect.gen(function*() {
     const keys = yield* (yield* ApiKeys).list()
-    if (json) return yield* Console.log(JSON.stringify(keys.map(keyJson), null, 2))
+    if (json) return yield* Console.log(JSON.stringify(keys.map(keyView), null, 2))
     yield* Console.log(keyTable(keys, yield* Clock.currentTimeMillis))
   }))).pipe(Command.withDescription("List API keys (never their secrets)"))
 

@@ -1,26 +1,4 @@
-/**
- * How a request ended, as the ledger says it (docs/DESIGN.md §7). The
- * model's own finish reasons (`stop`, `length`, `tool-calls`, …) are all
- * `finished` (the row keeps the reason itself in `finishReason`); parley's
- * limits keep their names; `cancelled` is a client that left (or a shutdown
- * that could not wait); `error` a provider failure or anything unexpected,
- * before or after the answer began; `rejected` a request refused after
- * authentication (400, 403, 413: nothing was run); `validated` a
- * `validateOnly` or `contextStrategy: "report"` request answered with its
- * report.
- */
-export const outcomes = [
-  "finished",
-  "step-limit",
-  "timeout",
-  "approval-required",
-  "budget",
-  "cancelled",
-  "error",
-  "rejected",
-  "validated"
-] as const
-export type Outcome = (typeof outcomes)[number]
+import type { Outcome } from "../domain/usageOutcomes.ts"
 
 /** One row of the ledger: facts about a request, never its content or a secret. */
 export interface UsageEvent {

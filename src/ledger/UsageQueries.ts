@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { SqlClient, type SqlError, type Statement } from "effect/sql"
-import type { Outcome, UsageEvent } from "./UsageEvent.ts"
+import type { Outcome } from "../domain/usageOutcomes.ts"
+import type { UsageEvent } from "./UsageEvent.ts"
 import { type BucketOf, bucketSql, type UsageFilter, type UsageRow, usageRow, windowOf } from "./usageRows.ts"
 
 export type { Grouping, UsageFilter, UsageRow } from "./usageRows.ts"

@@ -3,9 +3,10 @@ import type { HttpServerRequest } from "effect/http"
 import type { Principal } from "../../api/AdminAuthentication.ts"
 import { CreateAccount, UpdateAccount } from "../../api/adminSchemas.ts"
 import type { Accounts } from "../../auth/Accounts.ts"
+import { accountView } from "../../domain/views.ts"
 import { requireOperator } from "./access.ts"
 import { readAdminBody } from "./adminBody.ts"
-import { accountView, ok } from "./adminViews.ts"
+import { ok } from "./adminViews.ts"
 import type { makeCatalogCheck } from "./allowListCheck.ts"
 
 /** /admin/v1/accounts: the operator's alone (docs/DESIGN.md §6). */

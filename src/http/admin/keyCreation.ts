@@ -7,8 +7,9 @@ import type { Accounts } from "../../auth/Accounts.ts"
 import type { ApiKeys } from "../../auth/ApiKeys.ts"
 import { DEFAULT_ACCOUNT_ID } from "../../domain/Account.ts"
 import { InvalidRequest } from "../../domain/requestErrors.ts"
+import { keyView } from "../../domain/views.ts"
 import { readAdminBody } from "./adminBody.ts"
-import { keyView, ok } from "./adminViews.ts"
+import { ok } from "./adminViews.ts"
 import { type makeCatalogCheck, withinAccount } from "./allowListCheck.ts"
 
 /**
