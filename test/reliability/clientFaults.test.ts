@@ -189,6 +189,8 @@ describe("idle-connection flood", () => {
   afterAll(() => flooded?.stop())
 
   it("idle half-sent connections beyond the fd limit leave /health and chat answering", async ({ task }) => {
+    // A prompt answer: the probes measure the flood, not a slow provider left by an earlier test.
+    upstream.respondWith(() => ({ type: "text", text: "still here" }))
     const idle = FILE_LIMIT + 500
     const sockets: Array<Socket> = []
     const failures: Array<string> = []

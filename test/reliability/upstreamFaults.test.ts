@@ -168,7 +168,8 @@ describe("upstream faults", () => {
       JSON.stringify(body.messages).includes("stall")
         ? {
           type: "raw",
-          body: [chunk({ role: "assistant", content: "" }), chunk({ content: "then " }), chunk({ content: "silence" })],
+          // The answer has begun (its first words streamed) when the provider goes silent.
+          body: [chunk({ role: "assistant", content: "then " }), chunk({ content: "silence" })],
           chunkDelayMs: 600_000
         }
         : { type: "hang" }
