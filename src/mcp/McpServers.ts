@@ -7,6 +7,9 @@ import { type McpServerInput, McpServerStore, type StoredMcpServer } from "./Mcp
 import { configRegistration, type McpServerView, storedRegistration, viewOf } from "./serverView.ts"
 import { makeStoredServerSync } from "./storedServerSync.ts"
 
+/** How stale an instance that hears no notifications may be about the stored servers (docs/DESIGN.md §8). */
+const RESYNC = "1 minute"
+
 export interface NewMcpServer {
   readonly id: string
   readonly url: string
@@ -49,6 +52,8 @@ export class McpServers extends Context.Service<McpServers, {
       const sync = yield* makeStoredServerSync(registry, store, new Set(configured.keys()))
       yield* sync.load
       yield* feed.subscribe("mcp-servers", sync.onChange)
+      // The fallback when notifications do not arrive (no LISTEN): the store is read again now and then.
+      yield* Effect.forkScoped(Effect.forever(Effect.andThen(Effect.sleep(RESYNC), sync.onChange({ _tag: "All" }))))
 
       const storedView = (server: StoredMcpServer) => viewOf(registry, storedRegistration(server), server.unreadable)
       const found = (id: string, stored: Option.Option<StoredMcpServer>) =>
