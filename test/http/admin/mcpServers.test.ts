@@ -87,6 +87,30 @@ describe("/admin/v1/mcp-servers (docs/DESIGN.md §9)", () => {
     expect(header.value).toMatch(/^v1\./)
   })
 
+  it("leaves a server unused while its header values do not open (PARLEY_SECRET_KEY changed), until they are set again", async () => {
+    expect((await operator("POST", servers, { id: "sealed", url: fake.url, headers: { "X-Key": "k-1" } })).status)
+      .toBe(201)
+    const { secret } = await world.gateway.createKey({ tools: ["sealed__*"] })
+    expect(await toolsOf(secret)).toEqual(["sealed__lookup"])
+    // The name is part of what the value is bound to: under another name it no longer opens.
+    const sql = world.gateway.service(SqlClient.SqlClient)
+    await Effect.runPromise(
+      sql`UPDATE mcp_servers SET headers = replace(headers, 'X-Key', 'X-Other') WHERE id = 'sealed'`
+    )
+
+    const refreshed = await operator("POST", `${servers}/sealed/refresh`)
+    expect(refreshed.status).toBe(200)
+    expect(refreshed.body.data.server).toMatchObject({ status: "unreachable", headerNames: ["X-Other"], tools: [] })
+    expect(refreshed.body.data.server.reason).toContain("PARLEY_SECRET_KEY")
+    expect(await toolsOf(secret)).toEqual([])
+
+    const fixed = await operator("PATCH", `${servers}/sealed`, { headers: { "X-Key": "k-2" } })
+    expect(fixed.body.data.server).toMatchObject({ status: "reachable", headerNames: ["X-Key"] })
+    expect(await toolsOf(secret)).toEqual(["sealed__lookup"])
+    expect(fake.headers.at(-1)?.["x-key"]).toBe("k-2")
+    expect((await operator("DELETE", `${servers}/sealed`)).status).toBe(200)
+  })
+
   it("refuses bad ids, stdio servers, bad URLs and headers (400) and a taken id (409)", async () => {
     for (const id of ["Docs", "a_b", "x".repeat(33), "", "dots.not"]) {
       expectError(await operator("POST", servers, { id, url: fake.url }), 400, "BadRequest")
