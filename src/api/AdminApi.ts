@@ -15,6 +15,7 @@ import {
   UsageRowView
 } from "./adminSchemas.ts"
 import { errorAt } from "./errorSchemas.ts"
+import { CreateMcpServer, McpServerView, UpdateMcpServer } from "./mcpServerSchemas.ts"
 import { SandboxView } from "./SandboxApi.ts"
 
 const ok = <S extends Schema.Top>(identifier: string, data: S) =>
@@ -22,6 +23,7 @@ const ok = <S extends Schema.Top>(identifier: string, data: S) =>
 
 const AccountResponse = ok("AdminAccountResponse", Schema.Struct({ account: AccountView }))
 const KeyResponse = ok("AdminKeyResponse", Schema.Struct({ key: KeyView }))
+const McpServerResponse = ok("AdminMcpServerResponse", Schema.Struct({ server: McpServerView }))
 const KeySecretResponse = ok("AdminKeySecretResponse", Schema.Struct({ key: KeyView, secret: Schema.String }))
 
 const params = { id: Schema.String }
@@ -52,7 +54,7 @@ const keyState = (name: "activate" | "deactivate" | "revoke", description: strin
   }).annotateMerge(describe(description)).middleware(AdminAuthentication)
 
 /**
- * The admin API (docs/DESIGN.md §6): accounts, their keys, usage, requests and sandboxes. Every
+ * The admin API (docs/DESIGN.md §6): accounts, their keys, usage, requests, MCP servers and sandboxes. Every
  * route but sign-in needs the operator token or a console session; a session
  * sees only its own account (another's keys, requests and sandboxes answer 404).
  */
@@ -155,6 +157,44 @@ export class AdminApi extends HttpApiGroup.make("admin")
       error: [...authorized, errorAt(404)]
     }).annotateMerge(describe("The newest request with this correlation id; another account's: 404."))
       .middleware(AdminAuthentication),
+    HttpApiEndpoint.get("listMcpServers", "/mcp-servers", {
+      success: ok("AdminMcpServersResponse", Schema.Struct({ servers: Schema.Array(McpServerView) })),
+      error: authorized
+    }).annotateMerge(describe(
+      "Operator only. The config file's servers and those registered here, with their tools (an unreachable server says why)."
+    )).middleware(AdminAuthentication),
+    HttpApiEndpoint.post("createMcpServer", "/mcp-servers", {
+      payload: CreateMcpServer,
+      success: McpServerResponse.pipe(HttpApiSchema.status(201)),
+      error: [...authorized, errorAt(400), errorAt(409)]
+    }).annotateMerge(describe(
+      "Operator only. Registers a streamable-HTTP server (stdio servers: config file only); its tools reach every instance within 1 s. A taken id: 409."
+    )).middleware(AdminAuthentication),
+    HttpApiEndpoint.get("getMcpServer", "/mcp-servers/:id", {
+      params,
+      success: McpServerResponse,
+      error: [...authorized, errorAt(404)]
+    }).annotateMerge(describe("Operator only.")).middleware(AdminAuthentication),
+    HttpApiEndpoint.patch("updateMcpServer", "/mcp-servers/:id", {
+      params,
+      payload: UpdateMcpServer,
+      success: McpServerResponse,
+      error: [...authorized, errorAt(400), errorAt(404), errorAt(409)]
+    }).annotateMerge(describe("Operator only. A config-file server is changed in the file: 409."))
+      .middleware(AdminAuthentication),
+    HttpApiEndpoint.delete("deleteMcpServer", "/mcp-servers/:id", {
+      params,
+      success: ok("AdminMcpServerDeleted", Schema.Struct({ id: Schema.String, deleted: Schema.Literal(true) })),
+      error: [...authorized, errorAt(404), errorAt(409)]
+    }).annotateMerge(describe("Operator only. Its tools go from every instance within 1 s; a config-file server: 409."))
+      .middleware(AdminAuthentication),
+    HttpApiEndpoint.post("refreshMcpServer", "/mcp-servers/:id/refresh", {
+      params,
+      success: McpServerResponse,
+      error: [...authorized, errorAt(404)]
+    }).annotateMerge(describe(
+      "Operator only. Accepts its tools' input schemas as they are now, releasing held-back tools, and lists them again."
+    )).middleware(AdminAuthentication),
     HttpApiEndpoint.get("listSandboxes", "/sandboxes", {
       query: byAccount,
       success: ok("AdminSandboxesResponse", Schema.Struct({ sandboxes: Schema.Array(SandboxView) })),

@@ -13,6 +13,7 @@ import type { ChatPlanFailure } from "../chat/ChatPlanner.ts"
 import type { MalformedJson } from "../domain/requestErrors.ts"
 import type { LimitExceeded } from "../governance/limitErrors.ts"
 import type { RequestNotFound } from "../ledger/ledgerErrors.ts"
+import type { McpServerExists, McpServerFromConfig, McpServerNotFound } from "../mcp/mcpErrors.ts"
 import type { ProviderCannotTake, ProviderRejected, ProviderUnavailable } from "../models/ProviderFailure.ts"
 import type { SandboxElsewhere, SandboxNotFound, SandboxUnavailable } from "../sandbox/Sandbox.ts"
 import type { SandboxOwnedByOperator } from "../sandbox/sandboxAccess.ts"
@@ -42,6 +43,9 @@ export type ApiFailure =
   | AccountNotFound
   | KeyNotFound
   | RequestNotFound
+  | McpServerNotFound
+  | McpServerExists
+  | McpServerFromConfig
   | EmailTaken
   | KeyRevoked
   | InvalidMetricsToken
@@ -151,7 +155,10 @@ const table: { readonly [Tag in ApiFailure["_tag"]]: Row<Failure<Tag>> } = {
   AccountNotFound: row(404, (e) => ({ accountId: e.id })),
   KeyNotFound: row(404, (e) => ({ keyId: e.id })),
   RequestNotFound: row(404, (e) => ({ correlationId: e.correlationId })),
+  McpServerNotFound: row(404, (e) => ({ serverId: e.id })),
   EmailTaken: row(409, (e) => ({ email: e.email })),
+  McpServerExists: row(409, (e) => ({ serverId: e.id, source: e.source })),
+  McpServerFromConfig: row(409, (e) => ({ serverId: e.id, source: "config" })),
   KeyRevoked: row(409, (e) => ({ keyId: e.id })),
   // docs/DESIGN.md §6: the external authentication service could not answer; never an admission.
   AuthServiceUnavailable: row(503),

@@ -149,6 +149,24 @@ export const migrations = {
     yield* sql.unsafe(`CREATE TABLE limit_scopes (scope TEXT PRIMARY KEY, in_flight INTEGER NOT NULL)`)
     yield* sql.unsafe(`CREATE TABLE limit_hits (scope TEXT NOT NULL, at BIGINT NOT NULL)`)
     yield* sql.unsafe(`CREATE INDEX limit_hits_scope_at ON limit_hits (scope, at)`)
+  }),
+  // docs/DESIGN.md §9: MCP servers registered through the admin API. `headers` is JSON
+  // [{name, value}] whose values are sealed under PARLEY_SECRET_KEY (auth/sealing.ts);
+  // `revision` changes with every change or refresh, so each instance knows when to reconnect.
+  "8_mcp_servers": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const timestamp = sql.onDialectOrElse({ pg: () => "TIMESTAMPTZ", orElse: () => "TEXT" })
+    yield* sql.unsafe(`
+      CREATE TABLE mcp_servers (
+        id TEXT PRIMARY KEY,
+        url TEXT NOT NULL,
+        headers TEXT NOT NULL,
+        enabled BOOLEAN NOT NULL,
+        revision TEXT NOT NULL,
+        created_at ${timestamp} NOT NULL,
+        updated_at ${timestamp} NOT NULL
+      )
+    `)
   })
 }
 
