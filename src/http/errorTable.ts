@@ -20,6 +20,7 @@ import type { SandboxOwnedByOperator } from "../sandbox/sandboxAccess.ts"
 import type {
   BodyTooLarge,
   EmptyBody,
+  ForeignOrigin,
   InvalidMetricsToken,
   MethodNotAllowed,
   RouteNotFound,
@@ -49,6 +50,7 @@ export type ApiFailure =
   | EmailTaken
   | KeyRevoked
   | InvalidMetricsToken
+  | ForeignOrigin
   | MalformedJson
   | EmptyBody
   | UnreadableBody
@@ -150,6 +152,7 @@ const table: { readonly [Tag in ApiFailure["_tag"]]: Row<Failure<Tag>> } = {
   SignInFailed: row(401),
   UnknownAllowListEntries: row(400, said((e) => ({ models: e.models, tools: e.tools }))),
   CsrfRejected: row(403),
+  ForeignOrigin: row(403, (e) => ({ origin: e.origin })),
   OperatorOnly: row(403),
   WiderThanAccount: row(403, said((e) => ({ models: e.models, tools: e.tools }))),
   AccountNotFound: row(404, (e) => ({ accountId: e.id })),
