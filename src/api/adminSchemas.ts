@@ -119,6 +119,27 @@ export const CatalogView = Schema.Struct({
   tools: Schema.Array(Schema.Struct({ name: Schema.String, description: Schema.String }))
 }).annotate({ identifier: "AdminCatalog" })
 
+/** One limit's current use: `resetAt` when a unit next frees (absent when none is used, and for concurrentRequests). */
+const Consumed = Schema.Struct({
+  used: Schema.Finite,
+  limit: Schema.Finite,
+  resetAt: Schema.optionalKey(Timestamp)
+}).annotate({ identifier: "LimitConsumption" })
+
+/**
+ * A key's or an account's limits and their current use (docs/DESIGN.md §6,
+ * §11): one `consumption` entry per configured limit that is counted.
+ */
+export const LimitsStatusView = Schema.Struct({
+  limits: Limits,
+  consumption: Schema.Struct({
+    requestsPerMinute: Schema.optionalKey(Consumed),
+    concurrentRequests: Schema.optionalKey(Consumed),
+    tokensPerDay: Schema.optionalKey(Consumed),
+    costPerMonthUsd: Schema.optionalKey(Consumed)
+  }).annotate({ description: "Only configured limits that are counted; a limit without an entry is not counted yet" })
+}).annotate({ identifier: "LimitsStatus" })
+
 // Usage and requests (docs/DESIGN.md §6, §7). The ledger's own types live below api/, so the wire is stated here.
 
 const Instant = Schema.DateFromString.check(

@@ -10,6 +10,7 @@ import { Sessions } from "../../auth/Sessions.ts"
 import type { KeyStatus } from "../../domain/ApiKey.ts"
 import { InvalidRequest } from "../../domain/requestErrors.ts"
 import { accountView, keyView } from "../../domain/views.ts"
+import { Limiter } from "../../governance/Limiter.ts"
 import { UsageQueries } from "../../ledger/UsageQueries.ts"
 import { ModelRegistry } from "../../models/ModelRegistry.ts"
 import { type SandboxInfo, SandboxNotFound } from "../../sandbox/Sandbox.ts"
@@ -25,6 +26,7 @@ import { makeAdminCatalog } from "./adminCatalog.ts"
 import { ok } from "./adminViews.ts"
 import { makeCatalogCheck, withinAccount } from "./allowListCheck.ts"
 import { makeKeyCreation } from "./keyCreation.ts"
+import { makeLimitsAdmin } from "./limitsAdmin.ts"
 import { clearedCookie, sessionCookie } from "./sessionCookie.ts"
 import { makeUsageAdmin } from "./usageAdmin.ts"
 
@@ -56,6 +58,7 @@ export const AdminHandlers = HttpApiBuilder.group(
     const createKey = makeKeyCreation(keys, accounts, checkCatalog)
     const catalog = makeAdminCatalog(yield* ModelRegistry, yield* ToolRegistry, accounts)
     const usageAdmin = makeUsageAdmin(yield* UsageQueries, keys)
+    const limitsAdmin = makeLimitsAdmin(keys, accounts, yield* Limiter)
 
     const signIn = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.gen(function*() {
@@ -126,6 +129,7 @@ export const AdminHandlers = HttpApiBuilder.group(
         "updateAccount",
         ({ params, request }) => withPrincipal((p) => accountAdmin.update(p, params.id, request))
       )
+      .handleRaw("accountLimits", ({ params }) => withPrincipal((p) => limitsAdmin.account(p, params.id)))
       .handleRaw(
         "listKeys",
         ({ query }) =>
@@ -142,6 +146,7 @@ export const AdminHandlers = HttpApiBuilder.group(
           )
       )
       .handleRaw("updateKey", ({ params, request }) => withPrincipal((p) => updateKey(p, params.id, request)))
+      .handleRaw("keyLimits", ({ params }) => withPrincipal((p) => limitsAdmin.key(p, params.id)))
       .handleRaw("activateKey", setStatus("active"))
       .handleRaw("deactivateKey", setStatus("inactive"))
       .handleRaw("revokeKey", setStatus("revoked"))
