@@ -12,6 +12,7 @@ import { InvalidRequest } from "../../domain/requestErrors.ts"
 import { accountView, keyView } from "../../domain/views.ts"
 import { Limiter } from "../../governance/Limiter.ts"
 import { UsageQueries } from "../../ledger/UsageQueries.ts"
+import { McpRegistry } from "../../mcp/McpRegistry.ts"
 import { ModelRegistry } from "../../models/ModelRegistry.ts"
 import { type SandboxInfo, SandboxNotFound } from "../../sandbox/Sandbox.ts"
 import { sandboxAccount } from "../../sandbox/sandboxAccess.ts"
@@ -53,10 +54,11 @@ export const AdminHandlers = HttpApiBuilder.group(
     const accounts = yield* Accounts
     const sessions = yield* Sessions
     const sandboxes = yield* SandboxProvider
-    const checkCatalog = makeCatalogCheck(yield* ModelRegistry, yield* ToolRegistry)
+    const mcp = yield* McpRegistry
+    const checkCatalog = makeCatalogCheck(yield* ModelRegistry, yield* ToolRegistry, mcp)
     const accountAdmin = makeAccountAdmin(accounts, checkCatalog)
     const createKey = makeKeyCreation(keys, accounts, checkCatalog)
-    const catalog = makeAdminCatalog(yield* ModelRegistry, yield* ToolRegistry, accounts)
+    const catalog = makeAdminCatalog(yield* ModelRegistry, yield* ToolRegistry, mcp, accounts)
     const usageAdmin = makeUsageAdmin(yield* UsageQueries, keys)
     const limitsAdmin = makeLimitsAdmin(keys, accounts, yield* Limiter)
 
