@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useState } from "preact/hooks"
 import { type Client, type Credentials, forgetOperator, makeClient, signOut, storedOperator } from "./api.ts"
+import { AccountPage } from "./pages/AccountPage.tsx"
 import { Accounts } from "./pages/Accounts.tsx"
 import { KeyPage } from "./pages/KeyPage.tsx"
 import { Keys } from "./pages/Keys.tsx"
@@ -66,6 +67,8 @@ const Shell = ({ credentials, client, signedOut }: {
           ? <Requests client={client} />
           : page === "sandboxes"
           ? <Sandboxes client={client} />
+          : page === "accounts" && operator && id !== undefined
+          ? <AccountPage client={client} id={id} />
           : page === "accounts" && operator
           ? <Accounts client={client} />
           : <Keys client={client} operator={operator} />}
