@@ -4,6 +4,7 @@ import { AccountPage } from "./pages/AccountPage.tsx"
 import { Accounts } from "./pages/Accounts.tsx"
 import { KeyPage } from "./pages/KeyPage.tsx"
 import { Keys } from "./pages/Keys.tsx"
+import { McpServers } from "./pages/McpServers.tsx"
 import { Requests } from "./pages/Requests.tsx"
 import { Sandboxes } from "./pages/Sandboxes.tsx"
 import { SignIn } from "./pages/SignIn.tsx"
@@ -32,7 +33,7 @@ const Shell = ({ credentials, client, signedOut }: {
     ["keys", "Keys"],
     ["requests", "Requests"],
     ["sandboxes", "Sandboxes"],
-    ...(operator ? [["accounts", "Accounts"] as const] : [])
+    ...(operator ? [["accounts", "Accounts"] as const, ["mcp-servers", "MCP servers"] as const] : [])
   ]
   return (
     <>
@@ -71,6 +72,8 @@ const Shell = ({ credentials, client, signedOut }: {
           ? <AccountPage client={client} id={id} />
           : page === "accounts" && operator
           ? <Accounts client={client} />
+          : page === "mcp-servers" && operator
+          ? <McpServers client={client} />
           : <Keys client={client} operator={operator} />}
       </main>
     </>

@@ -98,6 +98,19 @@ export interface RequestRow {
   readonly costUsd: number | null
 }
 
+/**
+ * A registered MCP server as `/admin/v1/mcp-servers` shows it (docs/DESIGN.md
+ * §9): header names only, never their values. A tool may come as its name or
+ * as `{name, description}`, with or without the `<server>__` prefix.
+ */
+export interface McpServer {
+  readonly id: string
+  readonly url: string
+  readonly headerNames: ReadonlyArray<string>
+  readonly enabled: boolean
+  readonly tools: ReadonlyArray<string | { readonly name: string; readonly description?: string }>
+}
+
 export interface Sandbox {
   readonly id: string
   readonly accountId: string | null
