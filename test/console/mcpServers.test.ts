@@ -148,7 +148,7 @@ describe("the MCP servers page", { timeout: 120_000 }, () => {
     await page.getByRole("dialog", { name: "Disable MCP server docs?" }).getByRole("button", { name: "Disable" })
       .click()
     await page.getByRole("row", { name: /v2\/mcp/ }).getByText("disabled").waitFor()
-    expect(sent.filter((s) => s.method === "PATCH").at(-1)?.body).toEqual({ enabled: false })
+    expect(sent.findLast((s) => s.method === "PATCH")?.body).toEqual({ enabled: false })
     await screenshot(page, "console-mcp-servers.png")
 
     await page.setViewportSize({ width: 390, height: 844 })
