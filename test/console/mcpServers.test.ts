@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { TestGateway } from "../support/gateway.ts"
 import { bearer } from "../support/http.ts"
-import { ADMIN_TOKEN, launch, openConsole, screenshot, startConsoleGateway } from "./support.ts"
+import { ADMIN_TOKEN, launch, openConsole, screenshot, startConsoleGateway, tabTo } from "./support.ts"
 
 /**
  * The operator's MCP servers page (docs/DESIGN.md §9). Its API is served here
@@ -99,14 +99,22 @@ describe("the MCP servers page", { timeout: 120_000 }, () => {
     await asOperator(page)
     await page.getByText("No MCP servers yet").waitFor()
 
-    await page.getByRole("button", { name: "Add server" }).click()
-    await page.getByLabel("Id (its tools are named id__tool)").fill("docs")
-    await page.getByLabel("URL (streamable HTTP)").fill("https://docs.example.com/mcp")
-    await page.getByRole("button", { name: "Add a header" }).click()
-    await page.getByLabel("Header 1 name").fill("Authorization")
-    await page.getByLabel("Header 1 value").fill("Bearer s3cret-value")
+    // With the keyboard alone.
+    await tabTo(page, "button Add server")
+    await page.keyboard.press("Enter")
+    await tabTo(page, "input Id")
+    await page.keyboard.type("docs")
+    await tabTo(page, "input URL")
+    await page.keyboard.type("https://docs.example.com/mcp")
+    await tabTo(page, "button Add a header")
+    await page.keyboard.press("Enter")
+    await tabTo(page, "input Header 1 name")
+    await page.keyboard.type("Authorization")
+    await tabTo(page, "input Header 1 value")
+    await page.keyboard.type("Bearer s3cret-value")
     await screenshot(page, "console-mcp-add.png")
-    await page.getByRole("button", { name: "Add server" }).click()
+    await tabTo(page, "button Add server")
+    await page.keyboard.press("Enter")
     const row = page.getByRole("row", { name: /docs\.example\.com/ })
     await row.getByText("enabled").waitFor()
     expect(sent.filter((s) => s.method === "POST")).toEqual([{
@@ -131,7 +139,11 @@ describe("the MCP servers page", { timeout: 120_000 }, () => {
 
     await row.getByRole("button", { name: "Refresh docs" }).click()
     await page.getByText("Refreshed docs: its tools were listed again.").waitFor()
-    expect(sent.at(-2)).toEqual({ method: "POST", path: "/docs/refresh", body: undefined })
+    expect(sent.findLast((s) => s.method === "POST")).toEqual({
+      method: "POST",
+      path: "/docs/refresh",
+      body: undefined
+    })
 
     await row.getByRole("button", { name: "Edit docs" }).click()
     expect(await page.getByLabel("URL (streamable HTTP)").inputValue()).toBe("https://docs.example.com/mcp")
@@ -158,7 +170,7 @@ describe("the MCP servers page", { timeout: 120_000 }, () => {
     await page.getByRole("button", { name: "Delete docs" }).click()
     await page.getByRole("dialog", { name: "Delete MCP server docs?" }).getByRole("button", { name: "Delete" }).click()
     await page.getByText("No MCP servers yet").waitFor()
-    expect(sent.at(-2)).toEqual({ method: "DELETE", path: "/docs", body: undefined })
+    expect(sent.filter((s) => s.method === "DELETE")).toEqual([{ method: "DELETE", path: "/docs", body: undefined }])
     expect(leaving).toEqual([])
     // The refused duplicate is the one failed request the browser logs.
     expect(errors.filter((error) => !/status of 409/.test(error))).toEqual([])
