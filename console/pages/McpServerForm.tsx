@@ -73,7 +73,6 @@ export const McpServerForm = ({ editing, onSubmit, onCancel }: {
         id="server-url"
         type="url"
         required
-        placeholder="https://example.com/mcp"
         value={url}
         onInput={(e) => setUrl(e.currentTarget.value)}
       />
