@@ -7,6 +7,7 @@ import {
   CreateAccount,
   CreateKey,
   KeyView,
+  LimitsStatusView,
   RequestView,
   RotateKey,
   SignIn,
@@ -25,6 +26,8 @@ const AccountResponse = ok("AdminAccountResponse", Schema.Struct({ account: Acco
 const KeyResponse = ok("AdminKeyResponse", Schema.Struct({ key: KeyView }))
 const McpServerResponse = ok("AdminMcpServerResponse", Schema.Struct({ server: McpServerView }))
 const KeySecretResponse = ok("AdminKeySecretResponse", Schema.Struct({ key: KeyView, secret: Schema.String }))
+
+const LimitsResponse = ok("AdminLimitsResponse", LimitsStatusView)
 
 const params = { id: Schema.String }
 const byAccount = { accountId: Schema.optional(Schema.String) }
@@ -93,6 +96,13 @@ export class AdminApi extends HttpApiGroup.make("admin")
       error: [...authorized, errorAt(400), errorAt(404)]
     }).annotateMerge(describe("Operator only. A disabled account's keys and sessions stop working within 5 s."))
       .middleware(AdminAuthentication),
+    HttpApiEndpoint.get("accountLimits", "/accounts/:id/limits", {
+      params,
+      success: LimitsResponse,
+      error: [...authorized, errorAt(404)]
+    }).annotateMerge(describe(
+      "The account's limits and their current use over all its keys. A session may read its own account's only (another: 404)."
+    )).middleware(AdminAuthentication),
     HttpApiEndpoint.get("listKeys", "/keys", {
       query: byAccount,
       success: ok("AdminKeysResponse", Schema.Struct({ keys: Schema.Array(KeyView) })),
@@ -120,6 +130,13 @@ export class AdminApi extends HttpApiGroup.make("admin")
       error: [...authorized, errorAt(400), errorAt(404)]
     }).annotateMerge(describe("Edits name, allow-lists and expiry; entries are checked as on creation."))
       .middleware(AdminAuthentication),
+    HttpApiEndpoint.get("keyLimits", "/keys/:id/limits", {
+      params,
+      success: LimitsResponse,
+      error: [...authorized, errorAt(404)]
+    }).annotateMerge(describe(
+      "The key's own limits and their current use (its account's are at /accounts/{id}/limits); reading counts nothing."
+    )).middleware(AdminAuthentication),
     keyState("activate", "Accepts the key again (not a revoked one)."),
     keyState("deactivate", "Refuses the key until it is activated; within 5 s."),
     keyState("revoke", "Refuses the key for good; within 5 s. Final."),

@@ -10,6 +10,7 @@ import { Sessions } from "../../auth/Sessions.ts"
 import type { KeyStatus } from "../../domain/ApiKey.ts"
 import { InvalidRequest } from "../../domain/requestErrors.ts"
 import { accountView, keyView } from "../../domain/views.ts"
+import { Limiter } from "../../governance/Limiter.ts"
 import { UsageQueries } from "../../ledger/UsageQueries.ts"
 import { McpRegistry } from "../../mcp/McpRegistry.ts"
 import { McpServers } from "../../mcp/McpServers.ts"
@@ -27,6 +28,7 @@ import { makeAdminCatalog } from "./adminCatalog.ts"
 import { ok } from "./adminViews.ts"
 import { makeCatalogCheck, withinAccount } from "./allowListCheck.ts"
 import { makeKeyCreation } from "./keyCreation.ts"
+import { makeLimitsAdmin } from "./limitsAdmin.ts"
 import { makeMcpServerAdmin } from "./mcpServerAdmin.ts"
 import { clearedCookie, sessionCookie } from "./sessionCookie.ts"
 import { makeUsageAdmin } from "./usageAdmin.ts"
@@ -54,12 +56,14 @@ export const AdminHandlers = HttpApiBuilder.group(
     const accounts = yield* Accounts
     const sessions = yield* Sessions
     const sandboxes = yield* SandboxProvider
-    const checkCatalog = makeCatalogCheck(yield* ModelRegistry, yield* ToolRegistry, yield* McpRegistry)
+    const mcp = yield* McpRegistry
+    const checkCatalog = makeCatalogCheck(yield* ModelRegistry, yield* ToolRegistry, mcp)
     const accountAdmin = makeAccountAdmin(accounts, checkCatalog)
     const createKey = makeKeyCreation(keys, accounts, checkCatalog)
-    const catalog = makeAdminCatalog(yield* ModelRegistry, yield* ToolRegistry, accounts)
+    const catalog = makeAdminCatalog(yield* ModelRegistry, yield* ToolRegistry, mcp, accounts)
     const usageAdmin = makeUsageAdmin(yield* UsageQueries, keys)
     const mcpAdmin = makeMcpServerAdmin(yield* McpServers)
+    const limitsAdmin = makeLimitsAdmin(keys, accounts, yield* Limiter)
 
     const signIn = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.gen(function*() {
@@ -130,6 +134,7 @@ export const AdminHandlers = HttpApiBuilder.group(
         "updateAccount",
         ({ params, request }) => withPrincipal((p) => accountAdmin.update(p, params.id, request))
       )
+      .handleRaw("accountLimits", ({ params }) => withPrincipal((p) => limitsAdmin.account(p, params.id)))
       .handleRaw(
         "listKeys",
         ({ query }) =>
@@ -146,6 +151,7 @@ export const AdminHandlers = HttpApiBuilder.group(
           )
       )
       .handleRaw("updateKey", ({ params, request }) => withPrincipal((p) => updateKey(p, params.id, request)))
+      .handleRaw("keyLimits", ({ params }) => withPrincipal((p) => limitsAdmin.key(p, params.id)))
       .handleRaw("activateKey", setStatus("active"))
       .handleRaw("deactivateKey", setStatus("inactive"))
       .handleRaw("revokeKey", setStatus("revoked"))
