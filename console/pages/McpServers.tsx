@@ -44,7 +44,8 @@ export const McpServers = ({ client }: { readonly client: Client }) => {
     setNote(undefined)
     try {
       const { server } = await client.send<{ server: McpServer }>("POST", `${at(id)}/refresh`)
-      setNote(`Refreshed ${id}: ${outcome(server)}; changed tools are accepted.`)
+      const accepted = server.status === "reachable" ? "; changed tools are accepted" : ""
+      setNote(`Refreshed ${id}: ${outcome(server)}${accepted}.`)
     } catch (error) {
       setNote(`Refreshing ${id} failed: ${messageOf(error)}`)
     }
