@@ -48,12 +48,23 @@ export const postCase = async (gateway: TestGateway, secret: string, fuzzCase: F
     expect(error.statusCode, context).toBe(response.status)
     expect(typeof error.message, context).toBe("string")
   }
+  return response.status
 }
 
-/** Fuzzes the gateway with `runs` cases, one at a time. */
-export const fuzzChat = async (gateway: TestGateway, secret: string, runs: number, seed?: number) => {
+/** Fuzzes the gateway with `runs` cases, one at a time; resolves to the answers counted by status. */
+export const fuzzChat = async (
+  gateway: TestGateway,
+  secret: string,
+  runs: number,
+  seed?: number
+): Promise<Record<number, number>> => {
+  const statuses: Record<number, number> = {}
   await fc.assert(
-    fc.asyncProperty(chatCases, (fuzzCase) => postCase(gateway, secret, fuzzCase)),
+    fc.asyncProperty(chatCases, async (fuzzCase) => {
+      const status = await postCase(gateway, secret, fuzzCase)
+      statuses[status] = (statuses[status] ?? 0) + 1
+    }),
     { numRuns: runs, ...(seed === undefined ? {} : { seed }), endOnFailure: true }
   )
+  return statuses
 }
