@@ -185,6 +185,9 @@ export const RequestView = Schema.Struct({
   status: Schema.Int.annotate({ description: "The HTTP status answered; 499 when the client left first" }),
   outcome: Schema.Literals(outcomes),
   finishReason: Schema.NullOr(Schema.String),
+  refusedLimit: Schema.NullOr(Schema.String).annotate({
+    description: "The limit that refused the request (status 429, outcome `rejected`), e.g. `tokensPerDay`"
+  }),
   inputTokens: Tokens,
   outputTokens: Tokens,
   totalTokens: Tokens,

@@ -4,7 +4,7 @@ import type { ApiKey } from "../domain/ApiKey.ts"
 import type { Limits } from "../domain/Limits.ts"
 import { LimitCounters } from "../store/LimitCounters.ts"
 import { redisCounters } from "../store/redisCounters.ts"
-import { LimitExceeded } from "./limitErrors.ts"
+import { LimitExceeded, refuseWith } from "./limitErrors.ts"
 
 /** `requestsPerMinute` is a sliding window of this length (docs/DESIGN.md §11). */
 export const MINUTE_MS = 60_000
@@ -61,7 +61,7 @@ export class Limiter extends Context.Service<Limiter, {
         const entered: Array<string> = []
         const release = Effect.suspend(() => Effect.forEach(entered, counters.leave, { discard: true }))
         const standings: Array<Standing> = []
-        const refuse = (error: LimitExceeded) => Effect.andThen(release, Effect.fail(error))
+        const refuse = (error: LimitExceeded) => Effect.andThen(release, refuseWith(error))
         for (const [scope, id, limits] of scopes) {
           const limit = limits.concurrentRequests
           if (limit === undefined) continue

@@ -28,6 +28,8 @@ export interface GatewayMetrics {
     firstTokenSeconds: number | undefined
   ) => void
   readonly toolCall: (tool: string, outcome: "ok" | "error", seconds: number) => void
+  /** A request refused by one of its key's or account's limits (docs/DESIGN.md §11). */
+  readonly limitRefusal: (limit: string, scope: string) => void
   /** The sandboxes by state, set just before a scrape renders. */
   readonly sandboxes: (counts: Readonly<Record<string, number>>) => void
   /** Prometheus text exposition: the process's metrics, then the gateway's. */
@@ -103,6 +105,12 @@ export const makeGatewayMetrics = (): GatewayMetrics => {
     buckets: SECONDS_BUCKETS,
     registers
   })
+  const refusals = new Counter({
+    name: "parley_limit_refusals_total",
+    help: "Requests refused by a key's or account's limit, by limit and scope (key, account)",
+    labelNames: ["limit", "scope"],
+    registers
+  })
   const sandboxes = new Gauge({
     name: "parley_sandboxes",
     help: "Sandboxes this instance holds, by state",
@@ -118,6 +126,7 @@ export const makeGatewayMetrics = (): GatewayMetrics => {
   const firstTokenOf = children((provider, model) => firstToken.labels(provider!, model!))
   const toolCallsOf = children((tool, outcome) => toolCalls.labels(tool!, outcome!))
   const toolDurationOf = children((tool) => toolDuration.labels(tool!))
+  const refusalsOf = children((limit, scope) => refusals.labels(limit!, scope!))
 
   return {
     request: (route, status, seconds) => {
@@ -135,6 +144,7 @@ export const makeGatewayMetrics = (): GatewayMetrics => {
       toolCallsOf(tool, outcome).inc()
       toolDurationOf(tool).observe(seconds)
     },
+    limitRefusal: (limit, scope) => refusalsOf(limit, scope).inc(),
     sandboxes: (counts) => {
       sandboxes.reset()
       for (const [state, count] of Object.entries(counts)) sandboxes.set({ state }, count)
@@ -151,6 +161,7 @@ export const noMetrics: GatewayMetrics = {
   chatActive: ignore,
   modelCall: ignore,
   toolCall: ignore,
+  limitRefusal: ignore,
   sandboxes: ignore,
   render: () => Promise.resolve("")
 }
