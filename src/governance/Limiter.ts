@@ -23,13 +23,15 @@ interface Standing {
   readonly resetSeconds: number
 }
 
+// Only these two are admitted here; budgets (tokensPerDay, costPerMonthUsd) are a run's (./Budgets.ts).
+const limitsRequests = (limits: Limits | undefined): limits is Limits =>
+  limits !== undefined && (limits.requestsPerMinute !== undefined || limits.concurrentRequests !== undefined)
+
 const scopesOf = (key: ApiKey): ReadonlyArray<readonly [Scope, string, Limits]> => {
   const scopes: Array<readonly [Scope, string, Limits]> = []
-  if (Object.keys(key.limits).length > 0) scopes.push(["key", `key:${key.id}`, key.limits])
+  if (limitsRequests(key.limits)) scopes.push(["key", `key:${key.id}`, key.limits])
   const account = key.accountLimits
-  if (account !== undefined && Object.keys(account).length > 0) {
-    scopes.push(["account", `account:${key.accountId}`, account])
-  }
+  if (limitsRequests(account)) scopes.push(["account", `account:${key.accountId}`, account])
   return scopes
 }
 
