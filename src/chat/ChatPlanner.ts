@@ -8,7 +8,7 @@ import { normalizeMessages } from "../domain/Message.ts"
 import type { InvalidHistory, InvalidRequest } from "../domain/requestErrors.ts"
 import type { ValidationReport } from "../domain/ValidationReport.ts"
 import { Approvals } from "../governance/Approvals.ts"
-import { Budgets } from "../governance/Budgets.ts"
+import { Budgets, hasBudgets } from "../governance/Budgets.ts"
 import type { McpServerUnavailable, McpToolHeldBack } from "../mcp/mcpErrors.ts"
 import { McpRegistry } from "../mcp/McpRegistry.ts"
 import { resolveMcpTools } from "../mcp/resolveMcpTools.ts"
@@ -202,7 +202,6 @@ const make = Effect.gen(function*() {
       : undefined
     const messages = pruned === undefined ? input : pruned.messages
     const maxOutputTokens = outputCap(chat, entry.maxOutputTokens)
-    const tools = usable.map((check) => check.tool)
     const run: AgentRun = {
       model,
       provider: entry.provider,
@@ -215,7 +214,16 @@ const make = Effect.gen(function*() {
       timeout: MAX_DURATION,
       maxOutputTokens,
       meter: new RunMeter(entry.id),
-      budget: yield* runBudget(budgets, key, { entry, system, tools, messages, maxOutputTokens }),
+      // A key without budgets counts nothing (docs/DESIGN.md §11): checked before anything is built.
+      budget: hasBudgets(key)
+        ? yield* runBudget(budgets, key, {
+          entry,
+          system,
+          tools: usable.map((check) => check.tool),
+          messages,
+          maxOutputTokens
+        })
+        : undefined,
       approval: approvalGate(key, approvals, now),
       resume: resumeOf(input, answers)
     }

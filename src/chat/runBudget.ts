@@ -1,8 +1,8 @@
 import type { UIMessage } from "ai"
-import { Effect } from "effect"
+import type { Effect } from "effect"
 import type { ApiKey } from "../domain/ApiKey.ts"
 import { tokenizerOf } from "../domain/TokenizerName.ts"
-import { type Budgets, hasBudgets } from "../governance/Budgets.ts"
+import type { Budgets } from "../governance/Budgets.ts"
 import type { RunBudget } from "../governance/RunBudget.ts"
 import type { ModelEntry } from "../models/ModelRegistry.ts"
 import { counterFor } from "../prune/tokenCount.ts"
@@ -21,11 +21,9 @@ export interface BudgetedPrompt {
   readonly maxOutputTokens: number | undefined
 }
 
-const none = Effect.succeed(undefined)
-
 /**
- * The run's token and cost budgets (docs/DESIGN.md §11), or none when the key
- * and its account have neither: then nothing is counted. The first call's
+ * The run's token and cost budgets (docs/DESIGN.md §11), for a key that has
+ * some (`hasBudgets`) on its own or its account's side. The first call's
  * need is the prompt as the pruner counts it (tool definitions included) plus
  * the output cap: the `max_tokens` the call is sent with, else what the model
  * can generate, else 4096.
@@ -35,7 +33,6 @@ export const runBudget = (
   key: ApiKey,
   prompt: BudgetedPrompt
 ): Effect.Effect<RunBudget | undefined> => {
-  if (!hasBudgets(key)) return none
   const counter = counterFor(tokenizerOf(prompt.entry))
   return budgets.open(key, {
     model: prompt.entry.id,
