@@ -1,4 +1,7 @@
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Accounts } from "../../src/auth/Accounts.ts"
+import { ApiKeys } from "../../src/auth/ApiKeys.ts"
 import { Budgets } from "../../src/governance/Budgets.ts"
 import { startGateway, type TestGateway } from "../support/gateway.ts"
 import { bearer, chatBody, postJson } from "../support/http.ts"
@@ -71,6 +74,43 @@ describe("token and cost budgets on POST /api/v1/chat (docs/DESIGN.md §11)", ()
       [200, "finished", null, 50],
       [200, "finished", null, 50]
     ])
+  })
+
+  it("counts an account's budget over all its keys; a refusal in one scope releases what the other took", async () => {
+    const account = await Effect.runPromise(Effect.orDie(
+      gateway.service(Accounts).create({
+        name: "shared",
+        email: `budget-${Date.now()}@example.com`,
+        allowedModels: ["*"],
+        allowedTools: ["*"],
+        limits: { tokensPerDay: 200 }
+      })
+    ))
+    const keyOf = async () => {
+      const { key, secret } = await Effect.runPromise(
+        gateway.service(ApiKeys).create({
+          name: "k",
+          allowedModels: ["*"],
+          allowedTools: ["*"],
+          limits: { tokensPerDay: 10_000 },
+          accountId: account.id
+        })
+      )
+      return { id: key.id, secret }
+    }
+    const one = await keyOf()
+    const two = await keyOf()
+    expect((await answered(one.secret)).status).toBe(200)
+    expect((await answered(two.secret)).status).toBe(200)
+    const refused = await chat(one.secret)
+    expect(refused.status).toBe(429)
+    expect((await refused.json()).details).toMatchObject({ limit: "tokensPerDay", scope: "account" })
+    const budgets = gateway.service(Budgets)
+    const usedBy = (scope: string) =>
+      gateway.run(Effect.map(budgets.budgetUsed(scope, "tokensPerDay", Date.now()), (use) => use.used))
+    expect(await usedBy(`account:${account.id}`)).toBe(100)
+    // The key's own reservation was taken first and given back.
+    expect(await usedBy(`key:${one.id}`)).toBe(50)
   })
 
   it("counts cost at the model's pricing against costPerMonthUsd, until the month ends", async () => {
