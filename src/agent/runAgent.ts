@@ -121,11 +121,10 @@ export const runAgent = (
   if (budget === undefined) return runConversation(run, emit, fetch, failureText, pace)
   // The first call is reserved before anything runs (a 429 when it does not fit); the last reservation
   // is settled with what the run used however it ends (docs/DESIGN.md §11).
-  return Effect.andThen(
+  return Effect.acquireUseRelease(
     budget.first,
-    runConversation(run, emit, fetch, failureText, pace).pipe(
-      Effect.ensuring(Effect.suspend(() => budget.end(run.meter?.usageByModel() ?? [])))
-    )
+    () => runConversation(run, emit, fetch, failureText, pace),
+    () => Effect.suspend(() => budget.end(run.meter?.usageByModel() ?? []))
   )
 }
 

@@ -41,7 +41,7 @@ const tokensOf = (spent: Spent): number =>
  * failed or was cancelled before using anything releases it whole.
  */
 export class RunBudget {
-  private held: ReadonlyArray<Held> = []
+  private held: Array<Held> = []
   private settledTokens = 0
   private settledCost = 0
 
@@ -98,18 +98,20 @@ export class RunBudget {
     return this.settle(spent)
   }
 
-  // Every budget or none: a refusal releases what this call reserved in the others.
+  // Every budget or none: a refusal releases what this call reserved in the others. Uninterruptible,
+  // so whatever was reserved is held, and `end` settles it.
   private reserve(need: StepNeed): Effect.Effect<LimitExceeded | undefined> {
     const cost = requestCost([[this.model, need]], this.prices) ?? 0
     const tokens = need.inputTokens + need.outputTokens
-    return Effect.gen({ self: this }, function*() {
+    return Effect.uninterruptible(Effect.gen({ self: this }, function*() {
       const now = yield* Clock.currentTimeMillis
-      const held: Array<Held> = []
       for (const line of this.lines) {
         const window = budgetWindow(line.scopeId, line.limit, now)
         const units = toUnits(line.limit, line.limit === "tokensPerDay" ? tokens : cost)
         const reserved = yield* this.counters.reserve(window, units, line.units)
         if (!reserved.allowed) {
+          const held = this.held
+          this.held = []
           yield* Effect.forEach(held, (h) => this.counters.settle(h.window, h.units, 0), { discard: true })
           return new LimitExceeded({
             limit: line.limit,
@@ -118,11 +120,10 @@ export class RunBudget {
             resetAt: new Date(window.resetAt).toISOString()
           })
         }
-        held.push({ line, window, units })
+        this.held.push({ line, window, units })
       }
-      this.held = held
       return undefined
-    })
+    }))
   }
 
   // What was used since the last settlement replaces the open reservation; with none open

@@ -51,7 +51,9 @@ export class BudgetCounters extends Context.Service<BudgetCounters, {
             const created = yield* sql`
               INSERT INTO budget_counters (counter, used, expires_at) VALUES (${window.counter}, 0, ${window.resetAt})
               ON CONFLICT (counter) DO NOTHING RETURNING counter`
-            if (created.length > 0) yield* sql`DELETE FROM budget_counters WHERE expires_at <= ${Date.now()}`
+            if (created.length > 0) {
+              yield* sql`DELETE FROM budget_counters WHERE expires_at <= ${Date.now()} AND counter <> ${window.counter}`
+            }
             const rows = yield* sql<{ readonly used: number | string }>`
               UPDATE budget_counters SET used = used + ${amount}
               WHERE counter = ${window.counter} AND used + ${amount} <= ${limit} RETURNING used`

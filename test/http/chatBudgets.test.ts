@@ -64,12 +64,16 @@ describe("token and cost budgets on POST /api/v1/chat (docs/DESIGN.md §11)", ()
     })
     const retryAfter = Number(refused.headers.get("retry-after"))
     expect(Math.abs(retryAfter - (nextUtcMidnight() - Date.now()) / 1000)).toBeLessThan(3)
+    // A stream is refused the same way, before anything is streamed.
+    const stream = await chat(secret, { stream: true })
+    expect([stream.status, stream.headers.get("content-type")]).toEqual([429, "application/json"])
     // A refusal holds nothing, and the model was not called for it.
     expect((await gateway.run(budgets.budgetUsed(`key:${id}`, "tokensPerDay", Date.now()))).used).toBe(100)
-    expect(await refusals("tokensPerDay")).toBe(before + 1)
+    expect(await refusals("tokensPerDay")).toBe(before + 2)
 
     const rows = await gateway.ledgerRows({ keyId: id })
     expect(rows.map((row) => [row.status, row.outcome, row.refusedLimit, row.totalTokens])).toEqual([
+      [429, "rejected", "tokensPerDay", null],
       [429, "rejected", "tokensPerDay", null],
       [200, "finished", null, 50],
       [200, "finished", null, 50]

@@ -75,6 +75,17 @@ export const budgetCountersSuite = <E>(name: string, counters: Layer.Layer<Budge
         assert.strictEqual((yield* store.budgetUsed(scope, "tokensPerDay", Date.now())).used, 14 * 70)
       }))
 
+    it.effect("a counter is gone once its window has reset and another window is used", () =>
+      Effect.gen(function*() {
+        const store = yield* BudgetCounters
+        const scope = freshScope()
+        const reset = { counter: `tokensPerDay:${scope}:past`, resetAt: Date.now() - 1 }
+        yield* store.reserve(reset, 10, LIMIT)
+        yield* store.reserve(budgetWindow(scope, "tokensPerDay", Date.now()), 1, LIMIT)
+        // Reserving nothing reads the count: a counter still there would say 10.
+        assert.strictEqual((yield* store.reserve(reset, 0, LIMIT)).used, 0)
+      }))
+
     it.effect("a settlement never takes the count below zero, and a cost is read back in USD", () =>
       Effect.gen(function*() {
         const store = yield* BudgetCounters
