@@ -49,7 +49,8 @@ const headersOf = (standings: ReadonlyArray<Standing>): Record<string, string> =
 /**
  * Admits a request under its key's and its account's `requestsPerMinute` and
  * `concurrentRequests` (docs/DESIGN.md §11), each counted in its own scope.
- * A key with no limits on either side is admitted without touching a counter.
+ * A key with neither limit on either side (none, or budgets only) is admitted
+ * without touching a counter.
  */
 export class Limiter extends Context.Service<Limiter, {
   readonly admit: (key: ApiKey) => Effect.Effect<Admission | undefined, LimitExceeded>

@@ -146,6 +146,18 @@ describe("token and cost budgets on POST /api/v1/chat (docs/DESIGN.md §11)", ()
     expect(row).toMatchObject({ status: 200, outcome: "budget", finishReason: "budget", totalTokens: 50 })
     const used = await gateway.run(gateway.service(Budgets).budgetUsed(`key:${id}`, "tokensPerDay", Date.now()))
     expect(used.used).toBe(50)
+    // With room for it, the same loop takes its second step, and both are settled.
+    const roomy = await gateway.createKey({ limits: { tokensPerDay: 10_000 } })
+    gateway.upstream.enqueue(
+      { type: "tool-calls", calls: [{ name: "echo", arguments: { text: "hi" } }], usage: USAGE },
+      { type: "text", text: "done", usage: USAGE }
+    )
+    const full = await (await chat(roomy.secret, { allowedTools: ["echo"] })).json()
+    expect(full.data).toMatchObject({ finished: true, finishReason: "stop", usage: { totalTokens: 100 } })
+    const settled = await gateway.run(
+      gateway.service(Budgets).budgetUsed(`key:${roomy.id}`, "tokensPerDay", Date.now())
+    )
+    expect(settled.used).toBe(100)
     // A stream says so in its finish chunk.
     const other = await gateway.createKey({ limits: { tokensPerDay: 200 } })
     gateway.upstream.enqueue({ type: "tool-calls", calls: [{ name: "echo", arguments: { text: "hi" } }], usage: USAGE })
