@@ -47,14 +47,16 @@ const program = async (entry: string, fromSources: boolean): Promise<Program> =>
   }
 }
 
+/** `wrapper` runs Node under another program (`valgrind …`), which may take minutes to start it. */
 export const startChild = async (
   entry: string,
   env: Record<string, string>,
   nodeArgs: ReadonlyArray<string> = [],
-  fromSources = false
+  fromSources = false,
+  wrapper: ReadonlyArray<string> = []
 ): Promise<Child> => {
   const { file, nodeArgs: startArgs, remove } = await program(entry, fromSources)
-  return spawnChild(entry, file, env, [...startArgs, ...nodeArgs]).then(
+  return spawnChild(entry, file, env, [...startArgs, ...nodeArgs], wrapper).then(
     (child) => ({ ...child, stop: () => child.stop().finally(remove) }),
     (error: unknown) => {
       remove()
@@ -67,18 +69,21 @@ const spawnChild = (
   entry: string,
   file: string,
   env: Record<string, string>,
-  nodeArgs: ReadonlyArray<string>
+  nodeArgs: ReadonlyArray<string>,
+  wrapper: ReadonlyArray<string>
 ): Promise<Child> =>
   new Promise((resolve, reject) => {
+    const command = [...wrapper, process.execPath, ...nodeArgs, file]
     const child: ChildProcess = spawn(
       "sh",
-      ["-c", "ulimit -n \"$(ulimit -Hn)\"; exec \"$0\" \"$@\"", process.execPath, ...nodeArgs, file],
+      ["-c", "ulimit -n \"$(ulimit -Hn)\"; exec \"$0\" \"$@\"", ...command],
       { env: { ...process.env, ...env }, stdio: ["ignore", "inherit", "inherit", "ipc"] }
     )
+    const startupMs = wrapper.length === 0 ? STARTUP_MS : 20 * STARTUP_MS
     const timer = setTimeout(() => {
       child.kill("SIGKILL")
-      reject(new Error(`${entry} did not start within ${STARTUP_MS} ms`))
-    }, STARTUP_MS)
+      reject(new Error(`${entry} did not start within ${startupMs} ms`))
+    }, startupMs)
     child.once("exit", (code) => {
       clearTimeout(timer)
       reject(new Error(`${entry} exited with ${code} before it was ready`))

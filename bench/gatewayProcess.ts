@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, ManagedRuntime, Schema } from "effect"
 import { HttpServer } from "effect/http"
-import { readFileSync } from "node:fs"
+import { openSync, readFileSync, writeSync } from "node:fs"
 import { monitorEventLoopDelay, performance } from "node:perf_hooks"
 import { writeHeapSnapshot } from "node:v8"
 import { makeGateway } from "../src/app/gateway.ts"
@@ -19,6 +19,10 @@ import { TOOL_NAME } from "./scenarios.ts"
  * The main thread's scheduler times tell a request that waits for a CPU from
  * one that waits for I/O: at concurrency 1 the loop is on a CPU, runnable
  * (the run queue) or idle (epoll), and only the last is an idle wait.
+ * It writes its log lines as `npm start` does (JSON, `info`: a line per
+ * request), to /dev/null instead of stdout, so the bench pays what a service
+ * does; warnings and errors go to stderr as well. `BENCH_GATEWAY_LOGS=off`:
+ * warnings and errors only, for measuring what the request lines cost.
  */
 const echo = defineTool({
   name: TOOL_NAME,
@@ -35,10 +39,18 @@ const config = Layer.effect(
   Effect.map(Effect.service(AppConfig), (read) => AppConfig.of({ ...read, host: "127.0.0.1", port: 0 }))
 ).pipe(Layer.provide(AppConfig.layer))
 
+const devNull = openSync("/dev/null", "w")
+// Written as process.stdout writes to a file: one synchronous write per line.
+const logSink = (line: string) => {
+  writeSync(devNull, `${line}\n`)
+  // `{"time":"<24 characters>","level":"info"…`
+  if (!line.startsWith(`"level":"info"`, 35)) process.stderr.write(`${line}\n`)
+}
 const app = makeGateway({
   config,
   tools: Layer.succeed(ToolRegistry, ToolRegistry.make([echo])),
-  quiet: true
+  quiet: true,
+  ...(process.env.BENCH_GATEWAY_LOGS === "off" ? {} : { observe: { logSink } })
 })
 const runtime = ManagedRuntime.make(app)
 const context = await runtime.context()

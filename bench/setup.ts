@@ -29,12 +29,14 @@ export const writeConfig = (dir: string, upstreamUrl: string): string => {
  * the upstream) in child processes. `cpuProfileDir` runs the gateway under
  * `--cpu-prof`, sampling every 100 µs (the default 1 ms sees a few samples
  * per request); the profile is written when it stops. `fromSources` runs the
- * gateway from its TypeScript instead of the bundle `npm start` runs.
+ * gateway from its TypeScript instead of the bundle `npm start` runs;
+ * `wrapper` runs the gateway's Node under another program (`bench/instructions.ts`).
  */
 export const startTarget = async (
   settings: Settings,
   cpuProfileDir?: string,
-  fromSources = false
+  fromSources = false,
+  wrapper: ReadonlyArray<string> = []
 ): Promise<Target & { readonly stop: () => Promise<void> }> => {
   const dir = mkdtempSync(join(tmpdir(), "parley-bench-"))
   const upstream = await startChild("./upstreamProcess.ts", {
@@ -47,7 +49,8 @@ export const startTarget = async (
     "./gatewayProcess.ts",
     { PARLEY_CONFIG: configFile, DATABASE_URL: `sqlite:${join(dir, "parley.db")}` },
     cpuProfileDir === undefined ? [] : ["--cpu-prof", "--cpu-prof-interval=100", `--cpu-prof-dir=${cpuProfileDir}`],
-    fromSources
+    fromSources,
+    wrapper
   ).catch(async (error) => {
     await upstream.stop()
     throw error

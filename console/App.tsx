@@ -1,8 +1,10 @@
 import { useCallback, useMemo, useState } from "preact/hooks"
 import { type Client, type Credentials, forgetOperator, makeClient, signOut, storedOperator } from "./api.ts"
+import { AccountPage } from "./pages/AccountPage.tsx"
 import { Accounts } from "./pages/Accounts.tsx"
 import { KeyPage } from "./pages/KeyPage.tsx"
 import { Keys } from "./pages/Keys.tsx"
+import { McpServers } from "./pages/McpServers.tsx"
 import { Requests } from "./pages/Requests.tsx"
 import { Sandboxes } from "./pages/Sandboxes.tsx"
 import { SignIn } from "./pages/SignIn.tsx"
@@ -31,7 +33,7 @@ const Shell = ({ credentials, client, signedOut }: {
     ["keys", "Keys"],
     ["requests", "Requests"],
     ["sandboxes", "Sandboxes"],
-    ...(operator ? [["accounts", "Accounts"] as const] : [])
+    ...(operator ? [["accounts", "Accounts"] as const, ["mcp-servers", "MCP servers"] as const] : [])
   ]
   return (
     <>
@@ -66,8 +68,12 @@ const Shell = ({ credentials, client, signedOut }: {
           ? <Requests client={client} />
           : page === "sandboxes"
           ? <Sandboxes client={client} />
+          : page === "accounts" && operator && id !== undefined
+          ? <AccountPage client={client} id={id} />
           : page === "accounts" && operator
           ? <Accounts client={client} />
+          : page === "mcp-servers" && operator
+          ? <McpServers client={client} />
           : <Keys client={client} operator={operator} />}
       </main>
     </>

@@ -13,7 +13,35 @@ export interface Account {
   readonly status: "active" | "disabled"
   readonly allowedModels: ReadonlyArray<string>
   readonly allowedTools: ReadonlyArray<string>
+  readonly approvalRequired: ReadonlyArray<string>
+  readonly limits: Limits
   readonly createdAt: string
+}
+
+/** docs/DESIGN.md §11: each optional; absent is no limit. */
+export interface Limits {
+  readonly requestsPerMinute?: number
+  readonly concurrentRequests?: number
+  readonly tokensPerDay?: number
+  readonly costPerMonthUsd?: number
+}
+
+export type LimitName = keyof Limits
+
+/** What a key or an account may do, as the admin API takes and shows it (docs/DESIGN.md §6, §10, §11). */
+export interface Rules {
+  readonly allowedModels: ReadonlyArray<string>
+  readonly allowedTools: ReadonlyArray<string>
+  readonly approvalRequired: ReadonlyArray<string>
+  readonly limits: Limits
+}
+
+/** GET …/limits: the limits and the current use of those that are counted. */
+export interface LimitsStatus {
+  readonly limits: Limits
+  readonly consumption: Partial<
+    Record<LimitName, { readonly used: number; readonly limit: number; readonly resetAt?: string }>
+  >
 }
 
 export interface Key {
@@ -24,6 +52,8 @@ export interface Key {
   readonly status: "active" | "inactive" | "revoked"
   readonly allowedModels: ReadonlyArray<string>
   readonly allowedTools: ReadonlyArray<string>
+  readonly approvalRequired: ReadonlyArray<string>
+  readonly limits: Limits
   readonly createdAt: string
   readonly lastUsedAt: string | null
   readonly expiresAt: string | null
@@ -31,7 +61,15 @@ export interface Key {
 
 export interface Catalog {
   readonly models: ReadonlyArray<{ readonly id: string; readonly name: string }>
-  readonly tools: ReadonlyArray<{ readonly name: string; readonly description: string }>
+  readonly tools: ReadonlyArray<CatalogTool>
+}
+
+/** A built-in tool, or an MCP server's tool or `<server>__*` (category `mcp`, `server` set). */
+export interface CatalogTool {
+  readonly name: string
+  readonly description: string
+  readonly category: string
+  readonly server?: string
 }
 
 export interface UsageRow {
@@ -58,6 +96,19 @@ export interface RequestRow {
   readonly durationMs: number
   readonly toolCalls: Readonly<Record<string, number>>
   readonly costUsd: number | null
+}
+
+/**
+ * A registered MCP server as `/admin/v1/mcp-servers` shows it (docs/DESIGN.md
+ * §9): header names only, never their values. A tool may come as its name or
+ * as `{name, description}`, with or without the `<server>__` prefix.
+ */
+export interface McpServer {
+  readonly id: string
+  readonly url: string
+  readonly headerNames: ReadonlyArray<string>
+  readonly enabled: boolean
+  readonly tools: ReadonlyArray<string | { readonly name: string; readonly description?: string }>
 }
 
 export interface Sandbox {

@@ -1,8 +1,9 @@
 import { useState } from "preact/hooks"
 import type { Account, Catalog, Client } from "../api.ts"
 import { PageTitle } from "../PageTitle.tsx"
+import { href } from "../route.ts"
 import { Confirm, Failure, list, messageOf, Pending, Table, useLoad, when } from "../ui.tsx"
-import { AllowListEditor, modelItems, toolItems } from "./AllowListEditor.tsx"
+import { draftOf, RulesFields, rulesOf } from "./RulesFields.tsx"
 
 /** The operator's page: every account, a new one, and disabling one (its keys and sessions stop within 5 s). */
 export const Accounts = ({ client }: { readonly client: Client }) => {
@@ -42,7 +43,7 @@ export const Accounts = ({ client }: { readonly client: Client }) => {
             rowKey={(account) => account.id}
             rows={loaded.value.accounts}
             columns={[
-              { label: "Name", cell: (account) => account.name },
+              { label: "Name", cell: (account) => <a href={href("accounts", account.id)}>{account.name}</a> },
               { label: "Email", cell: (account) => account.email ?? "—" },
               { label: "Status", cell: (account) => <span class={`status ${account.status}`}>{account.status}</span> },
               { label: "Models", cell: (account) => list(account.allowedModels) },
@@ -84,14 +85,16 @@ export const Accounts = ({ client }: { readonly client: Client }) => {
   )
 }
 
+/** A new account may use everything until narrowed (as `parley accounts create`). */
+const EVERYTHING = draftOf({ allowedModels: ["*"], allowedTools: ["*"], approvalRequired: [], limits: {} })
+
 const CreateAccount = ({ client, catalog, onDone }: {
   readonly client: Client
   readonly catalog: Catalog
   readonly onDone: (created: boolean) => void
 }) => {
   const [fields, setFields] = useState({ name: "", email: "", password: "" })
-  const [models, setModels] = useState<ReadonlyArray<string>>(["*"])
-  const [tools, setTools] = useState<ReadonlyArray<string>>(["*"])
+  const [rules, setRules] = useState(EVERYTHING)
   const [failure, setFailure] = useState<string>()
   const field = (name: keyof typeof fields) => (event: { currentTarget: HTMLInputElement }) =>
     setFields({ ...fields, [name]: event.currentTarget.value })
@@ -99,7 +102,7 @@ const CreateAccount = ({ client, catalog, onDone }: {
     event.preventDefault()
     setFailure(undefined)
     try {
-      await client.send("POST", "/accounts", { ...fields, allowedModels: models, allowedTools: tools })
+      await client.send("POST", "/accounts", { ...fields, ...rulesOf(rules) })
       onDone(true)
     } catch (error) {
       setFailure(messageOf(error))
@@ -122,22 +125,7 @@ const CreateAccount = ({ client, catalog, onDone }: {
         value={fields.password}
         onInput={field("password")}
       />
-      <AllowListEditor
-        legend="Models its keys may use"
-        name="account-models"
-        noun="models"
-        items={modelItems(catalog.models)}
-        value={models}
-        onChange={setModels}
-      />
-      <AllowListEditor
-        legend="Tools its keys may use"
-        name="account-tools"
-        noun="tools"
-        items={toolItems(catalog.tools)}
-        value={tools}
-        onChange={setTools}
-      />
+      <RulesFields name="account" subject="account" catalog={catalog} value={rules} onChange={setRules} />
       <Failure message={failure} />
       <div class="actions">
         <button type="submit" class="primary">Create account</button>

@@ -1,7 +1,9 @@
 import { useState } from "preact/hooks"
 import type { Account, Catalog, Client, Key } from "../api.ts"
 import { Failure, messageOf } from "../ui.tsx"
-import { AllowListEditor, modelItems, toolItems } from "./AllowListEditor.tsx"
+import { draftOf, RulesFields, rulesOf } from "./RulesFields.tsx"
+
+const NOTHING = draftOf({ allowedModels: [], allowedTools: [], approvalRequired: [], limits: {} })
 
 /** The form that creates a key; the operator also picks its account. */
 export const CreateKey = ({ client, catalog, accounts, onCreated, onCancel }: {
@@ -12,8 +14,7 @@ export const CreateKey = ({ client, catalog, accounts, onCreated, onCancel }: {
   readonly onCancel: () => void
 }) => {
   const [name, setName] = useState("")
-  const [models, setModels] = useState<ReadonlyArray<string>>([])
-  const [tools, setTools] = useState<ReadonlyArray<string>>([])
+  const [rules, setRules] = useState(NOTHING)
   const [expires, setExpires] = useState("")
   const [accountId, setAccountId] = useState("")
   const [failure, setFailure] = useState<string>()
@@ -26,8 +27,7 @@ export const CreateKey = ({ client, catalog, accounts, onCreated, onCancel }: {
       onCreated(
         await client.send<{ key: Key; secret: string }>("POST", "/keys", {
           name,
-          allowedModels: models,
-          allowedTools: tools,
+          ...rulesOf(rules),
           ...(expires === "" ? {} : { expiresAt: new Date(expires).toISOString() }),
           ...(accountId === "" ? {} : { accountId })
         })
@@ -53,22 +53,7 @@ export const CreateKey = ({ client, catalog, accounts, onCreated, onCancel }: {
           </select>
         </>
       )}
-      <AllowListEditor
-        legend="Models it may use"
-        name="models"
-        noun="models"
-        items={modelItems(catalog.models)}
-        value={models}
-        onChange={setModels}
-      />
-      <AllowListEditor
-        legend="Tools it may use"
-        name="tools"
-        noun="tools"
-        items={toolItems(catalog.tools)}
-        value={tools}
-        onChange={setTools}
-      />
+      <RulesFields name="create" subject="key" catalog={catalog} value={rules} onChange={setRules} />
       <label for="key-expires">Expires (optional)</label>
       <input
         id="key-expires"

@@ -1,15 +1,16 @@
-import { useEffect, useState } from "preact/hooks"
+import { useState } from "preact/hooks"
 import type { Catalog, Client, Key } from "../api.ts"
 import { PageTitle } from "../PageTitle.tsx"
 import { href } from "../route.ts"
-import { Failure, list, messageOf, Pending, useLoad, when } from "../ui.tsx"
-import { AllowListEditor, modelItems, toolItems } from "./AllowListEditor.tsx"
+import { list, Pending, useLoad, when } from "../ui.tsx"
 import { KeyActions } from "./KeyActions.tsx"
+import { LimitsView } from "./LimitsView.tsx"
 import { RecentRequests } from "./Requests.tsx"
 import { Reveal } from "./Reveal.tsx"
+import { RulesForm } from "./RulesForm.tsx"
 import { UsageChart } from "./UsageChart.tsx"
 
-/** One key: its facts, its state changes, its allow-lists, its usage and its recent requests. */
+/** One key: its facts, its state changes, its limits in use, its rules, its usage and its recent requests. */
 export const KeyPage = ({ client, id }: { readonly client: Client; readonly id: string }) => {
   const [loaded, reload] = useLoad(
     async () => {
@@ -52,11 +53,32 @@ export const KeyPage = ({ client, id }: { readonly client: Client; readonly id: 
             <dd>{list(key.allowedModels)}</dd>
             <dt>Tools</dt>
             <dd>{list(key.allowedTools)}</dd>
+            <dt>Needs approval</dt>
+            <dd>{list(key.approvalRequired)}</dd>
           </dl>
           <KeyActions client={client} keyView={key} onChanged={reload} onRotated={setSecret} />
-          {key.status === "revoked"
-            ? null
-            : <AllowLists client={client} keyView={key} catalog={loaded.value.catalog} onSaved={reload} />}
+          <section aria-labelledby="limits-title">
+            <h2 id="limits-title">Limits</h2>
+            <div class="limits-pair">
+              <LimitsView client={client} path={`/keys/${encodeURIComponent(key.id)}`} caption="This key" round={key} />
+              <LimitsView
+                client={client}
+                path={`/accounts/${encodeURIComponent(key.accountId)}`}
+                caption="Its account (all its keys)"
+                round={key}
+              />
+            </div>
+          </section>
+          {key.status === "revoked" ? null : (
+            <RulesForm
+              client={client}
+              path={`/keys/${encodeURIComponent(key.id)}`}
+              subject="key"
+              rules={key}
+              catalog={loaded.value.catalog}
+              onSaved={reload}
+            />
+          )}
           <section aria-labelledby="usage-title">
             <h2 id="usage-title">Usage</h2>
             <UsageChart client={client} keyId={key.id} />
@@ -68,57 +90,5 @@ export const KeyPage = ({ client, id }: { readonly client: Client; readonly id: 
         </>
       )}
     </>
-  )
-}
-
-const AllowLists = ({ client, keyView, catalog, onSaved }: {
-  readonly client: Client
-  readonly keyView: Key
-  readonly catalog: Catalog
-  readonly onSaved: () => void
-}) => {
-  const [models, setModels] = useState(keyView.allowedModels)
-  const [tools, setTools] = useState(keyView.allowedTools)
-  const [note, setNote] = useState<string>()
-  const [failure, setFailure] = useState<string>()
-  useEffect(() => {
-    setModels(keyView.allowedModels)
-    setTools(keyView.allowedTools)
-  }, [keyView])
-  const save = async (event: Event) => {
-    event.preventDefault()
-    setNote(undefined)
-    setFailure(undefined)
-    try {
-      await client.send("PATCH", `/keys/${keyView.id}`, { allowedModels: models, allowedTools: tools })
-      setNote("Saved: the key's requests follow the new lists within 5 seconds.")
-      onSaved()
-    } catch (error) {
-      setFailure(messageOf(error))
-    }
-  }
-  return (
-    <form class="panel" onSubmit={save} aria-labelledby="allow-title">
-      <h2 id="allow-title">Allow-lists</h2>
-      <AllowListEditor
-        legend="Models"
-        name="models"
-        noun="models"
-        items={modelItems(catalog.models)}
-        value={models}
-        onChange={setModels}
-      />
-      <AllowListEditor
-        legend="Tools"
-        name="tools"
-        noun="tools"
-        items={toolItems(catalog.tools)}
-        value={tools}
-        onChange={setTools}
-      />
-      <Failure message={failure} />
-      <p class="muted" aria-live="polite">{note}</p>
-      <button type="submit" class="primary">Save allow-lists</button>
-    </form>
   )
 }

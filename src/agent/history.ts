@@ -1,4 +1,4 @@
-import type { LanguageModelV4, LanguageModelV4Prompt } from "@ai-sdk/provider"
+import type { LanguageModelV4, LanguageModelV4Prompt, LanguageModelV4TextPart } from "@ai-sdk/provider"
 import {
   type AssistantContent,
   convertToModelMessages,
@@ -84,6 +84,48 @@ export const conversation = (
     }),
     catch: invalidHistory(provider)
   })
+
+/**
+ * A conversation of user messages of text alone, before any approval: the
+ * target and first prompt `conversation` and `initialPrompt` would make, made
+ * without the AI SDK's two asynchronous conversions (~4 µs and two fiber
+ * suspensions a request, BENCHMARKS.md; property-tested against them).
+ * Anything else, or a model whose URLs come as a promise: undefined.
+ */
+export const plainStart = (
+  model: LanguageModelV4,
+  system: string,
+  messages: ReadonlyArray<UIMessage>,
+  fetch: ClientFetch
+): { readonly target: PromptTarget; readonly prompt: LanguageModelV4Prompt } | undefined => {
+  const supportedUrls = model.supportedUrls
+  if (typeof (supportedUrls as { then?: unknown }).then === "function") return undefined
+  const prompt: LanguageModelV4Prompt = [{ role: "system", content: system }]
+  for (const message of messages) {
+    if (message.role !== "user") return undefined
+    const content: Array<{ type: "text"; text: string; providerOptions: undefined }> = []
+    for (const part of message.parts) {
+      if (part.type !== "text" || part.providerMetadata !== undefined) return undefined
+      // As the AI SDK: an empty text part is not sent, and a sent one says it has no provider options.
+      if (part.text.length > 0) content.push({ type: "text", text: part.text, providerOptions: undefined })
+    }
+    // The keys are there, undefined, as the AI SDK leaves them; its types leave no room for that.
+    prompt.push(
+      { role: "user", content, providerOptions: undefined } as unknown as {
+        role: "user"
+        content: Array<LanguageModelV4TextPart>
+      }
+    )
+  }
+  return {
+    target: {
+      supportedUrls: supportedUrls as Record<string, Array<RegExp>>,
+      provider: model.provider.split(".")[0] ?? model.provider,
+      download: partDownloads(fetch, messages)
+    },
+    prompt
+  }
+}
 
 /**
  * The first step's prompt: the system prompt, then the conversation (with

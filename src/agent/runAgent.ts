@@ -6,7 +6,7 @@ import { type ProviderFailure, ProviderUnavailable } from "../models/ProviderFai
 import type { ClientFetch } from "../tools/outbound/fetchForClient.ts"
 import type { AgentRun } from "./AgentRun.ts"
 import { type ClientPace, keepsUp, untilCaughtUp } from "./ClientPace.ts"
-import { conversation, initialPrompt, type PromptTarget, stepMessages } from "./history.ts"
+import { conversation, initialPrompt, plainStart, type PromptTarget, stepMessages } from "./history.ts"
 import { streamModelCall } from "./modelCall.ts"
 import type { UnfetchablePart } from "./partDownloads.ts"
 import { resumeApprovals } from "./resumeApprovals.ts"
@@ -82,6 +82,10 @@ export type FailureText = (failure: ProviderFailure) => string
 // Untraced: a span costs ~20 µs a call, and this runs on every request (BENCHMARKS.md).
 const runToEnd = Effect.fnUntraced(function*(run: AgentRun, state: RunState, fetch: ClientFetch, pace: ClientPace) {
   const ended = yield* Effect.gen(function*() {
+    const plain = run.resume === undefined ? plainStart(run.model, run.system, run.messages, fetch) : undefined
+    if (plain !== undefined) {
+      return yield* runSteps(run, state, makeToolSet(run.tools), plain.target, plain.prompt, pace)
+    }
     const history = yield* conversation(run.model, run.provider, run.messages, fetch, run.tools)
     const tools = makeToolSet(run.tools)
     const resumed = yield* resumeApprovals(run, state, tools, pace)

@@ -7,6 +7,7 @@ import {
   CreateAccount,
   CreateKey,
   KeyView,
+  LimitsStatusView,
   RequestView,
   RotateKey,
   SignIn,
@@ -15,6 +16,7 @@ import {
   UsageRowView
 } from "./adminSchemas.ts"
 import { errorAt } from "./errorSchemas.ts"
+import { CreateMcpServer, McpServerView, UpdateMcpServer } from "./mcpServerSchemas.ts"
 import { SandboxView } from "./SandboxApi.ts"
 
 const ok = <S extends Schema.Top>(identifier: string, data: S) =>
@@ -22,7 +24,10 @@ const ok = <S extends Schema.Top>(identifier: string, data: S) =>
 
 const AccountResponse = ok("AdminAccountResponse", Schema.Struct({ account: AccountView }))
 const KeyResponse = ok("AdminKeyResponse", Schema.Struct({ key: KeyView }))
+const McpServerResponse = ok("AdminMcpServerResponse", Schema.Struct({ server: McpServerView }))
 const KeySecretResponse = ok("AdminKeySecretResponse", Schema.Struct({ key: KeyView, secret: Schema.String }))
+
+const LimitsResponse = ok("AdminLimitsResponse", LimitsStatusView)
 
 const params = { id: Schema.String }
 const byAccount = { accountId: Schema.optional(Schema.String) }
@@ -52,7 +57,7 @@ const keyState = (name: "activate" | "deactivate" | "revoke", description: strin
   }).annotateMerge(describe(description)).middleware(AdminAuthentication)
 
 /**
- * The admin API (docs/DESIGN.md §6): accounts, their keys, usage, requests and sandboxes. Every
+ * The admin API (docs/DESIGN.md §6): accounts, their keys, usage, requests, MCP servers and sandboxes. Every
  * route but sign-in needs the operator token or a console session; a session
  * sees only its own account (another's keys, requests and sandboxes answer 404).
  */
@@ -91,6 +96,13 @@ export class AdminApi extends HttpApiGroup.make("admin")
       error: [...authorized, errorAt(400), errorAt(404)]
     }).annotateMerge(describe("Operator only. A disabled account's keys and sessions stop working within 5 s."))
       .middleware(AdminAuthentication),
+    HttpApiEndpoint.get("accountLimits", "/accounts/:id/limits", {
+      params,
+      success: LimitsResponse,
+      error: [...authorized, errorAt(404)]
+    }).annotateMerge(describe(
+      "The account's limits and their current use over all its keys. A session may read its own account's only (another: 404)."
+    )).middleware(AdminAuthentication),
     HttpApiEndpoint.get("listKeys", "/keys", {
       query: byAccount,
       success: ok("AdminKeysResponse", Schema.Struct({ keys: Schema.Array(KeyView) })),
@@ -118,6 +130,13 @@ export class AdminApi extends HttpApiGroup.make("admin")
       error: [...authorized, errorAt(400), errorAt(404)]
     }).annotateMerge(describe("Edits name, allow-lists and expiry; entries are checked as on creation."))
       .middleware(AdminAuthentication),
+    HttpApiEndpoint.get("keyLimits", "/keys/:id/limits", {
+      params,
+      success: LimitsResponse,
+      error: [...authorized, errorAt(404)]
+    }).annotateMerge(describe(
+      "The key's own limits and their current use (its account's are at /accounts/{id}/limits); reading counts nothing."
+    )).middleware(AdminAuthentication),
     keyState("activate", "Accepts the key again (not a revoked one)."),
     keyState("deactivate", "Refuses the key until it is activated; within 5 s."),
     keyState("revoke", "Refuses the key for good; within 5 s. Final."),
@@ -155,6 +174,44 @@ export class AdminApi extends HttpApiGroup.make("admin")
       error: [...authorized, errorAt(404)]
     }).annotateMerge(describe("The newest request with this correlation id; another account's: 404."))
       .middleware(AdminAuthentication),
+    HttpApiEndpoint.get("listMcpServers", "/mcp-servers", {
+      success: ok("AdminMcpServersResponse", Schema.Struct({ servers: Schema.Array(McpServerView) })),
+      error: authorized
+    }).annotateMerge(describe(
+      "Operator only. The config file's servers and those registered here, with their tools (an unreachable server says why)."
+    )).middleware(AdminAuthentication),
+    HttpApiEndpoint.post("createMcpServer", "/mcp-servers", {
+      payload: CreateMcpServer,
+      success: McpServerResponse.pipe(HttpApiSchema.status(201)),
+      error: [...authorized, errorAt(400), errorAt(409)]
+    }).annotateMerge(describe(
+      "Operator only. Registers a streamable-HTTP server (stdio servers: config file only); its tools reach every instance within 1 s. A taken id: 409."
+    )).middleware(AdminAuthentication),
+    HttpApiEndpoint.get("getMcpServer", "/mcp-servers/:id", {
+      params,
+      success: McpServerResponse,
+      error: [...authorized, errorAt(404)]
+    }).annotateMerge(describe("Operator only.")).middleware(AdminAuthentication),
+    HttpApiEndpoint.patch("updateMcpServer", "/mcp-servers/:id", {
+      params,
+      payload: UpdateMcpServer,
+      success: McpServerResponse,
+      error: [...authorized, errorAt(400), errorAt(404), errorAt(409)]
+    }).annotateMerge(describe("Operator only. A config-file server is changed in the file: 409."))
+      .middleware(AdminAuthentication),
+    HttpApiEndpoint.delete("deleteMcpServer", "/mcp-servers/:id", {
+      params,
+      success: ok("AdminMcpServerDeleted", Schema.Struct({ id: Schema.String, deleted: Schema.Literal(true) })),
+      error: [...authorized, errorAt(404), errorAt(409)]
+    }).annotateMerge(describe("Operator only. Its tools go from every instance within 1 s; a config-file server: 409."))
+      .middleware(AdminAuthentication),
+    HttpApiEndpoint.post("refreshMcpServer", "/mcp-servers/:id/refresh", {
+      params,
+      success: McpServerResponse,
+      error: [...authorized, errorAt(404)]
+    }).annotateMerge(describe(
+      "Operator only. Accepts its tools' input schemas as they are now, releasing held-back tools, and lists them again."
+    )).middleware(AdminAuthentication),
     HttpApiEndpoint.get("listSandboxes", "/sandboxes", {
       query: byAccount,
       success: ok("AdminSandboxesResponse", Schema.Struct({ sandboxes: Schema.Array(SandboxView) })),

@@ -18,7 +18,8 @@ const AllowList = Schema.Array(Schema.String).annotate({
   description: "* for all, <provider>/* for a provider's models, or exact names; empty allows nothing"
 })
 const ApprovalList = Schema.Array(Schema.String).annotate({
-  description: "Tools that wait for a person's approval (docs/DESIGN.md §10): * for all, or exact names; " +
+  description: "Tools that wait for a person's approval (docs/DESIGN.md §10), as allow-list entries: * for all, " +
+    "<server>__* for an MCP server's tools, or exact names; " +
     "a key's list adds to its account's, it never waives one"
 })
 const Timestamp = Schema.String.annotate({ description: "ISO-8601 instant" })
@@ -116,8 +117,36 @@ export const RotateKey = Schema.Struct({
 /** What an allow-list may name (docs/DESIGN.md §6): for a session, only what its account admits. */
 export const CatalogView = Schema.Struct({
   models: Schema.Array(Schema.Struct({ id: Schema.String, name: Schema.String })),
-  tools: Schema.Array(Schema.Struct({ name: Schema.String, description: Schema.String }))
+  tools: Schema.Array(Schema.Struct({
+    name: Schema.String,
+    description: Schema.String,
+    category: Schema.String.annotate({ description: "mcp for an MCP server's tools and patterns" }),
+    server: Schema.optionalKey(Schema.String).annotate({
+      description: "The MCP server of an mcp entry; its <server>__* entry stands for all of them"
+    })
+  }))
 }).annotate({ identifier: "AdminCatalog" })
+
+/** One limit's current use: `resetAt` when a unit next frees (absent when none is used, and for concurrentRequests). */
+const Consumed = Schema.Struct({
+  used: Schema.Finite,
+  limit: Schema.Finite,
+  resetAt: Schema.optionalKey(Timestamp)
+}).annotate({ identifier: "LimitConsumption" })
+
+/**
+ * A key's or an account's limits and their current use (docs/DESIGN.md §6,
+ * §11): one `consumption` entry per configured limit that is counted.
+ */
+export const LimitsStatusView = Schema.Struct({
+  limits: Limits,
+  consumption: Schema.Struct({
+    requestsPerMinute: Schema.optionalKey(Consumed),
+    concurrentRequests: Schema.optionalKey(Consumed),
+    tokensPerDay: Schema.optionalKey(Consumed),
+    costPerMonthUsd: Schema.optionalKey(Consumed)
+  }).annotate({ description: "One entry per configured limit" })
+}).annotate({ identifier: "LimitsStatus" })
 
 // Usage and requests (docs/DESIGN.md §6, §7). The ledger's own types live below api/, so the wire is stated here.
 

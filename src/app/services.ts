@@ -14,6 +14,7 @@ import { Limiter } from "../governance/Limiter.ts"
 import { UsageLedger } from "../ledger/UsageLedger.ts"
 import { UsageQueries } from "../ledger/UsageQueries.ts"
 import { McpRegistry } from "../mcp/McpRegistry.ts"
+import { McpServers } from "../mcp/McpServers.ts"
 import { ModelRegistry } from "../models/ModelRegistry.ts"
 import type { ObservabilityTaps } from "../observability/observabilityLayer.ts"
 import { Pruner } from "../prune/Pruner.ts"
@@ -45,6 +46,9 @@ const accountServices = Layer.merge(Sessions.layer, Approvals.layer).pipe(
   Layer.provideMerge(Layer.merge(Accounts.layer, SecretKey.layer))
 )
 
+/** The MCP servers of the config file and of the store (docs/DESIGN.md §9); PARLEY_SECRET_KEY seals the stored headers. */
+const mcpServices = McpServers.layer.pipe(Layer.provideMerge(McpRegistry.layer), Layer.provide(SecretKey.layer))
+
 /** The services the routes use, over the configured database. */
 export const gatewayServices = <E>(parts: GatewayParts<E>) =>
   ChatPlanner.layer.pipe(
@@ -54,7 +58,7 @@ export const gatewayServices = <E>(parts: GatewayParts<E>) =>
         accountServices,
         ModelRegistry.layer,
         parts.tools,
-        McpRegistry.layer,
+        mcpServices,
         Agent.layer,
         Pruner.layer,
         toolConcurrency,

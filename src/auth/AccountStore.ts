@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { type Account, AccountStatus } from "../domain/Account.ts"
-import { Limits } from "../domain/Limits.ts"
+import { ruleColumns, rulesOf, ruleValues, Timestamp } from "./ruleColumns.ts"
 
 /** An account as stored: the record plus its password hash (null: cannot sign in). */
 export interface StoredAccount extends Account {
@@ -10,20 +10,13 @@ export interface StoredAccount extends Account {
 
 export type AccountStoreError = SqlError.SqlError | Schema.SchemaError
 
-const Timestamp = Schema.Union([Schema.Date, Schema.DateFromString])
-const StringList = Schema.fromJsonString(Schema.Array(Schema.String))
-const LimitsJson = Schema.fromJsonString(Limits)
-
 const AccountRow = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
   email: Schema.NullOr(Schema.String),
   password_hash: Schema.NullOr(Schema.String),
   status: AccountStatus,
-  allowed_models: StringList,
-  allowed_tools: StringList,
-  approval_required: StringList,
-  limits: LimitsJson,
+  ...ruleColumns,
   created_at: Timestamp
 })
 
@@ -35,10 +28,7 @@ const toStored = (row: typeof AccountRow.Type): StoredAccount => ({
   email: row.email,
   passwordHash: row.password_hash,
   status: row.status,
-  allowedModels: row.allowed_models,
-  allowedTools: row.allowed_tools,
-  approvalRequired: row.approval_required,
-  limits: row.limits,
+  ...rulesOf(row),
   createdAt: row.created_at
 })
 
@@ -71,15 +61,9 @@ export class AccountStore extends Context.Service<AccountStore, {
       const get = (id: string) => first(sql`SELECT * FROM accounts WHERE id = ${id}`)
 
       const update = Effect.fn("AccountStore.update")(function*(id: string, changes: AccountChanges) {
-        const columns: Record<string, string> = {}
+        const columns = ruleValues(changes)
         if (changes.name !== undefined) columns.name = changes.name
         if (changes.status !== undefined) columns.status = changes.status
-        if (changes.allowedModels !== undefined) columns.allowed_models = JSON.stringify(changes.allowedModels)
-        if (changes.allowedTools !== undefined) columns.allowed_tools = JSON.stringify(changes.allowedTools)
-        if (changes.approvalRequired !== undefined) {
-          columns.approval_required = JSON.stringify(changes.approvalRequired)
-        }
-        if (changes.limits !== undefined) columns.limits = JSON.stringify(changes.limits)
         if (changes.passwordHash != null) columns.password_hash = changes.passwordHash
         if (Object.keys(columns).length > 0) yield* sql`UPDATE accounts SET ${sql.update(columns)} WHERE id = ${id}`
         return yield* get(id)
@@ -94,10 +78,7 @@ export class AccountStore extends Context.Service<AccountStore, {
               email: account.email,
               password_hash: account.passwordHash,
               status: account.status,
-              allowed_models: JSON.stringify(account.allowedModels),
-              allowed_tools: JSON.stringify(account.allowedTools),
-              approval_required: JSON.stringify(account.approvalRequired),
-              limits: JSON.stringify(account.limits),
+              ...ruleValues(account),
               created_at: account.createdAt
             })
           }`),

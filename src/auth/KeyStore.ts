@@ -2,7 +2,8 @@ import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { AccountStatus } from "../domain/Account.ts"
 import { type ApiKey, KeyStatus } from "../domain/ApiKey.ts"
-import { Limits } from "../domain/Limits.ts"
+import type { Limits } from "../domain/Limits.ts"
+import { LimitsJson, ruleColumns, rulesOf, ruleValues, StringList, Timestamp } from "./ruleColumns.ts"
 
 /**
  * An API key as stored: the record plus the SHA-256 hex of its secret and,
@@ -29,11 +30,6 @@ export type KeyChanges = Partial<
 
 export type KeyStoreError = SqlError.SqlError | Schema.SchemaError
 
-// Postgres returns TIMESTAMPTZ as Date; SQLite stores ISO-8601 text.
-const Timestamp = Schema.Union([Schema.Date, Schema.DateFromString])
-const StringList = Schema.fromJsonString(Schema.Array(Schema.String))
-const LimitsJson = Schema.fromJsonString(Limits)
-
 const KeyRow = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
@@ -43,10 +39,7 @@ const KeyRow = Schema.Struct({
   previous_secret_hash: Schema.NullOr(Schema.String),
   previous_expires_at: Schema.NullOr(Timestamp),
   status: KeyStatus,
-  allowed_models: StringList,
-  allowed_tools: StringList,
-  approval_required: StringList,
-  limits: LimitsJson,
+  ...ruleColumns,
   created_at: Timestamp,
   last_used_at: Schema.NullOr(Timestamp),
   expires_at: Schema.NullOr(Timestamp)
@@ -74,10 +67,7 @@ const toStoredKey = (row: typeof KeyRow.Type): StoredKey => ({
   previousSecretHash: row.previous_secret_hash,
   previousExpiresAt: row.previous_expires_at,
   status: row.status,
-  allowedModels: row.allowed_models,
-  allowedTools: row.allowed_tools,
-  approvalRequired: row.approval_required,
-  limits: row.limits,
+  ...rulesOf(row),
   createdAt: row.created_at,
   lastUsedAt: row.last_used_at,
   expiresAt: row.expires_at
@@ -131,10 +121,7 @@ export class KeyStore extends Context.Service<KeyStore, {
             previous_secret_hash: key.previousSecretHash,
             previous_expires_at: key.previousExpiresAt,
             status: key.status,
-            allowed_models: JSON.stringify(key.allowedModels),
-            allowed_tools: JSON.stringify(key.allowedTools),
-            approval_required: JSON.stringify(key.approvalRequired),
-            limits: JSON.stringify(key.limits),
+            ...ruleValues(key),
             created_at: key.createdAt,
             last_used_at: key.lastUsedAt,
             expires_at: key.expiresAt
@@ -176,14 +163,8 @@ export class KeyStore extends Context.Service<KeyStore, {
       )
 
       const update = Effect.fn("KeyStore.update")(function*(id: string, changes: KeyChanges) {
-        const columns: Record<string, string | Date | null> = {}
+        const columns: Record<string, string | Date | null> = ruleValues(changes)
         if (changes.name !== undefined) columns.name = changes.name
-        if (changes.allowedModels !== undefined) columns.allowed_models = JSON.stringify(changes.allowedModels)
-        if (changes.allowedTools !== undefined) columns.allowed_tools = JSON.stringify(changes.allowedTools)
-        if (changes.approvalRequired !== undefined) {
-          columns.approval_required = JSON.stringify(changes.approvalRequired)
-        }
-        if (changes.limits !== undefined) columns.limits = JSON.stringify(changes.limits)
         if (changes.expiresAt !== undefined) columns.expires_at = changes.expiresAt
         if (Object.keys(columns).length > 0) yield* sql`UPDATE api_keys SET ${sql.update(columns)} WHERE id = ${id}`
         return yield* get(id)

@@ -3,6 +3,11 @@ import { type Redacted, Schema } from "effect"
 /** A server id prefixes its tools' names (`docs__search`): lower case, digits and dashes (docs/DESIGN.md §9). */
 export const McpServerId = Schema.String.check(Schema.isPattern(/^[a-z0-9-]{1,32}$/))
 
+/** Where a streamable-HTTP server answers. */
+export const McpServerUrl = Schema.String.check(
+  Schema.isPattern(/^https?:\/\/\S+$/, { message: "an http:// or https:// URL such as https://example.com/mcp" })
+)
+
 const PositiveInt = Schema.Int.check(Schema.isGreaterThan(0))
 
 const common = {
@@ -17,7 +22,7 @@ const common = {
 export const McpServerEntry = Schema.Union([
   Schema.Struct({
     ...common,
-    url: Schema.String.check(Schema.isPattern(/^https?:\/\/\S+$/)),
+    url: McpServerUrl,
     /** Sent with every request (credentials): redacted, never logged or answered. */
     headers: Schema.optionalKey(Schema.Record(Schema.String, Schema.RedactedFromValue(Schema.String)))
   }),

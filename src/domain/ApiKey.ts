@@ -47,7 +47,7 @@ const matches = (list: ReadonlyArray<string>, name: string): boolean => {
 /** Whether one allow-list entry admits everything another does (same pattern rules as `matches`). */
 const covers = (wide: string, narrow: string): boolean =>
   wide === "*" || wide === narrow ||
-  (wide.endsWith("/*") && narrow !== "*" && narrow.startsWith(wide.slice(0, -1)))
+  ((wide.endsWith("/*") || wide.endsWith("__*")) && narrow !== "*" && narrow.startsWith(wide.slice(0, -1)))
 
 /**
  * The entries of `key` that `account` admits, narrowed where the account is

@@ -1,4 +1,4 @@
-import { Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 import { AppConfig } from "../config/AppConfig.ts"
 import type { ApiKey } from "../domain/ApiKey.ts"
 import type { Limits } from "../domain/Limits.ts"
@@ -6,9 +6,11 @@ import { priceList } from "../models/pricing.ts"
 import { BudgetCounters, type BudgetUse } from "../store/BudgetCounters.ts"
 import { type BudgetLimit, toUnits } from "../store/budgetWindows.ts"
 import { redisBudgets } from "../store/redisBudgets.ts"
+import type { Consumption, Scope } from "./Limiter.ts"
 import { type BudgetLine, RunBudget, type StepNeed } from "./RunBudget.ts"
 
 const NO_LINES: ReadonlyArray<BudgetLine> = []
+const BUDGET_LIMITS = ["tokensPerDay", "costPerMonthUsd"] as const
 
 const budgeted = (limits: Limits | undefined): limits is Limits =>
   limits !== undefined && (limits.tokensPerDay !== undefined || limits.costPerMonthUsd !== undefined)
@@ -23,7 +25,7 @@ const linesOf = (key: ApiKey): ReadonlyArray<BudgetLine> => {
   if (!keyed && !accounted) return NO_LINES
   const lines: Array<BudgetLine> = []
   const add = (scope: BudgetLine["scope"], scopeId: string, of: Limits) => {
-    for (const limit of ["tokensPerDay", "costPerMonthUsd"] as const) {
+    for (const limit of BUDGET_LIMITS) {
       const value = of[limit]
       if (value !== undefined) lines.push({ limit, scope, scopeId, units: toUnits(limit, value) })
     }
@@ -51,6 +53,8 @@ export class Budgets extends Context.Service<Budgets, {
   readonly open: (key: ApiKey, run: BudgetedRun) => Effect.Effect<RunBudget | undefined>
   /** Read only: what `scope` (`key:ID`, `account:ID`) used of `limit` in the window holding `now`. */
   readonly budgetUsed: (scope: string, limit: BudgetLimit, now: number) => Effect.Effect<BudgetUse>
+  /** Read only: `{used, limit, resetAt}` of each budget in `limits` (docs/DESIGN.md §6's `consumption`). */
+  readonly consumption: (scope: Scope, id: string, limits: Limits) => Effect.Effect<Consumption>
 }>()("parley/governance/Budgets") {
   static readonly make = Effect.gen(function*() {
     const counters = yield* BudgetCounters
@@ -72,7 +76,18 @@ export class Budgets extends Context.Service<Budgets, {
         countText: run.countText
       })
     })
-    return Budgets.of({ open, budgetUsed: counters.budgetUsed })
+    const consumption = Effect.fnUntraced(function*(scope: Scope, id: string, limits: Limits) {
+      const now = yield* Clock.currentTimeMillis
+      const consumed: Consumption = {}
+      for (const limit of BUDGET_LIMITS) {
+        const value = limits[limit]
+        if (value === undefined) continue
+        const use = yield* counters.budgetUsed(`${scope}:${id}`, limit, now)
+        consumed[limit] = { used: use.used, limit: value, resetAt: use.resetAt }
+      }
+      return consumed
+    })
+    return Budgets.of({ open, budgetUsed: counters.budgetUsed, consumption })
   })
 
   /** Counters in Redis when `REDIS_URL` is set, else in the SQL store. */

@@ -15,7 +15,23 @@ export interface Admission {
   readonly release: Effect.Effect<void>
 }
 
-type Scope = "key" | "account"
+export type Scope = "key" | "account"
+
+/** One limit's current use (docs/DESIGN.md §6): `resetAt` is when a unit next frees, absent when none is used or never. */
+export interface Consumed {
+  readonly used: number
+  readonly limit: number
+  readonly resetAt?: string
+}
+
+/**
+ * A scope's use of its configured limits, one entry per limit counted; an
+ * open record, so the budgets (`tokensPerDay`, `costPerMonthUsd`) join it
+ * under their own names.
+ */
+export type Consumption = Partial<Record<keyof Limits, Consumed>>
+
+const scopeId = (scope: Scope, id: string) => `${scope}:${id}`
 
 interface Standing {
   readonly limit: number
@@ -29,9 +45,9 @@ const limitsRequests = (limits: Limits | undefined): limits is Limits =>
 
 const scopesOf = (key: ApiKey): ReadonlyArray<readonly [Scope, string, Limits]> => {
   const scopes: Array<readonly [Scope, string, Limits]> = []
-  if (limitsRequests(key.limits)) scopes.push(["key", `key:${key.id}`, key.limits])
+  if (limitsRequests(key.limits)) scopes.push(["key", scopeId("key", key.id), key.limits])
   const account = key.accountLimits
-  if (limitsRequests(account)) scopes.push(["account", `account:${key.accountId}`, account])
+  if (limitsRequests(account)) scopes.push(["account", scopeId("account", key.accountId), account])
   return scopes
 }
 
@@ -54,6 +70,8 @@ const headersOf = (standings: ReadonlyArray<Standing>): Record<string, string> =
  */
 export class Limiter extends Context.Service<Limiter, {
   readonly admit: (key: ApiKey) => Effect.Effect<Admission | undefined, LimitExceeded>
+  /** How much of `limits` the key or account `id` uses now, read without counting a request. */
+  readonly consumption: (scope: Scope, id: string, limits: Limits) => Effect.Effect<Consumption>
 }>()("parley/governance/Limiter") {
   static readonly make = (windowMs: number) =>
     Effect.gen(function*() {
@@ -96,7 +114,27 @@ export class Limiter extends Context.Service<Limiter, {
         }
         return { headers: headersOf(standings), release }
       })
-      return Limiter.of({ admit })
+      const consumption = Effect.fnUntraced(function*(scope: Scope, id: string, limits: Limits) {
+        const { concurrentRequests, requestsPerMinute } = limits
+        if (concurrentRequests === undefined && requestsPerMinute === undefined) return {}
+        const now = yield* Clock.currentTimeMillis
+        const standing = yield* counters.peek(scopeId(scope, id), windowMs, now)
+        const result: { -readonly [K in keyof Consumption]: Consumed } = {}
+        if (requestsPerMinute !== undefined) {
+          result.requestsPerMinute = {
+            used: standing.hits,
+            limit: requestsPerMinute,
+            ...(standing.oldestAt === undefined
+              ? {}
+              : { resetAt: new Date(standing.oldestAt + windowMs).toISOString() })
+          }
+        }
+        if (concurrentRequests !== undefined) {
+          result.concurrentRequests = { used: standing.inFlight, limit: concurrentRequests }
+        }
+        return result
+      })
+      return Limiter.of({ admit, consumption })
     })
 
   /** Counters in Redis when `REDIS_URL` is set, else in the SQL store. */

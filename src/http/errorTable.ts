@@ -13,12 +13,14 @@ import type { ChatPlanFailure } from "../chat/ChatPlanner.ts"
 import type { MalformedJson } from "../domain/requestErrors.ts"
 import type { LimitExceeded } from "../governance/limitErrors.ts"
 import type { RequestNotFound } from "../ledger/ledgerErrors.ts"
+import type { McpServerExists, McpServerFromConfig, McpServerNotFound } from "../mcp/mcpErrors.ts"
 import type { ProviderCannotTake, ProviderRejected, ProviderUnavailable } from "../models/ProviderFailure.ts"
 import type { SandboxElsewhere, SandboxNotFound, SandboxUnavailable } from "../sandbox/Sandbox.ts"
 import type { SandboxOwnedByOperator } from "../sandbox/sandboxAccess.ts"
 import type {
   BodyTooLarge,
   EmptyBody,
+  ForeignOrigin,
   InvalidMetricsToken,
   MethodNotAllowed,
   RouteNotFound,
@@ -42,9 +44,13 @@ export type ApiFailure =
   | AccountNotFound
   | KeyNotFound
   | RequestNotFound
+  | McpServerNotFound
+  | McpServerExists
+  | McpServerFromConfig
   | EmailTaken
   | KeyRevoked
   | InvalidMetricsToken
+  | ForeignOrigin
   | MalformedJson
   | EmptyBody
   | UnreadableBody
@@ -146,12 +152,16 @@ const table: { readonly [Tag in ApiFailure["_tag"]]: Row<Failure<Tag>> } = {
   SignInFailed: row(401),
   UnknownAllowListEntries: row(400, said((e) => ({ models: e.models, tools: e.tools }))),
   CsrfRejected: row(403),
+  ForeignOrigin: row(403, (e) => ({ origin: e.origin })),
   OperatorOnly: row(403),
   WiderThanAccount: row(403, said((e) => ({ models: e.models, tools: e.tools }))),
   AccountNotFound: row(404, (e) => ({ accountId: e.id })),
   KeyNotFound: row(404, (e) => ({ keyId: e.id })),
   RequestNotFound: row(404, (e) => ({ correlationId: e.correlationId })),
+  McpServerNotFound: row(404, (e) => ({ serverId: e.id })),
   EmailTaken: row(409, (e) => ({ email: e.email })),
+  McpServerExists: row(409, (e) => ({ serverId: e.id, source: e.source })),
+  McpServerFromConfig: row(409, (e) => ({ serverId: e.id, source: "config" })),
   KeyRevoked: row(409, (e) => ({ keyId: e.id })),
   // docs/DESIGN.md §6: the external authentication service could not answer; never an admission.
   AuthServiceUnavailable: row(503),

@@ -4,13 +4,16 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } fr
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ApiKeys } from "../auth/ApiKeys.ts"
+import { AppConfig } from "../config/AppConfig.ts"
 import type { ApiKey } from "../domain/ApiKey.ts"
 import { Limiter } from "../governance/Limiter.ts"
 import { McpRegistry } from "../mcp/McpRegistry.ts"
 import { SandboxProvider } from "../sandbox/SandboxProvider.ts"
 import { ToolRegistry } from "../tools/ToolRegistry.ts"
 import { renderError } from "./errorResponse.ts"
+import { originAllowed } from "./mcpOrigin.ts"
 import { callToolFor, listToolsFor, type McpToolServices, UnknownMcpTool } from "./mcpTools.ts"
+import { ForeignOrigin } from "./requestErrors.ts"
 
 /**
  * One MCP server per request, stateless (no session): every POST carries its
@@ -48,11 +51,13 @@ const answer = (
  * parley as an MCP server at /mcp (docs/DESIGN.md §9): streamable HTTP with
  * `Authorization: Bearer <API key>`. Not under /api/, so the key is checked
  * here; a refusal is the spec's 401 with `WWW-Authenticate: Bearer`. Only
- * POST is served (no server-initiated stream): GET and DELETE are 405.
+ * POST is served (no server-initiated stream): GET and DELETE are 405. A
+ * browser page of a foreign origin is refused first (403), key or not.
  */
 export const McpEndpoint = HttpRouter.use((router) =>
   Effect.gen(function*() {
     const keys = yield* ApiKeys
+    const { corsOrigins } = (yield* AppConfig).operations
     const services: McpToolServices = {
       tools: yield* ToolRegistry,
       mcp: yield* McpRegistry,
@@ -61,6 +66,10 @@ export const McpEndpoint = HttpRouter.use((router) =>
     }
     yield* router.add("*", "/mcp", (request) =>
       Effect.gen(function*() {
+        const origin = request.headers.origin
+        if (!originAllowed(origin, request.headers.host, corsOrigins)) {
+          return renderError(new ForeignOrigin({ origin: origin ?? "" }), "")
+        }
         const verified = yield* Effect.result(keys.authenticate(request.headers.authorization))
         if (verified._tag === "Failure") {
           return HttpServerResponse.setHeader(renderError(verified.failure, ""), "www-authenticate", "Bearer")

@@ -59,3 +59,15 @@ export class ServerShuttingDown extends Schema.TaggedError<ServerShuttingDown>()
     return "The server is shutting down; retry the request"
   }
 }
+
+/**
+ * A browser page of another origin calling /mcp: refused, as the MCP
+ * transport asks of servers against DNS rebinding (docs/DESIGN.md §9).
+ */
+export class ForeignOrigin extends Schema.TaggedError<ForeignOrigin>()("ForeignOrigin", {
+  origin: Schema.String
+}) {
+  override get message() {
+    return `Origin ${this.origin} may not call /mcp: list it in PARLEY_CORS_ORIGINS to allow it`
+  }
+}

@@ -1,5 +1,6 @@
 import { Context } from "effect"
-import { Counter, Gauge, Histogram, Registry } from "prom-client"
+import { Gauge, Registry } from "prom-client"
+import { PlainCounter, PlainGauge, PlainHistogram } from "./plainMetrics.ts"
 import { processMetrics } from "./processMetrics.ts"
 
 export type ChatMode = "stream" | "json"
@@ -12,7 +13,7 @@ export interface CallTokens {
 
 /**
  * The gateway's metrics (docs/DESIGN.md §8). Each hook is a plain increment or
- * observation on a labelled child kept in a map: no key ids and no raw paths as
+ * observation on a labelled child kept by its family (`plainMetrics.ts`): no key ids and no raw paths as
  * labels, so the label sets stay small (models and tools come from the catalog
  * and the registry, routes from `routeLabel`).
  */
@@ -40,116 +41,96 @@ export const PROMETHEUS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE
 
 const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300]
 
-// prom-client hashes the label values on every call; a child per label set, kept here, is one map lookup.
-const children = <C>(make: (...values: Array<string>) => C) => {
-  const made = new Map<string, C>()
-  return (...values: Array<string>): C => {
-    const key = values.join("\u0000")
-    let child = made.get(key)
-    if (child === undefined) made.set(key, child = make(...values))
-    return child
-  }
-}
-
 /** A fresh registry with the gateway's metrics (one per gateway, so tests see only their own). */
 export const makeGatewayMetrics = (): GatewayMetrics => {
-  const registers = [new Registry()]
-  const requests = new Counter({
-    name: "parley_http_requests_total",
-    help: "HTTP requests answered, by route and status",
-    labelNames: ["route", "status"],
-    registers
-  })
-  const duration = new Histogram({
-    name: "parley_http_request_duration_seconds",
-    help: "Time from a request's arrival to the end of its answer (a stream's last chunk), by route",
-    labelNames: ["route"],
-    buckets: SECONDS_BUCKETS,
-    registers
-  })
-  const active = new Gauge({
-    name: "parley_chat_active",
-    help: "Chat requests running, streamed or answered in one piece",
-    labelNames: ["mode"],
-    registers
-  })
-  const modelCalls = new Counter({
-    name: "parley_model_calls_total",
-    help: "Model call attempts (each retry counts), by provider, model and outcome",
-    labelNames: ["provider", "model", "outcome"],
-    registers
-  })
-  const tokens = new Counter({
-    name: "parley_model_tokens_total",
-    help: "Tokens the providers reported, by provider, model and type (input, output)",
-    labelNames: ["provider", "model", "type"],
-    registers
-  })
-  const firstToken = new Histogram({
-    name: "parley_model_time_to_first_token_seconds",
-    help: "Time from sending a model call to the first part of its answer",
-    labelNames: ["provider", "model"],
-    buckets: SECONDS_BUCKETS,
-    registers
-  })
-  const toolCalls = new Counter({
-    name: "parley_tool_calls_total",
-    help: "Tool calls run, by tool and outcome",
-    labelNames: ["tool", "outcome"],
-    registers
-  })
-  const toolDuration = new Histogram({
-    name: "parley_tool_duration_seconds",
-    help: "Time a tool call ran, by tool",
-    labelNames: ["tool"],
-    buckets: SECONDS_BUCKETS,
-    registers
-  })
-  const refusals = new Counter({
-    name: "parley_limit_refusals_total",
-    help: "Requests refused by a key's or account's limit, by limit and scope (key, account)",
-    labelNames: ["limit", "scope"],
-    registers
-  })
+  const registry = new Registry()
+  const requests = new PlainCounter(
+    "parley_http_requests_total",
+    "HTTP requests answered, by route and status",
+    ["route", "status"],
+    registry
+  )
+  const duration = new PlainHistogram(
+    "parley_http_request_duration_seconds",
+    "Time from a request's arrival to the end of its answer (a stream's last chunk), by route",
+    ["route"],
+    SECONDS_BUCKETS,
+    registry
+  )
+  const active = new PlainGauge(
+    "parley_chat_active",
+    "Chat requests running, streamed or answered in one piece",
+    ["mode"],
+    registry
+  )
+  const modelCalls = new PlainCounter(
+    "parley_model_calls_total",
+    "Model call attempts (each retry counts), by provider, model and outcome",
+    ["provider", "model", "outcome"],
+    registry
+  )
+  const tokens = new PlainCounter(
+    "parley_model_tokens_total",
+    "Tokens the providers reported, by provider, model and type (input, output)",
+    ["provider", "model", "type"],
+    registry
+  )
+  const firstToken = new PlainHistogram(
+    "parley_model_time_to_first_token_seconds",
+    "Time from sending a model call to the first part of its answer",
+    ["provider", "model"],
+    SECONDS_BUCKETS,
+    registry
+  )
+  const toolCalls = new PlainCounter(
+    "parley_tool_calls_total",
+    "Tool calls run, by tool and outcome",
+    ["tool", "outcome"],
+    registry
+  )
+  const toolDuration = new PlainHistogram(
+    "parley_tool_duration_seconds",
+    "Time a tool call ran, by tool",
+    ["tool"],
+    SECONDS_BUCKETS,
+    registry
+  )
+  // Set once a scrape, so prom-client's own gauge.
+  const refusals = new PlainCounter(
+    "parley_limit_refusals_total",
+    "Requests refused by a key's or account's limit, by limit and scope (key, account)",
+    ["limit", "scope"],
+    registry
+  )
   const sandboxes = new Gauge({
     name: "parley_sandboxes",
     help: "Sandboxes this instance holds, by state",
     labelNames: ["state"],
-    registers
+    registers: [registry]
   })
-
-  const requestsOf = children((route, status) => requests.labels(route!, status!))
-  const durationOf = children((route) => duration.labels(route!))
-  const activeOf = children((mode) => active.labels(mode!))
-  const modelCallsOf = children((provider, model, outcome) => modelCalls.labels(provider!, model!, outcome!))
-  const tokensOf = children((provider, model, type) => tokens.labels(provider!, model!, type!))
-  const firstTokenOf = children((provider, model) => firstToken.labels(provider!, model!))
-  const toolCallsOf = children((tool, outcome) => toolCalls.labels(tool!, outcome!))
-  const toolDurationOf = children((tool) => toolDuration.labels(tool!))
-  const refusalsOf = children((limit, scope) => refusals.labels(limit!, scope!))
 
   return {
     request: (route, status, seconds) => {
-      requestsOf(route, String(status)).inc()
-      durationOf(route).observe(seconds)
+      requests.labels(route, String(status)).inc()
+      duration.labels(route).observe(seconds)
     },
-    chatActive: (mode, delta) => activeOf(mode).inc(delta),
+    chatActive: (mode, delta) => active.labels(mode).inc(delta),
     modelCall: (provider, model, outcome, counts, firstTokenSeconds) => {
-      modelCallsOf(provider, model, outcome).inc()
-      if (counts?.input !== undefined) tokensOf(provider, model, "input").inc(counts.input)
-      if (counts?.output !== undefined) tokensOf(provider, model, "output").inc(counts.output)
-      if (firstTokenSeconds !== undefined) firstTokenOf(provider, model).observe(firstTokenSeconds)
+      modelCalls.labels(provider, model, outcome).inc()
+      if (counts?.input !== undefined) tokens.labels(provider, model, "input").inc(counts.input)
+      if (counts?.output !== undefined) tokens.labels(provider, model, "output").inc(counts.output)
+      if (firstTokenSeconds !== undefined) firstToken.labels(provider, model).observe(firstTokenSeconds)
     },
     toolCall: (tool, outcome, seconds) => {
-      toolCallsOf(tool, outcome).inc()
-      toolDurationOf(tool).observe(seconds)
+      toolCalls.labels(tool, outcome).inc()
+      toolDuration.labels(tool).observe(seconds)
     },
-    limitRefusal: (limit, scope) => refusalsOf(limit, scope).inc(),
+    limitRefusal: (limit, scope) => refusals.labels(limit, scope).inc(),
     sandboxes: (counts) => {
       sandboxes.reset()
       for (const [state, count] of Object.entries(counts)) sandboxes.set({ state }, count)
     },
-    render: async () => `${await processMetrics().metrics()}\n${await registers[0]!.metrics()}`
+    render: async () => `${await processMetrics().metrics()}\n${await registry.metrics()}`
   }
 }
 

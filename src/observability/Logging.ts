@@ -1,5 +1,6 @@
-import { Cause, Layer, Logger, type LogLevel, References } from "effect"
+import { Cause, Context, Layer, Logger, type LogLevel, References } from "effect"
 import type { LogFormat, LogLevelName } from "../config/ObservabilityConfig.ts"
+import { isoTime } from "./logTime.ts"
 
 /** Where finished log lines go: stdout in production; tests capture them. */
 export type LogSink = (line: string) => void
@@ -25,7 +26,7 @@ export const entryOf = (options: Logger.Options<unknown>): Record<string, unknow
   const parts: ReadonlyArray<unknown> = Array.isArray(options.message) ? options.message : [options.message]
   const texts: Array<string> = []
   const entry: Record<string, unknown> = {
-    time: options.date.toISOString(),
+    time: isoTime(options.date.getTime()),
     level: options.logLevel.toLowerCase(),
     msg: ""
   }
@@ -63,6 +64,16 @@ export const lineLogger = (format: LogFormat, sink: LogSink = stdout): Logger.Lo
   })
 
 /**
+ * Where `info` lines go when the logs are JSON at `info` or below, for a
+ * writer that makes its line itself rather than through Effect's logger:
+ * the request line (`observeRequest.ts`), ~5 µs less a request (BENCHMARKS.md).
+ * Unset when such lines are not written, or not as JSON.
+ */
+export const JsonInfoSink = Context.Reference<LogSink | undefined>("parley/observability/JsonInfoSink", {
+  defaultValue: () => undefined
+})
+
+/**
  * Replaces Effect's default logger for everything built under it (the
  * services and the server, whose requests run in their context) and sets
  * the least severe level written. `quiet` (tests, the demo): Effect's
@@ -73,7 +84,13 @@ export const loggingLayer = (
 ) =>
   options === "quiet"
     ? Layer.succeed(References.MinimumLogLevel, "Warn")
-    : Layer.merge(
+    : Layer.mergeAll(
       Logger.layer([lineLogger(options.format, options.sink)]),
-      Layer.succeed(References.MinimumLogLevel, LEVELS[options.level])
+      Layer.succeed(References.MinimumLogLevel, LEVELS[options.level]),
+      Layer.succeed(
+        JsonInfoSink,
+        options.format === "json" && (options.level === "debug" || options.level === "info")
+          ? options.sink ?? stdout
+          : undefined
+      )
     )

@@ -1,4 +1,5 @@
 import type { ApiKey } from "../domain/ApiKey.ts"
+import { isoTime } from "./logTime.ts"
 
 // Longer paths are cut: a client may send one of 16 KiB, and the line is for people.
 const MAX_PATH = 200
@@ -59,6 +60,15 @@ export class RequestLog {
 
   get mode(): ChatMode | undefined {
     return this.#mode
+  }
+
+  /**
+   * The `request` line exactly as the JSON logger writes it with the
+   * correlation id as its one annotation (`Logging.ts`), made in one
+   * `JSON.stringify` of this record's fixed shape.
+   */
+  jsonLine(epochMs: number): string {
+    return `{"time":"${isoTime(epochMs)}","level":"info","msg":"request",${JSON.stringify(this).slice(1)}`
   }
 
   /** Ends the record: its status, duration and, unless a failure named it already, the outcome its status says. */

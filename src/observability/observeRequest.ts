@@ -1,5 +1,6 @@
 import { Cause, Effect, type Exit } from "effect"
 import { Metrics } from "./GatewayMetrics.ts"
+import { JsonInfoSink } from "./Logging.ts"
 import { type ChatMode, RequestLog } from "./RequestLog.ts"
 import { routeLabel } from "./routeLabel.ts"
 import { annotateSpan, traced, Tracing } from "./Tracing.ts"
@@ -26,6 +27,12 @@ export interface RequestObserver {
 export const requestObserver: Effect.Effect<RequestObserver> = Effect.withFiber((fiber) => {
   const metrics = fiber.getRef(Metrics)
   const tracing = fiber.getRef(Tracing)
+  // JSON logs: the line is written here, the same line Effect's logger would write for ~5 µs more.
+  const jsonSink = fiber.getRef(JsonInfoSink)
+  const writeLine = (log: RequestLog) =>
+    jsonSink === undefined
+      ? Effect.logInfo("request", log)
+      : Effect.sync(() => jsonSink(log.jsonLine(Date.now())))
 
   const finish = <A, E>(log: RequestLog, exit: Exit.Exit<A, E>, status: number) => {
     if (exit._tag === "Failure" && Cause.hasInterruptsOnly(exit.cause)) log.outcome ??= "cancelled"
@@ -37,7 +44,7 @@ export const requestObserver: Effect.Effect<RequestObserver> = Effect.withFiber(
       "parley.outcome": log.outcome,
       ...(log.keyId === null ? {} : { "parley.key_id": log.keyId }),
       ...(log.model === null ? {} : { "gen_ai.request.model": log.model })
-    })).pipe(Effect.andThen(Effect.logInfo("request", log)))
+    })).pipe(Effect.andThen(writeLine(log)))
   }
 
   return Effect.succeed<RequestObserver>({

@@ -8,6 +8,15 @@ export interface WindowCount {
   readonly oldestAt: number
 }
 
+/** What a scope holds now, read without counting (the admin API's consumption, docs/DESIGN.md §6). */
+export interface Standing {
+  /** Requests counted in the window ending `now`. */
+  readonly hits: number
+  /** The oldest of them; undefined when there are none. */
+  readonly oldestAt: number | undefined
+  readonly inFlight: number
+}
+
 /**
  * The counters limits are kept in, shared by every instance (docs/DESIGN.md
  * §11): each check and its increment are one atomic step, so concurrent
@@ -19,6 +28,8 @@ export class LimitCounters extends Context.Service<LimitCounters, {
   /** Enters one request in flight unless `limit` are; the count with it, or undefined when refused. */
   readonly enter: (scope: string, limit: number) => Effect.Effect<number | undefined>
   readonly leave: (scope: string) => Effect.Effect<void>
+  /** Reads the window's hits and the requests in flight; changes nothing, so it never counts as a request. */
+  readonly peek: (scope: string, windowMs: number, now: number) => Effect.Effect<Standing>
 }>()("parley/store/LimitCounters") {
   /** In the SQL store: Postgres locks the scope's row; SQLite serves one instance. */
   static readonly layerSql = Layer.effect(
@@ -54,7 +65,20 @@ export class LimitCounters extends Context.Service<LimitCounters, {
         leave: (scope) =>
           Effect.orDie(Effect.asVoid(
             sql`UPDATE limit_scopes SET in_flight = in_flight - 1 WHERE scope = ${scope} AND in_flight > 0`
-          ))
+          )),
+        peek: (scope, windowMs, now) =>
+          Effect.orDie(Effect.gen(function*() {
+            // The hits `hit` would keep: those after the window's start (it deletes the rest when it next counts).
+            const hits = yield* sql<{ readonly n: number | string; readonly oldest: number | string | null }>`
+              SELECT COUNT(*) AS n, MIN(at) AS oldest FROM limit_hits WHERE scope = ${scope} AND at > ${now - windowMs}`
+            const flight = yield* sql<{ readonly in_flight: number | string }>`
+              SELECT in_flight FROM limit_scopes WHERE scope = ${scope}`
+            return {
+              hits: Number(hits[0]?.n ?? 0),
+              oldestAt: hits[0]?.oldest == null ? undefined : Number(hits[0].oldest),
+              inFlight: Number(flight[0]?.in_flight ?? 0)
+            }
+          }))
       })
     })
   )

@@ -150,10 +150,28 @@ export const migrations = {
     yield* sql.unsafe(`CREATE TABLE limit_hits (scope TEXT NOT NULL, at BIGINT NOT NULL)`)
     yield* sql.unsafe(`CREATE INDEX limit_hits_scope_at ON limit_hits (scope, at)`)
   }),
+  // docs/DESIGN.md §9: MCP servers registered through the admin API. `headers` is JSON
+  // [{name, value}] whose values are sealed under PARLEY_SECRET_KEY (auth/sealing.ts);
+  // `revision` changes with every change or refresh, so each instance knows when to reconnect.
+  "8_mcp_servers": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const timestamp = sql.onDialectOrElse({ pg: () => "TIMESTAMPTZ", orElse: () => "TEXT" })
+    yield* sql.unsafe(`
+      CREATE TABLE mcp_servers (
+        id TEXT PRIMARY KEY,
+        url TEXT NOT NULL,
+        headers TEXT NOT NULL,
+        enabled BOOLEAN NOT NULL,
+        revision TEXT NOT NULL,
+        created_at ${timestamp} NOT NULL,
+        updated_at ${timestamp} NOT NULL
+      )
+    `)
+  }),
   // docs/DESIGN.md §11: a budget's count per scope and window ("tokensPerDay:key:ID:2026-11-24"),
   // in integer units (tokens, micro-dollars), deleted once its window has reset; §7: the
   // limit that refused a request, on its ledger row.
-  "8_budgets": Effect.gen(function*() {
+  "9_budgets": Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     yield* sql.unsafe(
       `CREATE TABLE budget_counters (counter TEXT PRIMARY KEY, used BIGINT NOT NULL, expires_at BIGINT NOT NULL)`

@@ -25,6 +25,13 @@ const LEAVE = `
 if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then redis.call('DECR', KEYS[1]) end
 return 0`
 
+// A read of both counters, nothing changed; ARGV[1] is `(<now - window>`: the hits HIT would keep.
+const PEEK = `
+local count = redis.call('ZCOUNT', KEYS[1], ARGV[1], '+inf')
+local oldest = redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[1], '+inf', 'WITHSCORES', 'LIMIT', 0, 1)[2] or ''
+local flight = redis.call('GET', KEYS[2]) or '0'
+return {count, oldest, flight}`
+
 /** The counters in Redis (`REDIS_URL`), one connection per instance, closed with it. */
 export const redisCounters = (url: Redacted.Redacted<string>) =>
   Layer.effect(
@@ -34,10 +41,13 @@ export const redisCounters = (url: Redacted.Redacted<string>) =>
         Effect.promise(() => createClient({ url: Redacted.value(url) }).connect()),
         (connected) => Effect.promise(() => connected.close())
       )
-      const run = (script: string, key: string, args: ReadonlyArray<string | number>) =>
+      const runOn = (script: string, keys: ReadonlyArray<string>, args: ReadonlyArray<string | number>) =>
         Effect.orDie(
-          Effect.tryPromise(() => client.eval(script, { keys: [`parley:limits:${key}`], arguments: args.map(String) }))
+          Effect.tryPromise(() =>
+            client.eval(script, { keys: keys.map((key) => `parley:limits:${key}`), arguments: args.map(String) })
+          )
         )
+      const run = (script: string, key: string, args: ReadonlyArray<string | number>) => runOn(script, [key], args)
       return LimitCounters.of({
         hit: (scope, limit, windowMs, now) =>
           Effect.map(run(HIT, `hits:${scope}`, [now, windowMs, limit, Math.random()]), (reply) => {
@@ -46,7 +56,16 @@ export const redisCounters = (url: Redacted.Redacted<string>) =>
           }),
         enter: (scope, limit) =>
           Effect.map(run(ENTER, `flight:${scope}`, [limit]), (count) => Number(count) < 0 ? undefined : Number(count)),
-        leave: (scope) => Effect.asVoid(run(LEAVE, `flight:${scope}`, []))
+        leave: (scope) => Effect.asVoid(run(LEAVE, `flight:${scope}`, [])),
+        peek: (scope, windowMs, now) =>
+          Effect.map(runOn(PEEK, [`hits:${scope}`, `flight:${scope}`], [`(${now - windowMs}`]), (reply) => {
+            const [hits, oldest, flight] = reply as [number, string, string]
+            return {
+              hits: Number(hits),
+              oldestAt: oldest === "" ? undefined : Number(oldest),
+              inFlight: Number(flight)
+            }
+          })
       })
     })
   )

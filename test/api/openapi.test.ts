@@ -65,6 +65,29 @@ describe("/openapi.json", () => {
     assert.strictEqual(spec.components.schemas.Sandbox.properties.display.properties.width.type, "integer")
   })
 
+  it("documents the MCP server routes under the admin tag, with no header values in the view (docs/DESIGN.md §9)", () => {
+    const routes = [
+      ["get", "/admin/v1/mcp-servers"],
+      ["post", "/admin/v1/mcp-servers"],
+      ["get", "/admin/v1/mcp-servers/{id}"],
+      ["patch", "/admin/v1/mcp-servers/{id}"],
+      ["delete", "/admin/v1/mcp-servers/{id}"],
+      ["post", "/admin/v1/mcp-servers/{id}/refresh"]
+    ] as const
+    for (const [method, path] of routes) assert.deepStrictEqual(spec.paths[path]?.[method]?.tags, ["admin"], path)
+    assert.hasAllKeys(spec.components.schemas.McpServer.properties, [
+      "id",
+      "source",
+      "transport",
+      "url",
+      "headerNames",
+      "enabled",
+      "status",
+      "reason",
+      "tools"
+    ])
+  })
+
   it("accepts a useChat body: the fields AI SDK transports add (docs/DESIGN.md §3.16)", () => {
     assert.isTrue(accepted(useChatBody))
     assert.isTrue(validateChatRequest(useChatBody), JSON.stringify(validateChatRequest.errors))

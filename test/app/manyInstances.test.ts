@@ -1,12 +1,22 @@
 import { it } from "@effect/vitest"
-import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
+import { Effect, Layer, ManagedRuntime } from "effect"
 import { SqlClient } from "effect/sql"
 import { connect, createServer, type Server, type Socket } from "node:net"
 import { expect } from "vitest"
 import { ApiKeys } from "../../src/auth/ApiKeys.ts"
 import * as Database from "../../src/store/Database.ts"
-import { describePostgres, postgresUrl, urlWithSchema, withFreshSchema } from "../store/postgres.ts"
-import { startGateway, type TestGateway } from "../support/gateway.ts"
+import { describePostgres, postgresUrl } from "../store/postgres.ts"
+import type { TestGateway } from "../support/gateway.ts"
+import {
+  admin,
+  closeAll,
+  inFreshSchema,
+  KEPT_MS,
+  models,
+  refusedEverywhere,
+  startInstances,
+  timeUntil
+} from "./instances.ts"
 
 /**
  * Several instances on one Postgres (docs/DESIGN.md §8 "Many instances"):
@@ -14,63 +24,6 @@ import { startGateway, type TestGateway } from "../support/gateway.ts"
  * LISTEN/NOTIFY. The instances' key caches are kept 5 s here, so nothing but
  * a notification can make a change land within 1 s.
  */
-const ADMIN_TOKEN = "op-token-many-instances-5d2e"
-const KEPT_MS = 5_000
-
-const admin = async (gateway: TestGateway, method: string, path: string, body?: unknown) => {
-  const response = await fetch(`${gateway.url}/admin/v1${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${ADMIN_TOKEN}`,
-      ...(body === undefined ? {} : { "content-type": "application/json" })
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  })
-  expect(response.status, `${method} ${path}`).toBeLessThan(300)
-  return (await response.json()).data
-}
-
-/** The model ids the key sees at this instance, or the status when refused. */
-const models = async (gateway: TestGateway, secret: string): Promise<ReadonlyArray<string> | number> => {
-  const response = await fetch(`${gateway.url}/api/v1/models`, { headers: { authorization: `Bearer ${secret}` } })
-  if (response.status !== 200) return response.status
-  return (await response.json()).data.models.map((model: { id: string }) => model.id)
-}
-
-/** Milliseconds until `check` holds, polling; undefined past the deadline. */
-const timeUntil = async (deadlineMs: number, check: () => Promise<boolean>): Promise<number | undefined> => {
-  const start = Date.now()
-  while (Date.now() - start < deadlineMs) {
-    if (await check()) return Date.now() - start
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-  return undefined
-}
-
-const refusedEverywhere = (gateways: ReadonlyArray<TestGateway>, secret: string) => async () =>
-  (await Promise.all(gateways.map((gateway) => models(gateway, secret)))).every((answer) => answer === 401)
-
-/** Instances one after the other (each migrates the schema first), all with the same settings. */
-const startInstances = async (urls: ReadonlyArray<string>, keyCacheTtlMs = KEPT_MS) => {
-  const gateways: Array<TestGateway> = []
-  for (const databaseUrl of urls) {
-    gateways.push(
-      await startGateway({ databaseUrl, config: { adminToken: Redacted.make(ADMIN_TOKEN), keyCacheTtlMs } })
-    )
-  }
-  return gateways
-}
-
-const closeAll = (gateways: ReadonlyArray<TestGateway>) => Promise.all(gateways.map((gateway) => gateway.close()))
-
-/** Within a fresh schema: `use` gets the schema's URL and a client of the test database. */
-const inFreshSchema = (use: (url: string, schema: string, sql: SqlClient.SqlClient) => Promise<void>) =>
-  withFreshSchema((schema) =>
-    Effect.flatMap(
-      Effect.service(SqlClient.SqlClient),
-      (sql) => Effect.promise(() => use(urlWithSchema(schema), schema, sql))
-    )
-  )
 
 /** The backends of this schema's instances that hold a LISTEN. */
 const listeners = (sql: SqlClient.SqlClient, schema: string) =>

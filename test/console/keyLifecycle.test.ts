@@ -99,7 +99,7 @@ describe("a key's life in the console", { timeout: 120_000 }, () => {
     await page.getByRole("link", { name: "ci-bot" }).click()
     await page.getByRole("heading", { name: "Key “ci-bot”" }).waitFor()
     await page.getByRole("checkbox", { name: /Model Two/ }).uncheck()
-    await page.getByRole("button", { name: "Save allow-lists" }).click()
+    await page.getByRole("button", { name: "Save changes" }).click()
     await page.getByText(/^Saved/).waitFor()
     expect(await within(5_000, async () => (await status(chat(secret, "test/m2"))) === 403)).toBe(true)
     expect(await status(chat(secret, "test/m1"))).toBe(200)

@@ -5,11 +5,13 @@ import {
   ADMIN_TOKEN,
   asOperator,
   createAccount,
+  focused,
   launch,
   openConsole,
   screenshot,
   signIn,
-  startConsoleGateway
+  startConsoleGateway,
+  tabTo
 } from "./support.ts"
 
 /** The console with the keyboard alone, as the operator, on a 390 px wide screen, and its chart. */
@@ -28,23 +30,6 @@ afterAll(async () => {
   await browser?.close()
   await gateway?.close()
 })
-
-/** What has the focus: its role-ish tag and its accessible text. */
-const focused = (page: Page) =>
-  page.evaluate(() => {
-    const element = document.activeElement as HTMLElement | null
-    const label = element?.id ? document.querySelector(`label[for="${CSS.escape(element.id)}"]`)?.textContent : null
-    return `${element?.tagName.toLowerCase()} ${(label ?? element?.textContent ?? "").trim()}`
-  })
-
-/** Tabs until the focus is on `name` (a tag and the start of its text); fails after 40 presses. */
-const tabTo = async (page: Page, name: string) => {
-  for (let presses = 0; presses < 40; presses++) {
-    await page.keyboard.press("Tab")
-    if ((await focused(page)).startsWith(name)) return
-  }
-  throw new Error(`Tab never reached ${name}; the focus is on ${await focused(page)}`)
-}
 
 /** The focus ring a keyboard user sees on what has the focus. */
 const outline = (page: Page) => page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)

@@ -3,7 +3,7 @@ import { mkdirSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
 import { expect } from "vitest"
-import { startGateway, type TestGateway } from "../support/gateway.ts"
+import { type GatewayOptions, startGateway, type TestGateway } from "../support/gateway.ts"
 
 /** The console in Debian's Chromium against the real gateway, with every request to another host refused. */
 
@@ -17,8 +17,11 @@ export const screenshot = async (page: Page, name: string) => {
   await page.screenshot({ path: join(artifacts, name), fullPage: true })
 }
 
-export const startConsoleGateway = async (): Promise<TestGateway> => {
-  const gateway = await startGateway({ config: { adminToken: Redacted.make(ADMIN_TOKEN) } })
+export const startConsoleGateway = async (options: GatewayOptions = {}): Promise<TestGateway> => {
+  const gateway = await startGateway({
+    ...options,
+    config: { ...options.config, adminToken: Redacted.make(ADMIN_TOKEN) }
+  })
   gateway.upstream.respondWith(() => ({ type: "text", text: "Hello from upstream" }))
   return gateway
 }
@@ -70,6 +73,23 @@ export const signIn = async (page: Page, email: string, password: string) => {
   await page.getByLabel("Password", { exact: true }).fill(password)
   await page.getByRole("button", { name: "Sign in", exact: true }).click()
   await page.getByRole("button", { name: "Sign out" }).waitFor()
+}
+
+/** What has the focus: its role-ish tag and its accessible text. */
+export const focused = (page: Page) =>
+  page.evaluate(() => {
+    const element = document.activeElement as HTMLElement | null
+    const label = element?.id ? document.querySelector(`label[for="${CSS.escape(element.id)}"]`)?.textContent : null
+    return `${element?.tagName.toLowerCase()} ${(label ?? element?.textContent ?? "").trim()}`
+  })
+
+/** Tabs until the focus is on `name` (a tag and the start of its text); fails after `presses` presses. */
+export const tabTo = async (page: Page, name: string, presses = 40) => {
+  for (let pressed = 0; pressed < presses; pressed++) {
+    await page.keyboard.press("Tab")
+    if ((await focused(page)).startsWith(name)) return
+  }
+  throw new Error(`Tab never reached ${name}; the focus is on ${await focused(page)}`)
 }
 
 /** A call of the admin API with the operator token; the answer's `data`. */

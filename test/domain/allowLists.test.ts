@@ -13,7 +13,11 @@ describe("key ∩ account (docs/DESIGN.md §6)", () => {
     [["openai/*"], ["anthropic/*"], []],
     [[], ["*"], []],
     [["*"], [], []],
-    [["bash", "browser"], ["browser", "computer"], ["browser"]]
+    [["bash", "browser"], ["browser", "computer"], ["browser"]],
+    // An MCP server's tools (docs/DESIGN.md §9) narrow the same way.
+    [["docs__search", "wiki__read"], ["docs__*"], ["docs__search"]],
+    [["docs__*"], ["docs__search", "bash"], ["docs__search"]],
+    [["*"], ["docs__*"], ["docs__*"]]
   ])("%j ∩ %j = %j", (key, account, expected) => {
     expect(intersectAllowLists(key, account)).toEqual(expected)
   })
@@ -33,5 +37,9 @@ describe("key ∩ account (docs/DESIGN.md §6)", () => {
     expect(entriesBeyond(["openai/gpt-4o", "openai/*", "*", "anthropic/x"], ["openai/*"])).toEqual(["*", "anthropic/x"])
     expect(entriesBeyond(["bash"], ["*"])).toEqual([])
     expect(entriesBeyond(["bash"], [])).toEqual(["bash"])
+    expect(entriesBeyond(["docs__search", "docs__*", "wiki__read", "bash"], ["docs__*"])).toEqual([
+      "wiki__read",
+      "bash"
+    ])
   })
 })

@@ -22,6 +22,9 @@ const refusal = (key: ApiKey) =>
         : Effect.die("admitted")
   )
 
+const consumption = (...args: Parameters<Limiter["Service"]["consumption"]>) =>
+  Effect.flatMap(Effect.service(Limiter), (limiter) => limiter.consumption(...args))
+
 const admit = (key: ApiKey) => Effect.flatMap(Effect.service(Limiter), (limiter) => limiter.admit(key))
 
 /** The same tests over any counters (SQLite, Postgres, Redis): docs/DESIGN.md §11. */
@@ -77,6 +80,38 @@ export const limiterSuite = <E>(limiter: () => Layer.Layer<Limiter, E>) => {
       const later = (yield* admit(two))!
       assert.strictEqual(later.headers["ratelimit-remaining"], "1")
       yield* later.release
+    }).pipe(Effect.provide(limiter())))
+
+  it.live("reads consumption without counting: any number of reads leaves every limit as it was", () =>
+    Effect.gen(function*() {
+      const limits = { requestsPerMinute: 3, concurrentRequests: 4, tokensPerDay: 100 }
+      const key = fresh(limits, { requestsPerMinute: 5 })
+      assert.deepStrictEqual(yield* consumption("key", key.id, limits), {
+        requestsPerMinute: { used: 0, limit: 3 },
+        concurrentRequests: { used: 0, limit: 4 }
+      })
+      const before = Date.now()
+      const first = (yield* admit(key))!
+      for (let i = 0; i < 5; i++) yield* consumption("key", key.id, limits)
+      const read = yield* consumption("key", key.id, limits)
+      assert.deepStrictEqual([read.requestsPerMinute?.used, read.concurrentRequests?.used], [1, 1])
+      const resetAt = Date.parse(read.requestsPerMinute!.resetAt!)
+      assert.isTrue(resetAt >= before + WINDOW_MS && resetAt <= Date.now() + WINDOW_MS)
+      assert.isUndefined(read.concurrentRequests!.resetAt)
+      // The account's own scope counted the same request (a moment later).
+      const account = (yield* consumption("account", key.accountId, { requestsPerMinute: 5 })).requestsPerMinute!
+      assert.deepStrictEqual([account.used, account.limit], [1, 5])
+      assert.isTrue(Math.abs(Date.parse(account.resetAt!) - resetAt) < 500)
+      // Reads took nothing: the two places left in the window are still there, then the next is refused.
+      const second = (yield* admit(key))!
+      const third = (yield* admit(key))!
+      assert.strictEqual(third.headers["ratelimit-remaining"], "0")
+      assert.strictEqual((yield* refusal(key)).limit, "requestsPerMinute")
+      assert.strictEqual((yield* consumption("key", key.id, limits)).concurrentRequests?.used, 3)
+      yield* Effect.forEach([first, second, third], (a) => a.release)
+      assert.strictEqual((yield* consumption("key", key.id, limits)).concurrentRequests?.used, 0)
+      // A scope without counted limits reads nothing.
+      assert.deepStrictEqual(yield* consumption("key", key.id, { tokensPerDay: 100 }), {})
     }).pipe(Effect.provide(limiter())))
 
   it.live("admits a key without limits, or with budgets only, without a counter or headers", () =>

@@ -125,13 +125,18 @@ describe("OpenAPI", () => {
       [
         "/admin/v1/accounts",
         "/admin/v1/accounts/{id}",
+        "/admin/v1/accounts/{id}/limits",
         "/admin/v1/catalog",
         "/admin/v1/keys",
         "/admin/v1/keys/{id}",
         "/admin/v1/keys/{id}/activate",
         "/admin/v1/keys/{id}/deactivate",
+        "/admin/v1/keys/{id}/limits",
         "/admin/v1/keys/{id}/revoke",
         "/admin/v1/keys/{id}/rotate",
+        "/admin/v1/mcp-servers",
+        "/admin/v1/mcp-servers/{id}",
+        "/admin/v1/mcp-servers/{id}/refresh",
         "/admin/v1/requests",
         "/admin/v1/requests/{correlationId}",
         "/admin/v1/sandboxes",
@@ -154,5 +159,13 @@ describe("OpenAPI", () => {
     expect(document.paths["/admin/v1/keys"].get.tags).toEqual(["admin"])
     expect(document.paths["/admin/v1/keys"].get.security).toEqual([{ operator: [] }, { session: [] }])
     expect(document.paths["/admin/v1/session"].post.security).toEqual([])
+    // The limits' current use, open to the budgets' entries (docs/DESIGN.md §6, §11).
+    const consumption = document.components.schemas.LimitsStatus.properties.consumption.properties
+    expect(Object.keys(consumption)).toEqual([
+      "requestsPerMinute",
+      "concurrentRequests",
+      "tokensPerDay",
+      "costPerMonthUsd"
+    ])
   })
 })

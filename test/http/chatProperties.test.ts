@@ -1,5 +1,6 @@
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { bodyFields } from "../domain/generators.ts"
 import { startGateway, type TestGateway } from "../support/gateway.ts"
 import { bearer, postJson } from "../support/http.ts"
 import { makeTestTool } from "../support/tools.ts"
@@ -19,21 +20,7 @@ const valid = { model: "test/m1", messages: [{ role: "user", content: "hi" }], s
 
 /** A valid body with one field replaced by an arbitrary JSON value. */
 const mutated = fc.tuple(
-  fc.constantFrom(
-    "model",
-    "messages",
-    "stream",
-    "prune",
-    "pruneOptions",
-    "systemPrompt",
-    "promptType",
-    "allowedTools",
-    "contextStrategy",
-    "sandboxId",
-    "context",
-    "toolContext",
-    "validateOnly"
-  ),
+  fc.constantFrom(...bodyFields),
   fc.jsonValue()
 ).map(([field, value]) => ({ ...valid, [field]: value }))
 

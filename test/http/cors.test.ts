@@ -88,6 +88,24 @@ describe("CORS on", () => {
     expect(refused.status).toBe(401)
     expect(refused.headers.get("access-control-allow-origin")).toBe("http://localhost:5173")
   })
+
+  it("lets a listed page call /mcp, and refuses an unlisted one there (docs/DESIGN.md §9)", async () => {
+    const list = (origin: string) =>
+      fetch(`${gateway.url}/mcp`, {
+        method: "POST",
+        headers: {
+          ...bearer(secret),
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          origin
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" })
+      })
+    const listed = await list(PAGE)
+    expect(listed.status).toBe(200)
+    expect(listed.headers.get("access-control-allow-origin")).toBe(PAGE)
+    expect((await list("https://evil.example")).status).toBe(403)
+  })
 })
 
 describe("CORS for any origin (*)", () => {

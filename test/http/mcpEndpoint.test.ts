@@ -135,4 +135,28 @@ describe("parley as an MCP server at /mcp (docs/DESIGN.md §9)", () => {
     })
     expect(wrong.status).toBe(401)
   })
+
+  it("refuses a browser page of a foreign origin, key or not, and serves its own origin (DNS rebinding)", async () => {
+    const { secret } = await gateway.createKey({ tools: ["echo"] })
+    const list = (origin: string) =>
+      fetch(`${gateway.url}/mcp`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${secret}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          origin
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" })
+      })
+    const foreign = await list("http://rebound.example:8080")
+    expect(foreign.status).toBe(403)
+    const body = await foreign.json()
+    expect(body.error).toBe("Forbidden")
+    expect(body.details).toEqual({ origin: "http://rebound.example:8080" })
+    expect(body.message).toContain("PARLEY_CORS_ORIGINS")
+    const own = await list(new URL(gateway.url).origin)
+    expect(own.status).toBe(200)
+    expect(JSON.stringify(await own.json())).toContain("echo")
+  })
 })

@@ -17,18 +17,21 @@ const BODY_LIMIT = 64 * 1024
 export const readAdminBody = <S extends Schema.Decoder<unknown>>(
   request: HttpServerRequest.HttpServerRequest,
   schema: S
-) => {
-  const decode = Schema.decodeUnknownResult(schema, { onExcessProperty: "error", errors: "all" })
-  return Effect.gen(function*() {
+) =>
+  Effect.gen(function*() {
     const text = yield* request.text.pipe(
       Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(BODY_LIMIT)),
       Effect.mapError(() => new BodyTooLarge({ limit: BODY_LIMIT }))
     )
-    const body = text.trim() === "" ? {} : yield* parseJsonBody(text)
-    const decoded = decode(body)
-    if (Result.isSuccess(decoded)) return decoded.success as S["Type"]
-    return yield* new InvalidRequest({ issues: describeIssues(decoded.failure.issue) })
+    return yield* decodeAdminBody(schema, text.trim() === "" ? {} : yield* parseJsonBody(text))
   })
+
+/** A parsed body decoded with `schema`; unknown fields refused, every issue named (400). */
+export const decodeAdminBody = <S extends Schema.Decoder<unknown>>(schema: S, body: unknown) => {
+  const decoded = Schema.decodeUnknownResult(schema, { onExcessProperty: "error", errors: "all" })(body)
+  return Result.isSuccess(decoded)
+    ? Effect.succeed(decoded.success as S["Type"])
+    : Effect.fail(new InvalidRequest({ issues: describeIssues(decoded.failure.issue) }))
 }
 
 /** A query decoded with `schema` (its values are text), in the spec's error body when it is not: 400 naming the fields. */

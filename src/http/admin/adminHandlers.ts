@@ -10,7 +10,11 @@ import { Sessions } from "../../auth/Sessions.ts"
 import type { KeyStatus } from "../../domain/ApiKey.ts"
 import { InvalidRequest } from "../../domain/requestErrors.ts"
 import { accountView, keyView } from "../../domain/views.ts"
+import { Budgets } from "../../governance/Budgets.ts"
+import { Limiter } from "../../governance/Limiter.ts"
 import { UsageQueries } from "../../ledger/UsageQueries.ts"
+import { McpRegistry } from "../../mcp/McpRegistry.ts"
+import { McpServers } from "../../mcp/McpServers.ts"
 import { ModelRegistry } from "../../models/ModelRegistry.ts"
 import { type SandboxInfo, SandboxNotFound } from "../../sandbox/Sandbox.ts"
 import { sandboxAccount } from "../../sandbox/sandboxAccess.ts"
@@ -25,6 +29,8 @@ import { makeAdminCatalog } from "./adminCatalog.ts"
 import { ok } from "./adminViews.ts"
 import { makeCatalogCheck, withinAccount } from "./allowListCheck.ts"
 import { makeKeyCreation } from "./keyCreation.ts"
+import { makeLimitsAdmin } from "./limitsAdmin.ts"
+import { makeMcpServerAdmin } from "./mcpServerAdmin.ts"
 import { clearedCookie, sessionCookie } from "./sessionCookie.ts"
 import { makeUsageAdmin } from "./usageAdmin.ts"
 
@@ -51,11 +57,14 @@ export const AdminHandlers = HttpApiBuilder.group(
     const accounts = yield* Accounts
     const sessions = yield* Sessions
     const sandboxes = yield* SandboxProvider
-    const checkCatalog = makeCatalogCheck(yield* ModelRegistry, yield* ToolRegistry)
+    const mcp = yield* McpRegistry
+    const checkCatalog = makeCatalogCheck(yield* ModelRegistry, yield* ToolRegistry, mcp)
     const accountAdmin = makeAccountAdmin(accounts, checkCatalog)
     const createKey = makeKeyCreation(keys, accounts, checkCatalog)
-    const catalog = makeAdminCatalog(yield* ModelRegistry, yield* ToolRegistry, accounts)
+    const catalog = makeAdminCatalog(yield* ModelRegistry, yield* ToolRegistry, mcp, accounts)
     const usageAdmin = makeUsageAdmin(yield* UsageQueries, keys)
+    const mcpAdmin = makeMcpServerAdmin(yield* McpServers)
+    const limitsAdmin = makeLimitsAdmin(keys, accounts, yield* Limiter, yield* Budgets)
 
     const signIn = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.gen(function*() {
@@ -126,6 +135,7 @@ export const AdminHandlers = HttpApiBuilder.group(
         "updateAccount",
         ({ params, request }) => withPrincipal((p) => accountAdmin.update(p, params.id, request))
       )
+      .handleRaw("accountLimits", ({ params }) => withPrincipal((p) => limitsAdmin.account(p, params.id)))
       .handleRaw(
         "listKeys",
         ({ query }) =>
@@ -142,6 +152,7 @@ export const AdminHandlers = HttpApiBuilder.group(
           )
       )
       .handleRaw("updateKey", ({ params, request }) => withPrincipal((p) => updateKey(p, params.id, request)))
+      .handleRaw("keyLimits", ({ params }) => withPrincipal((p) => limitsAdmin.key(p, params.id)))
       .handleRaw("activateKey", setStatus("active"))
       .handleRaw("deactivateKey", setStatus("inactive"))
       .handleRaw("revokeKey", setStatus("revoked"))
@@ -150,6 +161,15 @@ export const AdminHandlers = HttpApiBuilder.group(
       .handleRaw("usage", ({ query }) => withPrincipal((p) => usageAdmin.usage(p, query)))
       .handleRaw("listRequests", ({ query }) => withPrincipal((p) => usageAdmin.requests(p, query)))
       .handleRaw("getRequest", ({ params }) => withPrincipal((p) => usageAdmin.request(p, params.correlationId)))
+      .handleRaw("listMcpServers", () => withPrincipal(mcpAdmin.list))
+      .handleRaw("createMcpServer", ({ request }) => withPrincipal((p) => mcpAdmin.create(p, request)))
+      .handleRaw("getMcpServer", ({ params }) => withPrincipal((p) => mcpAdmin.get(p, params.id)))
+      .handleRaw(
+        "updateMcpServer",
+        ({ params, request }) => withPrincipal((p) => mcpAdmin.update(p, params.id, request))
+      )
+      .handleRaw("deleteMcpServer", ({ params }) => withPrincipal((p) => mcpAdmin.remove(p, params.id)))
+      .handleRaw("refreshMcpServer", ({ params }) => withPrincipal((p) => mcpAdmin.refresh(p, params.id)))
       .handleRaw("listSandboxes", ({ query }) =>
         withPrincipal((principal) =>
           Effect.map(sandboxes.list, (all) => {

@@ -40,6 +40,12 @@ const routes = (): ReadonlyArray<readonly [string, string, unknown?]> => [
   ["GET", "/admin/v1/usage"],
   ["GET", "/admin/v1/requests"],
   ["GET", "/admin/v1/requests/any-correlation-id"],
+  ["GET", "/admin/v1/mcp-servers"],
+  ["POST", "/admin/v1/mcp-servers", { id: "docs", url: "http://127.0.0.1:9/mcp" }],
+  ["GET", "/admin/v1/mcp-servers/docs"],
+  ["PATCH", "/admin/v1/mcp-servers/docs", { enabled: false }],
+  ["DELETE", "/admin/v1/mcp-servers/docs"],
+  ["POST", "/admin/v1/mcp-servers/docs/refresh"],
   ["GET", "/admin/v1/sandboxes"],
   ["DELETE", `/admin/v1/sandboxes/${sandboxOfA}`]
 ]
@@ -69,8 +75,9 @@ describe("admin API access (docs/DESIGN.md §6)", () => {
     expect(key.body.data.key).toMatchObject({ name: "ana-bot", status: "active" })
   })
 
-  it("keeps accounts to the operator: a session gets 403", async () => {
-    for (const [method, path, body] of routes().filter(([, path]) => path.startsWith("/admin/v1/accounts"))) {
+  it("keeps accounts and MCP servers to the operator: a session gets 403", async () => {
+    const operatorOnly = /^\/admin\/v1\/(accounts|mcp-servers)/
+    for (const [method, path, body] of routes().filter(([, path]) => operatorOnly.test(path))) {
       expectError(await world.call("a", method, path, { body }), 403, "Forbidden")
     }
   })

@@ -1,6 +1,7 @@
 import { Redacted } from "effect"
 import { join } from "node:path"
 import { expect } from "vitest"
+import type { AppConfig } from "../../../src/config/AppConfig.ts"
 import { dataDirectory, testSandboxes } from "../../sandbox/support.ts"
 import { startGateway, type TestGateway } from "../../support/gateway.ts"
 
@@ -44,11 +45,12 @@ const signIn = async (url: string, email: string, password: string): Promise<Ses
   return { cookie, csrfToken: body.data.csrfToken, accountId: body.data.account.id }
 }
 
-export const startAdminWorld = async (): Promise<AdminWorld> => {
+/** `config`: further settings of the gateway (e.g. the config file's `mcpServers`). */
+export const startAdminWorld = async (config: Partial<AppConfig["Service"]> = {}): Promise<AdminWorld> => {
   // One database for the gateway and its sandboxes, as in production.
   const { data, sandboxes } = dataDirectory()
   const gateway = await startGateway({
-    config: { adminToken: Redacted.make(ADMIN_TOKEN) },
+    config: { ...config, adminToken: Redacted.make(ADMIN_TOKEN) },
     sandboxes: testSandboxes(sandboxes),
     databaseUrl: `sqlite:${join(data, "parley.db")}`
   })

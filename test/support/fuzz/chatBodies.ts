@@ -1,4 +1,5 @@
 import fc from "fast-check"
+import { bodyFields } from "../../domain/generators.ts"
 
 /**
  * Generators of POST /api/v1/chat requests for fuzzing the real gateway
@@ -148,19 +149,7 @@ const hostileMessage = fc.record({
 /** Known fields, a few near misses and arbitrary names: item 9's unknown fields (docs/DESIGN.md §3.16). */
 const fieldName = fc.oneof(
   fc.constantFrom(
-    "model",
-    "messages",
-    "stream",
-    "prune",
-    "pruneOptions",
-    "systemPrompt",
-    "promptType",
-    "allowedTools",
-    "contextStrategy",
-    "sandboxId",
-    "context",
-    "toolContext",
-    "validateOnly",
+    ...bodyFields,
     "strem",
     "mesages",
     "validate_only",

@@ -1,19 +1,21 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js"
 import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js"
-import { createServer } from "node:http"
+import { createServer, type IncomingHttpHeaders } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { RunningServer } from "./everything.ts"
 
 /**
  * A small stateless MCP server whose one tool's input schema a test can
  * change; its lists say `ttlMs: 0`, so a client reads them afresh each time.
+ * `headers` holds the headers of every request it was sent.
  */
 export const startFakeMcpServer = async (
   initial: Tool["inputSchema"]
-): Promise<RunningServer & { schema: Tool["inputSchema"] }> => {
-  const state = { schema: initial }
+): Promise<RunningServer & { schema: Tool["inputSchema"]; readonly headers: Array<IncomingHttpHeaders> }> => {
+  const state = { schema: initial, headers: [] as Array<IncomingHttpHeaders> }
   const http = createServer(async (req, res) => {
+    state.headers.push(req.headers)
     const server = new Server({ name: "fake", version: "1.0.0" }, { capabilities: { tools: {} } })
     server.setRequestHandler(ListToolsRequestSchema, async () => ({
       tools: [{ name: "lookup", description: "Looks a word up", inputSchema: state.schema }],

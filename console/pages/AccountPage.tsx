@@ -1,0 +1,60 @@
+import type { Account, Catalog, Client } from "../api.ts"
+import { PageTitle } from "../PageTitle.tsx"
+import { href } from "../route.ts"
+import { list, Pending, useLoad, when } from "../ui.tsx"
+import { LimitsView } from "./LimitsView.tsx"
+import { RulesForm } from "./RulesForm.tsx"
+
+/** One account, for the operator: its facts, its limits in use over all its keys, and its rules to edit. */
+export const AccountPage = ({ client, id }: { readonly client: Client; readonly id: string }) => {
+  const path = `/accounts/${encodeURIComponent(id)}`
+  const [loaded, reload] = useLoad(async () => {
+    const [{ account }, catalog] = await Promise.all([
+      client.get<{ account: Account }>(path),
+      client.get<Catalog>("/catalog")
+    ])
+    return { account, catalog }
+  }, [client, path])
+  const account = loaded.state === "done" ? loaded.value.account : undefined
+  return (
+    <>
+      <PageTitle text={account === undefined ? "Account" : `Account “${account.name}”`} />
+      <p>
+        <a href={href("accounts")}>← All accounts</a>
+      </p>
+      <Pending loaded={loaded} />
+      {loaded.state !== "done" || account === undefined ? null : (
+        <>
+          <dl class="facts">
+            <dt>Email</dt>
+            <dd>{account.email ?? "—"}</dd>
+            <dt>Status</dt>
+            <dd>
+              <span class={`status ${account.status}`}>{account.status}</span>
+            </dd>
+            <dt>Created</dt>
+            <dd>{when(account.createdAt)}</dd>
+            <dt>Models</dt>
+            <dd>{list(account.allowedModels)}</dd>
+            <dt>Tools</dt>
+            <dd>{list(account.allowedTools)}</dd>
+            <dt>Needs approval</dt>
+            <dd>{list(account.approvalRequired)}</dd>
+          </dl>
+          <section aria-labelledby="limits-title">
+            <h2 id="limits-title">Limits</h2>
+            <LimitsView client={client} path={path} caption="All its keys together" round={account} />
+          </section>
+          <RulesForm
+            client={client}
+            path={path}
+            subject="account"
+            rules={account}
+            catalog={loaded.value.catalog}
+            onSaved={reload}
+          />
+        </>
+      )}
+    </>
+  )
+}

@@ -1,0 +1,76 @@
+import { Effect, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
+import { expect } from "vitest"
+import type { AppConfig } from "../../src/config/AppConfig.ts"
+import { urlWithSchema, withFreshSchema } from "../store/postgres.ts"
+import { startGateway, type TestGateway } from "../support/gateway.ts"
+
+/**
+ * Several gateway instances on one Postgres (docs/DESIGN.md §8 "Many
+ * instances"), for the tests that a change made through one reaches the others.
+ */
+export const ADMIN_TOKEN = "op-token-many-instances-5d2e"
+export const KEPT_MS = 5_000
+
+export const admin = async (gateway: TestGateway, method: string, path: string, body?: unknown) => {
+  const response = await fetch(`${gateway.url}/admin/v1${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${ADMIN_TOKEN}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" })
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) })
+  })
+  expect(response.status, `${method} ${path}`).toBeLessThan(300)
+  return (await response.json()).data
+}
+
+/** The model ids the key sees at this instance, or the status when refused. */
+export const models = async (gateway: TestGateway, secret: string): Promise<ReadonlyArray<string> | number> => {
+  const response = await fetch(`${gateway.url}/api/v1/models`, { headers: { authorization: `Bearer ${secret}` } })
+  if (response.status !== 200) return response.status
+  return (await response.json()).data.models.map((model: { id: string }) => model.id)
+}
+
+/** Milliseconds until `check` holds, polling; undefined past the deadline. */
+export const timeUntil = async (deadlineMs: number, check: () => Promise<boolean>): Promise<number | undefined> => {
+  const start = Date.now()
+  while (Date.now() - start < deadlineMs) {
+    if (await check()) return Date.now() - start
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  return undefined
+}
+
+export const refusedEverywhere = (gateways: ReadonlyArray<TestGateway>, secret: string) => async () =>
+  (await Promise.all(gateways.map((gateway) => models(gateway, secret)))).every((answer) => answer === 401)
+
+/** Instances one after the other (each migrates the schema first), all with the same settings. */
+export const startInstances = async (
+  urls: ReadonlyArray<string>,
+  keyCacheTtlMs = KEPT_MS,
+  config: Partial<AppConfig["Service"]> = {}
+) => {
+  const gateways: Array<TestGateway> = []
+  for (const databaseUrl of urls) {
+    gateways.push(
+      await startGateway({
+        databaseUrl,
+        config: { ...config, adminToken: Redacted.make(ADMIN_TOKEN), keyCacheTtlMs }
+      })
+    )
+  }
+  return gateways
+}
+
+export const closeAll = (gateways: ReadonlyArray<TestGateway>) =>
+  Promise.all(gateways.map((gateway) => gateway.close()))
+
+/** Within a fresh schema: `use` gets the schema's URL and a client of the test database. */
+export const inFreshSchema = (use: (url: string, schema: string, sql: SqlClient.SqlClient) => Promise<void>) =>
+  withFreshSchema((schema) =>
+    Effect.flatMap(
+      Effect.service(SqlClient.SqlClient),
+      (sql) => Effect.promise(() => use(urlWithSchema(schema), schema, sql))
+    )
+  )
