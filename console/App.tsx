@@ -8,6 +8,7 @@ import { McpServers } from "./pages/McpServers.tsx"
 import { Requests } from "./pages/Requests.tsx"
 import { Sandboxes } from "./pages/Sandboxes.tsx"
 import { SignIn } from "./pages/SignIn.tsx"
+import { PageTitle } from "./PageTitle.tsx"
 import { href, useRoute } from "./route.ts"
 
 /** The console (docs/DESIGN.md §6): sign-in, then the pages of the signed-in account, or all of them for the operator. */
@@ -22,6 +23,23 @@ export const App = () => {
   return <Shell credentials={credentials} client={client} signedOut={signedOut} />
 }
 
+/** Pages of the operator alone: an account holder is not offered them. */
+const operatorPages: ReadonlyArray<readonly [string, string]> = [
+  ["accounts", "Accounts"],
+  ["mcp-servers", "MCP servers"]
+]
+
+/** What an account holder sees at an operator's page (reached by its address): why, and where to go. */
+const OperatorOnly = ({ title }: { readonly title: string }) => (
+  <>
+    <PageTitle text={title} />
+    <p class="empty" role="status">
+      {title} are the operator's to manage: sign in with the admin token to see them.{" "}
+      <a href={href("keys")}>Back to your keys</a>
+    </p>
+  </>
+)
+
 const Shell = ({ credentials, client, signedOut }: {
   readonly credentials: Credentials
   readonly client: Client
@@ -33,8 +51,9 @@ const Shell = ({ credentials, client, signedOut }: {
     ["keys", "Keys"],
     ["requests", "Requests"],
     ["sandboxes", "Sandboxes"],
-    ...(operator ? [["accounts", "Accounts"] as const, ["mcp-servers", "MCP servers"] as const] : [])
+    ...(operator ? operatorPages : [])
   ]
+  const operatorOnly = operator ? undefined : operatorPages.find(([name]) => name === page)?.[1]
   return (
     <>
       <a
@@ -62,7 +81,9 @@ const Shell = ({ credentials, client, signedOut }: {
         <button type="button" onClick={() => void signOut(client, credentials).then(signedOut)}>Sign out</button>
       </header>
       <main id="main" tabIndex={-1}>
-        {page === "keys" && id !== undefined
+        {operatorOnly !== undefined
+          ? <OperatorOnly title={operatorOnly} />
+          : page === "keys" && id !== undefined
           ? <KeyPage client={client} id={id} />
           : page === "requests"
           ? <Requests client={client} />

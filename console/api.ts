@@ -98,17 +98,29 @@ export interface RequestRow {
   readonly costUsd: number | null
 }
 
+/** A server's tool by its parley name (`<server>__<tool>`); a held-back one changed its schema and waits for a refresh. */
+export interface McpServerTool {
+  readonly name: string
+  readonly heldBack: boolean
+}
+
 /**
  * A registered MCP server as `/admin/v1/mcp-servers` shows it (docs/DESIGN.md
- * §9): header names only, never their values. A tool may come as its name or
- * as `{name, description}`, with or without the `<server>__` prefix.
+ * §9): header names only, never their values; a config-file server
+ * (`source: "config"`) is read-only there, but may be refreshed.
  */
 export interface McpServer {
   readonly id: string
-  readonly url: string
+  readonly source: "config" | "api"
+  readonly transport: "http" | "stdio"
+  /** null for a stdio server. */
+  readonly url: string | null
   readonly headerNames: ReadonlyArray<string>
   readonly enabled: boolean
-  readonly tools: ReadonlyArray<string | { readonly name: string; readonly description?: string }>
+  readonly status: "reachable" | "unreachable" | "disabled"
+  /** Why it is unreachable. */
+  readonly reason?: string
+  readonly tools: ReadonlyArray<McpServerTool>
 }
 
 export interface Sandbox {

@@ -2,7 +2,11 @@ import { useState } from "preact/hooks"
 import type { McpServer } from "../api.ts"
 import { Failure, messageOf } from "../ui.tsx"
 
-/** What the form sends: `POST {id, url, headers?}` to add, `PATCH {url, headers?}` to edit (docs/DESIGN.md §9). */
+/**
+ * What the form sends: `POST {id, url, headers?}` to add, `PATCH {url,
+ * headers?}` to edit (docs/DESIGN.md §9); on an edit, no `headers` keeps the
+ * stored ones and `{}` removes them all.
+ */
 export interface McpServerInput {
   readonly id: string
   readonly url: string
@@ -18,7 +22,7 @@ interface HeaderRow {
 /**
  * Adds a server, or edits one (`editing`): its id is fixed then, and its
  * stored header values are never shown; headers typed here replace them all,
- * none typed keeps them.
+ * none typed keeps them, and "send none" removes them.
  */
 export const McpServerForm = ({ editing, onSubmit, onCancel }: {
   readonly editing?: McpServer
@@ -28,6 +32,7 @@ export const McpServerForm = ({ editing, onSubmit, onCancel }: {
   const [id, setId] = useState(editing?.id ?? "")
   const [url, setUrl] = useState(editing?.url ?? "")
   const [rows, setRows] = useState<ReadonlyArray<HeaderRow>>([])
+  const [none, setNone] = useState(false)
   const [next, setNext] = useState(0)
   const [failure, setFailure] = useState<string>()
   const [busy, setBusy] = useState(false)
@@ -42,7 +47,11 @@ export const McpServerForm = ({ editing, onSubmit, onCancel }: {
       await onSubmit({
         id,
         url,
-        ...(typed.length === 0 ? {} : { headers: Object.fromEntries(typed.map((row) => [row.name.trim(), row.value])) })
+        ...(none
+          ? { headers: {} }
+          : typed.length === 0
+          ? {}
+          : { headers: Object.fromEntries(typed.map((row) => [row.name.trim(), row.value])) })
       })
     } catch (error) {
       setFailure(messageOf(error))
@@ -80,12 +89,23 @@ export const McpServerForm = ({ editing, onSubmit, onCancel }: {
         <legend>Headers sent with every request (credentials: stored encrypted, never shown again)</legend>
         {editing !== undefined && editing.headerNames.length > 0
           ? (
-            <p class="muted">
-              Now: {editing.headerNames.join(", ")}. Headers typed here replace them all; none keeps them.
-            </p>
+            <>
+              <p class="muted">
+                Now: {editing.headerNames.join(", ")}. Headers typed here replace them all; none keeps them.
+              </p>
+              <div class="check">
+                <input
+                  id="server-no-headers"
+                  type="checkbox"
+                  checked={none}
+                  onChange={(e) => setNone(e.currentTarget.checked)}
+                />
+                <label for="server-no-headers">Send no headers (remove {editing.headerNames.join(", ")})</label>
+              </div>
+            </>
           )
           : null}
-        {rows.map((row, index) => (
+        {none ? null : rows.map((row, index) => (
           <div class="header-row" key={row.key}>
             <div>
               <label for={`header-name-${row.key}`}>Header {index + 1} name</label>
@@ -111,15 +131,17 @@ export const McpServerForm = ({ editing, onSubmit, onCancel }: {
             </button>
           </div>
         ))}
-        <button
-          type="button"
-          onClick={() => {
-            setRows([...rows, { key: next, name: "", value: "" }])
-            setNext(next + 1)
-          }}
-        >
-          Add a header
-        </button>
+        {none ? null : (
+          <button
+            type="button"
+            onClick={() => {
+              setRows([...rows, { key: next, name: "", value: "" }])
+              setNext(next + 1)
+            }}
+          >
+            Add a header
+          </button>
+        )}
       </fieldset>
       <Failure message={failure} />
       <div class="actions">

@@ -1,70 +1,60 @@
 import { useState } from "preact/hooks"
-import { type Client, type McpServer, orNothingYet } from "../api.ts"
+import type { Client, McpServer } from "../api.ts"
 import { PageTitle } from "../PageTitle.tsx"
-import { Confirm, Pending, Table, useLoad } from "../ui.tsx"
+import { Confirm, messageOf, Pending, Table, useLoad } from "../ui.tsx"
+import { ServerEndpoint, ServerSource, ServerStatus, ServerTools } from "./McpServerCells.tsx"
 import { McpServerForm, type McpServerInput } from "./McpServerForm.tsx"
 
 const PATH = "/mcp-servers"
 const at = (id: string) => `${PATH}/${encodeURIComponent(id)}`
 
-const toolName = (server: McpServer, tool: McpServer["tools"][number]) => {
-  const name = typeof tool === "string" ? tool : tool.name
-  return name.startsWith(`${server.id}__`) ? name.slice(server.id.length + 2) : name
-}
-
-const Tools = ({ server }: { readonly server: McpServer }) =>
-  server.tools.length === 0 ? <span class="muted">none listed</span> : (
-    <details class="tools">
-      <summary>
-        {server.tools.length} tools<span class="visually-hidden">{` of ${server.id}`}</span>
-      </summary>
-      <ul>{server.tools.map((tool) => <li key={toolName(server, tool)}>{toolName(server, tool)}</li>)}</ul>
-    </details>
-  )
-
 type Asking = { readonly kind: "delete" | "toggle"; readonly server: McpServer }
+
+/** What became of a server the API just answered with. */
+const outcome = (server: McpServer) =>
+  server.status === "unreachable"
+    ? `it is unreachable: ${server.reason ?? "no reason given"}`
+    : server.status === "disabled"
+    ? "it is disabled"
+    : `it lists ${server.tools.length} ${server.tools.length === 1 ? "tool" : "tools"}`
 
 /**
  * The operator's MCP servers (docs/DESIGN.md §9) over `/admin/v1/mcp-servers`:
- * each with its tools; add, edit, enable or disable, refresh (accepting
- * changed tool schemas) and delete. Until the gateway offers that API, the
- * page says so.
+ * each with its tools (held-back ones marked) and whether it answers; add,
+ * edit, enable or disable, refresh (accepting changed tool schemas) and
+ * delete. The config file's servers are read-only here; they may be refreshed.
  */
 export const McpServers = ({ client }: { readonly client: Client }) => {
-  const [loaded, reload] = useLoad(
-    () => orNothingYet(client.get<{ servers: ReadonlyArray<McpServer> }>(PATH)),
-    [client]
-  )
+  const [loaded, reload] = useLoad(() => client.get<{ servers: ReadonlyArray<McpServer> }>(PATH), [client])
   const [form, setForm] = useState<"add" | McpServer>()
   const [asking, setAsking] = useState<Asking>()
   const [note, setNote] = useState<string>()
   const submit = async (input: McpServerInput) => {
-    if (form === "add") await client.send("POST", PATH, input)
-    else if (form !== undefined) {
-      await client.send("PATCH", at(form.id), {
+    const { server } = form === "add"
+      ? await client.send<{ server: McpServer }>("POST", PATH, input)
+      : await client.send<{ server: McpServer }>("PATCH", at(input.id), {
         url: input.url,
         ...(input.headers === undefined ? {} : { headers: input.headers })
       })
-    }
-    setNote(form === "add" ? `Added ${input.id}.` : `Saved ${input.id}.`)
+    setNote(`${form === "add" ? "Added" : "Saved"} ${server.id}: ${outcome(server)}.`)
     setForm(undefined)
     reload()
   }
-  const refresh = async (server: McpServer) => {
+  const refresh = async (id: string) => {
     setNote(undefined)
     try {
-      await client.send("POST", `${at(server.id)}/refresh`)
-      setNote(`Refreshed ${server.id}: its tools were listed again.`)
+      const { server } = await client.send<{ server: McpServer }>("POST", `${at(id)}/refresh`)
+      const accepted = server.status === "reachable" ? "; changed tools are accepted" : ""
+      setNote(`Refreshed ${id}: ${outcome(server)}${accepted}.`)
     } catch (error) {
-      setNote(`Refreshing ${server.id} failed: ${error instanceof Error ? error.message : String(error)}`)
+      setNote(`Refreshing ${id} failed: ${messageOf(error)}`)
     }
     reload()
   }
-  const available = loaded.state === "done" && loaded.value !== undefined
   return (
     <>
       <PageTitle text="MCP servers">
-        {form !== undefined || !available
+        {form !== undefined || loaded.state !== "done"
           ? null
           : <button type="button" class="primary" onClick={() => setForm("add")}>Add server</button>}
       </PageTitle>
@@ -77,9 +67,7 @@ export const McpServers = ({ client }: { readonly client: Client }) => {
           onCancel={() => setForm(undefined)}
         />
       )}
-      {loaded.state !== "done" ? null : loaded.value === undefined
-        ? <p class="empty">This gateway does not manage MCP servers here yet: they come from its config file.</p>
-        : loaded.value.servers.length === 0
+      {loaded.state !== "done" ? null : loaded.value.servers.length === 0
         ? <p class="empty">No MCP servers yet: add one and keys may be allowed its tools.</p>
         : (
           <Table
@@ -87,38 +75,36 @@ export const McpServers = ({ client }: { readonly client: Client }) => {
             rowKey={(server) => server.id}
             rows={loaded.value.servers}
             columns={[
-              { label: "Id", cell: (server) => <code>{server.id}</code> },
-              { label: "URL", cell: (server) => <code>{server.url}</code> },
+              { label: "Id", cell: (server) => <code class="server-id">{server.id}</code> },
+              { label: "Endpoint", cell: (server) => <ServerEndpoint server={server} /> },
+              { label: "Source", cell: (server) => <ServerSource server={server} /> },
               {
                 label: "Headers",
                 cell: (server) => server.headerNames.length === 0 ? "none" : server.headerNames.join(", ")
               },
-              {
-                label: "Status",
-                cell: (server) => (
-                  <span class={`status ${server.enabled ? "active" : "disabled"}`}>
-                    {server.enabled ? "enabled" : "disabled"}
-                  </span>
-                )
-              },
-              { label: "Tools", cell: (server) => <Tools server={server} /> },
+              { label: "Status", cell: (server) => <ServerStatus server={server} /> },
+              { label: "Tools", cell: (server) => <ServerTools server={server} /> },
               {
                 label: "Actions",
                 cell: (server) => (
                   <div class="row-actions">
-                    <button type="button" onClick={() => void refresh(server)}>
+                    <button type="button" onClick={() => void refresh(server.id)}>
                       Refresh<span class="visually-hidden">{` ${server.id}`}</span>
                     </button>
-                    <button type="button" onClick={() => setForm(server)}>
-                      Edit<span class="visually-hidden">{` ${server.id}`}</span>
-                    </button>
-                    <button type="button" onClick={() => setAsking({ kind: "toggle", server })}>
-                      {server.enabled ? "Disable" : "Enable"}
-                      <span class="visually-hidden">{` ${server.id}`}</span>
-                    </button>
-                    <button type="button" class="danger" onClick={() => setAsking({ kind: "delete", server })}>
-                      Delete<span class="visually-hidden">{` ${server.id}`}</span>
-                    </button>
+                    {server.source === "config" ? null : (
+                      <>
+                        <button type="button" onClick={() => setForm(server)}>
+                          Edit<span class="visually-hidden">{` ${server.id}`}</span>
+                        </button>
+                        <button type="button" onClick={() => setAsking({ kind: "toggle", server })}>
+                          {server.enabled ? "Disable" : "Enable"}
+                          <span class="visually-hidden">{` ${server.id}`}</span>
+                        </button>
+                        <button type="button" class="danger" onClick={() => setAsking({ kind: "delete", server })}>
+                          Delete<span class="visually-hidden">{` ${server.id}`}</span>
+                        </button>
+                      </>
+                    )}
                   </div>
                 )
               }

@@ -15,6 +15,7 @@ import type { RunSummary } from "./RunSummary.ts"
 import { runTools, type ToolOutcome } from "./runTools.ts"
 import { meteredTokens, nextStepFits } from "./stepBudget.ts"
 import { StepTranslator } from "./StepTranslator.ts"
+import { withinTimeLimit } from "./timeLimit.ts"
 import type { ValidToolCall } from "./toolInput.ts"
 import { makeToolSet, type ToolSet } from "./toolSet.ts"
 
@@ -91,7 +92,7 @@ const runToEnd = Effect.fnUntraced(function*(run: AgentRun, state: RunState, fet
     const resumed = yield* resumeApprovals(run, state, tools, pace)
     const prompt = yield* initialPrompt(history.target, run.provider, run.system, history.messages.concat(resumed))
     return yield* runSteps(run, state, tools, history.target, prompt, pace)
-  }).pipe(Effect.timeoutOption(run.timeout))
+  }).pipe(withinTimeLimit(run.timeout))
 
   if (Option.isSome(ended)) return state.finish(ended.value === "done" ? undefined : ended.value)
   if (!state.started) {

@@ -15,6 +15,7 @@ import {
   openConsole,
   screenshot,
   signIn,
+  signInAsOperator,
   startConsoleGateway,
   tabTo
 } from "./support.ts"
@@ -178,9 +179,7 @@ describe("rules and limits in the console", { timeout: 120_000 }, () => {
 
   it("the operator edits an account's limits and approvals with the keyboard; its page shows their use", async () => {
     const { context, page, leaving, errors } = await openConsole(browser, gateway)
-    await page.getByText("Operator: sign in with the admin token").click()
-    await page.getByLabel(/Admin token/).fill(ADMIN_TOKEN)
-    await page.getByRole("button", { name: "Sign in as operator" }).click()
+    await signInAsOperator(page)
     await page.getByRole("link", { name: "Accounts" }).click()
     await page.getByRole("link", { name: "Dee" }).click()
     await page.getByRole("heading", { name: "Account “Dee”" }).waitFor()

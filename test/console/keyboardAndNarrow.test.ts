@@ -2,7 +2,6 @@ import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { TestGateway } from "../support/gateway.ts"
 import {
-  ADMIN_TOKEN,
   asOperator,
   createAccount,
   focused,
@@ -10,6 +9,7 @@ import {
   openConsole,
   screenshot,
   signIn,
+  signInAsOperator,
   startConsoleGateway,
   tabTo
 } from "./support.ts"
@@ -105,9 +105,7 @@ describe("the console for every kind of user", { timeout: 120_000 }, () => {
 
   it("the operator creates and disables an account", async () => {
     const { context, page, leaving, errors } = await openConsole(browser, gateway)
-    await page.getByText("Operator: sign in with the admin token").click()
-    await page.getByLabel(/Admin token/).fill(ADMIN_TOKEN)
-    await page.getByRole("button", { name: "Sign in as operator" }).click()
+    await signInAsOperator(page)
     await page.getByRole("link", { name: "Accounts" }).click()
     await page.getByRole("button", { name: "Create account" }).first().click()
     await page.getByLabel("Name").fill("Cy")

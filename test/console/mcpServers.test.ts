@@ -1,194 +1,276 @@
-import type { Browser, BrowserContext, Page } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { DEFAULT_MCP_CALL_TIMEOUT_MS, DEFAULT_MCP_LIST_TIMEOUT_MS } from "../../src/config/McpServerConfig.ts"
 import type { TestGateway } from "../support/gateway.ts"
 import { bearer } from "../support/http.ts"
-import { ADMIN_TOKEN, launch, openConsole, screenshot, startConsoleGateway, tabTo } from "./support.ts"
+import { type RunningServer, startEverythingHttp } from "../support/mcp/everything.ts"
+import { startFakeMcpServer } from "../support/mcp/fakeServer.ts"
+import {
+  ADMIN_TOKEN,
+  type ConsoleContext,
+  createAccount,
+  launch,
+  openConsole,
+  screenshot,
+  signIn,
+  signInAsOperator,
+  startConsoleGateway,
+  tabTo
+} from "./support.ts"
 
 /**
- * The operator's MCP servers page (docs/DESIGN.md §9). Its API is served here
- * by the test, as §9's contract states it, whatever this branch's gateway
- * offers; the last test uses the gateway's own.
+ * The operator's MCP servers page (docs/DESIGN.md §6, §9) against the
+ * gateway's own /admin/v1/mcp-servers: the reference server from the config
+ * file, and servers added in the page (the reference server again, a server
+ * whose tool's schema the test changes, one that does not answer).
  */
+let everything: RunningServer
+let fake: Awaited<ReturnType<typeof startFakeMcpServer>>
 let gateway: TestGateway
 let browser: Browser
+let op: ConsoleContext
+
+const CREDENTIAL = "Bearer typed-once-4d91ce"
+const cy = { name: "Cy", email: "cy@example.com", password: "a fifth long password" }
 
 beforeAll(async () => {
-  gateway = await startConsoleGateway()
+  everything = await startEverythingHttp()
+  fake = await startFakeMcpServer({ type: "object", properties: { word: { type: "string" } } })
+  gateway = await startConsoleGateway({
+    config: {
+      mcpServers: [{
+        id: "filed",
+        transport: "http",
+        url: everything.url,
+        headers: {},
+        callTimeoutMs: DEFAULT_MCP_CALL_TIMEOUT_MS,
+        listTimeoutMs: DEFAULT_MCP_LIST_TIMEOUT_MS
+      }]
+    }
+  })
+  await createAccount(gateway, cy)
   browser = await launch()
+  op = await openConsole(browser, gateway)
+  await signInAsOperator(op.page)
+  await op.page.getByRole("link", { name: "MCP servers" }).click()
+  await op.page.getByRole("heading", { name: "MCP servers", level: 1 }).waitFor()
 }, 60_000)
 afterAll(async () => {
+  await op?.context.close()
   await browser?.close()
   await gateway?.close()
+  await everything?.close()
+  await fake?.close()
 })
 
-interface Sent {
-  readonly method: string
-  readonly path: string
-  readonly body: unknown
+/** The API's answer as text, to look for a secret in it. */
+const apiText = async (path: string) => {
+  const response = await fetch(`${gateway.url}/admin/v1/mcp-servers${path}`, { headers: bearer(ADMIN_TOKEN) })
+  return { status: response.status, text: await response.text() }
 }
+const server = async (id: string) => JSON.parse((await apiText(`/${id}`)).text).data.server
 
-/** `/admin/v1/mcp-servers` in memory, by the contract; every request it answered, in order. */
-const contractApi = async (context: BrowserContext): Promise<Array<Sent>> => {
-  const servers = new Map<string, { id: string; url: string; headerNames: Array<string>; enabled: boolean }>()
-  const sent: Array<Sent> = []
-  const view = (id: string) => ({
-    ...servers.get(id)!,
-    tools: [{ name: `${id}__search`, description: "Search" }, { name: `${id}__fetch`, description: "Fetch" }]
-  })
-  const fail = (status: number, error: string, message: string) => ({
-    status,
-    json: { error, message, statusCode: status }
-  })
-  await context.route(/\/admin\/v1\/mcp-servers(\/.*)?$/, (route) => {
-    const request = route.request()
-    const path = new URL(request.url()).pathname.slice("/admin/v1/mcp-servers".length)
-    const body = request.postData() === null ? undefined : request.postDataJSON()
-    sent.push({ method: request.method(), path, body })
-    if (request.headers().authorization !== `Bearer ${ADMIN_TOKEN}`) {
-      return route.fulfill(fail(401, "Unauthorized", "Invalid admin token"))
-    }
-    const [, id, action] = path.split("/")
-    const answer = (() => {
-      if (id === undefined) {
-        if (request.method() === "GET") {
-          return { json: { success: true, data: { servers: [...servers.keys()].map(view) } } }
-        }
-        if (servers.has(body.id)) return fail(409, "Conflict", `An MCP server with id ${body.id} already exists`)
-        servers.set(body.id, {
-          id: body.id,
-          url: body.url,
-          headerNames: Object.keys(body.headers ?? {}),
-          enabled: true
-        })
-        return { status: 201, json: { success: true, data: { server: view(body.id) } } }
-      }
-      if (!servers.has(id)) return fail(404, "NotFound", `No MCP server ${id}`)
-      if (action === "refresh") return { json: { success: true, data: { server: view(id) } } }
-      if (request.method() === "DELETE") {
-        servers.delete(id)
-        return { json: { success: true, data: { id, deleted: true } } }
-      }
-      if (request.method() === "PATCH") {
-        const server = servers.get(id)!
-        servers.set(id, {
-          ...server,
-          ...(body.url === undefined ? {} : { url: body.url }),
-          ...(body.enabled === undefined ? {} : { enabled: body.enabled }),
-          ...(body.headers === undefined ? {} : { headerNames: Object.keys(body.headers) })
-        })
-      }
-      return { json: { success: true, data: { server: view(id) } } }
-    })()
-    return route.fulfill(answer)
-  })
-  return sent
-}
+/** A server's row, found by its id cell (on a narrow screen too, where cells carry their column's name). */
+const rowOf = (page: Page, id: string) =>
+  page.locator("tbody tr").filter({ has: page.locator("td[data-label='Id']").getByText(id, { exact: true }) })
 
-const asOperator = async (page: Page) => {
-  await page.getByText("Operator: sign in with the admin token").click()
-  await page.getByLabel(/Admin token/).fill(ADMIN_TOKEN)
-  await page.getByRole("button", { name: "Sign in as operator" }).click()
-  await page.getByRole("link", { name: "MCP servers" }).click()
-  await page.getByRole("heading", { name: "MCP servers", level: 1 }).waitFor()
-}
+const noSidewaysScroll = async (page: Page) =>
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+    await page.evaluate(() => window.innerWidth)
+  )
 
 describe("the MCP servers page", { timeout: 120_000 }, () => {
-  it("adds, lists with tools, refreshes, edits, disables and deletes a server by the contract", async () => {
-    const { context, page, leaving, errors } = await openConsole(browser, gateway)
-    const sent = await contractApi(context)
-    await asOperator(page)
-    await page.getByText("No MCP servers yet").waitFor()
+  it("shows the config file's server read-only, with its tools, and refreshes it", async () => {
+    const { page } = op
+    const filed = rowOf(page, "filed")
+    await filed.getByText("config file (read-only here)").waitFor()
+    await filed.getByText(everything.url).waitFor()
+    await filed.getByText("reachable", { exact: true }).waitFor()
+    await filed.locator("summary").click()
+    await filed.getByText("echo", { exact: true }).waitFor()
+    expect(await filed.getByRole("button").allTextContents()).toEqual(["Refresh filed"])
+    await filed.getByRole("button", { name: "Refresh filed" }).click()
+    const count = (await server("filed")).tools.length
+    await page.getByText(`Refreshed filed: it lists ${count} tools; changed tools are accepted.`).waitFor()
+  })
 
-    // With the keyboard alone.
+  it("adds a server with a header with the keyboard alone; the value is never shown again", async () => {
+    const { page } = op
+    const posted = page.waitForRequest((request) =>
+      request.method() === "POST" && request.url().endsWith("/admin/v1/mcp-servers")
+    )
     await tabTo(page, "button Add server")
     await page.keyboard.press("Enter")
     await tabTo(page, "input Id")
-    await page.keyboard.type("docs")
+    await page.keyboard.type("ref")
     await tabTo(page, "input URL")
-    await page.keyboard.type("https://docs.example.com/mcp")
+    await page.keyboard.type(everything.url)
     await tabTo(page, "button Add a header")
     await page.keyboard.press("Enter")
     await tabTo(page, "input Header 1 name")
     await page.keyboard.type("Authorization")
     await tabTo(page, "input Header 1 value")
-    await page.keyboard.type("Bearer s3cret-value")
+    await page.keyboard.type(CREDENTIAL)
     await screenshot(page, "console-mcp-add.png")
     await tabTo(page, "button Add server")
     await page.keyboard.press("Enter")
-    const row = page.getByRole("row", { name: /docs\.example\.com/ })
-    await row.getByText("enabled").waitFor()
-    expect(sent.filter((s) => s.method === "POST")).toEqual([{
-      method: "POST",
-      path: "",
-      body: { id: "docs", url: "https://docs.example.com/mcp", headers: { Authorization: "Bearer s3cret-value" } }
-    }])
-    // The header's value is gone from the page; its name stays.
-    expect(await page.content()).not.toContain("s3cret-value")
-    await row.getByText("Authorization").waitFor()
-    await row.getByText("2 tools").click()
-    await row.getByText("search", { exact: true }).waitFor()
-    await row.getByText("fetch", { exact: true }).waitFor()
+    expect((await posted).postDataJSON()).toEqual({
+      id: "ref",
+      url: everything.url,
+      headers: { Authorization: CREDENTIAL }
+    })
+    await page.getByText(/^Added ref: it lists \d+ tools\.$/).waitFor()
+    const ref = rowOf(page, "ref")
+    await ref.getByText("added here").waitFor()
+    await ref.getByText("Authorization", { exact: true }).waitFor()
+    await ref.locator("summary").click()
+    await ref.getByText("get-tiny-image", { exact: true }).waitFor()
+    expect(await server("ref")).toMatchObject({ source: "api", headerNames: ["Authorization"], status: "reachable" })
 
-    // The same id again: the API's refusal is shown, nothing added.
-    await page.getByRole("button", { name: "Add server" }).click()
-    await page.getByLabel("Id (its tools are named id__tool)").fill("docs")
-    await page.getByLabel("URL (streamable HTTP)").fill("https://other.example.com/mcp")
-    await page.getByRole("button", { name: "Add server" }).click()
-    await page.getByRole("alert").getByText("An MCP server with id docs already exists").waitFor()
+    // Neither the page nor the API shows the value again, nor does the edit form hold it.
+    expect(await page.content()).not.toContain("typed-once")
+    for (const path of ["", "/ref"]) expect((await apiText(path)).text).not.toContain("typed-once")
+    await ref.getByRole("button", { name: "Edit ref" }).click()
+    await page.getByText("Now: Authorization.").waitFor()
+    expect(await page.locator("input[type=password]").count()).toBe(0)
+    expect(await page.content()).not.toContain("typed-once")
     await page.getByRole("button", { name: "Cancel" }).click()
+  })
 
-    await row.getByRole("button", { name: "Refresh docs" }).click()
-    await page.getByText("Refreshed docs: its tools were listed again.").waitFor()
-    expect(sent.findLast((s) => s.method === "POST")).toEqual({
-      method: "POST",
-      path: "/docs/refresh",
-      body: undefined
-    })
-
-    await row.getByRole("button", { name: "Edit docs" }).click()
-    expect(await page.getByLabel("URL (streamable HTTP)").inputValue()).toBe("https://docs.example.com/mcp")
-    await page.getByLabel("URL (streamable HTTP)").fill("https://docs.example.com/v2/mcp")
-    await page.getByRole("button", { name: "Save server" }).click()
-    await page.getByRole("row", { name: /v2\/mcp/ }).waitFor()
-    expect(sent.find((s) => s.method === "PATCH")).toEqual({
-      method: "PATCH",
-      path: "/docs",
-      body: { url: "https://docs.example.com/v2/mcp" }
-    })
-
-    await page.getByRole("button", { name: "Disable docs" }).click()
-    await page.getByRole("dialog", { name: "Disable MCP server docs?" }).getByRole("button", { name: "Disable" })
-      .click()
-    await page.getByRole("row", { name: /v2\/mcp/ }).getByText("disabled").waitFor()
-    expect(sent.findLast((s) => s.method === "PATCH")?.body).toEqual({ enabled: false })
-    await screenshot(page, "console-mcp-servers.png")
-
-    await page.setViewportSize({ width: 390, height: 844 })
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
-    await screenshot(page, "console-mcp-servers-390.png")
-
-    await page.getByRole("button", { name: "Delete docs" }).click()
-    await page.getByRole("dialog", { name: "Delete MCP server docs?" }).getByRole("button", { name: "Delete" }).click()
-    await page.getByText("No MCP servers yet").waitFor()
-    expect(sent.filter((s) => s.method === "DELETE")).toEqual([{ method: "DELETE", path: "/docs", body: undefined }])
-    expect(leaving).toEqual([])
-    // The refused duplicate is the one failed request the browser logs.
-    expect(errors.filter((error) => !/status of 409/.test(error))).toEqual([])
+  it("offers the added server's tools in a key's allow-list editor", async () => {
+    const { context, page } = await openConsole(browser, gateway)
+    await signInAsOperator(page)
+    const { id } = await gateway.createKey({ tools: [] })
+    await page.evaluate((key) => (location.hash = `#/keys/${key}`), id)
+    const offered = page.getByRole("group", { name: "Tools it may use" }).getByRole("group", { name: "MCP server ref" })
+    await offered.getByRole("checkbox", { name: "echo", exact: true }).waitFor()
+    await offered.getByRole("checkbox", { name: /All tools of ref/ }).waitFor()
     await context.close()
   })
 
-  it("on this gateway: the page says plainly when the gateway has no MCP servers API", async () => {
+  it("disables and enables a server, and deletes it after a confirmation", async () => {
+    const { page } = op
+    const ref = rowOf(page, "ref")
+    await ref.getByRole("button", { name: "Disable ref" }).click()
+    await page.getByRole("dialog", { name: "Disable MCP server ref?" }).getByRole("button", { name: "Disable" }).click()
+    await ref.getByText("disabled", { exact: true }).waitFor()
+    await ref.getByText("none listed").waitFor()
+    expect(await server("ref")).toMatchObject({ enabled: false, status: "disabled" })
+
+    await ref.getByRole("button", { name: "Enable ref" }).click()
+    await page.getByRole("dialog", { name: "Enable MCP server ref?" }).getByRole("button", { name: "Enable" }).click()
+    await ref.getByText("reachable", { exact: true }).waitFor()
+    expect(await server("ref")).toMatchObject({ enabled: true, status: "reachable" })
+
+    // Cancelled, nothing happens; confirmed, it is gone.
+    await ref.getByRole("button", { name: "Delete ref" }).click()
+    const asked = page.getByRole("dialog", { name: "Delete MCP server ref?" })
+    await asked.getByRole("button", { name: "Cancel" }).click()
+    await asked.waitFor({ state: "detached" })
+    expect((await apiText("/ref")).status).toBe(200)
+    await ref.getByRole("button", { name: "Delete ref" }).click()
+    await asked.getByRole("button", { name: "Delete" }).click()
+    await ref.waitFor({ state: "detached" })
+    expect((await apiText("/ref")).status).toBe(404)
+  })
+
+  it("marks a tool whose schema changed as held back until a refresh; an edit replaces or removes the headers", async () => {
+    const { page } = op
+    await page.getByRole("button", { name: "Add server" }).click()
+    await page.getByLabel("Id (its tools are named id__tool)").fill("docs")
+    await page.getByLabel("URL (streamable HTTP)").fill(fake.url)
+    await page.getByRole("button", { name: "Add a header" }).click()
+    await page.getByLabel("Header 1 name").fill("X-Key")
+    await page.getByLabel("Header 1 value").fill("k-1")
+    await page.getByRole("button", { name: "Add server" }).click()
+    await page.getByText("Added docs: it lists 1 tool.").waitFor()
+    expect(fake.headers.at(-1)?.["x-key"]).toBe("k-1")
+
+    fake.schema = { type: "object", properties: { word: { type: "string" }, language: { type: "string" } } }
+    await page.reload()
+    const docs = rowOf(page, "docs")
+    await docs.getByText("1 tool, 1 held back").waitFor()
+    await docs.getByRole("listitem").filter({ hasText: "lookup" }).getByText("held back: refresh to accept").waitFor()
+    await screenshot(page, "console-mcp-held-back.png")
+    await docs.getByRole("button", { name: "Refresh docs" }).click()
+    await page.getByText("Refreshed docs: it lists 1 tool; changed tools are accepted.").waitFor()
+    await docs.locator("summary").filter({ hasText: /^1 tool of docs$/ }).waitFor()
+    expect(await docs.getByText("held back").count()).toBe(0)
+    expect((await server("docs")).tools).toEqual([{ name: "docs__lookup", heldBack: false }])
+
+    // Headers typed replace them all…
+    await docs.getByRole("button", { name: "Edit docs" }).click()
+    await page.getByRole("button", { name: "Add a header" }).click()
+    await page.getByLabel("Header 1 name").fill("Authorization")
+    await page.getByLabel("Header 1 value").fill("Bearer k-2")
+    await page.getByRole("button", { name: "Save server" }).click()
+    await page.getByText("Saved docs: it lists 1 tool.").waitFor()
+    expect((await server("docs")).headerNames).toEqual(["Authorization"])
+    expect(fake.headers.at(-1)).toMatchObject({ authorization: "Bearer k-2" })
+    expect(fake.headers.at(-1)?.["x-key"]).toBeUndefined()
+    // …and "send none" removes them.
+    await docs.getByRole("button", { name: "Edit docs" }).click()
+    await page.getByLabel("Send no headers (remove Authorization)").check()
+    await page.getByRole("button", { name: "Save server" }).click()
+    await page.getByText("Saved docs: it lists 1 tool.").waitFor()
+    await docs.locator("td[data-label='Headers']").getByText("none", { exact: true }).waitFor()
+    expect((await server("docs")).headerNames).toEqual([])
+    expect(fake.headers.at(-1)?.authorization).toBeUndefined()
+  })
+
+  it("shows a server that does not answer as unreachable, with why", async () => {
+    const { page } = op
+    await page.getByRole("button", { name: "Add server" }).click()
+    await page.getByLabel("Id (its tools are named id__tool)").fill("down")
+    await page.getByLabel("URL (streamable HTTP)").fill("http://127.0.0.1:9/mcp")
+    await page.getByRole("button", { name: "Add server" }).click()
+    const added = page.getByText(/^Added down: it is unreachable: /)
+    await added.waitFor()
+    const { reason } = await server("down")
+    expect(reason).toEqual(expect.any(String))
+    expect(await added.textContent()).toBe(`Added down: it is unreachable: ${reason}.`)
+    const down = rowOf(page, "down")
+    await down.getByText("unreachable", { exact: true }).waitFor()
+    await down.getByText(reason, { exact: true }).waitFor()
+  })
+
+  it("fits 1280 px and 390 px without sideways scrolling", async () => {
+    const { page, leaving, errors } = op
+    await screenshot(page, "console-mcp-servers.png")
+    await page.setViewportSize({ width: 390, height: 844 })
+    await rowOf(page, "filed").locator("summary").click()
+    await noSidewaysScroll(page)
+    await screenshot(page, "console-mcp-servers-390.png")
+    await page.getByRole("button", { name: "Add server" }).click()
+    await page.getByRole("button", { name: "Add a header" }).click()
+    await noSidewaysScroll(page)
+    await screenshot(page, "console-mcp-add-390.png")
+    await page.getByRole("button", { name: "Cancel" }).click()
+    await page.setViewportSize({ width: 1280, height: 900 })
+    expect(leaving).toEqual([])
+    expect(errors).toEqual([])
+  })
+
+  it("is not offered to an account holder, who is told so at its address", async () => {
     const { context, page, leaving, errors } = await openConsole(browser, gateway)
-    await asOperator(page)
-    const listed = await fetch(`${gateway.url}/admin/v1/mcp-servers`, { headers: bearer(ADMIN_TOKEN) })
-    await listed.body?.cancel()
-    if (listed.status === 404) {
-      await page.getByText("This gateway does not manage MCP servers here yet").waitFor()
-      expect(await page.getByRole("button", { name: "Add server" }).count()).toBe(0)
-    } else {
-      expect(listed.status).toBe(200)
-      await page.getByText("No MCP servers yet").waitFor()
-    }
+    const asked: Array<string> = []
+    page.on("request", (request) => {
+      if (request.url().includes("/admin/v1/mcp-servers")) asked.push(request.url())
+    })
+    await signIn(page, cy.email, cy.password)
+    expect(await page.getByRole("navigation").getByRole("link").allInnerTexts()).toEqual([
+      "Keys",
+      "Requests",
+      "Sandboxes"
+    ])
+    await page.evaluate(() => (location.hash = "#/mcp-servers"))
+    await page.getByRole("heading", { name: "MCP servers", level: 1 }).waitFor()
+    await page.getByText("MCP servers are the operator's to manage: sign in with the admin token to see them.")
+      .waitFor()
+    await screenshot(page, "console-mcp-not-operator.png")
+    await page.evaluate(() => (location.hash = "#/accounts"))
+    await page.getByText("Accounts are the operator's to manage").waitFor()
+    expect(asked).toEqual([])
     expect(leaving).toEqual([])
     expect(errors).toEqual([])
     await context.close()

@@ -75,6 +75,14 @@ export const signIn = async (page: Page, email: string, password: string) => {
   await page.getByRole("button", { name: "Sign out" }).waitFor()
 }
 
+/** Signs in as the operator by pasting the admin token. */
+export const signInAsOperator = async (page: Page) => {
+  await page.getByText("Operator: sign in with the admin token").click()
+  await page.getByLabel(/Admin token/).fill(ADMIN_TOKEN)
+  await page.getByRole("button", { name: "Sign in as operator" }).click()
+  await page.getByRole("button", { name: "Sign out" }).waitFor()
+}
+
 /** What has the focus: its role-ish tag and its accessible text. */
 export const focused = (page: Page) =>
   page.evaluate(() => {
