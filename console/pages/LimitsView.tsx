@@ -5,8 +5,12 @@ import { limitFields } from "./RulesFields.tsx"
 const amount = (name: LimitName, value: number) =>
   name === "costPerMonthUsd" ? `$${value.toFixed(2)}` : value.toLocaleString("en")
 
-const resets = (resetAt: string | undefined) => {
+// A request window frees one place at a time; a budget starts again when its UTC day or month does.
+const resets = (name: LimitName, resetAt: string | undefined) => {
   if (resetAt === undefined) return null
+  if (name === "tokensPerDay" || name === "costPerMonthUsd") {
+    return <span class="muted">resets {resetAt.slice(0, 16).replace("T", " ")} UTC</span>
+  }
   const seconds = Math.max(0, Math.ceil((Date.parse(resetAt) - Date.now()) / 1000))
   return <span class="muted">frees one in {seconds} s</span>
 }
@@ -53,7 +57,7 @@ export const LimitsView = ({ client, path, caption, round }: {
                         aria-labelledby={`${path}-${name}`}
                       />
                       <span>
-                        {amount(name, used.used)} of {amount(name, limit)} {resets(used.resetAt)}
+                        {amount(name, used.used)} of {amount(name, limit)} {resets(name, used.resetAt)}
                       </span>
                     </>
                   )}

@@ -2,6 +2,7 @@ import type { UIMessageChunk } from "ai"
 import { Context, Effect, Layer } from "effect"
 import { AppConfig } from "../config/AppConfig.ts"
 import type { InvalidHistory } from "../domain/requestErrors.ts"
+import type { LimitExceeded } from "../governance/limitErrors.ts"
 import type { ProviderFailure } from "../models/ProviderFailure.ts"
 import { configuredClientFetch } from "../tools/outbound/fetchForClient.ts"
 import type { AgentRun } from "./AgentRun.ts"
@@ -9,6 +10,9 @@ import type { ClientPace } from "./ClientPace.ts"
 import type { UnfetchablePart } from "./partDownloads.ts"
 import { type FailureText, runAgent } from "./runAgent.ts"
 import type { RunSummary } from "./RunSummary.ts"
+
+/** Why a run fails before its first chunk: the provider, the conversation, a part's URL, or a budget (a 429). */
+export type RunFailure = ProviderFailure | InvalidHistory | UnfetchablePart | LimitExceeded
 
 /** A run answered in one piece: its chunks and how it ended. */
 export interface CollectedRun {
@@ -39,9 +43,9 @@ export class Agent extends Context.Service<Agent, {
     emit: (chunk: UIMessageChunk) => void,
     failureText: FailureText,
     pace?: ClientPace
-  ) => Effect.Effect<RunSummary, ProviderFailure | InvalidHistory | UnfetchablePart>
+  ) => Effect.Effect<RunSummary, RunFailure>
   /** The same run with its chunks gathered in memory, for an answer sent in one piece. */
-  readonly collect: (run: AgentRun) => Effect.Effect<CollectedRun, ProviderFailure | InvalidHistory | UnfetchablePart>
+  readonly collect: (run: AgentRun) => Effect.Effect<CollectedRun, RunFailure>
 }>()("parley/agent/Agent") {
   static readonly layer = Layer.effect(
     Agent,

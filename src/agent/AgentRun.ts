@@ -2,6 +2,7 @@ import type { LanguageModelV4 } from "@ai-sdk/provider"
 import type { UIMessage } from "ai"
 import type { Duration } from "effect"
 import type { ApiKey } from "../domain/ApiKey.ts"
+import type { RunBudget } from "../governance/RunBudget.ts"
 import type { Tool } from "../tools/Tool.ts"
 import type { RunMeter } from "./RunMeter.ts"
 
@@ -52,6 +53,12 @@ export interface AgentRun {
   readonly maxOutputTokens?: number | undefined
   /** Where the run counts every model call and tool call it makes, for the usage ledger; absent: counted nowhere. */
   readonly meter?: RunMeter | undefined
+  /**
+   * The key's and account's token and cost budgets (docs/DESIGN.md §11):
+   * the first call is reserved before the run, each further one between
+   * steps; absent, nothing is counted.
+   */
+  readonly budget?: RunBudget | undefined
   readonly approval?: ApprovalGate | undefined
   /**
    * The run continues the conversation's last (assistant) message: it first

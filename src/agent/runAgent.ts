@@ -1,6 +1,7 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from "@ai-sdk/provider"
 import { Effect, Option } from "effect"
 import type { InvalidHistory } from "../domain/requestErrors.ts"
+import type { LimitExceeded } from "../governance/limitErrors.ts"
 import { type ProviderFailure, ProviderUnavailable } from "../models/ProviderFailure.ts"
 import type { ClientFetch } from "../tools/outbound/fetchForClient.ts"
 import type { AgentRun } from "./AgentRun.ts"
@@ -12,6 +13,7 @@ import { resumeApprovals } from "./resumeApprovals.ts"
 import { type Emit, RunState } from "./RunState.ts"
 import type { RunSummary } from "./RunSummary.ts"
 import { runTools, type ToolOutcome } from "./runTools.ts"
+import { meteredTokens, nextStepFits } from "./stepBudget.ts"
 import { StepTranslator } from "./StepTranslator.ts"
 import { withinTimeLimit } from "./timeLimit.ts"
 import type { ValidToolCall } from "./toolInput.ts"
@@ -22,7 +24,7 @@ const PROVIDER_FAILED_TEXT = "Error: the model's answer broke off before this to
 const STOPPED_TEXT = "Error: the run was stopped before this tool call completed"
 
 /** How the steps ended when no limit of time cut them short. */
-type StepsEnd = "done" | "step-limit" | "approval-required"
+type StepsEnd = "done" | "step-limit" | "approval-required" | "budget"
 
 const callOptions = (run: AgentRun, tools: ToolSet, prompt: LanguageModelV4Prompt): LanguageModelV4CallOptions => ({
   prompt,
@@ -48,6 +50,7 @@ const runSteps = Effect.fnUntraced(function*(
     // The next step waits for a client that is behind, as its model answer would.
     yield* untilCaughtUp(pace)
     const translator = new StepTranslator(state, tools, run.approval)
+    const tokensBefore = run.budget === undefined ? 0 : meteredTokens(run.meter)
     run.meter?.startStep()
     yield* streamModelCall(run.model, run.provider, callOptions(run, tools, prompt), state, translator, pace)
 
@@ -66,6 +69,9 @@ const runSteps = Effect.fnUntraced(function*(
     const answered = calls.length > 0 && outcomes.size === calls.length
     if (!answered || translator.finishReason === "interrupted") return "done" satisfies StepsEnd
     if (step >= run.maxSteps) return "step-limit" satisfies StepsEnd
+    if (run.budget !== undefined && !(yield* nextStepFits(run.budget, run.meter, tokensBefore, outcomes))) {
+      return "budget" satisfies StepsEnd
+    }
     const next = yield* Effect.promise(() => stepMessages(target, translator.content, outcomes))
     prompt = prompt.concat(next)
   }
@@ -115,6 +121,24 @@ export const runAgent = (
   fetch: ClientFetch,
   failureText?: FailureText,
   pace: ClientPace = keepsUp
+): Effect.Effect<RunSummary, ProviderFailure | InvalidHistory | UnfetchablePart | LimitExceeded> => {
+  const budget = run.budget
+  if (budget === undefined) return runConversation(run, emit, fetch, failureText, pace)
+  // The first call is reserved before anything runs (a 429 when it does not fit); the last reservation
+  // is settled with what the run used however it ends (docs/DESIGN.md §11).
+  return Effect.acquireUseRelease(
+    budget.first,
+    () => runConversation(run, emit, fetch, failureText, pace),
+    () => Effect.suspend(() => budget.end(run.meter?.usageByModel() ?? []))
+  )
+}
+
+const runConversation = (
+  run: AgentRun,
+  emit: Emit,
+  fetch: ClientFetch,
+  failureText: FailureText | undefined,
+  pace: ClientPace
 ): Effect.Effect<RunSummary, ProviderFailure | InvalidHistory | UnfetchablePart> =>
   Effect.suspend(() => {
     const state = new RunState(emit, run.meter, run.resume?.messageId)

@@ -145,7 +145,7 @@ export const LimitsStatusView = Schema.Struct({
     concurrentRequests: Schema.optionalKey(Consumed),
     tokensPerDay: Schema.optionalKey(Consumed),
     costPerMonthUsd: Schema.optionalKey(Consumed)
-  }).annotate({ description: "Only configured limits that are counted; a limit without an entry is not counted yet" })
+  }).annotate({ description: "One entry per configured limit" })
 }).annotate({ identifier: "LimitsStatus" })
 
 // Usage and requests (docs/DESIGN.md §6, §7). The ledger's own types live below api/, so the wire is stated here.
@@ -214,6 +214,9 @@ export const RequestView = Schema.Struct({
   status: Schema.Int.annotate({ description: "The HTTP status answered; 499 when the client left first" }),
   outcome: Schema.Literals(outcomes),
   finishReason: Schema.NullOr(Schema.String),
+  refusedLimit: Schema.NullOr(Schema.String).annotate({
+    description: "The limit that refused the request (status 429, outcome `rejected`), e.g. `tokensPerDay`"
+  }),
   inputTokens: Tokens,
   outputTokens: Tokens,
   totalTokens: Tokens,

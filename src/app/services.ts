@@ -9,6 +9,7 @@ import { Sessions } from "../auth/Sessions.ts"
 import { ChatPlanner } from "../chat/ChatPlanner.ts"
 import { AppConfig } from "../config/AppConfig.ts"
 import { Approvals } from "../governance/Approvals.ts"
+import { Budgets } from "../governance/Budgets.ts"
 import { Limiter } from "../governance/Limiter.ts"
 import { UsageLedger } from "../ledger/UsageLedger.ts"
 import { UsageQueries } from "../ledger/UsageQueries.ts"
@@ -64,7 +65,8 @@ export const gatewayServices = <E>(parts: GatewayParts<E>) =>
         UsageLedger.layer,
         UsageQueries.layer,
         StoreHealth.layer,
-        Limiter.layer
+        Limiter.layer,
+        Budgets.layer
       )
     ),
     Layer.provideMerge(parts.sandboxes ?? SandboxProvider.layer),

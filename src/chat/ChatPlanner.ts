@@ -8,6 +8,7 @@ import { normalizeMessages } from "../domain/Message.ts"
 import type { InvalidHistory, InvalidRequest } from "../domain/requestErrors.ts"
 import type { ValidationReport } from "../domain/ValidationReport.ts"
 import { Approvals } from "../governance/Approvals.ts"
+import { Budgets, hasBudgets } from "../governance/Budgets.ts"
 import type { McpServerUnavailable, McpToolHeldBack } from "../mcp/mcpErrors.ts"
 import { McpRegistry } from "../mcp/McpRegistry.ts"
 import { resolveMcpTools } from "../mcp/resolveMcpTools.ts"
@@ -31,6 +32,7 @@ import { ToolRegistry } from "../tools/ToolRegistry.ts"
 import { approvalAnswers, checkApprovals, claimApprovals } from "./approvalCheck.ts"
 import { checkHistory } from "./historyCheck.ts"
 import { EmptyConversation, InvalidApproval, ModelNotAllowed, UnknownModel, type UnknownSandbox } from "./planErrors.ts"
+import { runBudget } from "./runBudget.ts"
 import { checkSandboxAccess } from "./sandboxCheck.ts"
 import { validationReport } from "./validationReport.ts"
 
@@ -111,6 +113,7 @@ const make = Effect.gen(function*() {
   const mcpServers = yield* McpRegistry
   const pruner = yield* Pruner
   const sandboxes = yield* Effect.serviceOption(SandboxProvider)
+  const budgets = yield* Budgets
 
   /**
    * POST /api/v1/chat up to the run, in the order of docs/DESIGN.md §2:
@@ -197,18 +200,30 @@ const make = Effect.gen(function*() {
         ...pruneTarget(entry, usable.map((check) => check.tool))
       })
       : undefined
+    const messages = pruned === undefined ? input : pruned.messages
+    const maxOutputTokens = outputCap(chat, entry.maxOutputTokens)
     const run: AgentRun = {
       model,
       provider: entry.provider,
       system,
-      messages: pruned === undefined ? input : pruned.messages,
+      messages,
       tools: usable.map((check) => ({ tool: check.tool, context: check.context })),
       sandboxId: chat.sandboxId ?? null,
       key,
       maxSteps: MAX_STEPS,
       timeout: MAX_DURATION,
-      maxOutputTokens: outputCap(chat, entry.maxOutputTokens),
+      maxOutputTokens,
       meter: new RunMeter(entry.id),
+      // A key without budgets counts nothing (docs/DESIGN.md §11): checked before anything is built.
+      budget: hasBudgets(key)
+        ? yield* runBudget(budgets, key, {
+          entry,
+          system,
+          tools: usable.map((check) => check.tool),
+          messages,
+          maxOutputTokens
+        })
+        : undefined,
       approval: approvalGate(key, approvals, now),
       resume: resumeOf(input, answers)
     }

@@ -29,10 +29,11 @@ export const FinishReason = Schema.Literals([
   "interrupted",
   "step-limit",
   "timeout",
-  "approval-required"
+  "approval-required",
+  "budget"
 ]).annotate({
   description: "The model's last finish reason, or parley's own (`step-limit`, `timeout`, `approval-required`: " +
-    "a tool call waits for a person's approval)."
+    "a tool call waits for a person's approval; `budget`: the next step would pass a token or cost budget)."
 })
 export type FinishReason = typeof FinishReason.Type
 

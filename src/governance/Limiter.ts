@@ -4,7 +4,7 @@ import type { ApiKey } from "../domain/ApiKey.ts"
 import type { Limits } from "../domain/Limits.ts"
 import { LimitCounters } from "../store/LimitCounters.ts"
 import { redisCounters } from "../store/redisCounters.ts"
-import { LimitExceeded } from "./limitErrors.ts"
+import { LimitExceeded, refuseWith } from "./limitErrors.ts"
 
 /** `requestsPerMinute` is a sliding window of this length (docs/DESIGN.md §11). */
 export const MINUTE_MS = 60_000
@@ -39,13 +39,15 @@ interface Standing {
   readonly resetSeconds: number
 }
 
+// Only these two are admitted here; budgets (tokensPerDay, costPerMonthUsd) are a run's (./Budgets.ts).
+const limitsRequests = (limits: Limits | undefined): limits is Limits =>
+  limits !== undefined && (limits.requestsPerMinute !== undefined || limits.concurrentRequests !== undefined)
+
 const scopesOf = (key: ApiKey): ReadonlyArray<readonly [Scope, string, Limits]> => {
   const scopes: Array<readonly [Scope, string, Limits]> = []
-  if (Object.keys(key.limits).length > 0) scopes.push(["key", scopeId("key", key.id), key.limits])
+  if (limitsRequests(key.limits)) scopes.push(["key", scopeId("key", key.id), key.limits])
   const account = key.accountLimits
-  if (account !== undefined && Object.keys(account).length > 0) {
-    scopes.push(["account", scopeId("account", key.accountId), account])
-  }
+  if (limitsRequests(account)) scopes.push(["account", scopeId("account", key.accountId), account])
   return scopes
 }
 
@@ -63,7 +65,8 @@ const headersOf = (standings: ReadonlyArray<Standing>): Record<string, string> =
 /**
  * Admits a request under its key's and its account's `requestsPerMinute` and
  * `concurrentRequests` (docs/DESIGN.md §11), each counted in its own scope.
- * A key with no limits on either side is admitted without touching a counter.
+ * A key with neither limit on either side (none, or budgets only) is admitted
+ * without touching a counter.
  */
 export class Limiter extends Context.Service<Limiter, {
   readonly admit: (key: ApiKey) => Effect.Effect<Admission | undefined, LimitExceeded>
@@ -79,7 +82,7 @@ export class Limiter extends Context.Service<Limiter, {
         const entered: Array<string> = []
         const release = Effect.suspend(() => Effect.forEach(entered, counters.leave, { discard: true }))
         const standings: Array<Standing> = []
-        const refuse = (error: LimitExceeded) => Effect.andThen(release, Effect.fail(error))
+        const refuse = (error: LimitExceeded) => Effect.andThen(release, refuseWith(error))
         for (const [scope, id, limits] of scopes) {
           const limit = limits.concurrentRequests
           if (limit === undefined) continue

@@ -1,4 +1,5 @@
-import { Schema } from "effect"
+import { Effect, Schema } from "effect"
+import { Metrics } from "../observability/GatewayMetrics.ts"
 
 /**
  * A request over one of its key's or account's limits (docs/DESIGN.md §11).
@@ -15,3 +16,7 @@ export class LimitExceeded extends Schema.TaggedError<LimitExceeded>()("LimitExc
     return `Over the ${this.scope}'s ${this.limit} limit; retry after ${this.retryAfterSeconds} s`
   }
 }
+
+/** Refuses with `error`, counted in `parley_limit_refusals_total{limit,scope}` (docs/DESIGN.md §8). */
+export const refuseWith = (error: LimitExceeded): Effect.Effect<never, LimitExceeded> =>
+  Effect.andThen(Effect.map(Metrics, (metrics) => metrics.limitRefusal(error.limit, error.scope)), Effect.fail(error))

@@ -131,13 +131,15 @@ export const makeChatRoute = Effect.gen(function*() {
     req: IncomingMessage,
     res: ServerResponse,
     correlationId: string,
-    sse: SseWriter | undefined,
+    facts: RequestFacts,
     log: RequestLog
   ) => {
     if (Cause.hasInterruptsOnly(cause)) return Effect.void
     const failure = Cause.findErrorOption(cause)
+    const sse = facts.sse
     log.outcome = failure._tag === "Some" ? failure.value._tag : "unexpected"
     if (failure._tag === "Some") {
+      if (failure.value._tag === "LimitExceeded") facts.refusedLimit = failure.value.limit
       if (sse?.started) return Effect.sync(() => sse.fail(wireError(failure.value).message))
       return Effect.sync(() => {
         settleUnreadBody(req, res)
@@ -173,7 +175,7 @@ export const makeChatRoute = Effect.gen(function*() {
     const program = observer.observe(
       log,
       answer(req, res, correlationId, facts, log).pipe(
-        Effect.catchCause((cause) => fail(cause, req, res, correlationId, facts.sse, log)),
+        Effect.catchCause((cause) => fail(cause, req, res, correlationId, facts, log)),
         Effect.onExit((exit) => record(facts, res, correlationId, exit))
       ),
       () => res.headersSent ? res.statusCode : 499

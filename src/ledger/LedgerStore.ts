@@ -11,6 +11,7 @@ const row = (event: UsageEvent): Record<string, unknown> => ({
   status: event.status,
   outcome: event.outcome,
   finish_reason: event.finishReason,
+  refused_limit: event.refusedLimit,
   input_tokens: event.inputTokens,
   output_tokens: event.outputTokens,
   total_tokens: event.totalTokens,

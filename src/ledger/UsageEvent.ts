@@ -13,6 +13,8 @@ export interface UsageEvent {
   readonly outcome: Outcome
   /** The run's finish reason (docs/DESIGN.md §3.15) when a run ended with one. */
   readonly finishReason: string | null
+  /** The limit that refused the request (a 429, outcome `rejected`): `requestsPerMinute`, `tokensPerDay`…; else null. */
+  readonly refusedLimit: string | null
   /** Tokens of every model call the request made, the tools' own included; null: no call reported the count. */
   readonly inputTokens: number | null
   readonly outputTokens: number | null

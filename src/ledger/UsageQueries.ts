@@ -31,6 +31,7 @@ const toEvent = (row: Record<string, unknown>): UsageEvent => ({
   status: Number(row.status),
   outcome: row.outcome as Outcome,
   finishReason: row.finish_reason === null ? null : String(row.finish_reason),
+  refusedLimit: row.refused_limit === null ? null : String(row.refused_limit),
   inputTokens: count(row.input_tokens),
   outputTokens: count(row.output_tokens),
   totalTokens: count(row.total_tokens),

@@ -4,7 +4,7 @@ import type { ApiKey } from "../domain/ApiKey.ts"
 import type { FinishReason } from "../domain/ChatResponse.ts"
 import { isRecord } from "../domain/isRecord.ts"
 import type { Outcome } from "../domain/usageOutcomes.ts"
-import { type PriceList, requestCost } from "./pricing.ts"
+import { type PriceList, requestCost } from "../models/pricing.ts"
 import type { UsageEvent } from "./UsageEvent.ts"
 
 /** What POST /chat learns as it goes, set by the route step by step; what is unset never happened. */
@@ -15,6 +15,8 @@ export interface ChatFacts {
   body?: unknown
   plan?: ChatPlan
   summary?: RunSummary
+  /** The limit that refused the request with a 429 (docs/DESIGN.md §11). */
+  refusedLimit?: string
 }
 
 /** How the answer went out. */
@@ -38,7 +40,8 @@ const modelNamed = (body: unknown): string | null =>
 
 // The model's own reasons all mean the run ended as the model chose (docs/DESIGN.md §7).
 const outcomeOfReason = (reason: FinishReason): Outcome =>
-  reason === "step-limit" || reason === "timeout" || reason === "error" || reason === "approval-required"
+  reason === "step-limit" || reason === "timeout" || reason === "error" || reason === "approval-required" ||
+    reason === "budget"
     ? reason
     : "finished"
 
@@ -73,6 +76,7 @@ export const chatEvent = (
     status: ending.status ?? CLIENT_LEFT,
     outcome: outcomeOf(facts, ending),
     finishReason: facts.summary?.finishReason ?? null,
+    refusedLimit: facts.refusedLimit ?? null,
     inputTokens: orNull(usage.inputTokens),
     outputTokens: orNull(usage.outputTokens),
     totalTokens: orNull(usage.totalTokens),

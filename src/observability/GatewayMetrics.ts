@@ -29,6 +29,8 @@ export interface GatewayMetrics {
     firstTokenSeconds: number | undefined
   ) => void
   readonly toolCall: (tool: string, outcome: "ok" | "error", seconds: number) => void
+  /** A request refused by one of its key's or account's limits (docs/DESIGN.md §11). */
+  readonly limitRefusal: (limit: string, scope: string) => void
   /** The sandboxes by state, set just before a scrape renders. */
   readonly sandboxes: (counts: Readonly<Record<string, number>>) => void
   /** Prometheus text exposition: the process's metrics, then the gateway's. */
@@ -94,6 +96,12 @@ export const makeGatewayMetrics = (): GatewayMetrics => {
     registry
   )
   // Set once a scrape, so prom-client's own gauge.
+  const refusals = new PlainCounter(
+    "parley_limit_refusals_total",
+    "Requests refused by a key's or account's limit, by limit and scope (key, account)",
+    ["limit", "scope"],
+    registry
+  )
   const sandboxes = new Gauge({
     name: "parley_sandboxes",
     help: "Sandboxes this instance holds, by state",
@@ -117,6 +125,7 @@ export const makeGatewayMetrics = (): GatewayMetrics => {
       toolCalls.labels(tool, outcome).inc()
       toolDuration.labels(tool).observe(seconds)
     },
+    limitRefusal: (limit, scope) => refusals.labels(limit, scope).inc(),
     sandboxes: (counts) => {
       sandboxes.reset()
       for (const [state, count] of Object.entries(counts)) sandboxes.set({ state }, count)
@@ -133,6 +142,7 @@ export const noMetrics: GatewayMetrics = {
   chatActive: ignore,
   modelCall: ignore,
   toolCall: ignore,
+  limitRefusal: ignore,
   sandboxes: ignore,
   render: () => Promise.resolve("")
 }

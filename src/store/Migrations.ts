@@ -167,6 +167,16 @@ export const migrations = {
         updated_at ${timestamp} NOT NULL
       )
     `)
+  }),
+  // docs/DESIGN.md §11: a budget's count per scope and window ("tokensPerDay:key:ID:2026-11-24"),
+  // in integer units (tokens, micro-dollars), deleted once its window has reset; §7: the
+  // limit that refused a request, on its ledger row.
+  "9_budgets": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql.unsafe(
+      `CREATE TABLE budget_counters (counter TEXT PRIMARY KEY, used BIGINT NOT NULL, expires_at BIGINT NOT NULL)`
+    )
+    yield* sql.unsafe(`ALTER TABLE usage_events ADD COLUMN refused_limit TEXT`)
   })
 }
 

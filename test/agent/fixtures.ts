@@ -2,11 +2,9 @@ import type { LanguageModelV4, LanguageModelV4StreamPart, LanguageModelV4Usage }
 import type { UIMessage, UIMessageChunk } from "ai"
 import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test"
 import { Cause, Effect, Exit, Layer, Option } from "effect"
-import { Agent, type CollectedRun } from "../../src/agent/Agent.ts"
+import { Agent, type CollectedRun, type RunFailure } from "../../src/agent/Agent.ts"
 import type { AgentRun } from "../../src/agent/AgentRun.ts"
-import type { UnfetchablePart } from "../../src/agent/partDownloads.ts"
 import { AppConfig } from "../../src/config/AppConfig.ts"
-import type { InvalidHistory } from "../../src/domain/requestErrors.ts"
 import type { ProviderFailure } from "../../src/models/ProviderFailure.ts"
 import type { Tool } from "../../src/tools/Tool.ts"
 import { makeKey } from "../support/keys.ts"
@@ -118,7 +116,7 @@ export const runCollecting = (run: AgentRun) =>
 /** Agent.collect: the chunks and the summary. */
 export const runCollected = (
   run: AgentRun
-): Effect.Effect<CollectedRun, ProviderFailure | InvalidHistory | UnfetchablePart> =>
+): Effect.Effect<CollectedRun, RunFailure> =>
   Effect.gen(function*() {
     const agent = yield* Agent
     return yield* agent.collect(run)
@@ -126,8 +124,7 @@ export const runCollected = (
 
 export const runChunks = (
   run: AgentRun
-): Effect.Effect<Array<UIMessageChunk>, ProviderFailure | InvalidHistory | UnfetchablePart> =>
-  Effect.map(runCollected(run), ({ chunks }) => [...chunks])
+): Effect.Effect<Array<UIMessageChunk>, RunFailure> => Effect.map(runCollected(run), ({ chunks }) => [...chunks])
 
 /** The finish chunk's metadata. */
 export const finishMetadata = (chunks: ReadonlyArray<UIMessageChunk>): unknown => {
@@ -156,6 +153,5 @@ export const stallingModel = (parts: ReadonlyArray<LanguageModelV4StreamPart>) =
 
 /** The error a run failed with, if it failed with one. */
 export const upstreamFailure = (
-  exit: Exit.Exit<unknown, ProviderFailure | InvalidHistory | UnfetchablePart>
-): ProviderFailure | InvalidHistory | UnfetchablePart | undefined =>
-  Exit.isFailure(exit) ? Option.getOrUndefined(Cause.findErrorOption(exit.cause)) : undefined
+  exit: Exit.Exit<unknown, RunFailure>
+): RunFailure | undefined => Exit.isFailure(exit) ? Option.getOrUndefined(Cause.findErrorOption(exit.cause)) : undefined

@@ -2,10 +2,14 @@ import { assert, describe, layer } from "@effect/vitest"
 import { MockLanguageModelV4 } from "ai/test"
 import { Effect, Layer } from "effect"
 import { ChatPlanner } from "../../src/chat/ChatPlanner.ts"
+import { AppConfig } from "../../src/config/AppConfig.ts"
 import { Approvals } from "../../src/governance/Approvals.ts"
+import { Budgets } from "../../src/governance/Budgets.ts"
 import { McpRegistry } from "../../src/mcp/McpRegistry.ts"
 import { ModelRegistry } from "../../src/models/ModelRegistry.ts"
 import { Pruner } from "../../src/prune/Pruner.ts"
+import { BudgetCounters } from "../../src/store/BudgetCounters.ts"
+import * as Database from "../../src/store/Database.ts"
 import { ToolRegistry } from "../../src/tools/ToolRegistry.ts"
 import { makeKey } from "../support/keys.ts"
 import { makeTestTool } from "../support/tools.ts"
@@ -20,7 +24,13 @@ const planner = ChatPlanner.layer.pipe(
   ])),
   Layer.provide(Pruner.layer),
   Layer.provide(McpRegistry.layerEmpty),
-  Layer.provide(Approvals.layerTest)
+  Layer.provide(Approvals.layerTest),
+  Layer.provide(
+    Layer.effect(Budgets, Budgets.make).pipe(
+      Layer.provide(BudgetCounters.layerSql.pipe(Layer.provide(Database.layerFromUrl("sqlite::memory:")))),
+      Layer.provide(AppConfig.layerTest())
+    )
+  )
 )
 
 const say = (text: string, role = "user") => ({ role, content: text })

@@ -141,7 +141,8 @@ describe("rules and limits in the console", { timeout: 120_000 }, () => {
       await limitLine(mine, "Requests per minute").getByRole("meter").evaluate((m) => (m as HTMLMeterElement).value)
     )
       .toBe(2)
-    await limitLine(mine, "Tokens per day").getByText("20,000 (use not counted yet)").waitFor()
+    // Each scripted answer's tokens, settled against the day's budget.
+    await limitLine(mine, "Tokens per day").getByText(/^\d[\d,]* of 20,000 resets \d{4}-\d\d-\d\d 00:00 UTC$/).waitFor()
     const account = page.locator(".limits-view").filter({ has: page.getByRole("heading", { name: /Its account/ }) })
     await account.getByText("No limits.").waitFor()
     await screenshot(page, "console-key-limits.png")

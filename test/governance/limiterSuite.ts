@@ -114,8 +114,9 @@ export const limiterSuite = <E>(limiter: () => Layer.Layer<Limiter, E>) => {
       assert.deepStrictEqual(yield* consumption("key", key.id, { tokensPerDay: 100 }), {})
     }).pipe(Effect.provide(limiter())))
 
-  it.live("admits a key without limits without a counter or headers", () =>
+  it.live("admits a key without limits, or with budgets only, without a counter or headers", () =>
     Effect.gen(function*() {
       assert.isUndefined(yield* admit(fresh({})))
+      assert.isUndefined(yield* admit(fresh({ tokensPerDay: 1 }, { costPerMonthUsd: 1 })))
     }).pipe(Effect.provide(limiter())))
 }

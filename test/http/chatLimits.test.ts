@@ -49,6 +49,36 @@ describe("limits on POST /api/v1/chat (docs/DESIGN.md §11)", () => {
     }
   })
 
+  it("admits concurrentRequests exactly, refuses the next with Retry-After, and a retry after it succeeds", async () => {
+    const { id, secret } = await gateway.createKey({ limits: { concurrentRequests: 2 } })
+    gateway.upstream.enqueue(
+      { type: "text", text: "slow", delayMs: 400 },
+      { type: "text", text: "slow", delayMs: 400 }
+    )
+    const before = gateway.upstream.requests.length
+    const held = [
+      postJson(`${gateway.url}/api/v1/chat`, chatBody(), bearer(secret)),
+      postJson(`${gateway.url}/api/v1/chat`, chatBody(), bearer(secret))
+    ]
+    // Both are in flight once the upstream has their calls.
+    const start = Date.now()
+    while (gateway.upstream.requests.length - before < 2 && Date.now() - start < 5_000) {
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    const refused = await postJson(`${gateway.url}/api/v1/chat`, chatBody(), bearer(secret))
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get("retry-after")).toBe("1")
+    const body = await refused.json()
+    expect(body.details).toEqual({ limit: "concurrentRequests", scope: "key" })
+    expect((await Promise.all(held)).map((answer) => answer.status)).toEqual([200, 200])
+    await new Promise((resolve) => setTimeout(resolve, 1_000))
+    expect((await chat(secret)).status).toBe(200)
+    const rows = await gateway.ledgerRows({ keyId: id })
+    expect(rows.filter((row) => row.status === 429).map((row) => [row.outcome, row.refusedLimit])).toEqual([
+      ["rejected", "concurrentRequests"]
+    ])
+  })
+
   it("changes nothing for a key without limits: no headers", async () => {
     const { secret } = await gateway.createKey()
     const answer = await chat(secret)

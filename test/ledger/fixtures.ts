@@ -13,6 +13,7 @@ export const usageEvent = (overrides: Partial<UsageEvent> = {}): UsageEvent => (
   status: 200,
   outcome: "finished",
   finishReason: "stop",
+  refusedLimit: null,
   inputTokens: 10,
   outputTokens: 2,
   totalTokens: 12,

@@ -1,9 +1,8 @@
 import { PgClient } from "@effect/sql-pg"
-import { describe, it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { randomBytes } from "node:crypto"
-import { connect } from "node:net"
+import { describeNeeding, reachable } from "./realService.ts"
 
 /**
  * Real Postgres for tests. In CI (`CI=true`) an unreachable server fails the
@@ -11,36 +10,10 @@ import { connect } from "node:net"
  */
 export const postgresUrl = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test"
 
-const reachable = (url: string): Promise<boolean> => {
-  const { hostname, port } = new URL(url)
-  return new Promise((resolve) => {
-    const socket = connect({ host: hostname, port: Number(port || 5432), timeout: 2_000 })
-    const done = (ok: boolean) => {
-      socket.destroy()
-      resolve(ok)
-    }
-    socket.once("connect", () => done(true))
-    socket.once("timeout", () => done(false))
-    socket.once("error", () => done(false))
-  })
-}
-
-export const postgresReachable = await reachable(postgresUrl)
+export const postgresReachable = await reachable(postgresUrl, 5432)
 
 /** `describe` for tests that need Postgres. */
-export const describePostgres = (name: string, body: () => void): void => {
-  if (postgresReachable) {
-    describe(name, body)
-  } else if (process.env.CI === "true") {
-    describe(name, () => {
-      it("needs Postgres", () => {
-        throw new Error(`Postgres is unreachable at ${postgresUrl}; CI must provide it`)
-      })
-    })
-  } else {
-    describe.skip(`${name} (skipped: Postgres unreachable at ${postgresUrl}; required when CI=true)`, body)
-  }
-}
+export const describePostgres = describeNeeding("Postgres", postgresUrl, postgresReachable)
 
 /** A fresh schema name, so concurrent runs never share tables. */
 export const uniqueSchema = (): string => `parley_test_${randomBytes(6).toString("hex")}`

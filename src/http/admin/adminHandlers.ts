@@ -10,6 +10,7 @@ import { Sessions } from "../../auth/Sessions.ts"
 import type { KeyStatus } from "../../domain/ApiKey.ts"
 import { InvalidRequest } from "../../domain/requestErrors.ts"
 import { accountView, keyView } from "../../domain/views.ts"
+import { Budgets } from "../../governance/Budgets.ts"
 import { Limiter } from "../../governance/Limiter.ts"
 import { UsageQueries } from "../../ledger/UsageQueries.ts"
 import { McpRegistry } from "../../mcp/McpRegistry.ts"
@@ -63,7 +64,7 @@ export const AdminHandlers = HttpApiBuilder.group(
     const catalog = makeAdminCatalog(yield* ModelRegistry, yield* ToolRegistry, mcp, accounts)
     const usageAdmin = makeUsageAdmin(yield* UsageQueries, keys)
     const mcpAdmin = makeMcpServerAdmin(yield* McpServers)
-    const limitsAdmin = makeLimitsAdmin(keys, accounts, yield* Limiter)
+    const limitsAdmin = makeLimitsAdmin(keys, accounts, yield* Limiter, yield* Budgets)
 
     const signIn = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.gen(function*() {

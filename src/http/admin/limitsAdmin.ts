@@ -4,6 +4,7 @@ import { AccountNotFound } from "../../auth/accountErrors.ts"
 import type { Accounts } from "../../auth/Accounts.ts"
 import type { ApiKeys } from "../../auth/ApiKeys.ts"
 import type { Limits } from "../../domain/Limits.ts"
+import type { Budgets } from "../../governance/Budgets.ts"
 import type { Limiter, Scope } from "../../governance/Limiter.ts"
 import { mayManage, visibleKey } from "./access.ts"
 import { ok } from "./adminViews.ts"
@@ -16,10 +17,14 @@ import { ok } from "./adminViews.ts"
 export const makeLimitsAdmin = (
   keys: ApiKeys["Service"],
   accounts: Accounts["Service"],
-  limiter: Limiter["Service"]
+  limiter: Limiter["Service"],
+  budgets: Budgets["Service"]
 ) => {
   const status = (scope: Scope, id: string, limits: Limits) =>
-    Effect.map(limiter.consumption(scope, id, limits), (consumption) => ok({ limits, consumption }))
+    Effect.map(
+      Effect.all([limiter.consumption(scope, id, limits), budgets.consumption(scope, id, limits)]),
+      ([requests, spent]) => ok({ limits, consumption: { ...requests, ...spent } })
+    )
   return {
     key: (principal: Principal, id: string) =>
       Effect.flatMap(visibleKey(keys, principal, id), (key) => status("key", key.id, key.limits)),

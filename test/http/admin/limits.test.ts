@@ -55,9 +55,15 @@ describe("limits through the admin API (docs/DESIGN.md §11)", () => {
   })
 })
 
+/** When today's tokensPerDay window resets: the next UTC midnight. */
+const nextUtcDay = () => {
+  const now = new Date()
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)).toISOString()
+}
+
 describe("limits and their current use (GET …/limits, docs/DESIGN.md §6)", () => {
   const chat = (secret: string) => {
-    world.gateway.upstream.enqueue({ type: "text", text: "ok" })
+    world.gateway.upstream.enqueue({ type: "text", text: "ok", usage: { promptTokens: 4, completionTokens: 6 } })
     return postJson(`${world.gateway.url}/api/v1/chat`, chatBody(), bearer(secret))
   }
 
@@ -78,7 +84,11 @@ describe("limits and their current use (GET …/limits, docs/DESIGN.md §6)", ()
       success: true,
       data: {
         limits: { requestsPerMinute: 3, concurrentRequests: 2, tokensPerDay: 5000 },
-        consumption: { requestsPerMinute: { used: 0, limit: 3 }, concurrentRequests: { used: 0, limit: 2 } }
+        consumption: {
+          requestsPerMinute: { used: 0, limit: 3 },
+          concurrentRequests: { used: 0, limit: 2 },
+          tokensPerDay: { used: 0, limit: 5000, resetAt: nextUtcDay() }
+        }
       }
     })
     const started = Date.now()
@@ -90,6 +100,8 @@ describe("limits and their current use (GET …/limits, docs/DESIGN.md §6)", ()
     expect(resetAt).toBeGreaterThanOrEqual(started + 60_000)
     expect(resetAt).toBeLessThanOrEqual(Date.now() + 60_000)
     expect(after.concurrentRequests).toEqual({ used: 0, limit: 2 })
+    // Each answer used 10 tokens; the reservations were settled to that.
+    expect(after.tokensPerDay).toEqual({ used: 20, limit: 5000, resetAt: nextUtcDay() })
     // The reads took no place in the window: one request is still admitted, then the limit holds.
     expect((await chat(secret)).status).toBe(200)
     expect((await chat(secret)).status).toBe(429)
@@ -114,7 +126,14 @@ describe("limits and their current use (GET …/limits, docs/DESIGN.md §6)", ()
     const answer = await world.call("operator", "GET", `/admin/v1/accounts/${accountId}/limits`)
     expect(answer.status).toBe(200)
     expect(answer.body.data.limits).toEqual({ requestsPerMinute: 50, costPerMonthUsd: 3 })
-    expect(Object.keys(answer.body.data.consumption)).toEqual(["requestsPerMinute"])
+    expect(Object.keys(answer.body.data.consumption).sort()).toEqual(["costPerMonthUsd", "requestsPerMinute"])
+    // test/m1 has no pricing here: it costs nothing.
+    const now = new Date()
+    expect(answer.body.data.consumption.costPerMonthUsd).toEqual({
+      used: 0,
+      limit: 3,
+      resetAt: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString()
+    })
     expect(answer.body.data.consumption.requestsPerMinute.used).toBe(before.consumption.requestsPerMinute.used + 1)
   })
 

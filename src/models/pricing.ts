@@ -1,5 +1,11 @@
-import type { Usage } from "../agent/RunSummary.ts"
 import type { AppConfig, ModelPricing } from "../config/AppConfig.ts"
+
+/** The token counts a price applies to (the run's `Usage`, a reservation's estimate). */
+export interface PricedUsage {
+  readonly inputTokens?: number | undefined
+  readonly outputTokens?: number | undefined
+  readonly cachedInputTokens?: number | undefined
+}
 
 /** Model id (`provider/model`) → its `pricing`, for the models that have one. */
 export type PriceList = ReadonlyMap<string, ModelPricing>
@@ -20,7 +26,7 @@ const PER_MTOK = 1_000_000
  * input (as every provider reports them), which costs `cachedInputPerMTok`
  * when given; output counts include reasoning.
  */
-export const costOf = (usage: Usage, pricing: ModelPricing): number => {
+export const costOf = (usage: PricedUsage, pricing: ModelPricing): number => {
   const input = usage.inputTokens ?? 0
   const cached = Math.min(usage.cachedInputTokens ?? 0, input)
   const cachedRate = pricing.cachedInputPerMTok ?? pricing.inputPerMTok
@@ -33,7 +39,10 @@ export const costOf = (usage: Usage, pricing: ModelPricing): number => {
  * null when none of the models has a price; a model without one costs 0
  * (docs/DESIGN.md §11).
  */
-export const requestCost = (byModel: ReadonlyArray<readonly [string, Usage]>, prices: PriceList): number | null => {
+export const requestCost = (
+  byModel: ReadonlyArray<readonly [string, PricedUsage]>,
+  prices: PriceList
+): number | null => {
   let cost: number | null = null
   for (const [model, usage] of byModel) {
     const pricing = prices.get(model)

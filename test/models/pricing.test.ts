@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { costOf, priceList, requestCost } from "../../src/ledger/pricing.ts"
+import { costOf, priceList, requestCost } from "../../src/models/pricing.ts"
 import { loadAppConfig, writeConfigFile } from "../config/fixtures.ts"
 
 const pricing = { inputPerMTok: 2.5, outputPerMTok: 10, cachedInputPerMTok: 1.25 }

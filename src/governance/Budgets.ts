@@ -1,0 +1,100 @@
+import { Clock, Context, Effect, Layer } from "effect"
+import { AppConfig } from "../config/AppConfig.ts"
+import type { ApiKey } from "../domain/ApiKey.ts"
+import type { Limits } from "../domain/Limits.ts"
+import { priceList } from "../models/pricing.ts"
+import { BudgetCounters, type BudgetUse } from "../store/BudgetCounters.ts"
+import { type BudgetLimit, toUnits } from "../store/budgetWindows.ts"
+import { redisBudgets } from "../store/redisBudgets.ts"
+import type { Consumption, Scope } from "./Limiter.ts"
+import { type BudgetLine, RunBudget, type StepNeed } from "./RunBudget.ts"
+
+const NO_LINES: ReadonlyArray<BudgetLine> = []
+const BUDGET_LIMITS = ["tokensPerDay", "costPerMonthUsd"] as const
+
+const budgeted = (limits: Limits | undefined): limits is Limits =>
+  limits !== undefined && (limits.tokensPerDay !== undefined || limits.costPerMonthUsd !== undefined)
+
+/** Whether the key or its account has a token or cost budget; checked first, so a run without one costs nothing. */
+export const hasBudgets = (key: ApiKey): boolean => budgeted(key.limits) || budgeted(key.accountLimits)
+
+const linesOf = (key: ApiKey): ReadonlyArray<BudgetLine> => {
+  const { limits, accountLimits } = key
+  const keyed = budgeted(limits)
+  const accounted = budgeted(accountLimits)
+  if (!keyed && !accounted) return NO_LINES
+  const lines: Array<BudgetLine> = []
+  const add = (scope: BudgetLine["scope"], scopeId: string, of: Limits) => {
+    for (const limit of BUDGET_LIMITS) {
+      const value = of[limit]
+      if (value !== undefined) lines.push({ limit, scope, scopeId, units: toUnits(limit, value) })
+    }
+  }
+  if (keyed) add("key", `key:${key.id}`, limits)
+  if (accounted) add("account", `account:${key.accountId}`, accountLimits)
+  return lines
+}
+
+/** What a run's budgets need from its plan: its model, its first call's need, and its tokenizer. */
+export interface BudgetedRun {
+  readonly model: string
+  readonly need: () => StepNeed
+  readonly countText: (text: string) => number
+}
+
+/**
+ * `tokensPerDay` and `costPerMonthUsd` of a key and of its account
+ * (docs/DESIGN.md §11), each counted in its own scope, shared by every
+ * instance. A key with neither on either side gets no budget: no counter is
+ * touched and nothing is counted.
+ */
+export class Budgets extends Context.Service<Budgets, {
+  /** The run's budgets, or undefined when none applies (then `run.need` is never called). */
+  readonly open: (key: ApiKey, run: BudgetedRun) => Effect.Effect<RunBudget | undefined>
+  /** Read only: what `scope` (`key:ID`, `account:ID`) used of `limit` in the window holding `now`. */
+  readonly budgetUsed: (scope: string, limit: BudgetLimit, now: number) => Effect.Effect<BudgetUse>
+  /** Read only: `{used, limit, resetAt}` of each budget in `limits` (docs/DESIGN.md §6's `consumption`). */
+  readonly consumption: (scope: Scope, id: string, limits: Limits) => Effect.Effect<Consumption>
+}>()("parley/governance/Budgets") {
+  static readonly make = Effect.gen(function*() {
+    const counters = yield* BudgetCounters
+    const prices = priceList(yield* AppConfig)
+    const unpriced = new Set<string>()
+    const open = Effect.fnUntraced(function*(key: ApiKey, run: BudgetedRun) {
+      const lines = linesOf(key)
+      if (lines.length === 0) return undefined
+      if (!prices.has(run.model) && !unpriced.has(run.model) && lines.some((l) => l.limit === "costPerMonthUsd")) {
+        unpriced.add(run.model)
+        yield* Effect.logWarning(`Model ${run.model} has no pricing: it costs 0 against costPerMonthUsd budgets`)
+      }
+      return new RunBudget({
+        counters,
+        lines,
+        prices,
+        model: run.model,
+        firstNeed: run.need(),
+        countText: run.countText
+      })
+    })
+    const consumption = Effect.fnUntraced(function*(scope: Scope, id: string, limits: Limits) {
+      const now = yield* Clock.currentTimeMillis
+      const consumed: Consumption = {}
+      for (const limit of BUDGET_LIMITS) {
+        const value = limits[limit]
+        if (value === undefined) continue
+        const use = yield* counters.budgetUsed(`${scope}:${id}`, limit, now)
+        consumed[limit] = { used: use.used, limit: value, resetAt: use.resetAt }
+      }
+      return consumed
+    })
+    return Budgets.of({ open, budgetUsed: counters.budgetUsed, consumption })
+  })
+
+  /** Counters in Redis when `REDIS_URL` is set, else in the SQL store. */
+  static readonly layer = Layer.unwrap(Effect.gen(function*() {
+    const { redisUrl } = yield* AppConfig
+    return Layer.effect(Budgets, Budgets.make).pipe(
+      Layer.provide(redisUrl === undefined ? BudgetCounters.layerSql : redisBudgets(redisUrl))
+    )
+  }))
+}

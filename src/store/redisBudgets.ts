@@ -1,0 +1,55 @@
+import { Effect, Layer, Redacted } from "effect"
+import { createClient } from "redis"
+import { BudgetCounters } from "./BudgetCounters.ts"
+import { budgetWindow, fromUnits } from "./budgetWindows.ts"
+
+// Each script is one atomic step in Redis (docs/DESIGN.md §11). A counter expires when its window resets.
+const RESERVE = `
+local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+local amount = tonumber(ARGV[1])
+if used + amount > tonumber(ARGV[2]) then return {0, used} end
+used = redis.call('INCRBY', KEYS[1], amount)
+redis.call('PEXPIREAT', KEYS[1], ARGV[3])
+return {1, used}`
+
+// A window that has reset (its key expired) is not brought back.
+const SETTLE = `
+local held = redis.call('GET', KEYS[1])
+if not held then return 0 end
+local used = tonumber(held) - tonumber(ARGV[1]) + tonumber(ARGV[2])
+if used < 0 then used = 0 end
+redis.call('SET', KEYS[1], used, 'KEEPTTL')
+return used`
+
+const keyOf = (counter: string) => `parley:budgets:${counter}`
+
+/** The budget counters in Redis (`REDIS_URL`), one connection per instance, closed with it. */
+export const redisBudgets = (url: Redacted.Redacted<string>) =>
+  Layer.effect(
+    BudgetCounters,
+    Effect.gen(function*() {
+      const client = yield* Effect.acquireRelease(
+        Effect.promise(() => createClient({ url: Redacted.value(url) }).connect()),
+        (connected) => Effect.promise(() => connected.close())
+      )
+      const run = (script: string, counter: string, args: ReadonlyArray<number>) =>
+        Effect.orDie(
+          Effect.tryPromise(() => client.eval(script, { keys: [keyOf(counter)], arguments: args.map(String) }))
+        )
+      return BudgetCounters.of({
+        reserve: (window, amount, limit) =>
+          Effect.map(run(RESERVE, window.counter, [amount, limit, window.resetAt]), (reply) => {
+            const [allowed, used] = reply as [number, number]
+            return { allowed: allowed === 1, used: Number(used) }
+          }),
+        settle: (window, reserved, used) => Effect.asVoid(run(SETTLE, window.counter, [reserved, used])),
+        budgetUsed: (scope, limit, now) => {
+          const window = budgetWindow(scope, limit, now)
+          return Effect.map(
+            Effect.orDie(Effect.tryPromise(() => client.get(keyOf(window.counter)))),
+            (held) => ({ used: fromUnits(limit, Number(held ?? 0)), resetAt: new Date(window.resetAt).toISOString() })
+          )
+        }
+      })
+    })
+  )
