@@ -12,6 +12,9 @@ import { startUpstream, type Upstream } from "../support/upstream/index.ts"
  * after a warm-up: what the gateway holds when idle again must not creep.
  * RSS may grow at most 10 % over the warmed-up figure; open files and active
  * handles (sockets, servers, timers: `probe.ts`) come back to where they were.
+ * RSS counts native memory the JS heap does not: a statement cache of SQLite
+ * that kept one ~0.5 MiB statement per ledger batch size grew it by ~120 MiB
+ * here (README, "Reliability suite"), with the heap after a collection flat.
  */
 let upstream: Upstream
 let gateway: GatewayProcess
@@ -48,6 +51,7 @@ it("soak: RSS growth after warm-up ≤ 10 %, open files and handles flat", async
     rssAfterWarmUp: mib(after.rss),
     rssGrowth: `${(growth * 100).toFixed(1)} %`,
     heapAfterGc: `${mib(after.heapUsed)} → ${mib(end.heapUsed)}`,
+    external: `${mib(after.external)} → ${mib(end.external)}`,
     openFiles: `${after.openFiles} → ${end.openFiles}`,
     handles: `${handles(after)} → ${handles(end)}`,
     timers: `${after.resources.Timeout ?? 0} → ${end.resources.Timeout ?? 0}`

@@ -4,6 +4,8 @@ import { SqlClient } from "effect/sql"
 import { existsSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { DatabaseSync } from "node:sqlite"
+import { vi } from "vitest"
 import * as SqliteClient from "../../src/store/SqliteClient.ts"
 
 const memory = SqliteClient.layer({ filename: ":memory:" })
@@ -73,6 +75,28 @@ describe("SqliteClient", () => {
       )
       const [row] = yield* sql<{ n: number }>`SELECT count(*) AS n FROM items`
       assert.strictEqual(row?.n, 50)
+    }).pipe(Effect.provide(memory)))
+
+  it.effect("keeps short statements prepared, not the long text of a multi-row insert", () =>
+    Effect.gen(function*() {
+      const sql = yield* createTable
+      const prepare = vi.spyOn(DatabaseSync.prototype, "prepare")
+      const prepared = (text: string) => prepare.mock.calls.filter(([sqlText]) => sqlText.includes(text)).length
+      const item = (i: number) => ({ id: i, name: `n${i}`, flag: 1, at: null })
+      // 300 rows: an insert text of ~3,000 characters.
+      const batch = [item(0), ...Array.from({ length: 299 }, (_, i) => item(i + 1))] as const
+      yield* Effect.ensuring(
+        Effect.gen(function*() {
+          for (let round = 0; round < 2; round++) {
+            yield* sql`DELETE FROM items`
+            yield* sql`INSERT INTO items ${sql.insert(batch)}`
+            yield* sql`SELECT count(*) AS n FROM items WHERE flag = ${1}`
+          }
+          assert.strictEqual(prepared("SELECT count(*)"), 1)
+          assert.strictEqual(prepared("INSERT INTO items"), 2)
+        }),
+        Effect.sync(() => prepare.mockRestore())
+      )
     }).pipe(Effect.provide(memory)))
 
   it.effect("creates the folder of a file database and enables WAL", () =>

@@ -41,6 +41,8 @@ export interface ProcessStats {
   /** `process.getActiveResourcesInfo()` counted by kind (`Timeout`, `TCPSocketWrap` …). */
   readonly resources: Readonly<Record<string, number>>
   readonly heapUsed: number
+  /** Memory outside the JS heap that V8 knows of (Buffers, ArrayBuffers), after the same collection. */
+  readonly external: number
 }
 
 export interface GatewayProcessOptions {
@@ -164,7 +166,8 @@ export const startGatewayProcess = async (options: GatewayProcessOptions): Promi
           rss: Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) * 1024,
           openFiles: readdirSync(`/proc/${child.pid}/fd`).length,
           resources: message.resources,
-          heapUsed: message.memory.heapUsed
+          heapUsed: message.memory.heapUsed,
+          external: message.memory.external
         })
       }
       child.on("message", onMessage)
