@@ -1,4 +1,5 @@
 import { Clock, Context, Effect, Layer } from "effect"
+import type { SqlClient } from "effect/sql"
 import { AppConfig } from "../config/AppConfig.ts"
 import type { ApiKey } from "../domain/ApiKey.ts"
 import type { Limits } from "../domain/Limits.ts"
@@ -6,6 +7,7 @@ import { priceList } from "../models/pricing.ts"
 import { BudgetCounters, type BudgetUse } from "../store/BudgetCounters.ts"
 import { type BudgetLimit, toUnits } from "../store/budgetWindows.ts"
 import { redisBudgets } from "../store/redisBudgets.ts"
+import { RedisConnection } from "../store/RedisConnection.ts"
 import type { Consumption, Scope } from "./Limiter.ts"
 import { type BudgetLine, RunBudget, type StepNeed } from "./RunBudget.ts"
 
@@ -93,8 +95,9 @@ export class Budgets extends Context.Service<Budgets, {
   /** Counters in Redis when `REDIS_URL` is set, else in the SQL store. */
   static readonly layer = Layer.unwrap(Effect.gen(function*() {
     const { redisUrl } = yield* AppConfig
-    return Layer.effect(Budgets, Budgets.make).pipe(
-      Layer.provide(redisUrl === undefined ? BudgetCounters.layerSql : redisBudgets(redisUrl))
-    )
+    const counters: Layer.Layer<BudgetCounters, never, AppConfig | SqlClient.SqlClient> = redisUrl === undefined
+      ? BudgetCounters.layerSql
+      : Layer.provide(redisBudgets, RedisConnection.layer)
+    return Layer.provide(Layer.effect(Budgets, Budgets.make), counters)
   }))
 }

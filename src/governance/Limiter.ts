@@ -1,8 +1,10 @@
 import { Clock, Context, Effect, Layer } from "effect"
+import type { SqlClient } from "effect/sql"
 import { AppConfig } from "../config/AppConfig.ts"
 import type { ApiKey } from "../domain/ApiKey.ts"
 import type { Limits } from "../domain/Limits.ts"
 import { LimitCounters } from "../store/LimitCounters.ts"
+import { RedisConnection } from "../store/RedisConnection.ts"
 import { redisCounters } from "../store/redisCounters.ts"
 import { LimitExceeded, refuseWith } from "./limitErrors.ts"
 
@@ -140,8 +142,9 @@ export class Limiter extends Context.Service<Limiter, {
   /** Counters in Redis when `REDIS_URL` is set, else in the SQL store. */
   static readonly layer = Layer.unwrap(Effect.gen(function*() {
     const { redisUrl } = yield* AppConfig
-    return Layer.effect(Limiter, Limiter.make(MINUTE_MS)).pipe(
-      Layer.provide(redisUrl === undefined ? LimitCounters.layerSql : redisCounters(redisUrl))
-    )
+    const counters: Layer.Layer<LimitCounters, never, AppConfig | SqlClient.SqlClient> = redisUrl === undefined
+      ? LimitCounters.layerSql
+      : Layer.provide(redisCounters, RedisConnection.layer)
+    return Layer.provide(Layer.effect(Limiter, Limiter.make(MINUTE_MS)), counters)
   }))
 }

@@ -1,7 +1,7 @@
-import { Effect, Layer, Redacted } from "effect"
-import { createClient } from "redis"
+import { Effect, Layer } from "effect"
 import { BudgetCounters } from "./BudgetCounters.ts"
 import { budgetWindow, fromUnits } from "./budgetWindows.ts"
+import { RedisConnection } from "./RedisConnection.ts"
 
 // Each script is one atomic step in Redis (docs/DESIGN.md §11). A counter expires when its window resets.
 const RESERVE = `
@@ -23,33 +23,27 @@ return used`
 
 const keyOf = (counter: string) => `parley:budgets:${counter}`
 
-/** The budget counters in Redis (`REDIS_URL`), one connection per instance, closed with it. */
-export const redisBudgets = (url: Redacted.Redacted<string>) =>
-  Layer.effect(
-    BudgetCounters,
-    Effect.gen(function*() {
-      const client = yield* Effect.acquireRelease(
-        Effect.promise(() => createClient({ url: Redacted.value(url) }).connect()),
-        (connected) => Effect.promise(() => connected.close())
-      )
-      const run = (script: string, counter: string, args: ReadonlyArray<number>) =>
-        Effect.orDie(
-          Effect.tryPromise(() => client.eval(script, { keys: [keyOf(counter)], arguments: args.map(String) }))
+/** The budget counters in Redis (`REDIS_URL`), over the instance's one connection. */
+export const redisBudgets = Layer.effect(
+  BudgetCounters,
+  Effect.gen(function*() {
+    const redis = yield* RedisConnection
+    const run = (script: string, counter: string, args: ReadonlyArray<number>) =>
+      redis.run(script, [keyOf(counter)], args)
+    return BudgetCounters.of({
+      reserve: (window, amount, limit) =>
+        Effect.map(run(RESERVE, window.counter, [amount, limit, window.resetAt]), (reply) => {
+          const [allowed, used] = reply as [number, number]
+          return { allowed: allowed === 1, used: Number(used) }
+        }),
+      settle: (window, reserved, used) => Effect.asVoid(run(SETTLE, window.counter, [reserved, used])),
+      budgetUsed: (scope, limit, now) => {
+        const window = budgetWindow(scope, limit, now)
+        return Effect.map(
+          redis.get(keyOf(window.counter)),
+          (held) => ({ used: fromUnits(limit, Number(held ?? 0)), resetAt: new Date(window.resetAt).toISOString() })
         )
-      return BudgetCounters.of({
-        reserve: (window, amount, limit) =>
-          Effect.map(run(RESERVE, window.counter, [amount, limit, window.resetAt]), (reply) => {
-            const [allowed, used] = reply as [number, number]
-            return { allowed: allowed === 1, used: Number(used) }
-          }),
-        settle: (window, reserved, used) => Effect.asVoid(run(SETTLE, window.counter, [reserved, used])),
-        budgetUsed: (scope, limit, now) => {
-          const window = budgetWindow(scope, limit, now)
-          return Effect.map(
-            Effect.orDie(Effect.tryPromise(() => client.get(keyOf(window.counter)))),
-            (held) => ({ used: fromUnits(limit, Number(held ?? 0)), resetAt: new Date(window.resetAt).toISOString() })
-          )
-        }
-      })
+      }
     })
-  )
+  })
+)

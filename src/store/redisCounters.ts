@@ -1,6 +1,6 @@
-import { Effect, Layer, Redacted } from "effect"
-import { createClient } from "redis"
+import { Effect, Layer } from "effect"
 import { LimitCounters } from "./LimitCounters.ts"
+import { RedisConnection } from "./RedisConnection.ts"
 
 // Each script is one atomic step in Redis, so every instance sees the same counts (docs/DESIGN.md §11).
 // The window is a sorted set of hit times; members are unique per hit (time and a random suffix).
@@ -32,40 +32,32 @@ local oldest = redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[1], '+inf', 'WITHSCORES
 local flight = redis.call('GET', KEYS[2]) or '0'
 return {count, oldest, flight}`
 
-/** The counters in Redis (`REDIS_URL`), one connection per instance, closed with it. */
-export const redisCounters = (url: Redacted.Redacted<string>) =>
-  Layer.effect(
-    LimitCounters,
-    Effect.gen(function*() {
-      const client = yield* Effect.acquireRelease(
-        Effect.promise(() => createClient({ url: Redacted.value(url) }).connect()),
-        (connected) => Effect.promise(() => connected.close())
-      )
-      const runOn = (script: string, keys: ReadonlyArray<string>, args: ReadonlyArray<string | number>) =>
-        Effect.orDie(
-          Effect.tryPromise(() =>
-            client.eval(script, { keys: keys.map((key) => `parley:limits:${key}`), arguments: args.map(String) })
-          )
-        )
-      const run = (script: string, key: string, args: ReadonlyArray<string | number>) => runOn(script, [key], args)
-      return LimitCounters.of({
-        hit: (scope, limit, windowMs, now) =>
-          Effect.map(run(HIT, `hits:${scope}`, [now, windowMs, limit, Math.random()]), (reply) => {
-            const [allowed, count, oldest] = reply as [number, number, string | number]
-            return { allowed: allowed === 1, count: Number(count), oldestAt: Number(oldest) }
-          }),
-        enter: (scope, limit) =>
-          Effect.map(run(ENTER, `flight:${scope}`, [limit]), (count) => Number(count) < 0 ? undefined : Number(count)),
-        leave: (scope) => Effect.asVoid(run(LEAVE, `flight:${scope}`, [])),
-        peek: (scope, windowMs, now) =>
-          Effect.map(runOn(PEEK, [`hits:${scope}`, `flight:${scope}`], [`(${now - windowMs}`]), (reply) => {
-            const [hits, oldest, flight] = reply as [number, string, string]
-            return {
-              hits: Number(hits),
-              oldestAt: oldest === "" ? undefined : Number(oldest),
-              inFlight: Number(flight)
-            }
-          })
-      })
+/** The counters in Redis (`REDIS_URL`), over the instance's one connection. */
+export const redisCounters = Layer.effect(
+  LimitCounters,
+  Effect.gen(function*() {
+    const redis = yield* RedisConnection
+    const runOn = (script: string, keys: ReadonlyArray<string>, args: ReadonlyArray<string | number>) =>
+      redis.run(script, keys.map((key) => `parley:limits:${key}`), args)
+    const run = (script: string, key: string, args: ReadonlyArray<string | number>) => runOn(script, [key], args)
+    return LimitCounters.of({
+      hit: (scope, limit, windowMs, now) =>
+        Effect.map(run(HIT, `hits:${scope}`, [now, windowMs, limit, Math.random()]), (reply) => {
+          const [allowed, count, oldest] = reply as [number, number, string | number]
+          return { allowed: allowed === 1, count: Number(count), oldestAt: Number(oldest) }
+        }),
+      enter: (scope, limit) =>
+        Effect.map(run(ENTER, `flight:${scope}`, [limit]), (count) => Number(count) < 0 ? undefined : Number(count)),
+      leave: (scope) => Effect.asVoid(run(LEAVE, `flight:${scope}`, [])),
+      peek: (scope, windowMs, now) =>
+        Effect.map(runOn(PEEK, [`hits:${scope}`, `flight:${scope}`], [`(${now - windowMs}`]), (reply) => {
+          const [hits, oldest, flight] = reply as [number, string, string]
+          return {
+            hits: Number(hits),
+            oldestAt: oldest === "" ? undefined : Number(oldest),
+            inFlight: Number(flight)
+          }
+        })
     })
-  )
+  })
+)

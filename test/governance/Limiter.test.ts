@@ -4,6 +4,7 @@ import { afterAll, beforeAll } from "vitest"
 import { Limiter } from "../../src/governance/Limiter.ts"
 import * as Database from "../../src/store/Database.ts"
 import { LimitCounters } from "../../src/store/LimitCounters.ts"
+import { RedisConnection } from "../../src/store/RedisConnection.ts"
 import { redisCounters } from "../../src/store/redisCounters.ts"
 import { createSchema, describePostgres } from "../store/postgres.ts"
 import { describeRedis, redisUrl } from "../store/redis.ts"
@@ -26,5 +27,7 @@ describePostgres("Limiter over Postgres", () => {
 })
 
 describeRedis("Limiter over Redis", () => {
-  limiterSuite(() => limiterOver(redisCounters(Redacted.make(redisUrl))))
+  limiterSuite(() =>
+    limiterOver(Layer.provide(redisCounters, RedisConnection.make(Redacted.make(redisUrl), "parley:test")))
+  )
 }, { timeout: 30_000 })

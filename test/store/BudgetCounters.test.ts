@@ -3,6 +3,7 @@ import { afterAll, beforeAll } from "vitest"
 import { BudgetCounters } from "../../src/store/BudgetCounters.ts"
 import * as Database from "../../src/store/Database.ts"
 import { redisBudgets } from "../../src/store/redisBudgets.ts"
+import { RedisConnection } from "../../src/store/RedisConnection.ts"
 import { budgetCountersSuite } from "./budgetCountersSuite.ts"
 import { createSchema, describePostgres } from "./postgres.ts"
 import { describeRedis, redisUrl } from "./redis.ts"
@@ -26,5 +27,8 @@ describePostgres("BudgetCounters over Postgres", () => {
 })
 
 describeRedis("BudgetCounters over Redis", () => {
-  budgetCountersSuite("counters", redisBudgets(Redacted.make(redisUrl)))
+  budgetCountersSuite(
+    "counters",
+    Layer.provide(redisBudgets, RedisConnection.make(Redacted.make(redisUrl), "parley:test"))
+  )
 })
