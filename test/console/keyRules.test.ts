@@ -1,9 +1,8 @@
 import type { Browser, Locator, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { DEFAULT_MCP_CALL_TIMEOUT_MS, DEFAULT_MCP_LIST_TIMEOUT_MS } from "../../src/config/McpServerConfig.ts"
 import type { TestGateway } from "../support/gateway.ts"
 import { bearer, chatBody, postJson } from "../support/http.ts"
-import { type RunningServer, startEverythingHttp } from "../support/mcp/everything.ts"
+import { httpServerEntry, type RunningServer, startEverythingHttp } from "../support/mcp/everything.ts"
 import { makeTestTool } from "../support/tools.ts"
 import {
   ADMIN_TOKEN,
@@ -38,14 +37,7 @@ beforeAll(async () => {
   gateway = await startConsoleGateway({
     tools: [makeTestTool({ name: "lookup", category: "business" })],
     config: {
-      mcpServers: [{
-        id: "everything",
-        transport: "http",
-        url: everything.url,
-        headers: {},
-        callTimeoutMs: DEFAULT_MCP_CALL_TIMEOUT_MS,
-        listTimeoutMs: DEFAULT_MCP_LIST_TIMEOUT_MS
-      }]
+      mcpServers: [httpServerEntry("everything", everything.url)]
     }
   })
   deeId = await createAccount(gateway, dee)

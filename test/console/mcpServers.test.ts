@@ -1,9 +1,8 @@
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { DEFAULT_MCP_CALL_TIMEOUT_MS, DEFAULT_MCP_LIST_TIMEOUT_MS } from "../../src/config/McpServerConfig.ts"
 import type { TestGateway } from "../support/gateway.ts"
 import { bearer } from "../support/http.ts"
-import { type RunningServer, startEverythingHttp } from "../support/mcp/everything.ts"
+import { httpServerEntry, type RunningServer, startEverythingHttp } from "../support/mcp/everything.ts"
 import { startFakeMcpServer } from "../support/mcp/fakeServer.ts"
 import {
   ADMIN_TOKEN,
@@ -38,14 +37,7 @@ beforeAll(async () => {
   fake = await startFakeMcpServer({ type: "object", properties: { word: { type: "string" } } })
   gateway = await startConsoleGateway({
     config: {
-      mcpServers: [{
-        id: "filed",
-        transport: "http",
-        url: everything.url,
-        headers: {},
-        callTimeoutMs: DEFAULT_MCP_CALL_TIMEOUT_MS,
-        listTimeoutMs: DEFAULT_MCP_LIST_TIMEOUT_MS
-      }]
+      mcpServers: [httpServerEntry("filed", everything.url)]
     }
   })
   await createAccount(gateway, cy)

@@ -2,9 +2,8 @@ import { Effect, Layer } from "effect"
 import { McpClient, McpProtocol } from "effect/ai"
 import { FetchHttpClient } from "effect/http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { DEFAULT_MCP_CALL_TIMEOUT_MS, DEFAULT_MCP_LIST_TIMEOUT_MS } from "../../src/config/McpServerConfig.ts"
 import { startGateway, type TestGateway } from "../support/gateway.ts"
-import { type RunningServer, startEverythingHttp } from "../support/mcp/everything.ts"
+import { httpServerEntry, type RunningServer, startEverythingHttp } from "../support/mcp/everything.ts"
 import { makeTestTool } from "../support/tools.ts"
 
 let everything: RunningServer
@@ -18,14 +17,7 @@ beforeAll(async () => {
       makeTestTool({ name: "needs_token", requiredContext: [{ field: "token" }] })
     ],
     config: {
-      mcpServers: [{
-        id: "everything",
-        transport: "http",
-        url: everything.url,
-        headers: {},
-        callTimeoutMs: DEFAULT_MCP_CALL_TIMEOUT_MS,
-        listTimeoutMs: DEFAULT_MCP_LIST_TIMEOUT_MS
-      }]
+      mcpServers: [httpServerEntry("everything", everything.url)]
     }
   })
 }, 30_000)

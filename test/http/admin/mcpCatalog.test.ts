@@ -1,17 +1,14 @@
 import { Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { DEFAULT_MCP_CALL_TIMEOUT_MS, DEFAULT_MCP_LIST_TIMEOUT_MS } from "../../../src/config/McpServerConfig.ts"
 import { startGateway, type TestGateway } from "../../support/gateway.ts"
 import { bearer } from "../../support/http.ts"
-import { type RunningServer, startEverythingHttp } from "../../support/mcp/everything.ts"
+import { httpServerEntry, type RunningServer, startEverythingHttp } from "../../support/mcp/everything.ts"
 import { makeTestTool } from "../../support/tools.ts"
 import { ADMIN_TOKEN } from "./adminClient.ts"
 
 /** MCP servers' tools in the admin catalog and in allow-lists (docs/DESIGN.md §6, §9), against the reference server. */
 let everything: RunningServer
 let gateway: TestGateway
-
-const timeouts = { callTimeoutMs: DEFAULT_MCP_CALL_TIMEOUT_MS, listTimeoutMs: DEFAULT_MCP_LIST_TIMEOUT_MS }
 
 beforeAll(async () => {
   everything = await startEverythingHttp()
@@ -20,9 +17,9 @@ beforeAll(async () => {
     config: {
       adminToken: Redacted.make(ADMIN_TOKEN),
       mcpServers: [
-        { id: "everything", transport: "http", url: everything.url, headers: {}, ...timeouts },
+        httpServerEntry("everything", everything.url),
         // Registered, but nothing answers there: its tools cannot be listed.
-        { id: "gone", transport: "http", url: "http://127.0.0.1:9/mcp", headers: {}, ...timeouts }
+        httpServerEntry("gone", "http://127.0.0.1:9/mcp")
       ]
     }
   })

@@ -2,6 +2,11 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { createServer, request, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { fileURLToPath } from "node:url"
+import {
+  DEFAULT_MCP_CALL_TIMEOUT_MS,
+  DEFAULT_MCP_LIST_TIMEOUT_MS,
+  type McpServerConfig
+} from "../../../src/config/McpServerConfig.ts"
 
 /** The reference server's entry point (`@modelcontextprotocol/server-everything`, a devDependency). */
 export const EVERYTHING_BIN = fileURLToPath(
@@ -103,3 +108,13 @@ export const startRecordingProxy = async (
       })
   }
 }
+
+/** The config file's entry for an HTTP MCP server, no headers, default timeouts. */
+export const httpServerEntry = (id: string, url: string): McpServerConfig => ({
+  id,
+  transport: "http",
+  url,
+  headers: {},
+  callTimeoutMs: DEFAULT_MCP_CALL_TIMEOUT_MS,
+  listTimeoutMs: DEFAULT_MCP_LIST_TIMEOUT_MS
+})
