@@ -69,7 +69,12 @@ const clientLayer = (
       )
     )
 
-/** A migrated database at the given URL, with its change feed (store/ChangeFeed.ts). */
+/**
+ * A migrated database at the given URL, with its change feed (store/ChangeFeed.ts).
+ * Each database gets a migration layer of its own: a runtime builds one layer
+ * value once, so a shared one would migrate only the first of two databases
+ * (a gateway's, and its sandboxes' kept elsewhere).
+ */
 export const layerFromUrl = (
   url: string | Redacted.Redacted<string>,
   options: DatabaseOptions = {}
@@ -77,7 +82,7 @@ export const layerFromUrl = (
   Layer.unwrap(
     Effect.map(
       parseDatabaseUrl(Redacted.isRedacted(url) ? url : Redacted.make(url)),
-      (target) => Migrations.layer.pipe(Layer.provideMerge(clientLayer(target, options)))
+      (target) => Layer.effectDiscard(Migrations.migrate).pipe(Layer.provideMerge(clientLayer(target, options)))
     )
   )
 

@@ -1,5 +1,5 @@
-import { Effect, Layer } from "effect"
-import { Migrator, SqlClient, type SqlError } from "effect/sql"
+import { Effect } from "effect"
+import { Migrator, SqlClient } from "effect/sql"
 
 /**
  * The schema, as numbered migrations that run once each, in order, on SQLite
@@ -188,7 +188,3 @@ export const migrate = Migrator.make({})({
   loader: Migrator.fromRecord(migrations),
   table: migrationsTable
 })
-
-/** Runs the migrations when built, so anything built on top sees the full schema. */
-export const layer: Layer.Layer<never, Migrator.MigrationError | SqlError.SqlError, SqlClient.SqlClient> = Layer
-  .effectDiscard(migrate)

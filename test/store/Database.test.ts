@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Redacted } from "effect"
+import { Context, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { existsSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -27,6 +27,31 @@ const apiKeyColumns = [
   "secret_hash",
   "status"
 ]
+
+/** Two databases built in one runtime (a gateway's and its sandboxes'), each behind its own tag. */
+class First extends Context.Service<First, SqlClient.SqlClient>()("test/First") {}
+class Second extends Context.Service<Second, SqlClient.SqlClient>()("test/Second") {}
+
+const appliedMigrations = (sql: SqlClient.SqlClient) =>
+  Effect.map(
+    sql<{ migration_id: number }>`SELECT migration_id FROM parley_migrations ORDER BY migration_id`,
+    (rows) => rows.map((row) => Number(row.migration_id))
+  )
+
+/** The migrations applied to each of two database layers built together. */
+const migratedTogether = (first: string, second: string) =>
+  Effect.gen(function*() {
+    const one = yield* First
+    const two = yield* Second
+    return [yield* appliedMigrations(one), yield* appliedMigrations(two)]
+  }).pipe(
+    Effect.provide(Layer.mergeAll(
+      Layer.effect(First, Effect.service(SqlClient.SqlClient)).pipe(Layer.provide(Database.layerFromUrl(first))),
+      Layer.effect(Second, Effect.service(SqlClient.SqlClient)).pipe(Layer.provide(Database.layerFromUrl(second)))
+    ))
+  )
+
+const allMigrations = [1, 2, 3, 4, 5, 6, 7, 8, 9]
 
 const insertAndReadKey = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -99,7 +124,18 @@ describe("Database on SQLite", () => {
         const applied = yield* sql<{ migration_id: number }>`SELECT migration_id FROM parley_migrations`
         return { keys: keys.map((k) => k.id), applied: applied.map((m) => m.migration_id) }
       }).pipe(Effect.provide(layer))
-      assert.deepStrictEqual(again, { keys: ["key_1"], applied: [1, 2, 3, 4, 5, 6, 7, 8, 9] })
+      assert.deepStrictEqual(again, { keys: ["key_1"], applied: allMigrations })
+    }))
+
+  it.effect("migrates each of two databases built in one runtime", () =>
+    Effect.gen(function*() {
+      const folder = mkdtempSync(join(tmpdir(), "parley-db-"))
+      const applied = yield* migratedTogether(`sqlite:${join(folder, "a.db")}`, `sqlite:${join(folder, "b.db")}`)
+      assert.deepStrictEqual(applied, [allMigrations, allMigrations])
+      assert.deepStrictEqual(yield* migratedTogether("sqlite::memory:", "sqlite::memory:"), [
+        allMigrations,
+        allMigrations
+      ])
     }))
 
   it.effect("works in memory", () => insertAndReadKey.pipe(Effect.provide(Database.layerFromUrl("sqlite::memory:"))))
@@ -128,7 +164,24 @@ describePostgres("Database on Postgres", () => {
           const sql = yield* SqlClient.SqlClient
           return yield* sql<{ migration_id: number }>`SELECT migration_id FROM parley_migrations`
         }).pipe(Effect.provide(layer))
-        assert.deepStrictEqual(applied.map((m) => Number(m.migration_id)), [1, 2, 3, 4, 5, 6, 7, 8, 9])
+        assert.deepStrictEqual(applied.map((m) => Number(m.migration_id)), allMigrations)
       })
+    ))
+
+  it.effect("migrates each of two databases built in one runtime, Postgres beside Postgres or SQLite", () =>
+    withFreshSchema((first) =>
+      withFreshSchema((second) =>
+        Effect.gen(function*() {
+          const both = yield* migratedTogether(urlWithSchema(first), urlWithSchema(second))
+          assert.deepStrictEqual(both, [allMigrations, allMigrations])
+        })
+      )
+    ).pipe(
+      Effect.andThen(withFreshSchema((schema) =>
+        Effect.gen(function*() {
+          const mixed = yield* migratedTogether("sqlite::memory:", urlWithSchema(schema))
+          assert.deepStrictEqual(mixed, [allMigrations, allMigrations])
+        })
+      ))
     ))
 })
