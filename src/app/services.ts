@@ -28,7 +28,10 @@ export interface GatewayParts<E> {
   /** Also names the database (`databaseUrl`) and where to listen (`host`, `port`; port 0: any free port). */
   readonly config: Layer.Layer<AppConfig, E>
   readonly tools: Layer.Layer<ToolRegistry>
-  /** Default: the embedded bubblewrap backend as configured (`PARLEY_SANDBOX_*`); it may use the gateway's database. */
+  /**
+   * Default: the embedded bubblewrap backend as configured (`PARLEY_SANDBOX_*`), over the gateway's database; one
+   * given here may bring a database of its own (`Database.layerFromUrl`), migrated as the gateway starts.
+   */
   readonly sandboxes?: Layer.Layer<SandboxProvider, unknown, SqlClient.SqlClient>
   /** No "Listening on …" line (tests and the demo print their own). */
   readonly quiet?: boolean
