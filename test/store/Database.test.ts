@@ -99,7 +99,7 @@ describe("Database on SQLite", () => {
         const applied = yield* sql<{ migration_id: number }>`SELECT migration_id FROM parley_migrations`
         return { keys: keys.map((k) => k.id), applied: applied.map((m) => m.migration_id) }
       }).pipe(Effect.provide(layer))
-      assert.deepStrictEqual(again, { keys: ["key_1"], applied: [1, 2, 3, 4, 5, 6, 7, 8, 9] })
+      assert.deepStrictEqual(again, { keys: ["key_1"], applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] })
     }))
 
   it.effect("works in memory", () => insertAndReadKey.pipe(Effect.provide(Database.layerFromUrl("sqlite::memory:"))))
@@ -128,7 +128,7 @@ describePostgres("Database on Postgres", () => {
           const sql = yield* SqlClient.SqlClient
           return yield* sql<{ migration_id: number }>`SELECT migration_id FROM parley_migrations`
         }).pipe(Effect.provide(layer))
-        assert.deepStrictEqual(applied.map((m) => Number(m.migration_id)), [1, 2, 3, 4, 5, 6, 7, 8, 9])
+        assert.deepStrictEqual(applied.map((m) => Number(m.migration_id)), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
       })
     ))
 })
