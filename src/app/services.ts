@@ -6,6 +6,7 @@ import { Accounts } from "../auth/Accounts.ts"
 import { ApiKeys } from "../auth/ApiKeys.ts"
 import { SecretKey } from "../auth/SecretKey.ts"
 import { Sessions } from "../auth/Sessions.ts"
+import { SignInThrottle } from "../auth/SignInThrottle.ts"
 import { ChatPlanner } from "../chat/ChatPlanner.ts"
 import { AppConfig } from "../config/AppConfig.ts"
 import { Approvals } from "../governance/Approvals.ts"
@@ -45,7 +46,7 @@ const toolConcurrency = Layer.effect(
 )
 
 /** Accounts and console sessions (docs/DESIGN.md §6), and tool approvals (§10): what PARLEY_SECRET_KEY signs. */
-const accountServices = Layer.merge(Sessions.layer, Approvals.layer).pipe(
+const accountServices = Layer.merge(Sessions.layer.pipe(Layer.provide(SignInThrottle.layer)), Approvals.layer).pipe(
   Layer.provideMerge(Layer.merge(Accounts.layer, SecretKey.layer))
 )
 

@@ -1,4 +1,11 @@
-import { Duration } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Redacted } from "effect"
+import type { SqlClient } from "effect/sql"
+import { createHmac } from "node:crypto"
+import { AppConfig } from "../config/AppConfig.ts"
+import { FailureCounters } from "../store/FailureCounters.ts"
+import { RedisConnection } from "../store/RedisConnection.ts"
+import { redisFailures } from "../store/redisFailures.ts"
+import { SecretKey } from "./SecretKey.ts"
 
 export interface ThrottleOptions {
   /** Failures allowed before sign-ins slow down (default 3). */
@@ -9,54 +16,66 @@ export interface ThrottleOptions {
   readonly maxDelayMs?: number | undefined
 }
 
+/** One sign-in attempt as the throttle sees it. */
+export interface Attempt {
+  readonly email: string
+  readonly address: string
+}
+
 // A quiet quarter hour forgives earlier failures.
 const FORGET_AFTER_MS = 15 * 60_000
-const CAPACITY = 10_000
 
 /**
  * Slows failed console sign-ins (docs/DESIGN.md §6), per email and per
  * client address, so guessing passwords costs time and one address cannot
- * try many emails quickly. Per instance and in memory: bounded, and the
- * oldest entry goes first.
+ * try many emails quickly. The counts are shared by every instance
+ * (`FailureCounters`), so spreading guesses over instances gains nothing.
+ * They are stored under an HMAC (`PARLEY_SECRET_KEY`) of the email or
+ * address: a leaked store names no one.
  */
-export class SignInThrottle {
-  readonly #failures = new Map<string, { count: number; last: number }>()
-  readonly #free: number
-  readonly #base: number
-  readonly #max: number
+export class SignInThrottle extends Context.Service<SignInThrottle, {
+  /** How long the attempt waits before its password is checked. */
+  readonly delayFor: (attempt: Attempt) => Effect.Effect<Duration.Duration>
+  readonly failed: (attempt: Attempt) => Effect.Effect<void>
+  /** Forgets the failures of the attempt's email and address. */
+  readonly succeeded: (attempt: Attempt) => Effect.Effect<void>
+}>()("parley/auth/SignInThrottle") {
+  static readonly make = (options: ThrottleOptions) =>
+    Effect.gen(function*() {
+      const counters = yield* FailureCounters
+      const key = Redacted.value(yield* SecretKey)
+      const free = options.freeFailures ?? 3
+      const base = options.baseDelayMs ?? 500
+      const max = options.maxDelayMs ?? 10_000
+      const countersOf = (attempt: Attempt) =>
+        [`email:${attempt.email.trim().toLowerCase()}`, `address:${attempt.address}`].map((name) =>
+          createHmac("sha256", key).update(`sign-in:${name}`).digest("hex")
+        )
+      return SignInThrottle.of({
+        delayFor: (attempt) =>
+          Effect.gen(function*() {
+            const most = yield* counters.most(countersOf(attempt), FORGET_AFTER_MS, yield* Clock.currentTimeMillis)
+            if (most < free) return Duration.zero
+            return Duration.millis(Math.min(base * 2 ** (most - free), max))
+          }),
+        failed: (attempt) =>
+          Effect.flatMap(
+            Clock.currentTimeMillis,
+            (now) => counters.add(countersOf(attempt), FORGET_AFTER_MS, now)
+          ),
+        succeeded: (attempt) => counters.clear(countersOf(attempt))
+      })
+    })
 
-  constructor(options: ThrottleOptions) {
-    this.#free = options.freeFailures ?? 3
-    this.#base = options.baseDelayMs ?? 500
-    this.#max = options.maxDelayMs ?? 10_000
-  }
+  /** Counts in Redis when `REDIS_URL` is set, else in the SQL store. */
+  static readonly layerWith = (options: ThrottleOptions) =>
+    Layer.unwrap(Effect.gen(function*() {
+      const { redisUrl } = yield* AppConfig
+      const counters: Layer.Layer<FailureCounters, never, AppConfig | SqlClient.SqlClient> = redisUrl === undefined
+        ? FailureCounters.layerSql
+        : Layer.provide(redisFailures, RedisConnection.layer)
+      return Layer.provide(Layer.effect(SignInThrottle, SignInThrottle.make(options)), counters)
+    }))
 
-  /** How long an attempt under these keys waits before its password is checked. */
-  delayFor(keys: ReadonlyArray<string>, now: number): Duration.Duration {
-    let worst = 0
-    for (const key of keys) {
-      const entry = this.#failures.get(key)
-      if (entry === undefined) continue
-      if (now - entry.last > FORGET_AFTER_MS) {
-        this.#failures.delete(key)
-        continue
-      }
-      worst = Math.max(worst, entry.count)
-    }
-    if (worst < this.#free) return Duration.zero
-    return Duration.millis(Math.min(this.#base * 2 ** (worst - this.#free), this.#max))
-  }
-
-  failed(keys: ReadonlyArray<string>, now: number): void {
-    for (const key of keys) {
-      const count = (this.#failures.get(key)?.count ?? 0) + 1
-      this.#failures.delete(key)
-      if (this.#failures.size >= CAPACITY) this.#failures.delete(this.#failures.keys().next().value!)
-      this.#failures.set(key, { count, last: now })
-    }
-  }
-
-  succeeded(keys: ReadonlyArray<string>): void {
-    for (const key of keys) this.#failures.delete(key)
-  }
+  static readonly layer = SignInThrottle.layerWith({})
 }

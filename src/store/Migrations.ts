@@ -177,6 +177,15 @@ export const migrations = {
       `CREATE TABLE budget_counters (counter TEXT PRIMARY KEY, used BIGINT NOT NULL, expires_at BIGINT NOT NULL)`
     )
     yield* sql.unsafe(`ALTER TABLE usage_events ADD COLUMN refused_limit TEXT`)
+  }),
+  // docs/DESIGN.md §6: failed console sign-ins per hashed email or address, shared by every
+  // instance when no Redis is configured; a row is deleted once it has gone quiet.
+  "10_failure_counters": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql.unsafe(
+      `CREATE TABLE failure_counters (counter TEXT PRIMARY KEY, failures INTEGER NOT NULL, last_at BIGINT NOT NULL)`
+    )
+    yield* sql.unsafe(`CREATE INDEX failure_counters_last_at ON failure_counters (last_at)`)
   })
 }
 

@@ -10,7 +10,9 @@ import { ApiKeys } from "../../src/auth/ApiKeys.ts"
 import { SecretKey } from "../../src/auth/SecretKey.ts"
 import { hashSecret } from "../../src/auth/secrets.ts"
 import { Sessions } from "../../src/auth/Sessions.ts"
+import { SignInThrottle } from "../../src/auth/SignInThrottle.ts"
 import * as Database from "../../src/store/Database.ts"
+import { FailureCounters } from "../../src/store/FailureCounters.ts"
 import { migrations, migrationsTable } from "../../src/store/Migrations.ts"
 import * as SqliteClient from "../../src/store/SqliteClient.ts"
 import { describePostgres, urlWithSchema, withFreshSchema } from "../store/postgres.ts"
@@ -46,7 +48,10 @@ const services = (url: string) => {
   return Layer.mergeAll(
     ApiKeys.layerWith({ cacheTtl: 0 }).pipe(Layer.provide(database)),
     accounts,
-    Sessions.layerWith({ baseDelayMs: 1 }).pipe(Layer.provide([accounts, SecretKey.layerTest, database]))
+    Sessions.layer.pipe(
+      Layer.provide(Layer.effect(SignInThrottle, SignInThrottle.make({ baseDelayMs: 1 }))),
+      Layer.provide([accounts, SecretKey.layerTest, FailureCounters.layerSql.pipe(Layer.provide(database)), database])
+    )
   )
 }
 

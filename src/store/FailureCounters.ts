@@ -1,0 +1,51 @@
+import { Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+
+/**
+ * Failure counts shared by every instance (the console's sign-in throttle,
+ * docs/DESIGN.md §6). A count is forgotten once `quietMs` pass without a
+ * failure, and its storage goes with it, so the store stays bounded however
+ * many names are tried. Counter names are opaque here: callers hash them.
+ */
+export class FailureCounters extends Context.Service<FailureCounters, {
+  /** The most failures any of `counters` (never empty) holds at `now` (0: none, or all gone quiet). */
+  readonly most: (counters: ReadonlyArray<string>, quietMs: number, now: number) => Effect.Effect<number>
+  /** One more failure for each of `counters` at `now`; a count gone quiet starts again at 1. */
+  readonly add: (counters: ReadonlyArray<string>, quietMs: number, now: number) => Effect.Effect<void>
+  readonly clear: (counters: ReadonlyArray<string>) => Effect.Effect<void>
+}>()("parley/store/FailureCounters") {
+  /**
+   * In the SQL store (`failure_counters`): each failure is one upsert, atomic
+   * on Postgres and on SQLite, and deletes the rows gone quiet (an index on
+   * `last_at` keeps that cheap), so no sweeper is needed.
+   */
+  static readonly layerSql = Layer.effect(
+    FailureCounters,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      return FailureCounters.of({
+        most: (counters, quietMs, now) =>
+          Effect.orDie(Effect.map(
+            sql<{ readonly n: number | string | null }>`
+              SELECT MAX(failures) AS n FROM failure_counters
+              WHERE counter IN ${sql.in(counters)} AND last_at > ${now - quietMs}`,
+            (rows) => Number(rows[0]?.n ?? 0)
+          )),
+        add: (counters, quietMs, now) =>
+          Effect.orDie(Effect.gen(function*() {
+            for (const counter of counters) {
+              yield* sql`
+                INSERT INTO failure_counters (counter, failures, last_at) VALUES (${counter}, 1, ${now})
+                ON CONFLICT (counter) DO UPDATE SET
+                  failures = CASE WHEN failure_counters.last_at <= ${now - quietMs} THEN 1
+                    ELSE failure_counters.failures + 1 END,
+                  last_at = ${now}`
+            }
+            yield* sql`DELETE FROM failure_counters WHERE last_at <= ${now - quietMs}`
+          })),
+        clear: (counters) =>
+          Effect.orDie(Effect.asVoid(sql`DELETE FROM failure_counters WHERE counter IN ${sql.in(counters)}`))
+      })
+    })
+  )
+}
