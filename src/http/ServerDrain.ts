@@ -1,5 +1,6 @@
-import { Context } from "effect"
+import { Context, Deferred, Effect, Exit } from "effect"
 import type { ServerResponse } from "node:http"
+import { ServerShuttingDown } from "./requestErrors.ts"
 
 /** Stops one request still running when the grace is over: it answers that the server is shutting down. */
 export type Cancel = () => void
@@ -14,15 +15,24 @@ export type Cancel = () => void
 export class Drain {
   private running = new Map<ServerResponse, Cancel | undefined>()
   private waiters: Array<() => void> = []
+  private over = Deferred.makeUnsafe<never, ServerShuttingDown>()
   draining = false
 
-  /** Follows `res` until it closes; `cancel` (the chat route's) stops it when the grace is over. */
+  /**
+   * Fails with `ServerShuttingDown` once the grace is over (`cancelAll`), at
+   * once for a request that comes later: a routed request races it, so it
+   * answers the spec's error body instead of being cut off by its scope.
+   */
+  readonly cancelled: Effect.Effect<never, ServerShuttingDown> = Deferred.await(this.over)
+
+  /** Follows `res` until it closes; `cancel` (the chat route's) stops it when the grace is over, at once if it is. */
   track(res: ServerResponse, cancel?: Cancel): void {
     this.running.set(res, cancel)
     res.once("close", () => {
       this.running.delete(res)
       if (this.running.size === 0) { for (const waiter of this.waiters.splice(0)) waiter() }
     })
+    if (Deferred.isDoneUnsafe(this.over)) cancel?.()
   }
 
   start(): void {
@@ -41,8 +51,9 @@ export class Drain {
     return this.running.size
   }
 
-  /** Cancels every request that can be; the others (routed ones) stop when their scope closes. */
+  /** Cancels every request: the chat route's through their `Cancel`, the routed ones through `cancelled`. */
   cancelAll(): void {
+    Deferred.doneUnsafe(this.over, Exit.fail(new ServerShuttingDown()))
     for (const cancel of this.running.values()) cancel?.()
   }
 }

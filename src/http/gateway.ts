@@ -10,6 +10,7 @@ import { CorrelationId, correlationIdFor } from "./CorrelationId.ts"
 import { logUnexpected, renderError, unexpectedError } from "./errorResponse.ts"
 import type { ApiFailure } from "./errorTable.ts"
 import { MethodNotAllowed, RouteNotFound } from "./requestErrors.ts"
+import { ServerDrain } from "./ServerDrain.ts"
 import { VerifiedKey } from "./VerifiedKey.ts"
 
 const isRouteNotFound = (cause: Cause.Cause<unknown>) =>
@@ -19,7 +20,10 @@ const isRouteNotFound = (cause: Cause.Cause<unknown>) =>
     (reason.error as { reason?: { _tag?: string } }).reason?._tag === "RouteNotFound"
   )
 
-/** An error before routing; a 401 carries no correlation id (docs/DESIGN.md §3.7), others do. */
+/**
+ * An error the middleware answers itself (before routing, or at shutdown);
+ * a 401 carries no correlation id (docs/DESIGN.md §3.7), others do.
+ */
 const refused = (failure: ApiFailure, correlationId: string) => {
   const response = renderError(failure, correlationId)
   return response.status === 401 ? response : HttpServerResponse.setHeader(response, "x-correlation-id", correlationId)
@@ -44,6 +48,9 @@ const noRoute = (
  * API key and /admin/… with the operator token or a console session (so an
  * unknown path with bad credentials is 401, with good ones 404), assigns the
  * correlation id, and turns anything unhandled into the spec's error body.
+ * A request still running when the shutdown grace is over is stopped and
+ * answers that the server is shutting down (docs/DESIGN.md §8), like the
+ * chat route, rather than being cut off with its scope.
  * `routes` are every route the gateway serves, chat included, for 405s.
  */
 export const gatewayMiddleware = (routes: ReadonlyArray<ContractRoute>) =>
@@ -52,6 +59,7 @@ export const gatewayMiddleware = (routes: ReadonlyArray<ContractRoute>) =>
       const keys = yield* ApiKeys
       const authenticateAdmin = yield* makeAdminAuthenticator
       const observer = yield* requestObserver
+      const drain = yield* ServerDrain
       const methodsOf = allowedMethods(routes)
       return (httpEffect) =>
         Effect.flatMap(Effect.service(HttpServerRequest.HttpServerRequest), (request) => {
@@ -90,7 +98,16 @@ export const gatewayMiddleware = (routes: ReadonlyArray<ContractRoute>) =>
               ? response
               : HttpServerResponse.setHeader(response, "x-correlation-id", correlationId)
           })
-          return observer.observe(log, answer, (exit) => exit._tag === "Success" ? exit.value.status : 499)
+          // The grace is over (docs/DESIGN.md §8): the handler is interrupted, the client told so.
+          const shutDown = Effect.catch(drain.cancelled, (failure) => {
+            log.outcome = failure._tag
+            return Effect.succeed(refused(failure, correlationId))
+          })
+          return observer.observe(
+            log,
+            Effect.raceFirst(answer, shutDown),
+            (exit) => exit._tag === "Success" ? exit.value.status : 499
+          )
         })
     }),
     { global: true }
