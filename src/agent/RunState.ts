@@ -1,51 +1,25 @@
-import type {
-  JSONValue,
-  LanguageModelV4StreamPart,
-  LanguageModelV4Usage,
-  SharedV4ProviderMetadata
-} from "@ai-sdk/provider"
+import type { JSONValue, LanguageModelV4Usage } from "@ai-sdk/provider"
 import { type FinishReason, generateId, type UIMessageChunk } from "ai"
+import { type BlockContent, OpenBlocks, type ProviderMetadata } from "./OpenBlocks.ts"
 import type { RunMeter } from "./RunMeter.ts"
 import { isFinished, type LimitReason, type RunSummary } from "./RunSummary.ts"
+import {
+  toolCallChunk,
+  toolErrorChunk,
+  type ToolInputStart,
+  toolInputStartChunk,
+  toolOutputChunk
+} from "./toolChunks.ts"
 import type { ParsedToolCall, ValidToolCall } from "./toolInput.ts"
 import { UsageTotals } from "./usage.ts"
 
 export type Emit = (chunk: UIMessageChunk) => void
-
-export type ProviderMetadata = SharedV4ProviderMetadata | undefined
-
-/** A text or reasoning block as the model history keeps it. */
-export interface BlockContent {
-  readonly type: "text" | "reasoning"
-  text: string
-  providerMetadata: ProviderMetadata
-}
-
-/** A text or reasoning block the model opened and has not closed yet. */
-interface OpenBlock {
-  readonly uiId: string
-  readonly content: BlockContent
-}
 
 /** A tool call whose arguments are still streaming. */
 interface PartialCall {
   readonly toolName: string
   readonly dynamic: boolean
   text: string
-}
-
-type ToolInputStart = Extract<LanguageModelV4StreamPart, { type: "tool-input-start" }>
-
-// Keeps an id unique within the run; providers restart their block ids ("0") every call.
-const reserveId = (used: Set<string>, id: string): string => {
-  if (!used.has(id)) {
-    used.add(id)
-    return id
-  }
-  let fresh = generateId()
-  while (used.has(fresh)) fresh = generateId()
-  used.add(fresh)
-  return fresh
 }
 
 /**
@@ -61,13 +35,10 @@ export class RunState {
   private finishReason: FinishReason = "other"
   private begun = false
   private stepOpen = false
-  private readonly openText = new Map<string, OpenBlock>()
-  private readonly openReasoning = new Map<string, OpenBlock>()
+  private readonly blocks = new OpenBlocks()
   private readonly partialCalls = new Map<string, PartialCall>()
   /** Tool calls whose input was sent but whose output was not (yet). */
   private readonly pendingOutputs = new Map<string, ProviderMetadata>()
-  private readonly textIds = new Set<string>()
-  private readonly reasoningIds = new Set<string>()
   private readonly emit: Emit
   private readonly meter: RunMeter | undefined
 
@@ -106,20 +77,17 @@ export class RunState {
 
   /** Opens a text or reasoning block; the returned content collects its deltas for the history. */
   openBlock(type: "text" | "reasoning", id: string, providerMetadata: ProviderMetadata): BlockContent {
-    const isText = type === "text"
-    const content: BlockContent = { type, text: "", providerMetadata }
-    const uiId = isText ? reserveId(this.textIds, id) : reserveId(this.reasoningIds, id)
-    ;(isText ? this.openText : this.openReasoning).set(id, { uiId, content })
+    const block = this.blocks.open(type, id, providerMetadata)
     this.emit({
-      type: isText ? "text-start" : "reasoning-start",
-      id: uiId,
+      type: type === "text" ? "text-start" : "reasoning-start",
+      id: block.uiId,
       ...(providerMetadata == null ? {} : { providerMetadata })
     })
-    return content
+    return block.content
   }
 
   textDelta(id: string, delta: string, providerMetadata: ProviderMetadata): void {
-    const block = this.openText.get(id)
+    const block = this.blocks.get("text", id)
     if (block === undefined) return
     block.content.text += delta
     if (providerMetadata != null) {
@@ -131,7 +99,7 @@ export class RunState {
   }
 
   reasoningDelta(id: string, delta: string, providerMetadata: ProviderMetadata): void {
-    const block = this.openReasoning.get(id)
+    const block = this.blocks.get("reasoning", id)
     if (block === undefined) return
     block.content.text += delta
     if (providerMetadata != null) {
@@ -148,10 +116,8 @@ export class RunState {
     providerMetadata: ProviderMetadata,
     citations?: Extract<UIMessageChunk, { type: "text-end" }>["citations"]
   ): void {
-    const open = type === "text" ? this.openText : this.openReasoning
-    const block = open.get(id)
+    const block = this.blocks.close(type, id)
     if (block === undefined) return
-    open.delete(id)
     block.content.providerMetadata = providerMetadata ?? block.content.providerMetadata
     this.emit({
       type: type === "text" ? "text-end" : "reasoning-end",
@@ -163,16 +129,7 @@ export class RunState {
 
   beginToolInput(part: ToolInputStart, dynamic: boolean): void {
     this.partialCalls.set(part.id, { toolName: part.toolName, dynamic, text: "" })
-    this.emit({
-      type: "tool-input-start",
-      toolCallId: part.id,
-      toolName: part.toolName,
-      ...(part.inputEncoding == null ? {} : { inputEncoding: part.inputEncoding }),
-      ...(part.providerExecuted == null ? {} : { providerExecuted: part.providerExecuted }),
-      ...(part.providerMetadata == null ? {} : { providerMetadata: part.providerMetadata }),
-      dynamic,
-      ...(part.title == null ? {} : { title: part.title })
-    })
+    this.emit(toolInputStartChunk(part, dynamic))
   }
 
   toolInputDelta(id: string, delta: string): void {
@@ -184,20 +141,8 @@ export class RunState {
   /** A complete tool call: its input, or why it is invalid. A valid call the gateway runs now awaits its output. */
   toolCall(call: ParsedToolCall): void {
     this.partialCalls.delete(call.toolCallId)
-    const common = {
-      toolCallId: call.toolCallId,
-      toolName: call.toolName,
-      input: call.input,
-      ...(call.providerExecuted == null ? {} : { providerExecuted: call.providerExecuted }),
-      ...(call.providerMetadata == null ? {} : { providerMetadata: call.providerMetadata }),
-      dynamic: true
-    }
-    if (call.valid) {
-      if (call.providerExecuted !== true) this.pendingOutputs.set(call.toolCallId, call.providerMetadata)
-      this.emit({ type: "tool-input-available", ...common })
-    } else {
-      this.emit({ type: "tool-input-error", ...common, errorText: call.errorText })
-    }
+    if (call.valid && call.providerExecuted !== true) this.pendingOutputs.set(call.toolCallId, call.providerMetadata)
+    this.emit(toolCallChunk(call))
   }
 
   /** A valid call that waits for a person's approval instead of running (docs/DESIGN.md §10). */
@@ -218,24 +163,12 @@ export class RunState {
 
   toolOutput(call: ValidToolCall, output: JSONValue): void {
     this.pendingOutputs.delete(call.toolCallId)
-    this.emit({
-      type: "tool-output-available",
-      toolCallId: call.toolCallId,
-      output,
-      ...(call.providerMetadata == null ? {} : { providerMetadata: call.providerMetadata }),
-      dynamic: true
-    })
+    this.emit(toolOutputChunk(call, output))
   }
 
   toolError(call: ValidToolCall, errorText: string): void {
     this.pendingOutputs.delete(call.toolCallId)
-    this.emit({
-      type: "tool-output-error",
-      toolCallId: call.toolCallId,
-      errorText,
-      ...(call.providerMetadata == null ? {} : { providerMetadata: call.providerMetadata }),
-      dynamic: true
-    })
+    this.emit(toolErrorChunk(call, errorText))
   }
 
   /** The model's `finish` part of a step: its reason becomes the run's, its usage is added. */
@@ -251,8 +184,9 @@ export class RunState {
    * history. The interrupted step never finished, so neither did its reason.
    */
   interrupt(errorText: string): void {
-    for (const block of this.openText.values()) this.emit({ type: "text-end", id: block.uiId })
-    for (const block of this.openReasoning.values()) this.emit({ type: "reasoning-end", id: block.uiId })
+    for (const block of this.blocks.closeAll()) {
+      this.emit({ type: block.content.type === "text" ? "text-end" : "reasoning-end", id: block.uiId })
+    }
     for (const [toolCallId, partial] of this.partialCalls) {
       this.emit({
         type: "tool-input-error",
@@ -272,8 +206,6 @@ export class RunState {
         dynamic: true
       })
     }
-    this.openText.clear()
-    this.openReasoning.clear()
     this.partialCalls.clear()
     this.pendingOutputs.clear()
     if (this.stepOpen) this.endStep()

@@ -1,7 +1,8 @@
 import type { LanguageModelV4StreamPart } from "@ai-sdk/provider"
 import type { FinishReason } from "ai"
 import type { ApprovalGate } from "./AgentRun.ts"
-import type { BlockContent, RunState } from "./RunState.ts"
+import type { BlockContent } from "./OpenBlocks.ts"
+import type { RunState } from "./RunState.ts"
 import { type ParsedToolCall, parseToolCall } from "./toolInput.ts"
 import type { ToolSet } from "./toolSet.ts"
 

@@ -1,9 +1,9 @@
-import { Cache, Clock, Context, Duration, Effect, Exit, Layer, Option } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option } from "effect"
 import { AppConfig } from "../config/AppConfig.ts"
 import { DEFAULT_ACCOUNT_ID } from "../domain/Account.ts"
-import { type ApiKey, intersectAllowLists, type KeyStatus, unionApprovalLists } from "../domain/ApiKey.ts"
+import type { ApiKey, KeyStatus } from "../domain/ApiKey.ts"
 import type { Limits } from "../domain/Limits.ts"
-import { type Change, ChangeFeed } from "../store/ChangeFeed.ts"
+import { ChangeFeed } from "../store/ChangeFeed.ts"
 import * as Database from "../store/Database.ts"
 import {
   type AuthServiceUnavailable,
@@ -15,7 +15,9 @@ import {
   type Unauthenticated
 } from "./authErrors.ts"
 import { type IntrospectionSettings, makeIntrospection } from "./Introspection.ts"
-import { type KeyChanges, KeyStore, type KeyWithAccount, type StoredKey } from "./KeyStore.ts"
+import { makeKeyLookups } from "./keyLookups.ts"
+import { type KeyChanges, KeyStore, type StoredKey } from "./KeyStore.ts"
+import { publicView, viewOf } from "./keyViews.ts"
 import { displayPrefix, generateSecret, hashSecret, looksLikeSecret, newKeyId, sameHash } from "./secrets.ts"
 
 export interface ApiKeysOptions {
@@ -48,30 +50,6 @@ export interface NewKey {
 }
 
 const bearer = /^Bearer +(\S+) *$/i
-
-const publicView = ({ previousExpiresAt: _p, previousSecretHash: _h, secretHash: _s, ...key }: StoredKey): ApiKey => key
-
-/**
- * The key as a request sees it: its allow-lists narrowed by its account's
- * (docs/DESIGN.md §6), its approval list widened by its account's (§10).
- */
-const effectiveView = (
-  { accountApprovals, accountLimits, accountModels, accountStatus: _, accountTools, ...key }: KeyWithAccount
-): ApiKey => ({
-  ...publicView(key),
-  accountLimits,
-  allowedModels: intersectAllowLists(key.allowedModels, accountModels),
-  allowedTools: intersectAllowLists(key.allowedTools, accountTools),
-  approvalRequired: unionApprovalLists(key.approvalRequired, accountApprovals)
-})
-
-// A cached lookup is the same object until it expires, so its view is made once, not per request.
-const views = new WeakMap<KeyWithAccount, ApiKey>()
-const viewOf = (key: KeyWithAccount): ApiKey => {
-  let view = views.get(key)
-  if (view === undefined) views.set(key, view = effectiveView(key))
-  return view
-}
 
 /** Which secret of the key `secretHash` is, if it still works at `now`. */
 const secretWorks = (key: StoredKey, secretHash: string, now: number): boolean =>
@@ -115,29 +93,7 @@ export class ApiKeys extends Context.Service<ApiKeys, {
         const lastUsedIntervalMs = Duration.toMillis(Duration.fromInputUnsafe(options.lastUsedInterval ?? "1 minute"))
         const introspect = options.introspection === undefined ? undefined : makeIntrospection(options.introspection)
 
-        // Store failures are unexpected here: they become defects (a 500), are
-        // never cached, and the next request asks the database again.
-        const lookups = yield* Cache.makeWith(
-          (secretHash: string) => Effect.orDie(store.findByHash(secretHash)),
-          {
-            capacity: options.cacheCapacity ?? 10_000,
-            timeToLive: (exit) => Exit.isSuccess(exit) ? ttl : Duration.zero
-          }
-        )
-        // Entries are found by what they hold (a key's current and previous secrets, an account's keys).
-        const forgetWhere = (matches: (key: KeyWithAccount) => boolean) =>
-          Effect.flatMap(Cache.entries(lookups), (entries) =>
-            Effect.forEach(
-              Array.from(entries).filter(([, found]) => Option.isSome(found) && matches(found.value)),
-              ([hash]) => Cache.invalidate(lookups, hash),
-              { discard: true }
-            ))
-        const forgetOn = (matches: (id: string, key: KeyWithAccount) => boolean) => (change: Change) =>
-          change._tag === "All"
-            ? Cache.invalidateAll(lookups)
-            : forgetWhere((key) => matches(change.id, key))
-        yield* feed.subscribe("keys", forgetOn((id, key) => key.id === id))
-        yield* feed.subscribe("accounts", forgetOn((id, key) => key.accountId === id))
+        const lookup = yield* makeKeyLookups(store, feed, { ttl, capacity: options.cacheCapacity ?? 10_000 })
         const lastWritten = new Map<string, number>()
 
         const recordUse = (key: StoredKey, now: number) => {
@@ -163,7 +119,7 @@ export class ApiKeys extends Context.Service<ApiKeys, {
             return introspect === undefined ? yield* new InvalidApiKey() : yield* introspect(token)
           }
           const secretHash = hashSecret(token)
-          const found = yield* Cache.get(lookups, secretHash)
+          const found = yield* lookup(secretHash)
           const now = yield* Clock.currentTimeMillis
           if (Option.isNone(found) || !secretWorks(found.value, secretHash, now)) return yield* new InvalidApiKey()
           const key = found.value

@@ -5,33 +5,23 @@ import { RunMeter } from "../agent/RunMeter.ts"
 import { allowsModel, type ApiKey, requiresApproval } from "../domain/ApiKey.ts"
 import { type ChatRequest, decodeChatRequest } from "../domain/ChatRequest.ts"
 import { normalizeMessages } from "../domain/Message.ts"
-import type { InvalidHistory, InvalidRequest } from "../domain/requestErrors.ts"
-import type { ValidationReport } from "../domain/ValidationReport.ts"
 import { Approvals } from "../governance/Approvals.ts"
 import { Budgets, hasBudgets } from "../governance/Budgets.ts"
-import type { McpServerUnavailable, McpToolHeldBack } from "../mcp/mcpErrors.ts"
 import { McpRegistry } from "../mcp/McpRegistry.ts"
 import { resolveMcpTools } from "../mcp/resolveMcpTools.ts"
 import { ModelRegistry } from "../models/ModelRegistry.ts"
 import { InvalidPromptType } from "../prompts/promptErrors.ts"
 import { checkPromptType, resolveSystemPrompt } from "../prompts/resolveSystemPrompt.ts"
-import type { InvalidPruneOptions } from "../prune/pruneErrors.ts"
 import { Pruner, pruneTarget } from "../prune/Pruner.ts"
-import type { SandboxElsewhere } from "../sandbox/Sandbox.ts"
-import type { SandboxForbidden } from "../sandbox/sandboxAccess.ts"
 import { SandboxProvider } from "../sandbox/SandboxProvider.ts"
 import { checkTool, isUsable, mergeContext } from "../tools/contextCheck.ts"
 import { selectTools } from "../tools/selectTools.ts"
-import {
-  type MissingToolContext,
-  missingToolContext,
-  type ToolNotAllowed,
-  type UnknownTool
-} from "../tools/toolErrors.ts"
+import { missingToolContext } from "../tools/toolErrors.ts"
 import { ToolRegistry } from "../tools/ToolRegistry.ts"
 import { approvalAnswers, checkApprovals, claimApprovals } from "./approvalCheck.ts"
+import type { ChatPlan, ChatPlanFailure } from "./chatPlan.ts"
 import { checkHistory } from "./historyCheck.ts"
-import { EmptyConversation, InvalidApproval, ModelNotAllowed, UnknownModel, type UnknownSandbox } from "./planErrors.ts"
+import { EmptyConversation, InvalidApproval, ModelNotAllowed, UnknownModel } from "./planErrors.ts"
 import { runBudget } from "./runBudget.ts"
 import { checkSandboxAccess } from "./sandboxCheck.ts"
 import { validationReport } from "./validationReport.ts"
@@ -39,39 +29,6 @@ import { validationReport } from "./validationReport.ts"
 /** Spec limits: 30 tool-call steps and 300 s per request. */
 export const MAX_STEPS = 30
 export const MAX_DURATION = Duration.seconds(300)
-
-/** What a chat request turns into before anything is sent: a report, or a run with the facts its answer states. */
-export type ChatPlan =
-  | { readonly _tag: "Report"; readonly report: ValidationReport }
-  | {
-    readonly _tag: "Run"
-    readonly run: AgentRun
-    readonly stream: boolean
-    /** The conversation as the client sent it (normalized), which a JSON answer repeats. */
-    readonly input: ReadonlyArray<UIMessage>
-    readonly tools: { readonly used: ReadonlyArray<string>; readonly skipped: ReadonlyArray<string> }
-    /** Whether pruning removed anything from `input`. */
-    readonly pruned: boolean
-  }
-
-/** Why a chat request cannot run, in the order the plan checks. */
-export type ChatPlanFailure =
-  | InvalidRequest
-  | InvalidPromptType
-  | ModelNotAllowed
-  | UnknownModel
-  | UnknownTool
-  | ToolNotAllowed
-  | UnknownSandbox
-  | SandboxForbidden
-  | SandboxElsewhere
-  | MissingToolContext
-  | EmptyConversation
-  | InvalidHistory
-  | InvalidApproval
-  | InvalidPruneOptions
-  | McpServerUnavailable
-  | McpToolHeldBack
 
 // The allow-list is checked first so a key cannot probe which models exist.
 const modelProblem = (key: ApiKey, model: string, found: boolean) =>

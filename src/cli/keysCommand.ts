@@ -11,6 +11,7 @@ import { keyView } from "../domain/views.ts"
 import * as Database from "../store/Database.ts"
 import { parseModels, parseTools } from "./allowLists.ts"
 import { CliFailure } from "./CliFailure.ts"
+import { approve, expiresIn, expiryOf, listFlag } from "./keyFlags.ts"
 import { keySummary, keyTable, secretNotice } from "./keyOutput.ts"
 import { limitsFlag, parseLimits } from "./limitsFlag.ts"
 import { cliConfig, explainSetup, type SetupError } from "./setupFailure.ts"
@@ -46,46 +47,10 @@ const id = Argument.String("id").pipe(Argument.withDescription("Key id, as shown
 
 const json = Flag.Boolean("json").pipe(Flag.withDescription("Print JSON only"), Flag.withDefault(false))
 
-const listFlag = (name: string, what: string) =>
-  Flag.String(name).pipe(
-    Flag.withDescription(
-      `Allowed ${what}, comma-separated; * for all${
-        name === "models" ? ", openai/* for a provider" : ""
-      }. Omitted or empty: none`
-    ),
-    Flag.withMetavar("LIST"),
-    Flag.optional
-  )
-
-const approve = Flag.String("approve").pipe(
-  Flag.withDescription(
-    "Tools that wait for a person's approval before they run, comma-separated; * for all. " +
-      "Adds to the account's list. Omitted or empty: none"
-  ),
-  Flag.withMetavar("LIST"),
-  Flag.optional
-)
-
 const printSecret = (verb: string, key: { readonly id: string }, secret: string, summary: string, asJson: boolean) =>
   asJson
     ? Console.log(JSON.stringify({ id: key.id, key: secret }))
     : Console.log(`${verb}\n${summary}\n${secretNotice(secret)}`)
-
-const expiresIn = Flag.Int("expires-in").pipe(
-  Flag.withDescription("Days until the key expires (default: never)"),
-  Flag.withMetavar("DAYS"),
-  Flag.optional
-)
-
-/** `--expires-in DAYS` as an instant; at least a day. */
-const expiryOf = (days: Option.Option<number>) =>
-  Effect.gen(function*() {
-    if (Option.isNone(days)) return undefined
-    if (days.value < 1) {
-      return yield* new CliFailure({ message: "--expires-in must be a whole number of days, 1 or more." })
-    }
-    return new Date((yield* Clock.currentTimeMillis) + days.value * 86_400_000)
-  })
 
 /** A key can only narrow its account (docs/DESIGN.md §6). */
 const withinAccount = (

@@ -1,11 +1,11 @@
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { Config, Context, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { randomBytes } from "node:crypto"
-import { dirname, resolve } from "node:path"
-import { builtinCatalog } from "./builtinCatalogs.ts"
+import { resolve } from "node:path"
 import { configFilePath, loadConfigFile } from "./ConfigFile.ts"
 import { asInvalidConfiguration, InvalidConfiguration, problemCollector } from "./configProblems.ts"
 import { type ConnectionConfig, connectionConfig } from "./ConnectionConfig.ts"
+import { databaseUrl, dataDirOf, defaultDatabaseUrl } from "./databaseUrl.ts"
 import { defaultInstanceId, defaultSandboxDir, instanceIdSetting } from "./instanceId.ts"
 import type { McpServerConfig } from "./McpServerConfig.ts"
 import { defaultObservability, type ObservabilityConfig, observabilityConfig } from "./ObservabilityConfig.ts"
@@ -13,6 +13,7 @@ import { corsOrigins, defaultOperations, type OperationsConfig, shutdownGraceMs 
 import { optionalSecret } from "./optionalSecret.ts"
 import type { ProviderConfig } from "./ProviderConfig.ts"
 import { type SandboxConfig, sandboxConfig } from "./SandboxConfig.ts"
+import { shortcutProviders } from "./shortcutProviders.ts"
 
 export { InvalidConfiguration } from "./configProblems.ts"
 export type { ConnectionConfig } from "./ConnectionConfig.ts"
@@ -57,23 +58,6 @@ const keyCacheTtlMs = Effect.flatMap(Config.option(Config.Duration("PARLEY_KEY_C
   )
 })
 
-const defaultDatabaseUrl = "sqlite:./data/parley.db"
-
-/** Unset or blank means the default. */
-const databaseUrl = Config.Redacted("DATABASE_URL").pipe(
-  Config.withDefault(Redacted.make(defaultDatabaseUrl)),
-  Config.map((url) => Redacted.value(url).trim() === "" ? Redacted.make(defaultDatabaseUrl) : url)
-)
-
-/**
- * Where parley keeps its own files (the generated `secret.key`): the folder
- * of the SQLite database, else `./data`.
- */
-const dataDirOf = (url: Redacted.Redacted<string>): string => {
-  const file = /^sqlite:(?:\/\/)?(.+)$/i.exec(Redacted.value(url).trim())?.[1]
-  return resolve(file === undefined || file === ":memory:" ? "./data" : dirname(file))
-}
-
 /** `PARLEY_SECRET_KEY`: 32 or more bytes in base64 (docs/DESIGN.md §4). */
 const SecretKeyText = Schema.String.check(Schema.makeFilter(
   (text: string) =>
@@ -88,32 +72,6 @@ const secretKey = Config.option(Config.schema(Schema.Redacted(SecretKeyText), "P
 const ledgerDays = Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "PARLEY_LEDGER_DAYS").pipe(
   Config.withDefault(90)
 )
-
-/** Providers implied by well-known environment variables, each with its built-in catalog. */
-const shortcutProviders = Effect.gen(function*() {
-  const openaiKey = yield* Config.option(Config.Redacted("OPENAI_API_KEY"))
-  const openaiBaseURL = yield* Config.option(Config.String("OPENAI_BASE_URL"))
-  const anthropicKey = yield* Config.option(Config.Redacted("ANTHROPIC_API_KEY"))
-  const providers: Array<ProviderConfig> = []
-  if (Option.isSome(openaiKey)) {
-    providers.push({
-      id: "openai",
-      type: "openai",
-      apiKey: openaiKey.value,
-      models: builtinCatalog("openai") ?? [],
-      ...Option.match(openaiBaseURL, { onNone: () => ({}), onSome: (baseURL) => ({ baseURL }) })
-    })
-  }
-  if (Option.isSome(anthropicKey)) {
-    providers.push({
-      id: "anthropic",
-      type: "anthropic",
-      apiKey: anthropicKey.value,
-      models: builtinCatalog("anthropic") ?? []
-    })
-  }
-  return providers
-})
 
 /**
  * Every setting parley reads, once at startup, from the environment and the

@@ -1,4 +1,4 @@
-import type { ChatPlan } from "../chat/ChatPlanner.ts"
+import type { ChatPlan } from "../chat/chatPlan.ts"
 
 /** The headers of a chat answer: the correlation id and what the plan changed (docs/DESIGN.md §3.11). */
 export const planHeaders = (plan: ChatPlan, correlationId: string): Record<string, string> => {

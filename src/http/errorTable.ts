@@ -9,7 +9,7 @@ import type {
   WiderThanAccount
 } from "../auth/adminErrors.ts"
 import type { AuthServiceUnavailable, KeyNotFound, KeyRevoked, Unauthenticated } from "../auth/authErrors.ts"
-import type { ChatPlanFailure } from "../chat/ChatPlanner.ts"
+import type { ChatPlanFailure } from "../chat/chatPlan.ts"
 import type { MalformedJson } from "../domain/requestErrors.ts"
 import type { LimitExceeded } from "../governance/limitErrors.ts"
 import type { RequestNotFound } from "../ledger/ledgerErrors.ts"

@@ -1,5 +1,5 @@
 import type { RunSummary } from "../agent/RunSummary.ts"
-import type { ChatPlan } from "../chat/ChatPlanner.ts"
+import type { ChatPlan } from "../chat/chatPlan.ts"
 import type { ApiKey } from "../domain/ApiKey.ts"
 import type { FinishReason } from "../domain/ChatResponse.ts"
 import { isRecord } from "../domain/isRecord.ts"

@@ -1,14 +1,15 @@
 import { Effect, Option, Schedule, Semaphore } from "effect"
 import { join } from "node:path"
-import { checkAction, type DesktopAction, parseCursor, xdotoolArgs } from "./desktopActions.ts"
+import { commandResult } from "./commandResult.ts"
+import { checkAction, type DesktopAction, xdotoolArgs } from "./desktopActions.ts"
+import { desktopResult } from "./desktopResult.ts"
 import { makeDesktopSessions } from "./DesktopSessions.ts"
-import { closedFolderOnTheWay, foldersOf, prepareFolders, removeFolders } from "./folders.ts"
+import { foldersOf, prepareFolders, removeFolders } from "./folders.ts"
 import { findInJail, gatewayIsRoot } from "./jail.ts"
-import { jailFailure } from "./jailFailure.ts"
+import { jailFailure, probeFailure } from "./jailFailure.ts"
 import { findHostPrograms, type HostPrograms, type JailedCommand, runJailed } from "./runJailed.ts"
-import type { ProcessResult } from "./runProcess.ts"
+import { bytesOf } from "./runProcess.ts"
 import {
-  type CommandResult,
   type CreateSandbox,
   InvalidDesktopAction,
   isSandboxId,
@@ -23,7 +24,6 @@ import {
 import type { SandboxBackend } from "./SandboxBackend.ts"
 import type { SandboxSettings } from "./SandboxSettings.ts"
 import { SandboxStore } from "./SandboxStore.ts"
-import { decodeXwd, encodePng } from "./screenshot.ts"
 import { stopSandboxProcesses } from "./stopSandboxProcesses.ts"
 import { makeWorkspaceDisks, unmountWorkspace } from "./workspaceDisks.ts"
 
@@ -31,8 +31,6 @@ const MiB = 1024 * 1024
 const FILE_LIMIT = 64 * MiB
 const DESKTOP_ACTION_TIMEOUT_MS = 60_000
 const desktopPrograms = ["Xvfb", "xdotool", "xwd"]
-
-const bytesOf = (result: ProcessResult) => ({ stdout: result.stdout.bytes(), stderr: result.stderr.text().trim() })
 
 /**
  * The embedded backend: each command runs in a fresh bubblewrap jail over
@@ -111,19 +109,6 @@ export const makeLocalSandboxes = (settings: SandboxSettings) =>
       })
     })
 
-    const probeFailure = Effect.fnUntraced(function*(result: ProcessResult) {
-      const reason = result.stderr.text().trim() || `exit code ${result.exitCode}`
-      // Jails run as the sandbox's own user, who must be able to pass every folder on the way.
-      const closed = gatewayIsRoot() ? yield* Effect.promise(() => closedFolderOnTheWay(settings.root)) : undefined
-      if (closed !== undefined) {
-        return `bubblewrap cannot reach the sandbox folder ${settings.root} (PARLEY_SANDBOX_DIR) as the sandbox's ` +
-          `user: ${closed} is closed to other users. Run \`chmod o+x ${closed}\`, or set PARLEY_SANDBOX_DIR to a ` +
-          `folder every user can pass (${reason})`
-      }
-      return `bubblewrap cannot create a jail on this host (${reason}); ` +
-        "it needs unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1)"
-    })
-
     const create = Effect.fn("SandboxProvider.create")(function*(input: CreateSandbox) {
       if (input.desktop) {
         const missing = desktopPrograms.filter((program) => findInJail(program) === undefined)
@@ -147,7 +132,7 @@ export const makeLocalSandboxes = (settings: SandboxSettings) =>
         yield* removeFolders(settings.root, id)
         yield* store.releaseUid(uid)
         if (probe._tag === "Failure") return yield* Effect.failCause(probe.cause)
-        return yield* new SandboxUnavailable({ message: yield* probeFailure(probe.value) })
+        return yield* new SandboxUnavailable({ message: yield* probeFailure(settings.root, probe.value) })
       }
       yield* Effect.orDie(store.insert(info))
       return info
@@ -174,20 +159,7 @@ export const makeLocalSandboxes = (settings: SandboxSettings) =>
         }))
       const failure = jailFailure(result, limits)
       if (failure !== undefined) return yield* failure
-      const notes = [
-        ...(result.timedOut ? [`[parley: stopped after the ${timeoutMs} ms timeout]`] : []),
-        ...(result.outputLimited ? [`[parley: stopped after ${limits.outputStopBytes} bytes of output]`] : [])
-      ]
-      const stderr = result.stderr.text()
-      return {
-        stdout: result.stdout.text(),
-        stderr: notes.length === 0
-          ? stderr
-          : [stderr.replace(/\n$/, ""), ...notes].filter((line) => line !== "").join("\n"),
-        exitCode: result.exitCode,
-        truncated: result.stdout.truncated || result.stderr.truncated || result.outputLimited,
-        timedOut: result.timedOut
-      } satisfies CommandResult
+      return commandResult(result, timeoutMs, limits.outputStopBytes)
     })
 
     const fileCommand = (id: string, script: string, path: string, stdin?: Uint8Array) =>
@@ -237,27 +209,7 @@ export const makeLocalSandboxes = (settings: SandboxSettings) =>
           keep: screenshot ? { headBytes: FILE_LIMIT, tailBytes: 0 } : { headBytes: 64 * 1024, tailBytes: 0 },
           stopAfterBytes: FILE_LIMIT
         }))
-      const { stderr, stdout } = bytesOf(result)
-      if (result.exitCode !== 0) {
-        return yield* new InvalidDesktopAction({
-          message: `${action.action} failed: ${stderr || `exit code ${result.exitCode}`}`
-        })
-      }
-      if (screenshot) {
-        return yield* Effect.try({
-          try: () => ({ screenshot: new Uint8Array(encodePng(decodeXwd(stdout))) }),
-          catch: (error) =>
-            new SandboxUnavailable({ message: `Could not read the screen: ${String(error)}` })
-        })
-      }
-      if (action.action === "cursor_position") {
-        const cursor = parseCursor(stdout.toString("utf8"))
-        if (cursor === undefined) {
-          return yield* new SandboxUnavailable({ message: "xdotool did not report the pointer" })
-        }
-        return { cursor }
-      }
-      return {}
+      return yield* desktopResult(action, result)
     })
 
     // Desktops of removed sandboxes (say, `parley sandbox rm` in another process) and idle ones stop here.

@@ -1,3 +1,6 @@
+import { Effect } from "effect"
+import { closedFolderOnTheWay } from "./folders.ts"
+import { gatewayIsRoot } from "./jail.ts"
 import type { ProcessResult } from "./runProcess.ts"
 import { SandboxUnavailable } from "./Sandbox.ts"
 import type { SandboxLimits } from "./SandboxSettings.ts"
@@ -20,3 +23,17 @@ export const jailFailure = (result: ProcessResult, limits: SandboxLimits): Sandb
       : `The command could not start in the sandbox (${reason})`
   })
 }
+
+/** Why the trivial command that proves a new sandbox's jail failed, and what to do about it. */
+export const probeFailure = Effect.fnUntraced(function*(root: string, result: ProcessResult) {
+  const reason = result.stderr.text().trim() || `exit code ${result.exitCode}`
+  // Jails run as the sandbox's own user, who must be able to pass every folder on the way.
+  const closed = gatewayIsRoot() ? yield* Effect.promise(() => closedFolderOnTheWay(root)) : undefined
+  if (closed !== undefined) {
+    return `bubblewrap cannot reach the sandbox folder ${root} (PARLEY_SANDBOX_DIR) as the sandbox's ` +
+      `user: ${closed} is closed to other users. Run \`chmod o+x ${closed}\`, or set PARLEY_SANDBOX_DIR to a ` +
+      `folder every user can pass (${reason})`
+  }
+  return `bubblewrap cannot create a jail on this host (${reason}); ` +
+    "it needs unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1)"
+})

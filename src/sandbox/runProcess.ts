@@ -32,6 +32,12 @@ export interface ProcessResult {
   readonly outputLimited: boolean
 }
 
+/** The kept stdout as bytes, and stderr as text without its surrounding blanks. */
+export const bytesOf = (result: ProcessResult) => ({
+  stdout: result.stdout.bytes(),
+  stderr: result.stderr.text().trim()
+})
+
 // A program the command left running in the background may hold the output
 // pipes open; its output after the command ended is not the command's.
 const CLOSE_GRACE_MS = 150

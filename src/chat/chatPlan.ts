@@ -1,0 +1,44 @@
+import type { UIMessage } from "ai"
+import type { AgentRun } from "../agent/AgentRun.ts"
+import type { InvalidHistory, InvalidRequest } from "../domain/requestErrors.ts"
+import type { ValidationReport } from "../domain/ValidationReport.ts"
+import type { McpServerUnavailable, McpToolHeldBack } from "../mcp/mcpErrors.ts"
+import type { InvalidPromptType } from "../prompts/promptErrors.ts"
+import type { InvalidPruneOptions } from "../prune/pruneErrors.ts"
+import type { SandboxElsewhere } from "../sandbox/Sandbox.ts"
+import type { SandboxForbidden } from "../sandbox/sandboxAccess.ts"
+import type { MissingToolContext, ToolNotAllowed, UnknownTool } from "../tools/toolErrors.ts"
+import type { EmptyConversation, InvalidApproval, ModelNotAllowed, UnknownModel, UnknownSandbox } from "./planErrors.ts"
+
+/** What a chat request turns into before anything is sent: a report, or a run with the facts its answer states. */
+export type ChatPlan =
+  | { readonly _tag: "Report"; readonly report: ValidationReport }
+  | {
+    readonly _tag: "Run"
+    readonly run: AgentRun
+    readonly stream: boolean
+    /** The conversation as the client sent it (normalized), which a JSON answer repeats. */
+    readonly input: ReadonlyArray<UIMessage>
+    readonly tools: { readonly used: ReadonlyArray<string>; readonly skipped: ReadonlyArray<string> }
+    /** Whether pruning removed anything from `input`. */
+    readonly pruned: boolean
+  }
+
+/** Why a chat request cannot run, in the order the plan checks. */
+export type ChatPlanFailure =
+  | InvalidRequest
+  | InvalidPromptType
+  | ModelNotAllowed
+  | UnknownModel
+  | UnknownTool
+  | ToolNotAllowed
+  | UnknownSandbox
+  | SandboxForbidden
+  | SandboxElsewhere
+  | MissingToolContext
+  | EmptyConversation
+  | InvalidHistory
+  | InvalidApproval
+  | InvalidPruneOptions
+  | McpServerUnavailable
+  | McpToolHeldBack
