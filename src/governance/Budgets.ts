@@ -8,8 +8,10 @@ import { BudgetCounters, type BudgetUse } from "../store/BudgetCounters.ts"
 import { type BudgetLimit, toUnits } from "../store/budgetWindows.ts"
 import { redisBudgets } from "../store/redisBudgets.ts"
 import { RedisConnection } from "../store/RedisConnection.ts"
+import { BudgetHold, type BudgetLine, type Spent } from "./BudgetHold.ts"
 import type { Consumption, Scope } from "./Limiter.ts"
-import { type BudgetLine, RunBudget, type StepNeed } from "./RunBudget.ts"
+import { type LimitExceeded, refuseWith } from "./limitErrors.ts"
+import { RunBudget, type StepNeed } from "./RunBudget.ts"
 
 const NO_LINES: ReadonlyArray<BudgetLine> = []
 const BUDGET_LIMITS = ["tokensPerDay", "costPerMonthUsd"] as const
@@ -44,6 +46,11 @@ export interface BudgetedRun {
   readonly countText: (text: string) => number
 }
 
+/** A tool call's budgets through /mcp: `end` charges what the tool's own model calls used, however it ended. */
+export interface CallBudget {
+  readonly end: (spent: Spent) => Effect.Effect<void>
+}
+
 /**
  * `tokensPerDay` and `costPerMonthUsd` of a key and of its account
  * (docs/DESIGN.md §11), each counted in its own scope, shared by every
@@ -53,6 +60,13 @@ export interface BudgetedRun {
 export class Budgets extends Context.Service<Budgets, {
   /** The run's budgets, or undefined when none applies (then `run.need` is never called). */
   readonly open: (key: ApiKey, run: BudgetedRun) => Effect.Effect<RunBudget | undefined>
+  /**
+   * A tool call through /mcp, whose own model use cannot be bounded before
+   * it runs: admitted while every budget has room for one unit (a token, a
+   * micro-dollar), refused (and counted) when one has none; undefined when
+   * none applies.
+   */
+  readonly admitCall: (key: ApiKey) => Effect.Effect<CallBudget | undefined, LimitExceeded>
   /** Read only: what `scope` (`key:ID`, `account:ID`) used of `limit` in the window holding `now`. */
   readonly budgetUsed: (scope: string, limit: BudgetLimit, now: number) => Effect.Effect<BudgetUse>
   /** Read only: `{used, limit, resetAt}` of each budget in `limits` (docs/DESIGN.md §6's `consumption`). */
@@ -62,13 +76,17 @@ export class Budgets extends Context.Service<Budgets, {
     const counters = yield* BudgetCounters
     const prices = priceList(yield* AppConfig)
     const unpriced = new Set<string>()
+    const warnUnpriced = (model: string, lines: ReadonlyArray<BudgetLine>) => {
+      if (prices.has(model) || unpriced.has(model) || !lines.some((l) => l.limit === "costPerMonthUsd")) {
+        return Effect.void
+      }
+      unpriced.add(model)
+      return Effect.logWarning(`Model ${model} has no pricing: it costs 0 against costPerMonthUsd budgets`)
+    }
     const open = Effect.fnUntraced(function*(key: ApiKey, run: BudgetedRun) {
       const lines = linesOf(key)
       if (lines.length === 0) return undefined
-      if (!prices.has(run.model) && !unpriced.has(run.model) && lines.some((l) => l.limit === "costPerMonthUsd")) {
-        unpriced.add(run.model)
-        yield* Effect.logWarning(`Model ${run.model} has no pricing: it costs 0 against costPerMonthUsd budgets`)
-      }
+      yield* warnUnpriced(run.model, lines)
       return new RunBudget({
         counters,
         lines,
@@ -77,6 +95,16 @@ export class Budgets extends Context.Service<Budgets, {
         firstNeed: run.need(),
         countText: run.countText
       })
+    })
+    const admitCall = Effect.fnUntraced(function*(key: ApiKey) {
+      const lines = linesOf(key)
+      if (lines.length === 0) return undefined
+      const hold = new BudgetHold(counters, lines, prices)
+      const refused = yield* hold.reserve(() => 1)
+      if (refused !== undefined) return yield* refuseWith(refused)
+      const end = (spent: Spent) =>
+        Effect.andThen(Effect.forEach(spent, ([model]) => warnUnpriced(model, lines)), hold.settle(spent))
+      return { end } satisfies CallBudget
     })
     const consumption = Effect.fnUntraced(function*(scope: Scope, id: string, limits: Limits) {
       const now = yield* Clock.currentTimeMillis
@@ -89,7 +117,7 @@ export class Budgets extends Context.Service<Budgets, {
       }
       return consumed
     })
-    return Budgets.of({ open, budgetUsed: counters.budgetUsed, consumption })
+    return Budgets.of({ open, admitCall, budgetUsed: counters.budgetUsed, consumption })
   })
 
   /** Counters in Redis when `REDIS_URL` is set, else in the SQL store. */

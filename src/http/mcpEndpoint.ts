@@ -3,43 +3,61 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js"
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { RunMeter } from "../agent/RunMeter.ts"
 import { ApiKeys } from "../auth/ApiKeys.ts"
 import { AppConfig } from "../config/AppConfig.ts"
 import type { ApiKey } from "../domain/ApiKey.ts"
+import { Budgets } from "../governance/Budgets.ts"
 import { Limiter } from "../governance/Limiter.ts"
+import { NO_RUN_MODEL, type ToolCallFacts } from "../ledger/toolCallEvent.ts"
+import { UsageLedger } from "../ledger/UsageLedger.ts"
 import { McpRegistry } from "../mcp/McpRegistry.ts"
 import { SandboxProvider } from "../sandbox/SandboxProvider.ts"
 import { ToolRegistry } from "../tools/ToolRegistry.ts"
+import { CorrelationId } from "./CorrelationId.ts"
 import { renderError } from "./errorResponse.ts"
 import { originAllowed } from "./mcpOrigin.ts"
 import { callToolFor, listToolsFor, type McpToolServices, UnknownMcpTool } from "./mcpTools.ts"
 import { ForeignOrigin } from "./requestErrors.ts"
 
+/** What a request's tool calls are recorded with: the ledger, and the request's correlation id. */
+interface Recording {
+  readonly ledger: UsageLedger["Service"]
+  readonly correlationId: string
+}
+
 /**
  * One MCP server per request, stateless (no session): every POST carries its
  * key, so each is answered under that key's rules alone. Answers are JSON
- * (no SSE stream); the client leaving aborts a running tool.
+ * (no SSE stream); the client leaving aborts a running tool. Each tools/call
+ * writes one ledger row (docs/DESIGN.md §7), however it ends.
  */
 const answer = (
   services: McpToolServices,
   key: ApiKey,
+  recording: Recording,
   request: Request,
   left: AbortSignal,
   run: <A, E>(effect: Effect.Effect<A, E>) => Promise<A>
 ): Promise<Response> => {
   const server = new Server({ name: "parley", version: "0.1.0" }, { capabilities: { tools: {} } })
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await run(listToolsFor(services, key)) }))
-  server.setRequestHandler(CallToolRequestSchema, (call, extra) =>
-    run(
-      callToolFor(services, key, call.params.name, call.params.arguments ?? {}, AbortSignal.any([extra.signal, left]))
-        .pipe(
-          Effect.catch((error: UnknownMcpTool) => Effect.die(new McpError(ErrorCode.InvalidParams, error.message)))
-        )
+  server.setRequestHandler(CallToolRequestSchema, (call, extra) => {
+    const signal = AbortSignal.any([extra.signal, left])
+    const facts: ToolCallFacts = { startedAt: Date.now(), key, meter: new RunMeter(NO_RUN_MODEL) }
+    return run(
+      callToolFor(services, facts, call.params.name, call.params.arguments ?? {}, signal).pipe(
+        Effect.ensuring(
+          Effect.sync(() => recording.ledger.recordToolCall(facts, recording.correlationId, signal.aborted))
+        ),
+        Effect.catch((error: UnknownMcpTool) => Effect.die(new McpError(ErrorCode.InvalidParams, error.message)))
+      )
     ).catch((error: unknown) => {
       // A defect carrying the protocol error: rethrown as it is, so the client reads an Invalid params error.
       const cause = (error as { cause?: unknown } | null)?.cause
       throw cause instanceof McpError ? cause : error
-    }))
+    })
+  })
   // No `sessionIdGenerator`: stateless.
   const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
   return server.connect(transport)
@@ -62,8 +80,10 @@ export const McpEndpoint = HttpRouter.use((router) =>
       tools: yield* ToolRegistry,
       mcp: yield* McpRegistry,
       sandboxes: yield* Effect.serviceOption(SandboxProvider),
-      limiter: yield* Limiter
+      limiter: yield* Limiter,
+      budgets: yield* Budgets
     }
+    const ledger = yield* UsageLedger
     yield* router.add("*", "/mcp", (request) =>
       Effect.gen(function*() {
         const origin = request.headers.origin
@@ -80,7 +100,8 @@ export const McpEndpoint = HttpRouter.use((router) =>
         const web = yield* HttpServerRequest.toWeb(request)
         const context = yield* Effect.context<never>()
         const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromiseWith(context)(effect)
-        const response = yield* Effect.promise((left) => answer(services, verified.success, web, left, run))
+        const recording = { ledger, correlationId: yield* CorrelationId }
+        const response = yield* Effect.promise((left) => answer(services, verified.success, recording, web, left, run))
         return HttpServerResponse.fromWeb(response)
       }).pipe(Effect.orDie))
   })

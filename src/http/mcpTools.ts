@@ -3,22 +3,26 @@ import { Cause, Effect, Option, Result } from "effect"
 import { checkSandboxAccess } from "../chat/sandboxCheck.ts"
 import { allowsTool, type ApiKey } from "../domain/ApiKey.ts"
 import { isRecord } from "../domain/isRecord.ts"
+import type { Budgets } from "../governance/Budgets.ts"
 import type { Limiter } from "../governance/Limiter.ts"
+import type { LimitExceeded } from "../governance/limitErrors.ts"
+import type { ToolCallFacts } from "../ledger/toolCallEvent.ts"
 import type { McpRegistry } from "../mcp/McpRegistry.ts"
 import { resolveMcpTools } from "../mcp/resolveMcpTools.ts"
 import type { SandboxProvider } from "../sandbox/SandboxProvider.ts"
 import { checkTool, isUsable } from "../tools/contextCheck.ts"
-import { type Tool, type ToolModelOutput, unmeteredUsage } from "../tools/Tool.ts"
+import type { Tool, ToolModelOutput } from "../tools/Tool.ts"
 import { compileTool } from "../tools/toolDefinition.ts"
 import { missingToolContext } from "../tools/toolErrors.ts"
 import type { ToolRegistry } from "../tools/ToolRegistry.ts"
 
-/** What /mcp runs tools with: the gateway's tools, MCP servers and sandboxes. */
+/** What /mcp runs tools with: the gateway's tools, MCP servers and sandboxes, under the key's limits and budgets. */
 export interface McpToolServices {
   readonly tools: ToolRegistry["Service"]
   readonly mcp: McpRegistry["Service"]
   readonly sandboxes: Option.Option<SandboxProvider["Service"]>
   readonly limiter: Limiter["Service"]
+  readonly budgets: Budgets["Service"]
 }
 
 /** The arguments that carry what a /chat request's body would: the tool's context and the sandbox. */
@@ -58,6 +62,12 @@ export const listToolsFor = (services: McpToolServices, key: ApiKey) =>
 
 const toolError = (text: string): CallToolResult => ({ content: [{ type: "text", text }], isError: true })
 
+/** Over a limit or a budget: a tool error naming it (docs/DESIGN.md §11), and the ledger row says which. */
+const refusal = (facts: ToolCallFacts, error: LimitExceeded): CallToolResult => {
+  facts.refusedLimit = error.limit
+  return toolError(error.message)
+}
+
 /** A tool output as MCP content: what the model would be told, images as images. */
 const toContent = (tool: Tool, output: unknown): CallToolResult => {
   const told: ToolModelOutput = tool.toModelOutput?.(output) ??
@@ -89,17 +99,21 @@ export class UnknownMcpTool extends Error {}
  * tools/call under the key's rules, as a /chat request would run the tool
  * (docs/DESIGN.md §9): the allow-list, the context from `_context`, the
  * sandbox from `_sandboxId` (and the key's right to it), the input checked
- * against the tool's schema. What the tool or the request lacks is a tool
- * error saying so; `signal` aborts the run.
+ * against the tool's schema, then the request limits and the budgets (§11).
+ * What the tool or the request lacks is a tool error saying so; `signal`
+ * aborts the run. `facts` collects the call's ledger row: the key, the
+ * tool's own model usage (in its meter, charged to the budgets when the call
+ * ends), how it ended.
  */
 export const callToolFor = (
   services: McpToolServices,
-  key: ApiKey,
+  facts: ToolCallFacts,
   name: string,
   args: Record<string, unknown>,
   signal: AbortSignal
 ): Effect.Effect<CallToolResult, UnknownMcpTool> =>
   Effect.gen(function*() {
+    const { key, meter } = facts
     const { [CONTEXT_ARGUMENT]: rawContext, [SANDBOX_ARGUMENT]: rawSandbox, ...input } = args
     const mcpTools = yield* resolveMcpTools([name], key, services.mcp)
     const unavailable = mcpTools.unavailable[0]
@@ -121,24 +135,35 @@ export const callToolFor = (
     if (Result.isFailure(decoded)) return toolError(`Invalid input for ${name}: ${decoded.failure.message}`)
     // A tool call counts as a request against the key's and account's limits (docs/DESIGN.md §11).
     const admitted = yield* Effect.result(services.limiter.admit(key))
-    if (Result.isFailure(admitted)) return toolError(admitted.failure.message)
+    if (Result.isFailure(admitted)) return refusal(facts, admitted.failure)
     const admission = admitted.success
 
-    return yield* tool.execute(decoded.success, {
-      toolCallId: `mcp_${crypto.randomUUID()}`,
-      context,
-      sandboxId,
-      key,
-      signal,
-      reportUsage: unmeteredUsage
-    }).pipe(
-      Effect.map((output) => toContent(tool, output)),
-      Effect.catchCause((cause) => {
-        const error = Cause.findError(cause)
-        return Result.isSuccess(error)
-          ? Effect.succeed(toolError(error.success.message))
-          : Effect.as(Effect.logWarning(`Tool ${name} failed unexpectedly`, cause), toolError(`Tool ${name} failed`))
-      }),
-      Effect.ensuring(admission === undefined ? Effect.void : admission.release)
-    )
+    return yield* Effect.gen(function*() {
+      // Then its budgets: refused when one is spent; what the tool's own model calls use is charged when it ends.
+      const budget = yield* Effect.result(services.budgets.admitCall(key))
+      if (Result.isFailure(budget)) return refusal(facts, budget.failure)
+      const charged = budget.success
+      meter.toolCalled(name)
+      return yield* tool.execute(decoded.success, {
+        toolCallId: `mcp_${crypto.randomUUID()}`,
+        context,
+        sandboxId,
+        key,
+        signal,
+        reportUsage: meter.toolUsage
+      }).pipe(
+        Effect.map((output) => {
+          facts.ran = "finished"
+          return toContent(tool, output)
+        }),
+        Effect.catchCause((cause) => {
+          facts.ran = "error"
+          const error = Cause.findError(cause)
+          return Result.isSuccess(error)
+            ? Effect.succeed(toolError(error.success.message))
+            : Effect.as(Effect.logWarning(`Tool ${name} failed unexpectedly`, cause), toolError(`Tool ${name} failed`))
+        }),
+        Effect.ensuring(charged === undefined ? Effect.void : Effect.suspend(() => charged.end(meter.usageByModel())))
+      )
+    }).pipe(Effect.ensuring(admission === undefined ? Effect.void : admission.release))
   })

@@ -4,6 +4,7 @@ import { AppConfig } from "../config/AppConfig.ts"
 import { type PriceList, priceList } from "../models/pricing.ts"
 import { type ChatEnding, chatEvent, type ChatFacts } from "./chatEvent.ts"
 import { LedgerStore } from "./LedgerStore.ts"
+import { toolCallEvent, type ToolCallFacts } from "./toolCallEvent.ts"
 import type { UsageEvent } from "./UsageEvent.ts"
 
 export interface LedgerOptions {
@@ -103,6 +104,8 @@ const make = Effect.fnUntraced(function*(options: LedgerOptions) {
       const event = chatEvent(facts, correlationId, ending, options.prices, Date.now())
       if (event !== undefined) record(event)
     },
+    recordToolCall: (facts, correlationId, cancelled) =>
+      record(toolCallEvent(facts, correlationId, cancelled, options.prices, Date.now())),
     flush: writeAll
   })
 })
@@ -120,6 +123,8 @@ export class UsageLedger extends Context.Service<UsageLedger, {
   readonly record: (event: UsageEvent) => void
   /** Buffers the row of a POST /chat (nothing for one that did not pass authentication). */
   readonly recordChat: (facts: ChatFacts, correlationId: string, ending: ChatEnding) => void
+  /** Buffers the row of an /mcp tools/call; `cancelled`: the client left before its answer. */
+  readonly recordToolCall: (facts: ToolCallFacts, correlationId: string, cancelled: boolean) => void
   /** Writes everything buffered now. */
   readonly flush: Effect.Effect<void, SqlError.SqlError>
 }>()("parley/ledger/UsageLedger") {

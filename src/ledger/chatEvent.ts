@@ -1,3 +1,4 @@
+import type { RunMeter } from "../agent/RunMeter.ts"
 import type { RunSummary } from "../agent/RunSummary.ts"
 import type { ChatPlan } from "../chat/chatPlan.ts"
 import type { ApiKey } from "../domain/ApiKey.ts"
@@ -55,6 +56,21 @@ const outcomeOf = (facts: ChatFacts, ending: ChatEnding): Outcome => {
 
 const orNull = (count: number | undefined): number | null => count ?? null
 
+/** The row's columns a run meter fills: tokens, tool calls, steps and cost (all empty without one). */
+export const meteredColumns = (meter: RunMeter | undefined, prices: PriceList) => {
+  const usage = meter?.usage ?? {}
+  return {
+    inputTokens: orNull(usage.inputTokens),
+    outputTokens: orNull(usage.outputTokens),
+    totalTokens: orNull(usage.totalTokens),
+    reasoningTokens: orNull(usage.reasoningTokens),
+    cachedInputTokens: orNull(usage.cachedInputTokens),
+    toolCalls: meter === undefined ? {} : Object.fromEntries(meter.toolCalls),
+    steps: meter?.steps ?? 0,
+    costUsd: meter === undefined ? null : requestCost(meter.usageByModel(), prices)
+  } satisfies Partial<UsageEvent>
+}
+
 /** The ledger row of an authenticated request; undefined for one that never passed authentication. */
 export const chatEvent = (
   facts: ChatFacts,
@@ -66,7 +82,6 @@ export const chatEvent = (
   const { key, plan } = facts
   if (key === undefined) return undefined
   const meter = plan?._tag === "Run" ? plan.run.meter : undefined
-  const usage = meter?.usage ?? {}
   return {
     time: new Date(facts.startedAt),
     accountId: key.accountId,
@@ -77,16 +92,9 @@ export const chatEvent = (
     outcome: outcomeOf(facts, ending),
     finishReason: facts.summary?.finishReason ?? null,
     refusedLimit: facts.refusedLimit ?? null,
-    inputTokens: orNull(usage.inputTokens),
-    outputTokens: orNull(usage.outputTokens),
-    totalTokens: orNull(usage.totalTokens),
-    reasoningTokens: orNull(usage.reasoningTokens),
-    cachedInputTokens: orNull(usage.cachedInputTokens),
-    toolCalls: meter === undefined ? {} : Object.fromEntries(meter.toolCalls),
-    steps: meter?.steps ?? 0,
+    ...meteredColumns(meter, prices),
     durationMs: now - facts.startedAt,
     firstByteMs: ending.firstByteAt === undefined ? null : ending.firstByteAt - facts.startedAt,
-    pruned: plan?._tag === "Run" && plan.pruned,
-    costUsd: meter === undefined ? null : requestCost(meter.usageByModel(), prices)
+    pruned: plan?._tag === "Run" && plan.pruned
   }
 }

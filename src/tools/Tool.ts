@@ -27,7 +27,7 @@ export interface ModelCallUsage {
  */
 export type UsageSink = (usage: ModelCallUsage, model?: string) => void
 
-/** For calls no request meters (e.g. through /mcp, which has no usage row yet). */
+/** For a run that keeps no meter (one that writes no ledger row). */
 export const unmeteredUsage: UsageSink = () => undefined
 
 /**

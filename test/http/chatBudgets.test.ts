@@ -4,7 +4,7 @@ import { Accounts } from "../../src/auth/Accounts.ts"
 import { ApiKeys } from "../../src/auth/ApiKeys.ts"
 import { Budgets } from "../../src/governance/Budgets.ts"
 import { startGateway, type TestGateway } from "../support/gateway.ts"
-import { bearer, chatBody, postJson } from "../support/http.ts"
+import { bearer, chatBody, limitRefusals, postJson } from "../support/http.ts"
 import { makeTestTool } from "../support/tools.ts"
 
 // `test/m1` may write 100 tokens a call, so a call reserves its prompt (a few tokens) plus 100;
@@ -39,11 +39,7 @@ const nextUtcMidnight = () => {
   return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)
 }
 
-const refusals = async (limit: string) => {
-  const text = await (await fetch(`${gateway.url}/metrics`)).text()
-  const line = text.split("\n").find((l) => l.startsWith(`parley_limit_refusals_total{limit="${limit}",scope="key"} `))
-  return line === undefined ? 0 : Number(line.split(" ").at(-1))
-}
+const refusals = (limit: string) => limitRefusals(gateway.url, limit)
 
 describe("token and cost budgets on POST /api/v1/chat (docs/DESIGN.md §11)", () => {
   it("reserves the prompt and the output cap, settles the real usage, and refuses what does not fit with 429", async () => {

@@ -1,9 +1,9 @@
-import { Effect, Layer } from "effect"
-import { McpClient, McpProtocol } from "effect/ai"
-import { FetchHttpClient } from "effect/http"
+import { Effect } from "effect"
+import type { McpClient } from "effect/ai"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startGateway, type TestGateway } from "../support/gateway.ts"
 import { httpServerEntry, type RunningServer, startEverythingHttp } from "../support/mcp/everything.ts"
+import { textOf, withParleyClient } from "../support/mcp/parleyClient.ts"
 import { makeTestTool } from "../support/tools.ts"
 
 let everything: RunningServer
@@ -26,27 +26,8 @@ afterAll(async () => {
   await everything?.close()
 })
 
-/**
- * Effect's own MCP client (parley's server is the official SDK's), over
- * streamable HTTP with the key as a bearer token.
- */
 const withClient = <A>(secret: string, use: (client: McpClient.McpClient) => Effect.Effect<A, unknown>) =>
-  Effect.runPromise(
-    Effect.flatMap(Effect.service(McpClient.McpClient), use).pipe(
-      Effect.provide(
-        McpClient.layerHttp({
-          name: "test-client",
-          version: "1.0.0",
-          protocol: McpProtocol.v2025_11_25,
-          url: `${gateway.url}/mcp`,
-          headers: { authorization: `Bearer ${secret}` }
-        }).pipe(Layer.provide(FetchHttpClient.layer))
-      )
-    )
-  )
-
-const textOf = (result: { content: ReadonlyArray<unknown> }) =>
-  result.content.map((part) => (part as { text?: string }).text ?? "").join("")
+  withParleyClient(gateway.url, secret, use)
 
 describe("parley as an MCP server at /mcp (docs/DESIGN.md §9)", () => {
   it("lists exactly the key's tools, built-in and MCP, and runs them", async () => {

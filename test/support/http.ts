@@ -14,3 +14,12 @@ export const chatBody = (overrides: Record<string, unknown> = {}) => ({
   stream: false,
   ...overrides
 })
+
+/** `parley_limit_refusals_total` of a limit in a scope, from a gateway whose /metrics is public (0 before any). */
+export const limitRefusals = async (gatewayUrl: string, limit: string, scope: "key" | "account" = "key") => {
+  const text = await (await fetch(`${gatewayUrl}/metrics`)).text()
+  const line = text.split("\n").find((l) =>
+    l.startsWith(`parley_limit_refusals_total{limit="${limit}",scope="${scope}"} `)
+  )
+  return line === undefined ? 0 : Number(line.split(" ").at(-1))
+}
