@@ -1,5 +1,5 @@
-// Import rules for src/, checked by `npm run check:imports` (and in .ci/run). docs/DESIGN.md §2 states them.
-// test/, bench/ and scripts/ may import anything, so only src/ is cruised.
+// Import rules for src/ and console/, checked by `npm run check:imports` (and in .ci/run). docs/DESIGN.md §2 states
+// them. test/, bench/ and scripts/ may import anything, so only src/ and console/ are cruised.
 
 // Top to bottom. A file may import its own folder and the folders after it, never one before it.
 // src/main.ts (and any other file directly in src/) stands above them all.
@@ -63,6 +63,25 @@ export default {
       to: {}
     },
     {
+      name: "console: value import from src/",
+      severity: "error",
+      comment: "The console runs in the browser: it may take the server's view types (`import type`, erased from " +
+        "its bundle), never a value, which would bundle server code into the page. Import the type with " +
+        "`import type { … }`, or keep the value in console/.",
+      // `import { type X }` counts as type-only here, yet under verbatimModuleSyntax it keeps the module as a
+      // side-effect import: oxlint's typescript/no-import-type-side-effects refuses that form everywhere.
+      from: { path: "^console/" },
+      to: { path: "^src/", dependencyTypesNot: ["type-only"] }
+    },
+    {
+      name: "console: types from outside src/domain/",
+      severity: "error",
+      comment: "The console reads the admin API's views, whose types live in src/domain/ (views.ts). A type it " +
+        "needs from another folder belongs there too: move it down to src/domain/ and import it from there.",
+      from: { path: "^console/" },
+      to: { path: "^src/", pathNot: "^src/domain/" }
+    },
+    {
       name: "layer-order: import of an unknown folder",
       severity: "error",
       comment: "The imported folder of src/ is not in the layer order, so no rule says who may import it. Add it " +
@@ -76,7 +95,7 @@ export default {
     // sources instead and reports `import type` too (test/importRules.test.ts proves it), so the tsc-only
     // `tsPreCompilationDeps` stays off: with it on, dependency-cruiser warns that it found no tsc.
     parser: "swc",
-    includeOnly: "^src/",
+    includeOnly: "^(src|console)/",
     moduleSystems: ["es6"],
     reporterOptions: { text: { highlightFocused: true } }
   }

@@ -3,138 +3,21 @@
  * session rides on its HttpOnly cookie, which no script can read; its CSRF
  * token lives in memory only and goes with every unsafe request. The
  * operator's pasted token is kept for the tab (sessionStorage) and sent as a
- * bearer token. Nothing here ever stores a key's secret.
+ * bearer token. Nothing here ever stores a key's secret. What the API
+ * answers is typed by the server's own views (src/domain/views.ts), imported
+ * as types alone: they are erased from the bundle, which holds no server code.
  */
 
-export interface Account {
-  readonly id: string
-  readonly name: string
-  readonly email: string | null
-  readonly status: "active" | "disabled"
-  readonly allowedModels: ReadonlyArray<string>
-  readonly allowedTools: ReadonlyArray<string>
-  readonly approvalRequired: ReadonlyArray<string>
-  readonly limits: Limits
-  readonly createdAt: string
-}
-
-/** docs/DESIGN.md §11: each optional; absent is no limit. */
-export interface Limits {
-  readonly requestsPerMinute?: number
-  readonly concurrentRequests?: number
-  readonly tokensPerDay?: number
-  readonly costPerMonthUsd?: number
-}
+import type { Limits } from "../src/domain/Limits.ts"
+import type { AccountView, KeyView } from "../src/domain/views.ts"
 
 export type LimitName = keyof Limits
 
 /** What a key or an account may do, as the admin API takes and shows it (docs/DESIGN.md §6, §10, §11). */
-export interface Rules {
-  readonly allowedModels: ReadonlyArray<string>
-  readonly allowedTools: ReadonlyArray<string>
-  readonly approvalRequired: ReadonlyArray<string>
-  readonly limits: Limits
-}
-
-/** GET …/limits: the limits and the current use of those that are counted. */
-export interface LimitsStatus {
-  readonly limits: Limits
-  readonly consumption: Partial<
-    Record<LimitName, { readonly used: number; readonly limit: number; readonly resetAt?: string }>
-  >
-}
-
-export interface Key {
-  readonly id: string
-  readonly accountId: string
-  readonly name: string
-  readonly prefix: string
-  readonly status: "active" | "inactive" | "revoked"
-  readonly allowedModels: ReadonlyArray<string>
-  readonly allowedTools: ReadonlyArray<string>
-  readonly approvalRequired: ReadonlyArray<string>
-  readonly limits: Limits
-  readonly createdAt: string
-  readonly lastUsedAt: string | null
-  readonly expiresAt: string | null
-}
-
-export interface Catalog {
-  readonly models: ReadonlyArray<{ readonly id: string; readonly name: string }>
-  readonly tools: ReadonlyArray<CatalogTool>
-}
-
-/** A built-in tool, or an MCP server's tool or `<server>__*` (category `mcp`, `server` set). */
-export interface CatalogTool {
-  readonly name: string
-  readonly description: string
-  readonly category: string
-  readonly server?: string
-}
-
-export interface UsageRow {
-  readonly bucket: string
-  readonly requests: number
-  readonly errors: number
-  readonly inputTokens: number
-  readonly outputTokens: number
-  readonly totalTokens: number
-  readonly toolCalls: number
-  readonly costUsd: number | null
-}
-
-/** A row of the usage ledger (docs/DESIGN.md §7). */
-export interface RequestRow {
-  readonly time: string
-  readonly correlationId: string
-  readonly keyId: string
-  readonly model: string | null
-  readonly status: number
-  readonly outcome: string
-  readonly totalTokens: number | null
-  readonly steps: number
-  readonly durationMs: number
-  readonly toolCalls: Readonly<Record<string, number>>
-  readonly costUsd: number | null
-}
-
-/** A server's tool by its parley name (`<server>__<tool>`); a held-back one changed its schema and waits for a refresh. */
-export interface McpServerTool {
-  readonly name: string
-  readonly heldBack: boolean
-}
-
-/**
- * A registered MCP server as `/admin/v1/mcp-servers` shows it (docs/DESIGN.md
- * §9): header names only, never their values; a config-file server
- * (`source: "config"`) is read-only there, but may be refreshed.
- */
-export interface McpServer {
-  readonly id: string
-  readonly source: "config" | "api"
-  readonly transport: "http" | "stdio"
-  /** null for a stdio server. */
-  readonly url: string | null
-  readonly headerNames: ReadonlyArray<string>
-  readonly enabled: boolean
-  readonly status: "reachable" | "unreachable" | "disabled"
-  /** Why it is unreachable. */
-  readonly reason?: string
-  readonly tools: ReadonlyArray<McpServerTool>
-}
-
-export interface Sandbox {
-  readonly id: string
-  readonly accountId: string | null
-  readonly desktop: boolean
-  readonly network: boolean
-  readonly createdAt: string
-  readonly owner: "account" | "key"
-  readonly keyId?: string
-}
+export type Rules = Pick<KeyView, "allowedModels" | "allowedTools" | "approvalRequired" | "limits">
 
 export type Credentials =
-  | { readonly kind: "session"; readonly csrfToken: string; readonly account: Account }
+  | { readonly kind: "session"; readonly csrfToken: string; readonly account: AccountView }
   | { readonly kind: "operator"; readonly token: string }
 
 /** An answer in the spec's error body. */
@@ -199,7 +82,7 @@ export const makeClient = (credentials: Credentials, signedOut: () => void): Cli
 }
 
 export const signIn = (email: string, password: string): Promise<Credentials> =>
-  request<{ csrfToken: string; account: Account }>("POST", "/session", {}, { email, password })
+  request<{ csrfToken: string; account: AccountView }>("POST", "/session", {}, { email, password })
     .then(({ csrfToken, account }) => ({ kind: "session", csrfToken, account }))
 
 /** Checks a pasted operator token on an operator-only route before keeping it. */

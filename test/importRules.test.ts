@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 /**
  * The repository's import rules (.dependency-cruiser.js) run as CI runs them, over a small tree of their own:
- * the rules must see `import type` (TypeScript 7 leaves dependency-cruiser without tsc, swc parses instead).
+ * the rules must see `import type` (TypeScript 7 leaves dependency-cruiser without tsc, swc parses instead), and
+ * tell the console's type imports from its value imports.
  */
 const repo = join(import.meta.dirname, "..")
 
@@ -27,7 +28,15 @@ const fixture: Record<string, string> = {
   "src/store/Row.ts": `import type { Table } from "./Table.ts"\nexport type Row = { readonly table?: Table }\n`,
   "src/store/Table.ts": `import type { Row } from "./Row.ts"\nexport type Table = { readonly rows: Array<Row> }\n`,
   // A folder missing from the layer order.
-  "src/widgets/Widget.ts": `import { limit } from "../config/limit.ts"\nexport const widget = limit\n`
+  "src/widgets/Widget.ts": `import { limit } from "../config/limit.ts"\nexport const widget = limit\n`,
+  // The console: a view type of src/domain/ is allowed; a value, or a type from elsewhere, is not.
+  "src/domain/views.ts":
+    `export type KeyView = { readonly id: string }\nexport const keyView = (id: string) => ({ id })\n`,
+  "console/Keys.tsx": `import type { KeyView } from "../src/domain/views.ts"\nexport type Row = KeyView\n`,
+  "console/KeyPage.tsx": `import { type KeyView, keyView } from "../src/domain/views.ts"\n` +
+    `export const page = (id: string): KeyView => keyView(id)\n`,
+  "console/Runs.ts": `import type { Run } from "../src/agent/Run.ts"\nexport type Shown = Run\n`,
+  "console/Limit.ts": `import { limit } from "../src/config/limit.ts"\nexport const shown = limit\n`
 }
 
 let dir: string
@@ -46,6 +55,7 @@ beforeAll(() => {
       [
         join(repo, "node_modules/dependency-cruiser/bin/dependency-cruiser.mjs"),
         "src",
+        "console",
         "--config",
         join(repo, ".dependency-cruiser.js"),
         "--output-type",
@@ -76,6 +86,24 @@ describe("import rules", () => {
 
   it("flag a folder missing from the layer order", () => {
     expect(found("layer-order: unknown folder")).toEqual(["src/widgets/Widget.ts → src/config/limit.ts"])
+  })
+
+  it("flag a value import of src/ in the console, from src/domain/ too", () => {
+    expect(found("console: value import from src/")).toEqual([
+      "console/KeyPage.tsx → src/domain/views.ts",
+      "console/Limit.ts → src/config/limit.ts"
+    ])
+  })
+
+  it("flag a console import of src/ outside src/domain/, a type import too", () => {
+    expect(found("console: types from outside src/domain/")).toEqual([
+      "console/Limit.ts → src/config/limit.ts",
+      "console/Runs.ts → src/agent/Run.ts"
+    ])
+  })
+
+  it("let the console import src/domain/'s view types", () => {
+    expect(violations.filter((v) => v.from === "console/Keys.tsx")).toEqual([])
   })
 
   it("let imports point down", () => {

@@ -1,4 +1,5 @@
-import type { Account, Catalog, Client } from "../api.ts"
+import type { AccountView, AdminCatalog } from "../../src/domain/views.ts"
+import type { Client } from "../api.ts"
 import { PageTitle } from "../PageTitle.tsx"
 import { href } from "../route.ts"
 import { list, Pending, useLoad, when } from "../ui.tsx"
@@ -10,8 +11,8 @@ export const AccountPage = ({ client, id }: { readonly client: Client; readonly 
   const path = `/accounts/${encodeURIComponent(id)}`
   const [loaded, reload] = useLoad(async () => {
     const [{ account }, catalog] = await Promise.all([
-      client.get<{ account: Account }>(path),
-      client.get<Catalog>("/catalog")
+      client.get<{ account: AccountView }>(path),
+      client.get<AdminCatalog>("/catalog")
     ])
     return { account, catalog }
   }, [client, path])

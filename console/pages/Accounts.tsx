@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks"
-import type { Account, Catalog, Client } from "../api.ts"
+import type { AccountView, AdminCatalog } from "../../src/domain/views.ts"
+import type { Client } from "../api.ts"
 import { PageTitle } from "../PageTitle.tsx"
 import { href } from "../route.ts"
 import { Confirm, Failure, list, messageOf, Pending, Table, useLoad, when } from "../ui.tsx"
@@ -9,13 +10,13 @@ import { draftOf, RulesFields, rulesOf } from "./RulesFields.tsx"
 export const Accounts = ({ client }: { readonly client: Client }) => {
   const [loaded, reload] = useLoad(async () => {
     const [{ accounts }, catalog] = await Promise.all([
-      client.get<{ accounts: ReadonlyArray<Account> }>("/accounts"),
-      client.get<Catalog>("/catalog")
+      client.get<{ accounts: ReadonlyArray<AccountView> }>("/accounts"),
+      client.get<AdminCatalog>("/catalog")
     ])
     return { accounts, catalog }
   }, [client])
   const [creating, setCreating] = useState(false)
-  const [switching, setSwitching] = useState<Account>()
+  const [switching, setSwitching] = useState<AccountView>()
   return (
     <>
       <PageTitle text="Accounts">
@@ -90,7 +91,7 @@ const EVERYTHING = draftOf({ allowedModels: ["*"], allowedTools: ["*"], approval
 
 const CreateAccount = ({ client, catalog, onDone }: {
   readonly client: Client
-  readonly catalog: Catalog
+  readonly catalog: AdminCatalog
   readonly onDone: (created: boolean) => void
 }) => {
   const [fields, setFields] = useState({ name: "", email: "", password: "" })

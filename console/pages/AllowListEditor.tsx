@@ -1,4 +1,4 @@
-import type { CatalogTool } from "../api.ts"
+import type { CatalogTool } from "../../src/domain/views.ts"
 
 export interface Item {
   readonly id: string

@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks"
-import type { Account, Catalog, Client, Key } from "../api.ts"
+import type { AccountView, AdminCatalog, KeyView } from "../../src/domain/views.ts"
+import type { Client } from "../api.ts"
 import { Failure, messageOf } from "../ui.tsx"
 import { draftOf, RulesFields, rulesOf } from "./RulesFields.tsx"
 
@@ -8,9 +9,9 @@ const NOTHING = draftOf({ allowedModels: [], allowedTools: [], approvalRequired:
 /** The form that creates a key; the operator also picks its account. */
 export const CreateKey = ({ client, catalog, accounts, onCreated, onCancel }: {
   readonly client: Client
-  readonly catalog: Catalog
-  readonly accounts: ReadonlyArray<Account> | undefined
-  readonly onCreated: (created: { readonly key: Key; readonly secret: string }) => void
+  readonly catalog: AdminCatalog
+  readonly accounts: ReadonlyArray<AccountView> | undefined
+  readonly onCreated: (created: { readonly key: KeyView; readonly secret: string }) => void
   readonly onCancel: () => void
 }) => {
   const [name, setName] = useState("")
@@ -25,7 +26,7 @@ export const CreateKey = ({ client, catalog, accounts, onCreated, onCancel }: {
     setFailure(undefined)
     try {
       onCreated(
-        await client.send<{ key: Key; secret: string }>("POST", "/keys", {
+        await client.send<{ key: KeyView; secret: string }>("POST", "/keys", {
           name,
           ...rulesOf(rules),
           ...(expires === "" ? {} : { expiresAt: new Date(expires).toISOString() }),

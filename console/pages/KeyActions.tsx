@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks"
-import type { Client, Key } from "../api.ts"
+import type { KeyView } from "../../src/domain/views.ts"
+import type { Client } from "../api.ts"
 import { Confirm } from "../ui.tsx"
 
 type Action = "activate" | "deactivate" | "revoke" | "rotate"
@@ -29,7 +30,7 @@ const questions: Record<Action, { title: string; action: string; text: string; d
 /** Activate, deactivate, revoke and rotate, each after a confirmation. A rotation hands its new secret up. */
 export const KeyActions = ({ client, keyView, onChanged, onRotated }: {
   readonly client: Client
-  readonly keyView: Key
+  readonly keyView: KeyView
   readonly onChanged: () => void
   readonly onRotated: (secret: string) => void
 }) => {

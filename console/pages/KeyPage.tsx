@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks"
-import type { Catalog, Client, Key } from "../api.ts"
+import type { AdminCatalog, KeyView } from "../../src/domain/views.ts"
+import type { Client } from "../api.ts"
 import { PageTitle } from "../PageTitle.tsx"
 import { href } from "../route.ts"
 import { list, Pending, useLoad, when } from "../ui.tsx"
@@ -15,8 +16,8 @@ export const KeyPage = ({ client, id }: { readonly client: Client; readonly id: 
   const [loaded, reload] = useLoad(
     async () => {
       const [{ key }, catalog] = await Promise.all([
-        client.get<{ key: Key }>(`/keys/${encodeURIComponent(id)}`),
-        client.get<Catalog>("/catalog")
+        client.get<{ key: KeyView }>(`/keys/${encodeURIComponent(id)}`),
+        client.get<AdminCatalog>("/catalog")
       ])
       return { key, catalog }
     },

@@ -1,18 +1,19 @@
 import { useState } from "preact/hooks"
-import type { Account, Catalog, Client, Key } from "../api.ts"
+import type { AccountView, AdminCatalog, KeyView } from "../../src/domain/views.ts"
+import type { Client } from "../api.ts"
 import { PageTitle } from "../PageTitle.tsx"
 import { href } from "../route.ts"
 import { type Column, list, Pending, Table, useLoad, when } from "../ui.tsx"
 import { CreateKey } from "./CreateKey.tsx"
 import { Reveal } from "./Reveal.tsx"
 
-export const keyColumns = (accounts: ReadonlyArray<Account> | undefined): ReadonlyArray<Column<Key>> => [
+export const keyColumns = (accounts: ReadonlyArray<AccountView> | undefined): ReadonlyArray<Column<KeyView>> => [
   { label: "Name", cell: (key) => <a href={href("keys", key.id)}>{key.name}</a> },
   { label: "Prefix", cell: (key) => <code>{key.prefix}…</code> },
   { label: "Status", cell: (key) => <span class={`status ${key.status}`}>{key.status}</span> },
   ...(accounts === undefined ? [] : [{
     label: "Account",
-    cell: (key: Key) => accounts.find((account) => account.id === key.accountId)?.name ?? key.accountId
+    cell: (key: KeyView) => accounts.find((account) => account.id === key.accountId)?.name ?? key.accountId
   }]),
   { label: "Models", cell: (key) => list(key.allowedModels) },
   { label: "Tools", cell: (key) => list(key.allowedTools) },
@@ -26,9 +27,9 @@ export const Keys = ({ client, operator }: { readonly client: Client; readonly o
   const [loaded, reload] = useLoad(
     async () => {
       const [{ keys }, catalog, accounts] = await Promise.all([
-        client.get<{ keys: ReadonlyArray<Key> }>("/keys"),
-        client.get<Catalog>("/catalog"),
-        operator ? client.get<{ accounts: ReadonlyArray<Account> }>("/accounts") : undefined
+        client.get<{ keys: ReadonlyArray<KeyView> }>("/keys"),
+        client.get<AdminCatalog>("/catalog"),
+        operator ? client.get<{ accounts: ReadonlyArray<AccountView> }>("/accounts") : undefined
       ])
       return { keys, catalog, accounts: accounts?.accounts }
     },

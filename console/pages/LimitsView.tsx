@@ -1,4 +1,5 @@
-import type { Client, LimitName, LimitsStatus } from "../api.ts"
+import type { LimitsStatus } from "../../src/domain/views.ts"
+import type { Client, LimitName } from "../api.ts"
 import { Pending, useLoad } from "../ui.tsx"
 import { limitFields } from "./RulesFields.tsx"
 

@@ -1,12 +1,12 @@
-import type { McpServer } from "../api.ts"
+import type { McpServerView } from "../../src/domain/views.ts"
 
 /** The cells of a row of the MCP servers table, as `/admin/v1/mcp-servers` shows a server (docs/DESIGN.md §9). */
 
 /** A tool's own name: the API gives the parley name, `<server>__<tool>`, and the row already names the server. */
-const ownName = (server: McpServer, name: string) =>
+const ownName = (server: McpServerView, name: string) =>
   name.startsWith(`${server.id}__`) ? name.slice(server.id.length + 2) : name
 
-export const ServerTools = ({ server }: { readonly server: McpServer }) => {
+export const ServerTools = ({ server }: { readonly server: McpServerView }) => {
   if (server.tools.length === 0) return <span class="muted">none listed</span>
   const held = server.tools.filter((tool) => tool.heldBack).length
   return (
@@ -30,7 +30,7 @@ export const ServerTools = ({ server }: { readonly server: McpServer }) => {
 }
 
 // Each cell one element: on a narrow screen a cell is a grid whose first column is its label.
-export const ServerStatus = ({ server }: { readonly server: McpServer }) => (
+export const ServerStatus = ({ server }: { readonly server: McpServerView }) => (
   <div>
     <span class={`status ${server.status}`}>{server.status}</span>
     {server.reason === undefined ? null : <span class="reason">{server.reason}</span>}
@@ -38,12 +38,12 @@ export const ServerStatus = ({ server }: { readonly server: McpServer }) => (
 )
 
 /** Its transport, and where: a URL, or for stdio a command the config file names (not shown here). */
-export const ServerEndpoint = ({ server }: { readonly server: McpServer }) => (
+export const ServerEndpoint = ({ server }: { readonly server: McpServerView }) => (
   <div>
     <span class="transport">{server.transport === "http" ? "HTTP" : "stdio"}</span>
     {server.url === null ? <span class="muted">a local command</span> : <code>{server.url}</code>}
   </div>
 )
 
-export const ServerSource = ({ server }: { readonly server: McpServer }) =>
+export const ServerSource = ({ server }: { readonly server: McpServerView }) =>
   server.source === "config" ? <span>config file (read-only here)</span> : <span>added here</span>

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks"
-import type { McpServer } from "../api.ts"
+import type { McpServerView } from "../../src/domain/views.ts"
 import { Failure, messageOf } from "../ui.tsx"
 
 /**
@@ -25,7 +25,7 @@ interface HeaderRow {
  * none typed keeps them, and "send none" removes them.
  */
 export const McpServerForm = ({ editing, onSubmit, onCancel }: {
-  readonly editing?: McpServer
+  readonly editing?: McpServerView
   readonly onSubmit: (input: McpServerInput) => Promise<void>
   readonly onCancel: () => void
 }) => {

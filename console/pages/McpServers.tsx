@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks"
-import type { Client, McpServer } from "../api.ts"
+import type { McpServerView } from "../../src/domain/views.ts"
+import type { Client } from "../api.ts"
 import { PageTitle } from "../PageTitle.tsx"
 import { Confirm, messageOf, Pending, Table, useLoad } from "../ui.tsx"
 import { ServerEndpoint, ServerSource, ServerStatus, ServerTools } from "./McpServerCells.tsx"
@@ -8,10 +9,10 @@ import { McpServerForm, type McpServerInput } from "./McpServerForm.tsx"
 const PATH = "/mcp-servers"
 const at = (id: string) => `${PATH}/${encodeURIComponent(id)}`
 
-type Asking = { readonly kind: "delete" | "toggle"; readonly server: McpServer }
+type Asking = { readonly kind: "delete" | "toggle"; readonly server: McpServerView }
 
 /** What became of a server the API just answered with. */
-const outcome = (server: McpServer) =>
+const outcome = (server: McpServerView) =>
   server.status === "unreachable"
     ? `it is unreachable: ${server.reason ?? "no reason given"}`
     : server.status === "disabled"
@@ -25,14 +26,14 @@ const outcome = (server: McpServer) =>
  * delete. The config file's servers are read-only here; they may be refreshed.
  */
 export const McpServers = ({ client }: { readonly client: Client }) => {
-  const [loaded, reload] = useLoad(() => client.get<{ servers: ReadonlyArray<McpServer> }>(PATH), [client])
-  const [form, setForm] = useState<"add" | McpServer>()
+  const [loaded, reload] = useLoad(() => client.get<{ servers: ReadonlyArray<McpServerView> }>(PATH), [client])
+  const [form, setForm] = useState<"add" | McpServerView>()
   const [asking, setAsking] = useState<Asking>()
   const [note, setNote] = useState<string>()
   const submit = async (input: McpServerInput) => {
     const { server } = form === "add"
-      ? await client.send<{ server: McpServer }>("POST", PATH, input)
-      : await client.send<{ server: McpServer }>("PATCH", at(input.id), {
+      ? await client.send<{ server: McpServerView }>("POST", PATH, input)
+      : await client.send<{ server: McpServerView }>("PATCH", at(input.id), {
         url: input.url,
         ...(input.headers === undefined ? {} : { headers: input.headers })
       })
@@ -43,7 +44,7 @@ export const McpServers = ({ client }: { readonly client: Client }) => {
   const refresh = async (id: string) => {
     setNote(undefined)
     try {
-      const { server } = await client.send<{ server: McpServer }>("POST", `${at(id)}/refresh`)
+      const { server } = await client.send<{ server: McpServerView }>("POST", `${at(id)}/refresh`)
       const accepted = server.status === "reachable" ? "; changed tools are accepted" : ""
       setNote(`Refreshed ${id}: ${outcome(server)}${accepted}.`)
     } catch (error) {

@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks"
-import { ApiError, type Client, orNothingYet, type RequestRow } from "../api.ts"
+import type { RequestView } from "../../src/domain/views.ts"
+import { ApiError, type Client, orNothingYet } from "../api.ts"
 import { PageTitle } from "../PageTitle.tsx"
 import { href } from "../route.ts"
 import { type Column, Failure, messageOf, Pending, Table, useLoad, when } from "../ui.tsx"
@@ -9,7 +10,7 @@ const tools = (calls: Readonly<Record<string, number>>) => {
   return named.length === 0 ? "none" : named.map(([name, count]) => `${name} ×${count}`).join(", ")
 }
 
-const columns: ReadonlyArray<Column<RequestRow>> = [
+const columns: ReadonlyArray<Column<RequestView>> = [
   { label: "Time", cell: (row) => when(row.time) },
   { label: "Correlation id", cell: (row) => <code>{row.correlationId}</code> },
   { label: "Key", cell: (row) => <a href={href("keys", row.keyId)}>{row.keyId}</a> },
@@ -21,7 +22,7 @@ const columns: ReadonlyArray<Column<RequestRow>> = [
   { label: "Cost", cell: (row) => row.costUsd === null ? "—" : `$${row.costUsd.toFixed(4)}` }
 ]
 
-const RequestTable = ({ rows }: { readonly rows: ReadonlyArray<RequestRow> }) => (
+const RequestTable = ({ rows }: { readonly rows: ReadonlyArray<RequestView> }) => (
   <Table caption="Requests" columns={columns} rows={rows} rowKey={(row) => `${row.correlationId} ${row.time}`} />
 )
 
@@ -29,7 +30,7 @@ const RequestTable = ({ rows }: { readonly rows: ReadonlyArray<RequestRow> }) =>
 export const RecentRequests = ({ client, keyId }: { readonly client: Client; readonly keyId?: string }) => {
   const [loaded] = useLoad(async () => {
     const query = new URLSearchParams({ limit: "50", ...(keyId === undefined ? {} : { keyId }) })
-    const answer = await orNothingYet(client.get<{ requests: ReadonlyArray<RequestRow> }>(`/requests?${query}`))
+    const answer = await orNothingYet(client.get<{ requests: ReadonlyArray<RequestView> }>(`/requests?${query}`))
     return answer?.requests ?? []
   }, [client, keyId])
   if (loaded.state !== "done") return <Pending loaded={loaded} />
@@ -41,14 +42,14 @@ export const RecentRequests = ({ client, keyId }: { readonly client: Client; rea
 /** Recent requests, and one request found by the correlation id a client saw in `X-Correlation-Id`. */
 export const Requests = ({ client }: { readonly client: Client }) => {
   const [query, setQuery] = useState("")
-  const [found, setFound] = useState<{ readonly id: string; readonly row: RequestRow | undefined }>()
+  const [found, setFound] = useState<{ readonly id: string; readonly row: RequestView | undefined }>()
   const [failure, setFailure] = useState<string>()
   const search = async (event: Event) => {
     event.preventDefault()
     const id = query.trim()
     setFailure(undefined)
     try {
-      const answer = await client.get<{ request: RequestRow }>(`/requests/${encodeURIComponent(id)}`)
+      const answer = await client.get<{ request: RequestView }>(`/requests/${encodeURIComponent(id)}`)
       setFound({ id, row: answer.request })
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) setFound({ id, row: undefined })

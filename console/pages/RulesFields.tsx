@@ -1,4 +1,6 @@
-import type { Catalog, LimitName, Limits, Rules } from "../api.ts"
+import type { Limits } from "../../src/domain/Limits.ts"
+import type { AdminCatalog } from "../../src/domain/views.ts"
+import type { LimitName, Rules } from "../api.ts"
 import { AllowListEditor, modelItems, toolItems } from "./AllowListEditor.tsx"
 
 /**
@@ -51,7 +53,7 @@ export const RulesFields = ({ name, subject, catalog, value, onChange }: {
   /** Prefixes the fields' ids: unique on the page. */
   readonly name: string
   readonly subject: "key" | "account"
-  readonly catalog: Catalog
+  readonly catalog: AdminCatalog
   readonly value: RulesDraft
   readonly onChange: (value: RulesDraft) => void
 }) => {

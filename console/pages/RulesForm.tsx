@@ -1,5 +1,6 @@
 import { useEffect, useState } from "preact/hooks"
-import type { Catalog, Client, Rules } from "../api.ts"
+import type { AdminCatalog } from "../../src/domain/views.ts"
+import type { Client, Rules } from "../api.ts"
 import { Failure, messageOf } from "../ui.tsx"
 import { draftOf, RulesFields, rulesOf } from "./RulesFields.tsx"
 
@@ -10,7 +11,7 @@ export const RulesForm = ({ client, path, subject, rules, catalog, onSaved }: {
   readonly path: string
   readonly subject: "key" | "account"
   readonly rules: Rules
-  readonly catalog: Catalog
+  readonly catalog: AdminCatalog
   readonly onSaved: () => void
 }) => {
   const [draft, setDraft] = useState(() => draftOf(rules))

@@ -1,11 +1,12 @@
 import { useState } from "preact/hooks"
-import type { Client, Sandbox } from "../api.ts"
+import type { SandboxView } from "../../src/domain/views.ts"
+import type { Client } from "../api.ts"
 import { PageTitle } from "../PageTitle.tsx"
 import { Confirm, Pending, Table, useLoad, when } from "../ui.tsx"
 
 /** The account's sandboxes (all of them for the operator); a sandbox can be deleted. */
 export const Sandboxes = ({ client }: { readonly client: Client }) => {
-  const [loaded, reload] = useLoad(() => client.get<{ sandboxes: ReadonlyArray<Sandbox> }>("/sandboxes"), [client])
+  const [loaded, reload] = useLoad(() => client.get<{ sandboxes: ReadonlyArray<SandboxView> }>("/sandboxes"), [client])
   const [deleting, setDeleting] = useState<string>()
   return (
     <>

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks"
 import uPlot from "uplot"
-import { type Client, orNothingYet, type UsageRow } from "../api.ts"
+import type { UsageRow } from "../../src/domain/views.ts"
+import { type Client, orNothingYet } from "../api.ts"
 import { Pending, useLoad } from "../ui.tsx"
 
 type Grouping = "hour" | "day"

@@ -1,7 +1,10 @@
 import type { Account } from "./Account.ts"
 import type { ApiKey } from "./ApiKey.ts"
+import type { Limits } from "./Limits.ts"
+import type { UsageEvent } from "./UsageEvent.ts"
 
-// What the admin API and the CLI's --json show of accounts and keys: never a secret, a hash or a password hash.
+// What the admin API and the CLI's --json show: never a secret, a hash or a password hash. The console reads these
+// types with `import type` (erased from its bundle), so a change here is typechecked against its pages too.
 
 export const accountView = (account: Account) => ({
   id: account.id,
@@ -14,6 +17,8 @@ export const accountView = (account: Account) => ({
   limits: account.limits,
   createdAt: account.createdAt.toISOString()
 })
+
+export type AccountView = ReturnType<typeof accountView>
 
 export const keyView = (key: ApiKey) => ({
   id: key.id,
@@ -29,3 +34,103 @@ export const keyView = (key: ApiKey) => ({
   lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
   expiresAt: key.expiresAt?.toISOString() ?? null
 })
+
+export type KeyView = ReturnType<typeof keyView>
+
+/** One limit's current use (docs/DESIGN.md §6): `resetAt` is when a unit next frees, absent when none is used or never. */
+export interface Consumed {
+  readonly used: number
+  readonly limit: number
+  readonly resetAt?: string
+}
+
+/**
+ * A scope's use of its configured limits, one entry per limit counted; an
+ * open record, so the budgets (`tokensPerDay`, `costPerMonthUsd`) join the
+ * request limits under their own names.
+ */
+export type Consumption = Partial<Record<keyof Limits, Consumed>>
+
+/** GET …/limits of a key or an account (docs/DESIGN.md §6, §11): its limits and their current use. */
+export interface LimitsStatus {
+  readonly limits: Limits
+  readonly consumption: Consumption
+}
+
+/** A built-in tool, or an MCP server's tool or `<server>__*` (category `mcp`, `server` its id). */
+export interface CatalogTool {
+  readonly name: string
+  readonly description: string
+  readonly category: string
+  readonly server?: string
+}
+
+/** GET /admin/v1/catalog: what an allow-list may name (docs/DESIGN.md §6). */
+export interface AdminCatalog {
+  readonly models: ReadonlyArray<{ readonly id: string; readonly name: string }>
+  readonly tools: ReadonlyArray<CatalogTool>
+}
+
+/**
+ * One group of usage, the fields of docs/DESIGN.md §6. `bucket` is the start
+ * of the hour or day (ISO 8601, UTC), or of the window when grouped by model
+ * or key; `errors` counts the outcomes `error` and `rejected`; `costUsd` is
+ * null when no row of the group has a cost.
+ */
+export interface UsageRow {
+  readonly bucket: string
+  readonly keyId?: string
+  readonly model?: string
+  readonly requests: number
+  readonly errors: number
+  readonly inputTokens: number
+  readonly outputTokens: number
+  readonly totalTokens: number
+  readonly reasoningTokens: number
+  readonly cachedInputTokens: number
+  readonly toolCalls: number
+  readonly costUsd: number | null
+}
+
+/** A ledger row as GET /admin/v1/requests shows it (docs/DESIGN.md §7): the row's facts, its time in ISO 8601. */
+export type RequestView = Omit<UsageEvent, "time"> & { readonly time: string }
+
+/** A sandbox as GET /admin/v1/sandboxes shows it; `accountId` null for the operator's. */
+export interface SandboxView {
+  readonly id: string
+  readonly accountId: string | null
+  readonly desktop: boolean
+  readonly network: boolean
+  readonly createdAt: string
+  readonly owner: "account" | "key"
+  /** The key that created it (owner `key`). */
+  readonly keyId?: string
+  /** The desktop's size, when it has one. */
+  readonly display?: { readonly width: number; readonly height: number }
+}
+
+/** A tool of an MCP server by its parley name; a held-back one waits for the operator's refresh. */
+export interface McpServerToolView {
+  readonly name: string
+  readonly heldBack: boolean
+}
+
+/**
+ * A registered MCP server as the admin API shows it (docs/DESIGN.md §9):
+ * header names, never values; its tools from the cached list (or a list call
+ * now), or why it cannot list them.
+ */
+export interface McpServerView {
+  readonly id: string
+  /** `config`: the config file's, read-only here; `api`: registered through the admin API. */
+  readonly source: "config" | "api"
+  readonly transport: "http" | "stdio"
+  /** null for a stdio server. */
+  readonly url: string | null
+  readonly headerNames: ReadonlyArray<string>
+  readonly enabled: boolean
+  readonly status: "reachable" | "unreachable" | "disabled"
+  /** Why it is unreachable, free of credentials. */
+  readonly reason?: string
+  readonly tools: ReadonlyArray<McpServerToolView>
+}

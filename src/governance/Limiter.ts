@@ -3,6 +3,7 @@ import type { SqlClient } from "effect/sql"
 import { AppConfig } from "../config/AppConfig.ts"
 import type { ApiKey } from "../domain/ApiKey.ts"
 import type { Limits } from "../domain/Limits.ts"
+import type { Consumed, Consumption } from "../domain/views.ts"
 import { LimitCounters } from "../store/LimitCounters.ts"
 import { RedisConnection } from "../store/RedisConnection.ts"
 import { redisCounters } from "../store/redisCounters.ts"
@@ -18,20 +19,6 @@ export interface Admission {
 }
 
 export type Scope = "key" | "account"
-
-/** One limit's current use (docs/DESIGN.md §6): `resetAt` is when a unit next frees, absent when none is used or never. */
-export interface Consumed {
-  readonly used: number
-  readonly limit: number
-  readonly resetAt?: string
-}
-
-/**
- * A scope's use of its configured limits, one entry per limit counted; an
- * open record, so the budgets (`tokensPerDay`, `costPerMonthUsd`) join it
- * under their own names.
- */
-export type Consumption = Partial<Record<keyof Limits, Consumed>>
 
 const scopeId = (scope: Scope, id: string) => `${scope}:${id}`
 

@@ -1,6 +1,6 @@
 import { Array as Arr, Context, Effect, Layer } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
-import type { UsageEvent } from "./UsageEvent.ts"
+import type { UsageEvent } from "../domain/UsageEvent.ts"
 
 const row = (event: UsageEvent): Record<string, unknown> => ({
   time: event.time,

@@ -1,11 +1,11 @@
 import { Context, Duration, Effect, Latch, Layer, Schedule } from "effect"
 import type { SqlError } from "effect/sql"
 import { AppConfig } from "../config/AppConfig.ts"
+import type { UsageEvent } from "../domain/UsageEvent.ts"
 import { type PriceList, priceList } from "../models/pricing.ts"
 import { type ChatEnding, chatEvent, type ChatFacts } from "./chatEvent.ts"
 import { LedgerStore } from "./LedgerStore.ts"
 import { toolCallEvent, type ToolCallFacts } from "./toolCallEvent.ts"
-import type { UsageEvent } from "./UsageEvent.ts"
 
 export interface LedgerOptions {
   /** Rows per INSERT, and how many buffered rows wake the writer at once (500). */

@@ -1,10 +1,11 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { SqlClient, type SqlError, type Statement } from "effect/sql"
+import type { UsageEvent } from "../domain/UsageEvent.ts"
 import type { Outcome } from "../domain/usageOutcomes.ts"
-import type { UsageEvent } from "./UsageEvent.ts"
-import { type BucketOf, bucketSql, type UsageFilter, type UsageRow, usageRow, windowOf } from "./usageRows.ts"
+import type { UsageRow } from "../domain/views.ts"
+import { type BucketOf, bucketSql, type UsageFilter, usageRow, windowOf } from "./usageRows.ts"
 
-export type { Grouping, UsageFilter, UsageRow } from "./usageRows.ts"
+export type { Grouping, UsageFilter } from "./usageRows.ts"
 
 export interface RequestsFilter {
   readonly keyId?: string | undefined

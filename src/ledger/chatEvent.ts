@@ -4,9 +4,9 @@ import type { ChatPlan } from "../chat/chatPlan.ts"
 import type { ApiKey } from "../domain/ApiKey.ts"
 import type { FinishReason } from "../domain/ChatResponse.ts"
 import { isRecord } from "../domain/isRecord.ts"
+import type { UsageEvent } from "../domain/UsageEvent.ts"
 import type { Outcome } from "../domain/usageOutcomes.ts"
 import { type PriceList, requestCost } from "../models/pricing.ts"
-import type { UsageEvent } from "./UsageEvent.ts"
 
 /** What POST /chat learns as it goes, set by the route step by step; what is unset never happened. */
 export interface ChatFacts {

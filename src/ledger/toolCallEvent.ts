@@ -1,8 +1,8 @@
 import type { RunMeter } from "../agent/RunMeter.ts"
 import type { ApiKey } from "../domain/ApiKey.ts"
+import type { UsageEvent } from "../domain/UsageEvent.ts"
 import type { PriceList } from "../models/pricing.ts"
 import { CLIENT_LEFT, meteredColumns } from "./chatEvent.ts"
-import type { UsageEvent } from "./UsageEvent.ts"
 
 /**
  * An /mcp tool call has no run model: the meter's default, under which a

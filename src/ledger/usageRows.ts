@@ -1,3 +1,5 @@
+import type { UsageRow } from "../domain/views.ts"
+
 /** How usage is summed: per UTC hour, per UTC day, per model or per key (docs/DESIGN.md §6). */
 export const groupings = ["hour", "day", "model", "key"] as const
 export type Grouping = (typeof groupings)[number]
@@ -11,27 +13,6 @@ export interface UsageFilter {
   readonly from?: Date | undefined
   /** Exclusive; default: now. */
   readonly to?: Date | undefined
-}
-
-/**
- * One group of usage, the fields of docs/DESIGN.md §6. `bucket` is the start
- * of the hour or day (ISO 8601, UTC), or of the window when grouped by model
- * or key; `errors` counts the outcomes `error` and `rejected`; `costUsd` is
- * null when no row of the group has a cost.
- */
-export interface UsageRow {
-  readonly bucket: string
-  readonly keyId?: string
-  readonly model?: string
-  readonly requests: number
-  readonly errors: number
-  readonly inputTokens: number
-  readonly outputTokens: number
-  readonly totalTokens: number
-  readonly reasoningTokens: number
-  readonly cachedInputTokens: number
-  readonly toolCalls: number
-  readonly costUsd: number | null
 }
 
 const DEFAULT_WINDOW_MS = 30 * 86_400_000

@@ -1,10 +1,11 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { AppConfig } from "../config/AppConfig.ts"
+import type { McpServerView } from "../domain/views.ts"
 import { ChangeFeed } from "../store/ChangeFeed.ts"
 import { McpServerExists, McpServerFromConfig, McpServerNotFound } from "./mcpErrors.ts"
 import { McpRegistry } from "./McpRegistry.ts"
 import { type McpServerInput, McpServerStore, type StoredMcpServer } from "./McpServerStore.ts"
-import { configRegistration, type McpServerView, storedRegistration, viewOf } from "./serverView.ts"
+import { configRegistration, storedRegistration, viewOf } from "./serverView.ts"
 import { makeStoredServerSync } from "./storedServerSync.ts"
 
 /** How stale an instance that hears no notifications may be about the stored servers (docs/DESIGN.md §8). */

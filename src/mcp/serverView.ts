@@ -1,33 +1,8 @@
 import { Effect } from "effect"
 import type { McpServerConfig } from "../config/McpServerConfig.ts"
+import type { McpServerToolView, McpServerView } from "../domain/views.ts"
 import type { McpRegistry } from "./McpRegistry.ts"
 import type { StoredMcpServer } from "./McpServerStore.ts"
-
-/** A tool of a server by its parley name; a held-back one waits for the operator's refresh. */
-export interface McpServerToolView {
-  readonly name: string
-  readonly heldBack: boolean
-}
-
-/**
- * A registered MCP server as the admin API shows it (docs/DESIGN.md §9):
- * header names, never values; its tools from the cached list (or a list call
- * now), or why it cannot list them.
- */
-export interface McpServerView {
-  readonly id: string
-  /** `config`: the config file's, read-only here; `api`: registered through the admin API. */
-  readonly source: "config" | "api"
-  readonly transport: "http" | "stdio"
-  /** null for a stdio server. */
-  readonly url: string | null
-  readonly headerNames: ReadonlyArray<string>
-  readonly enabled: boolean
-  readonly status: "reachable" | "unreachable" | "disabled"
-  /** Why it is unreachable, free of credentials. */
-  readonly reason?: string
-  readonly tools: ReadonlyArray<McpServerToolView>
-}
 
 type Registration = Pick<McpServerView, "id" | "source" | "transport" | "url" | "headerNames" | "enabled">
 

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { UsageEvent } from "../../src/ledger/UsageEvent.ts"
+import type { UsageEvent } from "../../src/domain/UsageEvent.ts"
 import { UsageQueries } from "../../src/ledger/UsageQueries.ts"
 import { createSchema, describePostgres } from "../store/postgres.ts"
 import { startGateway, type TestGateway } from "../support/gateway.ts"

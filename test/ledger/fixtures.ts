@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { SqlClient, SqlError } from "effect/sql"
+import type { UsageEvent } from "../../src/domain/UsageEvent.ts"
 import { LedgerStore } from "../../src/ledger/LedgerStore.ts"
-import type { UsageEvent } from "../../src/ledger/UsageEvent.ts"
 
 /** A ledger row with plain values; tests override what they check. */
 export const usageEvent = (overrides: Partial<UsageEvent> = {}): UsageEvent => ({

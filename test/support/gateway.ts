@@ -13,7 +13,7 @@ import {
 import { defaultObservability } from "../../src/config/ObservabilityConfig.ts"
 import type { KeyStatus } from "../../src/domain/ApiKey.ts"
 import type { Limits } from "../../src/domain/Limits.ts"
-import type { UsageEvent } from "../../src/ledger/UsageEvent.ts"
+import type { UsageEvent } from "../../src/domain/UsageEvent.ts"
 import { UsageLedger } from "../../src/ledger/UsageLedger.ts"
 import { UsageQueries } from "../../src/ledger/UsageQueries.ts"
 import type { ObservabilityTaps } from "../../src/observability/observabilityLayer.ts"

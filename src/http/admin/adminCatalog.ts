@@ -2,18 +2,12 @@ import { Effect } from "effect"
 import type { Principal } from "../../api/AdminAuthentication.ts"
 import type { Accounts } from "../../auth/Accounts.ts"
 import { entriesBeyond } from "../../domain/ApiKey.ts"
+import type { AdminCatalog, CatalogTool } from "../../domain/views.ts"
 import type { McpRegistry } from "../../mcp/McpRegistry.ts"
 import { mcpToolName } from "../../mcp/toolNames.ts"
 import type { ModelRegistry } from "../../models/ModelRegistry.ts"
 import type { ToolRegistry } from "../../tools/ToolRegistry.ts"
 import { ok } from "./adminViews.ts"
-
-interface CatalogTool {
-  readonly name: string
-  readonly description: string
-  readonly category: string
-  readonly server?: string
-}
 
 /**
  * Each MCP server's `<server>__*` and the tools it lists now (docs/DESIGN.md
@@ -52,12 +46,14 @@ export const makeAdminCatalog = (
   return (principal: Principal) =>
     Effect.gen(function*() {
       const allTools = [...builtIn, ...(yield* mcpTools(mcp))]
-      if (principal._tag === "Operator") return ok({ models: allModels, tools: allTools })
+      if (principal._tag === "Operator") return ok({ models: allModels, tools: allTools } satisfies AdminCatalog)
       const account = yield* accounts.get(principal.accountId)
       const admits = (bound: ReadonlyArray<string>) => (entry: string) => entriesBeyond([entry], bound).length === 0
-      return ok({
-        models: allModels.filter((model) => admits(account.allowedModels)(model.id)),
-        tools: allTools.filter((tool) => admits(account.allowedTools)(tool.name))
-      })
+      return ok(
+        {
+          models: allModels.filter((model) => admits(account.allowedModels)(model.id)),
+          tools: allTools.filter((tool) => admits(account.allowedTools)(tool.name))
+        } satisfies AdminCatalog
+      )
     })
 }

@@ -9,7 +9,7 @@ import { ApiKeys } from "../../auth/ApiKeys.ts"
 import { Sessions } from "../../auth/Sessions.ts"
 import type { KeyStatus } from "../../domain/ApiKey.ts"
 import { InvalidRequest } from "../../domain/requestErrors.ts"
-import { accountView, keyView } from "../../domain/views.ts"
+import { accountView, keyView, type SandboxView } from "../../domain/views.ts"
 import { Budgets } from "../../governance/Budgets.ts"
 import { Limiter } from "../../governance/Limiter.ts"
 import { UsageQueries } from "../../ledger/UsageQueries.ts"
@@ -185,7 +185,7 @@ export const AdminHandlers = HttpApiBuilder.group(
 const sandboxView = (
   sandbox: SandboxInfo,
   display: { readonly width: number; readonly height: number }
-) => ({
+): SandboxView => ({
   id: sandbox.id,
   accountId: sandboxAccount(sandbox),
   desktop: sandbox.desktop,

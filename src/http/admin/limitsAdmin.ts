@@ -4,6 +4,7 @@ import { AccountNotFound } from "../../auth/accountErrors.ts"
 import type { Accounts } from "../../auth/Accounts.ts"
 import type { ApiKeys } from "../../auth/ApiKeys.ts"
 import type { Limits } from "../../domain/Limits.ts"
+import type { LimitsStatus } from "../../domain/views.ts"
 import type { Budgets } from "../../governance/Budgets.ts"
 import type { Limiter, Scope } from "../../governance/Limiter.ts"
 import { mayManage, visibleKey } from "./access.ts"
@@ -23,7 +24,7 @@ export const makeLimitsAdmin = (
   const status = (scope: Scope, id: string, limits: Limits) =>
     Effect.map(
       Effect.all([limiter.consumption(scope, id, limits), budgets.consumption(scope, id, limits)]),
-      ([requests, spent]) => ok({ limits, consumption: { ...requests, ...spent } })
+      ([requests, spent]) => ok({ limits, consumption: { ...requests, ...spent } } satisfies LimitsStatus)
     )
   return {
     key: (principal: Principal, id: string) =>

@@ -3,8 +3,9 @@ import type { Principal } from "../../api/AdminAuthentication.ts"
 import { RequestsQuery, UsageQuery } from "../../api/adminSchemas.ts"
 import { AccountNotFound } from "../../auth/accountErrors.ts"
 import type { ApiKeys } from "../../auth/ApiKeys.ts"
+import type { UsageEvent } from "../../domain/UsageEvent.ts"
+import type { RequestView } from "../../domain/views.ts"
 import { RequestNotFound } from "../../ledger/ledgerErrors.ts"
-import type { UsageEvent } from "../../ledger/UsageEvent.ts"
 import type { UsageQueries } from "../../ledger/UsageQueries.ts"
 import { visibleKey } from "./access.ts"
 import { decodeAdminQuery } from "./adminBody.ts"
@@ -12,8 +13,7 @@ import { ok } from "./adminViews.ts"
 
 type Query = Readonly<Record<string, string | undefined>>
 
-/** A ledger row as the admin API shows it: the row's facts, its time in ISO 8601. */
-const requestView = (event: UsageEvent) => ({ ...event, time: event.time.toISOString() })
+const requestView = (event: UsageEvent): RequestView => ({ ...event, time: event.time.toISOString() })
 
 /**
  * The account a usage or requests query covers: a session's own (naming

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { UsageEvent } from "../../../src/ledger/UsageEvent.ts"
+import type { UsageEvent } from "../../../src/domain/UsageEvent.ts"
 import { UPSTREAM_API_KEY } from "../../support/gateway.ts"
 import { bearer, chatBody, postJson } from "../../support/http.ts"
 import { ADMIN_TOKEN, type AdminWorld, expectError, startAdminWorld } from "./adminClient.ts"

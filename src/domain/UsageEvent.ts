@@ -1,4 +1,4 @@
-import type { Outcome } from "../domain/usageOutcomes.ts"
+import type { Outcome } from "./usageOutcomes.ts"
 
 /** One row of the ledger: facts about a request, never its content or a secret. */
 export interface UsageEvent {
