@@ -69,10 +69,10 @@ const keyUnderAccount = async (approve: ReadonlyArray<string>, tools: ReadonlyAr
       approvalRequired: approve
     })
   ))
-  const created = await Effect.runPromise(
+  const { secret } = await Effect.runPromise(
     gateway.service(ApiKeys).create({ name: "k", allowedModels: ["*"], allowedTools: tools, accountId: account.id })
   )
-  return { id: created.key.id, secret: created.secret }
+  return secret
 }
 
 describe("approvals on /mcp tool calls (docs/DESIGN.md §9, §10)", () => {
@@ -103,10 +103,9 @@ describe("approvals on /mcp tool calls (docs/DESIGN.md §9, §10)", () => {
   })
 
   it("refuses a tool that only the key's account names for approval, by name or by pattern", async () => {
-    const { secret } = await keyUnderAccount(["dangerous", "fake__*"], ["dangerous", "fake__lookup"])
-    const { results, tools } = await listAndCall(secret, [["dangerous", { text: "rm" }], ["fake__lookup", {
-      word: "x"
-    }]])
+    const secret = await keyUnderAccount(["dangerous", "fake__*"], ["dangerous", "fake__lookup"])
+    const calls = [["dangerous", { text: "rm" }], ["fake__lookup", { word: "x" }]] as const
+    const { results, tools } = await listAndCall(secret, calls)
     expect(results).toEqual([
       { isError: true, text: REFUSAL("dangerous") },
       { isError: true, text: REFUSAL("fake__lookup") }
