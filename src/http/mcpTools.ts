@@ -1,7 +1,7 @@
 import type { CallToolResult, Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js"
 import { Cause, Effect, Option, Result } from "effect"
 import { checkSandboxAccess } from "../chat/sandboxCheck.ts"
-import { allowsTool, type ApiKey } from "../domain/ApiKey.ts"
+import { allowsTool, type ApiKey, requiresApproval } from "../domain/ApiKey.ts"
 import { isRecord } from "../domain/isRecord.ts"
 import type { Budgets } from "../governance/Budgets.ts"
 import type { Limiter } from "../governance/Limiter.ts"
@@ -29,8 +29,21 @@ export interface McpToolServices {
 const CONTEXT_ARGUMENT = "_context"
 const SANDBOX_ARGUMENT = "_sandboxId"
 
-/** A tool as MCP clients see it: its input schema, with `_context` and `_sandboxId` when it needs them. */
-const describe = (tool: Tool): McpToolInfo => {
+/**
+ * A tool that waits for a person's approval (docs/DESIGN.md §10) is refused
+ * here: the MCP protocol has no way to ask one. Listed all the same, marked
+ * in `_meta` for clients and in its description for their models.
+ */
+const NEEDS_APPROVAL = "needs a person's approval, which /mcp cannot ask for: " +
+  "call it through POST /api/v1/chat, where approvals are supported"
+const APPROVAL_META = "parley/approvalRequired"
+
+/**
+ * A tool as MCP clients see it: its input schema, with `_context` and
+ * `_sandboxId` when it needs them, and marked when the key's calls of it
+ * wait for a person.
+ */
+const describe = (tool: Tool, needsApproval: boolean): McpToolInfo => {
   const schema = compileTool(tool).definition.inputSchema as McpToolInfo["inputSchema"]
   const extra: Record<string, object> = {}
   if (tool.requiredContext.length > 0) {
@@ -46,10 +59,11 @@ const describe = (tool: Tool): McpToolInfo => {
   }
   return {
     name: tool.name,
-    description: tool.description,
+    description: needsApproval ? `${tool.description}\n\nThis tool ${NEEDS_APPROVAL}.` : tool.description,
     inputSchema: Object.keys(extra).length === 0
       ? schema
-      : { ...schema, type: "object", properties: { ...schema.properties, ...extra } }
+      : { ...schema, type: "object", properties: { ...schema.properties, ...extra } },
+    ...(needsApproval ? { _meta: { [APPROVAL_META]: true } } : {})
   }
 }
 
@@ -57,7 +71,10 @@ const describe = (tool: Tool): McpToolInfo => {
 export const listToolsFor = (services: McpToolServices, key: ApiKey) =>
   Effect.map(
     services.mcp.toolsFor(key),
-    (mcpTools) => [...services.tools.all.filter((tool) => allowsTool(key, tool.name)), ...mcpTools].map(describe)
+    (mcpTools) =>
+      [...services.tools.all.filter((tool) => allowsTool(key, tool.name)), ...mcpTools].map((tool) =>
+        describe(tool, requiresApproval(key, tool.name))
+      )
   )
 
 const toolError = (text: string): CallToolResult => ({ content: [{ type: "text", text }], isError: true })
@@ -97,7 +114,8 @@ export class UnknownMcpTool extends Error {}
 
 /**
  * tools/call under the key's rules, as a /chat request would run the tool
- * (docs/DESIGN.md §9): the allow-list, the context from `_context`, the
+ * (docs/DESIGN.md §9): the allow-list, the approval list (a tool that waits
+ * for a person is refused, never run), the context from `_context`, the
  * sandbox from `_sandboxId` (and the key's right to it), the input checked
  * against the tool's schema, then the request limits and the budgets (§11).
  * What the tool or the request lacks is a tool error saying so; `signal`
@@ -120,6 +138,10 @@ export const callToolFor = (
     if (unavailable !== undefined) return toolError(unavailable.error.message)
     const tool = allowsTool(key, name) ? (services.tools.get(name) ?? mcpTools.get(name)) : undefined
     if (tool === undefined) return yield* Effect.fail(new UnknownMcpTool(`Unknown tool: ${name}`))
+    if (requiresApproval(key, name)) {
+      facts.refusedForApproval = true
+      return toolError(`Tool ${name} ${NEEDS_APPROVAL}`)
+    }
 
     if (rawContext !== undefined && !isRecord(rawContext)) return toolError(`"${CONTEXT_ARGUMENT}" must be an object`)
     if (rawSandbox !== undefined && typeof rawSandbox !== "string") {

@@ -21,6 +21,8 @@ export interface ToolCallFacts {
   ran?: "finished" | "error"
   /** The limit that refused the call (docs/DESIGN.md §11). */
   refusedLimit?: string
+  /** Refused unrun: the tool waits for a person's approval, which /mcp cannot ask for (docs/DESIGN.md §9). */
+  refusedForApproval?: true
 }
 
 /** Every /mcp call that is answered is answered in a 200 (a JSON-RPC result or error); the outcome says how it went. */
@@ -29,7 +31,8 @@ const ANSWERED = 200
 /**
  * The ledger row of an /mcp tools/call: `finished` or `error` when the tool
  * ran, `rejected` when it was refused first (an unknown tool, a bad input, a
- * limit: `refusedLimit` names it), `cancelled` (499) when the client left.
+ * limit: `refusedLimit` names it), `approval-required` when refused because
+ * the tool waits for a person, `cancelled` (499) when the client left.
  * The model is the first the tool's own calls used; null when it used none.
  */
 export const toolCallEvent = (
@@ -45,7 +48,7 @@ export const toolCallEvent = (
   correlationId,
   model: facts.meter.usageByModel().find(([model]) => model !== NO_RUN_MODEL)?.[0] ?? null,
   status: cancelled ? CLIENT_LEFT : ANSWERED,
-  outcome: cancelled ? "cancelled" : facts.ran ?? "rejected",
+  outcome: cancelled ? "cancelled" : facts.ran ?? (facts.refusedForApproval ? "approval-required" : "rejected"),
   finishReason: null,
   refusedLimit: facts.refusedLimit ?? null,
   ...meteredColumns(facts.meter, prices),

@@ -1,6 +1,8 @@
 import { Effect } from "effect"
 import type { McpClient } from "effect/ai"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Accounts } from "../../src/auth/Accounts.ts"
+import { ApiKeys } from "../../src/auth/ApiKeys.ts"
 import { startGateway, type TestGateway } from "../support/gateway.ts"
 import { httpServerEntry, type RunningServer, startEverythingHttp } from "../support/mcp/everything.ts"
 import { textOf, withParleyClient } from "../support/mcp/parleyClient.ts"
@@ -92,6 +94,38 @@ describe("parley as an MCP server at /mcp (docs/DESIGN.md §9)", () => {
       Effect.gen(function*() {
         const result = yield* client.callTool({ tool: images, arguments: {} })
         expect(result.content.some((part) => (part as { type: string }).type === "image")).toBe(true)
+      }))
+  })
+
+  it("bounds the key's tools by its account's allow-list (key ∩ account, docs/DESIGN.md §6)", async () => {
+    const account = await Effect.runPromise(Effect.orDie(
+      gateway.service(Accounts).create({
+        name: "narrow",
+        email: `mcp-bound-${Date.now()}-${Math.random()}@example.com`,
+        allowedModels: ["*"],
+        allowedTools: ["echo", "everything__echo"]
+      })
+    ))
+    const { secret } = await Effect.runPromise(
+      gateway.service(ApiKeys).create({
+        name: "wide",
+        allowedModels: ["*"],
+        allowedTools: ["echo", "needs_token", "everything__*"],
+        accountId: account.id
+      })
+    )
+    const wide = await gateway.createKey({ tools: ["*"] })
+    const everyTool = await withClient(wide.secret, (client) => client.listTools())
+    const named = (name: string) => everyTool.find((tool) => tool.name === name)!
+    await withClient(secret, (client) =>
+      Effect.gen(function*() {
+        expect((yield* client.listTools()).map((tool) => tool.name).sort()).toEqual(["echo", "everything__echo"])
+        for (const name of ["needs_token", "everything__get-sum"]) {
+          const refused = yield* Effect.flip(client.callTool({ tool: named(name), arguments: { text: "x" } }))
+          expect(String(refused)).toContain("Unknown tool")
+        }
+        expect(textOf(yield* client.callTool({ tool: named("everything__echo"), arguments: { message: "in" } })))
+          .toBe("Echo: in")
       }))
   })
 

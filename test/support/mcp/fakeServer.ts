@@ -8,12 +8,19 @@ import type { RunningServer } from "./everything.ts"
 /**
  * A small stateless MCP server whose one tool's input schema a test can
  * change; its lists say `ttlMs: 0`, so a client reads them afresh each time.
- * `headers` holds the headers of every request it was sent.
+ * `headers` holds the headers of every request it was sent, `calls` the
+ * arguments of every call of its tool.
  */
 export const startFakeMcpServer = async (
   initial: Tool["inputSchema"]
-): Promise<RunningServer & { schema: Tool["inputSchema"]; readonly headers: Array<IncomingHttpHeaders> }> => {
-  const state = { schema: initial, headers: [] as Array<IncomingHttpHeaders> }
+): Promise<
+  RunningServer & {
+    schema: Tool["inputSchema"]
+    readonly headers: Array<IncomingHttpHeaders>
+    readonly calls: Array<unknown>
+  }
+> => {
+  const state = { schema: initial, headers: [] as Array<IncomingHttpHeaders>, calls: [] as Array<unknown> }
   const http = createServer(async (req, res) => {
     state.headers.push(req.headers)
     const server = new Server({ name: "fake", version: "1.0.0" }, { capabilities: { tools: {} } })
@@ -21,9 +28,10 @@ export const startFakeMcpServer = async (
       tools: [{ name: "lookup", description: "Looks a word up", inputSchema: state.schema }],
       ttlMs: 0
     }))
-    server.setRequestHandler(CallToolRequestSchema, async (call) => ({
-      content: [{ type: "text", text: `found ${JSON.stringify(call.params.arguments)}` }]
-    }))
+    server.setRequestHandler(CallToolRequestSchema, async (call) => {
+      state.calls.push(call.params.arguments)
+      return { content: [{ type: "text", text: `found ${JSON.stringify(call.params.arguments)}` }] }
+    })
     const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true })
     await server.connect(transport)
     res.on("close", () => void server.close())
