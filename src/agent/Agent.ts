@@ -6,7 +6,7 @@ import type { LimitExceeded } from "../governance/limitErrors.ts"
 import type { ProviderFailure } from "../models/ProviderFailure.ts"
 import { configuredClientFetch } from "../tools/outbound/fetchForClient.ts"
 import type { AgentRun } from "./AgentRun.ts"
-import type { ClientPace } from "./ClientPace.ts"
+import { type ClientPace, inOnePiece } from "./ClientPace.ts"
 import type { UnfetchablePart } from "./partDownloads.ts"
 import { type FailureText, runAgent } from "./runAgent.ts"
 import type { RunSummary } from "./RunSummary.ts"
@@ -57,7 +57,7 @@ export class Agent extends Context.Service<Agent, {
           Effect.suspend(() => {
             const chunks: Array<UIMessageChunk> = []
             return Effect.map(
-              runAgent(run, (chunk) => void chunks.push(chunk), fetch),
+              runAgent(run, (chunk) => void chunks.push(chunk), fetch, undefined, inOnePiece),
               (summary) => ({ chunks, summary })
             )
           })

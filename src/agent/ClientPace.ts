@@ -12,10 +12,15 @@ export interface ClientPace {
   readonly behind: boolean
   /** Resolves once the client has caught up, or has gone. */
   readonly caughtUp: () => Promise<void>
+  /** The client takes the answer in one piece: nothing is streamed to it, so neither need the model's answers be. */
+  readonly inOnePiece?: boolean
 }
 
-/** A client that never falls behind: a run gathered in memory, answered in one piece. */
+/** A client that never falls behind. */
 export const keepsUp: ClientPace = { behind: false, caughtUp: () => Promise.resolve() }
+
+/** A run gathered in memory, answered in one piece: the model is asked for whole answers where it can give them. */
+export const inOnePiece: ClientPace = { ...keepsUp, inOnePiece: true }
 
 /** Waits while the client is behind; at once otherwise. Interruptible, as a client that leaves interrupts the run. */
 export const untilCaughtUp = (pace: ClientPace): Effect.Effect<void> =>

@@ -100,9 +100,11 @@ const readStream = async (
 
 /**
  * A model with the PartStreaming capability hands over the parts of each
- * network read at once. When the client falls behind, the network reading
- * pauses until it has caught up: the parts of the read at hand still go
- * out, and the provider's answer waits in the connection's buffers.
+ * network read at once, and gives a client that takes its answer in one
+ * piece a whole answer instead of a stream. When the client falls behind,
+ * the network reading pauses until it has caught up: the parts of the read
+ * at hand still go out, and the provider's answer waits in the connection's
+ * buffers.
  */
 const readParts = async (
   model: LanguageModelV4 & PartStreaming,
@@ -110,7 +112,7 @@ const readParts = async (
   feed: StepFeed,
   pace: ClientPace
 ) => {
-  const stream = await model[openPartStream](options)
+  const stream = await model[openPartStream](options, pace.inOnePiece === true ? "whole" : "streamed")
   feed.stop = () => stream.cancel(STOPPED)
   let paused = false
   const resume = () => {

@@ -81,7 +81,8 @@ export const loadConfigFile = Effect.fn("loadConfigFile")(
         models: entry.models ?? builtinCatalog(entry.type) ?? [],
         timeouts: {
           firstByteMs: entry.firstByteTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUTS.firstByteMs,
-          idleMs: entry.idleTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUTS.idleMs
+          idleMs: entry.idleTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUTS.idleMs,
+          answerMs: entry.answerTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUTS.answerMs
         },
         ...(apiKey === undefined ? {} : { apiKey })
       }

@@ -45,7 +45,9 @@ export const ProviderEntry = Schema.Struct({
   /** How long the provider may take to start answering (its response headers); default 60 000. */
   firstByteTimeoutMs: Schema.optionalKey(PositiveInt),
   /** How long a streamed answer may pause between chunks; default 60 000. */
-  idleTimeoutMs: Schema.optionalKey(PositiveInt)
+  idleTimeoutMs: Schema.optionalKey(PositiveInt),
+  /** How long a non-streamed answer may take to arrive, its headers coming with it; default 600 000. */
+  answerTimeoutMs: Schema.optionalKey(PositiveInt)
 })
 export type ProviderEntry = typeof ProviderEntry.Type
 
@@ -62,9 +64,11 @@ export const ConfigFileContent = Schema.Struct({
 export interface ProviderTimeouts {
   readonly firstByteMs: number
   readonly idleMs: number
+  /** A whole (non-streamed) answer: the provider sends nothing until all of it is written, so it gets longer. */
+  readonly answerMs: number
 }
 
-export const DEFAULT_PROVIDER_TIMEOUTS: ProviderTimeouts = { firstByteMs: 60_000, idleMs: 60_000 }
+export const DEFAULT_PROVIDER_TIMEOUTS: ProviderTimeouts = { firstByteMs: 60_000, idleMs: 60_000, answerMs: 600_000 }
 
 interface ResolvedProvider {
   readonly id: string

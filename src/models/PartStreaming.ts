@@ -1,12 +1,13 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart } from "@ai-sdk/provider"
 
-/** A streamed model call whose response headers arrived. */
+/** A model call whose response headers arrived. */
 export interface PartStream {
   readonly request: { readonly body: unknown }
   readonly response: { readonly headers: Record<string, string> }
   /**
-   * Delivers every part synchronously as each network chunk is parsed, in the
-   * same order doStream's stream would; resolves after the last part; rejects
+   * Delivers every part synchronously as each network chunk is parsed (a
+   * whole answer's all at once, after its last byte), in the same order
+   * doStream's stream would; resolves after the last part; rejects
    * when the connection breaks mid-stream (the same error doStream's stream
    * would error with) or on abort (options.abortSignal). If onPart throws, the
    * request is destroyed and the promise rejects with what onPart threw. Call
@@ -24,6 +25,14 @@ export interface PartStream {
   cancel(reason?: unknown): void
 }
 
+/**
+ * How the model is asked for its answer: streamed, or whole (the provider
+ * sends it in one piece, and its parts come at once when it has arrived).
+ * A client that takes its answer in one piece gains nothing from a stream,
+ * and the provider and the gateway both do less for a whole answer.
+ */
+export type AnswerShape = "streamed" | "whole"
+
 export const openPartStream: unique symbol = Symbol.for("parley/models/openPartStream")
 
 /**
@@ -33,7 +42,7 @@ export const openPartStream: unique symbol = Symbol.for("parley/models/openPartS
  * not for a provider's class.
  */
 export interface PartStreaming {
-  readonly [openPartStream]: (options: LanguageModelV4CallOptions) => Promise<PartStream>
+  readonly [openPartStream]: (options: LanguageModelV4CallOptions, shape: AnswerShape) => Promise<PartStream>
 }
 
 export const streamsParts = (model: LanguageModelV4): model is LanguageModelV4 & PartStreaming =>

@@ -36,6 +36,7 @@ export const modelFactoryFor = async (provider: ProviderConfig): Promise<(modelI
           baseURL: provider.baseURL,
           modelId,
           timeouts,
+          wholeAnswerMs: timeouts.answerMs,
           ...(apiKey === undefined ? {} : { apiKey })
         })
     case "anthropic": {

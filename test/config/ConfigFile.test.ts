@@ -34,16 +34,21 @@ describe("config file", () => {
       ])
     }))
 
-  it.effect("reads a provider's timeouts, defaulting to 60 s each (docs/DESIGN.md §3.21)", () =>
+  it.effect("reads a provider's timeouts, defaulting to 60 s each and 10 min for a whole answer (docs/DESIGN.md §3.21)", () =>
     Effect.gen(function*() {
       const path = writeConfigFile({
-        providers: [local({ firstByteTimeoutMs: 5_000, idleTimeoutMs: 120_000 }), local({ id: "other" })]
+        providers: [
+          local({ firstByteTimeoutMs: 5_000, idleTimeoutMs: 120_000, answerTimeoutMs: 90_000 }),
+          local({ id: "other" })
+        ]
       })
       const config = yield* loadAppConfig({ PARLEY_CONFIG: path })
-      assert.deepStrictEqual(config.providers[0]?.timeouts, { firstByteMs: 5_000, idleMs: 120_000 })
-      assert.deepStrictEqual(config.providers[1]?.timeouts, { firstByteMs: 60_000, idleMs: 60_000 })
+      assert.deepStrictEqual(config.providers[0]?.timeouts, { firstByteMs: 5_000, idleMs: 120_000, answerMs: 90_000 })
+      assert.deepStrictEqual(config.providers[1]?.timeouts, { firstByteMs: 60_000, idleMs: 60_000, answerMs: 600_000 })
       const { error } = yield* failureFor({ providers: [local({ idleTimeoutMs: 0 })] })
       assert.include(error.message, "providers[0].idleTimeoutMs")
+      const answer = yield* failureFor({ providers: [local({ answerTimeoutMs: -1 })] })
+      assert.include(answer.error.message, "providers[0].answerTimeoutMs")
     }))
 
   it.effect("takes the key from the variable apiKeyEnv names", () =>

@@ -16,10 +16,11 @@ beforeAll(async () => {
 })
 afterAll(() => gateway.close())
 
-const replay = (name: string) => {
+// A JSON answer asks the provider for a whole answer, a stream for a stream (docs/DESIGN.md §3.23).
+const replay = (name: string, shape: "streamed" | "whole") => {
   const recording = recordings.find((candidate) => candidate.name === name)
   if (recording === undefined) throw new Error(`no recording ${name}`)
-  gateway.upstream.enqueue(...repliesOf(recording))
+  gateway.upstream.enqueue(...repliesOf(recording, shape))
 }
 
 const chat = async (body: unknown) => (await postJson(`${gateway.url}/api/v1/chat`, body, bearer(secret))).json()
@@ -48,7 +49,7 @@ describe("stream=false says how the model finished (docs/DESIGN.md §3.15)", () 
   })
 
   it("stopped by the provider's content filter: reason content-filter", async () => {
-    replay("Azure OpenAI content filter")
+    replay("Azure OpenAI content filter", "whole")
     const { data } = await chat(chatBody())
     expect(data).toMatchObject({ finished: true, finishReason: "content-filter" })
   })
@@ -56,13 +57,13 @@ describe("stream=false says how the model finished (docs/DESIGN.md §3.15)", () 
 
 describe("usage the provider did not send is left out (docs/DESIGN.md §3.17)", () => {
   it("in the JSON answer", async () => {
-    replay("Ollama cut off by the output limit")
+    replay("Ollama cut off by the output limit", "whole")
     const { data } = await chat(chatBody())
     expect(data.usage).toEqual({ inputTokens: 26, outputTokens: 10, totalTokens: 36 })
   })
 
   it("in the stream's finish metadata", async () => {
-    replay("Ollama cut off by the output limit")
+    replay("Ollama cut off by the output limit", "streamed")
     const chunks = await streamed({})
     expect(chunks.at(-1)).toEqual({
       type: "finish",
@@ -93,7 +94,7 @@ describe("a provider that fails after the stream began (docs/DESIGN.md §3.3)", 
   })
 
   it("a tool call the drop cut short ends as output-error for the AI SDK client", async () => {
-    replay("OpenAI drops the connection in the middle of a tool call")
+    replay("OpenAI drops the connection in the middle of a tool call", "streamed")
     const { chunks, message } = await chatThroughAiSdk(
       gateway.url,
       secret,

@@ -103,6 +103,11 @@ describe("POST /chat stream=false", () => {
     const second = gateway.upstream.requests[requestsBefore + 1]!.body.messages
     expect(second.at(-1)).toMatchObject({ role: "tool", tool_call_id: "call_1" })
     expect(second.at(-1).content).toContain("ping")
+    // An answer sent in one piece asks the provider for whole answers (docs/DESIGN.md §3.23).
+    expect(gateway.upstream.requests.slice(requestsBefore).map((request) => request.body.stream)).toEqual([
+      undefined,
+      undefined
+    ])
   })
 
   it("skips tools with missing context under contextStrategy=skip and says so", async () => {
@@ -135,6 +140,7 @@ describe("POST /chat stream=false", () => {
 
 describe("POST /chat stream=true", () => {
   it("streams SSE with the spec's headers, tool events and [DONE]", async () => {
+    const before = gateway.upstream.requests.length
     toolLoopScript()
     const response = await postJson(
       `${gateway.url}/api/v1/chat`,
@@ -151,6 +157,7 @@ describe("POST /chat stream=true", () => {
     expect(text).toMatch(/event: tool\ndata: \{"type":"tool-input-available"/)
     expect(text).toMatch(/event: tool\ndata: \{"type":"tool-output-available"/)
     expect(text.endsWith("data: [DONE]\n\n")).toBe(true)
+    expect(gateway.upstream.requests.slice(before).map((request) => request.body.stream)).toEqual([true, true])
   })
 
   it("yields through the AI SDK client the same assistant message as the JSON answer", async () => {

@@ -7,7 +7,7 @@ let gateway: TestGateway
 let secret: string
 
 beforeAll(async () => {
-  gateway = await startGateway({ providerTimeouts: { firstByteMs: 300, idleMs: 300 } })
+  gateway = await startGateway({ providerTimeouts: { firstByteMs: 300, idleMs: 300, answerMs: 1_500 } })
   ;({ secret } = await gateway.createKey())
 })
 afterAll(() => gateway.close())
@@ -33,12 +33,23 @@ describe("provider timeouts (docs/DESIGN.md §3.21)", () => {
 
   it("answers from the retry when only the first attempt was silent", async () => {
     const before = gateway.upstream.requests.length
+    // Past even a whole answer's limit.
     gateway.upstream.enqueue({ type: "text", text: "late", delayMs: 10_000 }, { type: "text", text: "on time" })
     const response = await chat({ stream: false })
     expect(response.status).toBe(200)
     const body = await response.json()
     expect(JSON.stringify(body.data.messages.at(-1))).toContain("on time")
     expect(requestsSince(before)).toBe(2)
+  }, 15_000)
+
+  it("waits longer for a whole answer, which comes all at once, than for a stream to start", async () => {
+    const before = gateway.upstream.requests.length
+    gateway.upstream.enqueue({ type: "text", text: "whole but slow", delayMs: 800 })
+    const response = await chat({ stream: false })
+    expect(response.status).toBe(200)
+    expect(JSON.stringify((await response.json()).data.messages.at(-1))).toContain("whole but slow")
+    expect(requestsSince(before)).toBe(1)
+    expect(gateway.upstream.requests.at(-1)?.body.stream).toBeUndefined()
   }, 15_000)
 
   it("retries a stream that sends its headers and then nothing, then answers 503", async () => {

@@ -18,7 +18,7 @@ let secret: string
 
 // Short enough that a silent provider is given up on (3 attempts) well within a minute, long enough for the
 // 3 s slow first byte below.
-const PROVIDER_TIMEOUTS = { firstByteMs: 5_000, idleMs: 5_000 }
+const PROVIDER_TIMEOUTS = { firstByteMs: 5_000, idleMs: 5_000, answerMs: 5_000 }
 
 beforeAll(async () => {
   gateway = await startGateway({ providerTimeouts: PROVIDER_TIMEOUTS })

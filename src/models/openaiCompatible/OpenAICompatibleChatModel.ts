@@ -13,7 +13,7 @@ import {
 import { secureJsonParse, withoutTrailingSlash } from "@ai-sdk/provider-utils"
 import { type Exchange, headersOf, readBody, send } from "../../net/httpClient.ts"
 import type { ResponseTimeouts } from "../../net/responseTimeouts.ts"
-import { openPartStream, type PartStream, type PartStreaming } from "../PartStreaming.ts"
+import { type AnswerShape, openPartStream, type PartStream, type PartStreaming } from "../PartStreaming.ts"
 import { type CallInfo, hideKey, readFailure, type ResponseInfo, statusError, toCallError } from "./apiErrors.ts"
 import type { ChunkSchema } from "./chunkShape.ts"
 import { ResponsePartStream } from "./PartStream.ts"
@@ -36,6 +36,8 @@ export interface OpenAICompatibleChatSettings {
   readonly modelId: string
   /** A provider silent past these fails the call as unreachable (retryable). */
   readonly timeouts?: ResponseTimeouts | undefined
+  /** How long a whole (non-streamed) answer may take to arrive; absent: `timeouts.firstByteMs`. */
+  readonly wholeAnswerMs?: number | undefined
 }
 
 const BODY_FAILURE = "Failed to process successful response"
@@ -80,6 +82,7 @@ export class OpenAICompatibleChatModel implements LanguageModelV4, PartStreaming
   private readonly urlText: string
   private readonly apiKey: string | undefined
   private readonly timeouts: ResponseTimeouts | undefined
+  private readonly wholeTimeouts: ResponseTimeouts | undefined
   private readonly headers: RequestHeaders
   private readonly sdkModel: OpenAICompatibleChatLanguageModel
   private readonly chunkSchema: ChunkSchema
@@ -92,6 +95,9 @@ export class OpenAICompatibleChatModel implements LanguageModelV4, PartStreaming
     this.url = new URL(`${withoutTrailingSlash(settings.baseURL)}/chat/completions`)
     this.apiKey = settings.apiKey
     this.timeouts = settings.timeouts
+    this.wholeTimeouts = settings.wholeAnswerMs === undefined
+      ? settings.timeouts
+      : { ...settings.timeouts, firstByteMs: settings.wholeAnswerMs }
     this.urlText = this.url.toString()
     this.headers = new RequestHeaders(settings.apiKey)
     this.sdkModel = new OpenAICompatibleChatLanguageModel(settings.modelId, {
@@ -102,10 +108,11 @@ export class OpenAICompatibleChatModel implements LanguageModelV4, PartStreaming
     this.chunkSchema = chunkSchemaOf(this.sdkModel)
   }
 
-  async openStream(options: LanguageModelV4CallOptions): Promise<PartStream> {
+  async openStream(options: LanguageModelV4CallOptions, shape: AnswerShape = "streamed"): Promise<PartStream> {
     const prepared = await this.prepare(options)
-    const body = { ...prepared.args, stream: true, stream_options: { include_usage: true } }
-    const { exchange, response, call } = await this.send(body, options)
+    const whole = shape === "whole"
+    const body = whole ? prepared.args : { ...prepared.args, stream: true, stream_options: { include_usage: true } }
+    const { exchange, response, call } = await this.send(body, options, whole ? this.wholeTimeouts : this.timeouts)
     if (NO_BODY.has(response.statusCode)) {
       exchange.response.resume()
       throw readFailure(BODY_FAILURE, new EmptyResponseBodyError({}), response, call)
@@ -115,11 +122,11 @@ export class OpenAICompatibleChatModel implements LanguageModelV4, PartStreaming
       metadataKey: prepared.metadataKey,
       includeRawChunks: options.includeRawChunks === true,
       chunkSchema: this.chunkSchema
-    })
+    }, shape)
   }
 
-  [openPartStream](options: LanguageModelV4CallOptions): Promise<PartStream> {
-    return this.openStream(options)
+  [openPartStream](options: LanguageModelV4CallOptions, shape: AnswerShape): Promise<PartStream> {
+    return this.openStream(options, shape)
   }
 
   async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
@@ -141,7 +148,7 @@ export class OpenAICompatibleChatModel implements LanguageModelV4, PartStreaming
 
   async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
     const prepared = await this.prepare(options)
-    const { exchange, response, call, json } = await this.send(prepared.args, options)
+    const { exchange, response, call, json } = await this.send(prepared.args, options, this.wholeTimeouts)
     let text: string
     try {
       text = decoder.decode(await readBody(exchange, options.abortSignal))
@@ -198,7 +205,11 @@ export class OpenAICompatibleChatModel implements LanguageModelV4, PartStreaming
   }
 
   /** POSTs `body`; resolves with a 2xx response's headers arrived, else fails as the SDK's `postJsonToApi`. */
-  private async send(body: Record<string, unknown>, options: LanguageModelV4CallOptions): Promise<Sent> {
+  private async send(
+    body: Record<string, unknown>,
+    options: LanguageModelV4CallOptions,
+    timeouts: ResponseTimeouts | undefined
+  ): Promise<Sent> {
     const call: CallInfo = { url: this.urlText, requestBodyValues: body }
     const json = JSON.stringify(body)
     const signal = options.abortSignal
@@ -209,7 +220,7 @@ export class OpenAICompatibleChatModel implements LanguageModelV4, PartStreaming
         headers: this.headers.for(options.headers, json),
         body: json,
         signal,
-        timeouts: this.timeouts
+        timeouts
       })
     } catch (error) {
       throw toCallError(error, call)

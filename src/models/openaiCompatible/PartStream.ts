@@ -1,7 +1,7 @@
 import type { LanguageModelV4StreamPart } from "@ai-sdk/provider"
 import { abortReason } from "../../net/httpAgents.ts"
 import type { Exchange } from "../../net/httpClient.ts"
-import type { PartStream } from "../PartStreaming.ts"
+import type { AnswerShape, PartStream } from "../PartStreaming.ts"
 import { type CallInfo, readFailure, type ResponseInfo } from "./apiErrors.ts"
 import { SseDataSplitter } from "./sseData.ts"
 import { StreamParts, type StreamPartsOptions } from "./StreamParts.ts"
@@ -12,10 +12,37 @@ interface Failure {
   readonly error: unknown
 }
 
+/** Takes a response's Buffers as they arrive; `end`, if any, once the last has. */
+interface BodyReader {
+  push(chunk: Buffer): void
+  end?(): void
+}
+
+// A non-streamed answer's body: kept until it is all there, then read as one chunk.
+class WholeBody {
+  private readonly onText: (text: string) => void
+  private readonly received: Array<Buffer> = []
+
+  constructor(onText: (text: string) => void) {
+    this.onText = onText
+  }
+
+  push(chunk: Buffer): void {
+    this.received.push(chunk)
+  }
+
+  end(): void {
+    this.onText(decoder.decode(Buffer.concat(this.received)))
+  }
+}
+
+const decoder = new TextDecoder()
+
 /**
- * Reads the SSE body of one response straight off the `node:http` message:
- * Buffers → event data → JSON → parts, synchronously in the `data` handler,
- * with no web stream and no promise per hop.
+ * Reads the body of one response straight off the `node:http` message,
+ * synchronously in the `data` handler, with no web stream and no promise
+ * per hop: a stream's Buffers → event data → JSON → parts as they arrive,
+ * a whole answer's parts at once when its last byte has.
  */
 export class ResponsePartStream implements PartStream {
   readonly request: { readonly body: unknown }
@@ -25,6 +52,7 @@ export class ResponsePartStream implements PartStream {
   private readonly responseInfo: ResponseInfo
   private readonly signal: AbortSignal | undefined
   private readonly options: StreamPartsOptions
+  private readonly shape: AnswerShape
   private state: "idle" | "reading" | "done" = "idle"
   /** Why the call ended before anyone read it. */
   private failure: Failure | undefined = undefined
@@ -35,7 +63,8 @@ export class ResponsePartStream implements PartStream {
     call: CallInfo,
     headers: Record<string, string>,
     signal: AbortSignal | undefined,
-    options: StreamPartsOptions
+    options: StreamPartsOptions,
+    shape: AnswerShape
   ) {
     this.request = { body: call.requestBodyValues }
     this.response = { headers }
@@ -44,6 +73,7 @@ export class ResponsePartStream implements PartStream {
     this.responseInfo = { statusCode: exchange.response.statusCode ?? 200, headers }
     this.signal = signal
     this.options = options
+    this.shape = shape
     exchange.response.on("error", this.onError)
     if (signal?.aborted === true) this.onAbort()
     else signal?.addEventListener("abort", this.onAbort, { once: true })
@@ -65,7 +95,9 @@ export class ResponsePartStream implements PartStream {
         reject(failure.error)
       }
       const parts = new StreamParts(onPart, this.options)
-      const splitter = new SseDataSplitter((data) => parts.data(data))
+      const body: BodyReader = this.shape === "whole"
+        ? new WholeBody((text) => parts.whole(text))
+        : new SseDataSplitter((data) => parts.data(data))
       const response = this.exchange.response
       try {
         parts.start()
@@ -74,7 +106,7 @@ export class ResponsePartStream implements PartStream {
       }
       response.on("data", (chunk: Buffer) => {
         try {
-          splitter.push(chunk)
+          body.push(chunk)
         } catch (error) {
           this.fail({ error })
         }
@@ -82,6 +114,7 @@ export class ResponsePartStream implements PartStream {
       response.once("end", () => {
         if (this.state !== "reading") return
         try {
+          body.end?.()
           parts.flush()
         } catch (error) {
           return this.fail({ error })

@@ -10,6 +10,7 @@ import {
 import { generateId, secureJsonParse, StreamingToolCallTracker } from "@ai-sdk/provider-utils"
 import { chatUsage } from "./chatUsage.ts"
 import { checkChunk, type ChunkSchema, type ChunkUsage, type Delta, type ToolCallDelta } from "./chunkShape.ts"
+import { completionAsChunk } from "./completionChunk.ts"
 import { contentParts } from "./contentParts.ts"
 
 export interface StreamPartsOptions {
@@ -27,6 +28,7 @@ interface PendingToolCall {
 }
 
 const TEXT_ID = "txt-0"
+const INVALID = Symbol("invalid")
 const REASONING_ID = "reasoning-0"
 
 /**
@@ -75,14 +77,30 @@ export class StreamParts {
   data(text: string): void {
     // The end marker OpenAI sends; the stream ends when the response does.
     if (text === "[DONE]") return
+    const value = this.parse(text)
+    if (value !== INVALID) this.chunk(value)
+  }
+
+  /** A non-streamed answer's whole body, read as the one chunk that carries all of it. */
+  whole(text: string): void {
+    const value = this.parse(text)
+    if (value !== INVALID) this.chunk(completionAsChunk(value))
+  }
+
+  private parse(text: string): unknown {
     let value: unknown
     try {
       value = secureJsonParse(text)
     } catch (cause) {
       if (this.options.includeRawChunks) this.emit({ type: "raw", rawValue: undefined })
-      return this.failChunk(new JSONParseError({ text, cause }))
+      this.failChunk(new JSONParseError({ text, cause }))
+      return INVALID
     }
     if (this.options.includeRawChunks) this.emit({ type: "raw", rawValue: value })
+    return value
+  }
+
+  private chunk(value: unknown): void {
     const checked = checkChunk(value, this.options.chunkSchema)
     if (!checked.success) return this.failChunk(checked.error)
     const chunk = checked.chunk

@@ -90,10 +90,64 @@ export const recordings: ReadonlyArray<Recording> = [
 
 const read = (file: string): string => readFileSync(new URL(file, import.meta.url), "utf8")
 
-/** The upstream's replies for a recording: each file's bytes, one SSE event a write. */
-export const repliesOf = (recording: Recording): Array<Reply> =>
-  recording.calls.map((file, index) => ({
-    type: "raw",
-    body: read(file).split(/(?<=\n\n)/),
-    ...(recording.cut === true && index === recording.calls.length - 1 ? { cut: true } : {})
-  }))
+/**
+ * The non-streamed answer a recorded stream adds up to, as the provider
+ * sends it for `stream: false`: the deltas joined into one message, the
+ * last finish reason and usage; an error event becomes the error body.
+ */
+export const wholeAnswerOf = (sse: string): string => {
+  const chunks: Array<any> = sse.split("\n").filter((line) => line.startsWith("data:"))
+    .map((line) => line.slice("data:".length).trim()).filter((data) => data !== "[DONE]")
+    .map((data) => JSON.parse(data))
+  const failed = chunks.find((chunk) => chunk.error != null)
+  if (failed !== undefined) return JSON.stringify({ error: failed.error })
+  const head = chunks.find((chunk) => chunk.id != null) ?? {}
+  let content = ""
+  let reasoning = ""
+  let finishReason: string | null = null
+  let usage: unknown = null
+  const calls: Array<{ id?: string; type: "function"; function: { name: string; arguments: string } }> = []
+  for (const chunk of chunks) {
+    if (chunk.usage != null) usage = chunk.usage
+    const choice = chunk.choices?.[0]
+    if (choice == null) continue
+    if (choice.finish_reason != null) finishReason = choice.finish_reason
+    const delta = choice.delta ?? {}
+    content += delta.content ?? ""
+    reasoning += delta.reasoning_content ?? delta.reasoning ?? ""
+    for (const call of delta.tool_calls ?? []) {
+      const whole = calls[call.index] ??= { type: "function", function: { name: "", arguments: "" } }
+      if (call.id != null) whole.id = call.id
+      whole.function.name += call.function?.name ?? ""
+      whole.function.arguments += call.function?.arguments ?? ""
+    }
+  }
+  const message = {
+    role: "assistant",
+    content: content === "" ? null : content,
+    ...(reasoning === "" ? {} : { reasoning_content: reasoning }),
+    ...(calls.length === 0 ? {} : { tool_calls: calls })
+  }
+  return JSON.stringify({
+    id: head.id,
+    object: "chat.completion",
+    created: head.created,
+    model: head.model,
+    choices: [{ index: 0, message, finish_reason: finishReason }],
+    usage
+  })
+}
+
+/**
+ * The upstream's replies for a recording: each file's bytes, one SSE event
+ * a write; or, `whole`, the answer each adds up to (a cut one cut halfway).
+ */
+export const repliesOf = (recording: Recording, shape: "streamed" | "whole" = "streamed"): Array<Reply> =>
+  recording.calls.map((file, index) => {
+    const cut = recording.cut === true && index === recording.calls.length - 1
+    if (shape === "streamed") return { type: "raw", body: read(file).split(/(?<=\n\n)/), ...(cut ? { cut } : {}) }
+    const whole = wholeAnswerOf(read(file))
+    return cut
+      ? { type: "raw", body: whole.slice(0, whole.length / 2), cut }
+      : { type: "raw", body: whole, headers: { "content-type": "application/json" } }
+  })

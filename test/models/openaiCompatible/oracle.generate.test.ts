@@ -2,73 +2,8 @@ import type { LanguageModelV4CallOptions } from "@ai-sdk/provider"
 import { generateText, jsonSchema, Output } from "ai"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { nodeFetch } from "../../../src/models/nodeFetch.ts"
-import type { Reply } from "../../support/upstream/index.ts"
-import { comparable, type GenerateOutcome, generateOutcome, type Pair, startPair, userPrompt } from "./pair.ts"
-
-interface Scenario {
-  readonly name: string
-  readonly reply: Reply
-  readonly options?: Partial<LanguageModelV4CallOptions>
-  readonly check: (outcome: GenerateOutcome) => void
-}
-
-const succeeds = (outcome: GenerateOutcome) => expect(outcome).toHaveProperty("result.finishReason")
-const fails = (outcome: GenerateOutcome) => expect(outcome).toHaveProperty("rejected")
-const json = (body: string): Reply => ({ type: "raw", body })
-
-const scenarios: ReadonlyArray<Scenario> = [
-  {
-    name: "text with usage",
-    reply: {
-      type: "text",
-      text: "Hello there",
-      usage: { promptTokens: 8, completionTokens: 3, cachedTokens: 2, reasoningTokens: 1 }
-    },
-    check: succeeds
-  },
-  { name: "reasoning and text", reply: { type: "text", text: "Four.", reasoning: "2 + 2" }, check: succeeds },
-  { name: "finish reason length", reply: { type: "text", text: "cut", finishReason: "length" }, check: succeeds },
-  {
-    name: "tool calls and text",
-    reply: {
-      type: "tool-calls",
-      text: "Looking",
-      calls: [{ name: "weather", arguments: { city: "Paris" } }, { name: "time", arguments: "{bad" }]
-    },
-    options: {
-      tools: [{ type: "function", name: "weather", inputSchema: { type: "object" } }],
-      toolChoice: { type: "required" },
-      topK: 3,
-      providerOptions: { local: { user: "u-9" } }
-    },
-    check: succeeds
-  },
-  {
-    name: "a refusal and a thought signature",
-    reply: json(JSON.stringify({
-      id: "x",
-      created: 0,
-      choices: [{
-        message: {
-          content: null,
-          refusal: "No.",
-          tool_calls: [{
-            function: { name: "f", arguments: "{}" },
-            id: "t1",
-            extra_content: { google: { thought_signature: "s" } }
-          }]
-        },
-        finish_reason: "stop"
-      }]
-    })),
-    check: succeeds
-  },
-  { name: "a body that is not JSON", reply: json("{\"id\": "), check: fails },
-  { name: "a body of the wrong shape", reply: json("{\"choices\": 5}"), check: fails },
-  { name: "an answer without choices", reply: json("{\"choices\": []}"), check: fails },
-  { name: "HTTP 429 with Retry-After", reply: { type: "error", status: 429, retryAfter: 1 }, check: fails },
-  { name: "HTTP 500", reply: { type: "error", status: 500 }, check: fails }
-]
+import { wholeAnswers } from "./generateScenarios.ts"
+import { comparable, generateOutcome, type Pair, startPair, userPrompt } from "./pair.ts"
 
 const fetches = [["parley's nodeFetch", nodeFetch], ["the global fetch", undefined]] as const
 
@@ -83,7 +18,7 @@ describe.each(fetches)("doGenerate equals the AI SDK model's over %s", (_, fetch
     expect(pair.myUpstream.requests.map((request) => request.body))
       .toEqual(pair.sdkUpstream.requests.map((request) => request.body))
 
-  for (const scenario of scenarios) {
+  for (const scenario of wholeAnswers) {
     it(scenario.name, async () => {
       pair.enqueue(scenario.reply)
       const call: LanguageModelV4CallOptions = { prompt: userPrompt("Hi"), ...scenario.options }
