@@ -77,12 +77,14 @@ const bodyOf = (res: IncomingMessage, signal: AbortSignal | undefined): Readable
  * global fetch for what the AI SDK providers send (a POST with a string
  * body, a plain headers object, an abort signal), over the gateway's one
  * outbound client (`net/httpClient.ts`), giving up on a server silent past
- * `timeouts`. Anything else (a Request object, a stream body, a redirect)
+ * `timeouts` (a request for a whole answer, not a stream, waits
+ * `wholeAnswerMs` for its headers, which come with the answer). Anything else (a Request object, a stream body, a redirect)
  * goes to the global fetch. Failures look like the global fetch's, which
  * the providers and the provider-failure classification read.
  */
-export const makeNodeFetch =
-  (timeouts?: ResponseTimeouts) => async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
+export const makeNodeFetch = (timeouts?: ResponseTimeouts, wholeAnswerMs?: number) => {
+  const whole = wholeAnswerMs === undefined ? timeouts : { ...timeouts, firstByteMs: wholeAnswerMs }
+  return async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const body = init.body
     if (input instanceof Request || (body != null && typeof body !== "string") || init.redirect === "manual") {
       return globalThis.fetch(input, init)
@@ -96,7 +98,7 @@ export const makeNodeFetch =
       headers: plainHeaders(init.headers, body ?? undefined),
       body: body ?? undefined,
       signal,
-      timeouts
+      timeouts: body == null || streams(body) ? timeouts : whole
     })
     const status = res.statusCode ?? 500
     if (REDIRECTS.has(status) && res.headers.location !== undefined) {
@@ -111,6 +113,10 @@ export const makeNodeFetch =
       headers: responseHeaders(res)
     })
   }
+}
+
+// The providers' JSON asks for a stream with a top-level `"stream":true`; inside a string the quotes are escaped.
+const streams = (body: string): boolean => body.includes(`"stream":true`)
 
 /** With no timeouts of its own (benchmarks and tests compare it with the global fetch). */
 export const nodeFetch = makeNodeFetch()

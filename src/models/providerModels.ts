@@ -24,7 +24,7 @@ export const modelFactoryFor = async (provider: ProviderConfig): Promise<(modelI
       // proxies and OpenAI-compatible servers speak as well.
       const openai = createOpenAI({
         ...baseURL,
-        fetch: makeNodeFetch(timeouts),
+        fetch: makeNodeFetch(timeouts, timeouts.answerMs),
         ...(apiKey === undefined ? {} : { apiKey })
       })
       return (modelId) => openai.chat(modelId)
@@ -43,7 +43,7 @@ export const modelFactoryFor = async (provider: ProviderConfig): Promise<(modelI
       const { createAnthropic } = await import("@ai-sdk/anthropic")
       const anthropic = createAnthropic({
         ...baseURL,
-        fetch: makeNodeFetch(timeouts),
+        fetch: makeNodeFetch(timeouts, timeouts.answerMs),
         ...(apiKey === undefined ? {} : { apiKey })
       })
       return (modelId) => anthropic.messages(modelId)

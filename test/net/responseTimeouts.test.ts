@@ -102,4 +102,16 @@ describe("response timeouts (docs/DESIGN.md §3.21)", () => {
     assert.instanceOf(error, TypeError)
     expect(causeOf(error)).toMatchObject({ phase: "idle" })
   })
+
+  it("gives a provider's whole answer, whose headers come with it, its own limit (docs/DESIGN.md §3.21)", async () => {
+    const fetch = makeNodeFetch({ firstByteMs: 150, idleMs: 150 }, 600)
+    const started = performance.now()
+    const whole = await fetch(`${base}/silent`, { method: "POST", body: `{"model":"m","note":"\\"stream\\":true"}` })
+      .catch((e: unknown) => e)
+    expect(causeOf(whole)).toMatchObject({ phase: "first-byte", ms: 600 })
+    expect(performance.now() - started).toBeGreaterThanOrEqual(590)
+    const streamed = await fetch(`${base}/silent`, { method: "POST", body: `{"model":"m","stream":true}` })
+      .catch((e: unknown) => e)
+    expect(causeOf(streamed)).toMatchObject({ phase: "first-byte", ms: 150 })
+  })
 })
