@@ -202,8 +202,8 @@ export const UsageRowView = Schema.Struct({
   bucket: Timestamp.annotate({
     description: "The start of the UTC hour or day; grouped by model or key, the start of the window"
   }),
-  keyId: Schema.optional(Schema.String),
-  model: Schema.optional(Schema.String),
+  keyId: Schema.optionalKey(Schema.String),
+  model: Schema.optionalKey(Schema.String),
   requests: Count,
   errors: Count.annotate({ description: "Requests whose outcome is error or rejected" }),
   inputTokens: Count,
