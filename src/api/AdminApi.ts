@@ -3,6 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import { AdminAuthentication } from "./AdminAuthentication.ts"
 import {
   AccountView,
+  AdminSandboxView,
   CatalogView,
   CreateAccount,
   CreateKey,
@@ -17,7 +18,6 @@ import {
 } from "./adminSchemas.ts"
 import { errorAt } from "./errorSchemas.ts"
 import { CreateMcpServer, McpServerView, UpdateMcpServer } from "./mcpServerSchemas.ts"
-import { SandboxView } from "./SandboxApi.ts"
 
 const ok = <S extends Schema.Top>(identifier: string, data: S) =>
   Schema.Struct({ success: Schema.Literal(true), data }).annotate({ identifier })
@@ -214,7 +214,7 @@ export class AdminApi extends HttpApiGroup.make("admin")
     )).middleware(AdminAuthentication),
     HttpApiEndpoint.get("listSandboxes", "/sandboxes", {
       query: byAccount,
-      success: ok("AdminSandboxesResponse", Schema.Struct({ sandboxes: Schema.Array(SandboxView) })),
+      success: ok("AdminSandboxesResponse", Schema.Struct({ sandboxes: Schema.Array(AdminSandboxView) })),
       error: authorized
     }).annotateMerge(describe("The caller's account's sandboxes; the operator sees all, or one account's."))
       .middleware(AdminAuthentication),

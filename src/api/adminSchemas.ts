@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { Count } from "../domain/Count.ts"
 import { Limits } from "../domain/Limits.ts"
 import { outcomes } from "../domain/usageOutcomes.ts"
+import { SandboxView } from "./SandboxApi.ts"
 
 /** Bodies and views of the admin API (docs/DESIGN.md §6). Unknown fields are refused where they are decoded. */
 
@@ -148,6 +149,16 @@ export const LimitsStatusView = Schema.Struct({
   }).annotate({ description: "One entry per configured limit" })
 }).annotate({ identifier: "LimitsStatus" })
 
+/** The public view of a sandbox with its owners, which an operator running many instances lists in one place. */
+export const AdminSandboxView = Schema.Struct({
+  ...SandboxView.fields,
+  owner: SandboxView.fields.owner.annotate({
+    description: "key: created by the key keyId; account: the operator's, which every key may use"
+  }),
+  accountId: Schema.NullOr(Schema.String).annotate({ description: "The account it belongs to; null: the operator's" }),
+  keyId: Schema.optionalKey(Schema.String).annotate({ description: "The key that created it (owner key)" })
+}).annotate({ identifier: "AdminSandbox" })
+
 // Usage and requests (docs/DESIGN.md §6, §7). The ledger's own types live below api/, so the wire is stated here.
 
 const Instant = Schema.DateFromString.check(
@@ -191,8 +202,8 @@ export const UsageRowView = Schema.Struct({
   bucket: Timestamp.annotate({
     description: "The start of the UTC hour or day; grouped by model or key, the start of the window"
   }),
-  keyId: Schema.optional(Schema.String),
-  model: Schema.optional(Schema.String),
+  keyId: Schema.optionalKey(Schema.String),
+  model: Schema.optionalKey(Schema.String),
   requests: Count,
   errors: Count.annotate({ description: "Requests whose outcome is error or rejected" }),
   inputTokens: Count,

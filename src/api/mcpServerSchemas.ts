@@ -50,7 +50,7 @@ export const McpServerView = Schema.Struct({
   headerNames: Schema.Array(Schema.String).annotate({ description: "Names only: values are never answered" }),
   enabled: Schema.Boolean,
   status: Schema.Literals(["reachable", "unreachable", "disabled"]),
-  reason: Schema.optional(Schema.String).annotate({ description: "Why it is unreachable" }),
+  reason: Schema.optionalKey(Schema.String).annotate({ description: "Why it is unreachable" }),
   tools: Schema.Array(Schema.Struct({
     name: Schema.String.annotate({ description: "The parley name, <server>__<tool>" }),
     heldBack: Schema.Boolean.annotate({

@@ -107,6 +107,8 @@ export interface SandboxView {
   readonly keyId?: string
   /** The desktop's size, when it has one. */
   readonly display?: { readonly width: number; readonly height: number }
+  /** The instance holding its workspace (`PARLEY_INSTANCE_ID`), the only one that can use or delete it. */
+  readonly instance: string
 }
 
 /** A tool of an MCP server by its parley name; a held-back one waits for the operator's refresh. */

@@ -88,6 +88,26 @@ describe("/openapi.json", () => {
     ])
   })
 
+  it("declares the admin sandbox list with the fields it sends: account, key and instance (docs/DESIGN.md §6)", () => {
+    const resolve = (schema: any) =>
+      schema.$ref === undefined ? schema : spec.components.schemas[schema.$ref.split("/").at(-1)]
+    const answer = resolve(spec.paths["/admin/v1/sandboxes"].get.responses["200"].content["application/json"].schema)
+    const sandbox = resolve(answer.properties.data.properties.sandboxes.items)
+    assert.sameMembers(Object.keys(sandbox.properties), [
+      "id",
+      "accountId",
+      "owner",
+      "keyId",
+      "desktop",
+      "network",
+      "display",
+      "createdAt",
+      "instance"
+    ])
+    assert.sameMembers(sandbox.required, ["id", "accountId", "owner", "desktop", "network", "createdAt", "instance"])
+    assert.isFalse(sandbox.additionalProperties)
+  })
+
   it("accepts a useChat body: the fields AI SDK transports add (docs/DESIGN.md §3.16)", () => {
     assert.isTrue(accepted(useChatBody))
     assert.isTrue(validateChatRequest(useChatBody), JSON.stringify(validateChatRequest.errors))

@@ -193,5 +193,6 @@ const sandboxView = (
   createdAt: sandbox.createdAt.toISOString(),
   owner: sandbox.ownerKeyId === null ? "account" as const : "key" as const,
   ...(sandbox.ownerKeyId === null ? {} : { keyId: sandbox.ownerKeyId }),
-  ...(sandbox.desktop ? { display } : {})
+  ...(sandbox.desktop ? { display } : {}),
+  instance: sandbox.instance
 })

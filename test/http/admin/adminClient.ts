@@ -4,6 +4,7 @@ import { expect } from "vitest"
 import type { AppConfig } from "../../../src/config/AppConfig.ts"
 import { dataDirectory, testSandboxes } from "../../sandbox/support.ts"
 import { startGateway, type TestGateway } from "../../support/gateway.ts"
+import { expectDeclared } from "./declaredSchema.ts"
 
 /** A gateway with an operator token and two accounts signed in to the console, for the admin API's tests. */
 
@@ -74,7 +75,10 @@ export const startAdminWorld = async (config: Partial<AppConfig["Service"]> = {}
     })
     const text = await response.text()
     answers.push(text)
-    return { status: response.status, body: text === "" ? undefined : JSON.parse(text), headers: response.headers }
+    const body = text === "" ? undefined : JSON.parse(text)
+    // Every success must be what the contract declares: the handlers render their answers without its schemas.
+    if (response.ok && path.startsWith("/admin/v1/")) expectDeclared(method, path, body)
+    return { status: response.status, body, headers: response.headers }
   }
   const account = async (name: string, password: string, allowedModels: ReadonlyArray<string>) => {
     const created = await call("operator", "POST", "/admin/v1/accounts", {
