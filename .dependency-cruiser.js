@@ -5,6 +5,7 @@
 // src/main.ts (and any other file directly in src/) stands above them all.
 const layers = [
   "cli",
+  "demo",
   "app",
   "http",
   "ledger",
