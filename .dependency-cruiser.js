@@ -1,10 +1,12 @@
 // Import rules for src/ and console/, checked by `npm run check:imports` (and in .ci/run). docs/DESIGN.md §2 states
-// them. test/, bench/ and scripts/ may import anything, so only src/ and console/ are cruised.
+// them. test/, bench/ and scripts/ may import anything, so only src/ and console/ are cruised; test/ and bench/
+// are in the graph only as what src/ must not import.
 
 // Top to bottom. A file may import its own folder and the folders after it, never one before it.
 // src/main.ts (and any other file directly in src/) stands above them all.
 const layers = [
   "cli",
+  "demo",
   "app",
   "http",
   "ledger",
@@ -63,6 +65,15 @@ export default {
       to: {}
     },
     {
+      name: "src: import from test/ or bench/",
+      severity: "error",
+      comment: "The server imports test or benchmark code (type imports count too): the production bundle and " +
+        "`parley` would carry it, and the import rules would not check it. Move what the server needs into src/, " +
+        "at the layer of its lowest user, and let test/ or bench/ import it from there.",
+      from: { path: "^src/" },
+      to: { path: "^(test|bench)/" }
+    },
+    {
       name: "console: value import from src/",
       severity: "error",
       comment: "The console runs in the browser: it may take the server's view types (`import type`, erased from " +
@@ -95,7 +106,8 @@ export default {
     // sources instead and reports `import type` too (test/importRules.test.ts proves it), so the tsc-only
     // `tsPreCompilationDeps` stays off: with it on, dependency-cruiser warns that it found no tsc.
     parser: "swc",
-    includeOnly: "^(src|console)/",
+    includeOnly: "^(src|console|test|bench)/",
+    doNotFollow: { path: "^(test|bench)/" },
     moduleSystems: ["es6"],
     reporterOptions: { text: { highlightFocused: true } }
   }

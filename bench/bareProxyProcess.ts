@@ -1,6 +1,6 @@
 import { Agent, createServer, request } from "node:http"
 import type { AddressInfo } from "node:net"
-import { readBody } from "../test/support/readBody.ts"
+import { readBody } from "../src/demo/upstream/readBody.ts"
 import { directBody } from "./scenarios.ts"
 
 /**

@@ -20,10 +20,11 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible"
 import type { LanguageModelV4, LanguageModelV4CallOptions } from "@ai-sdk/provider"
 import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
+import { startUpstream } from "../src/demo/upstream/server.ts"
+import type { Reply } from "../src/demo/upstream/types.ts"
 import { nodeFetch } from "../src/models/nodeFetch.ts"
 import { OpenAICompatibleChatModel } from "../src/models/openaiCompatible/OpenAICompatibleChatModel.ts"
 import { send } from "../src/net/httpClient.ts"
-import { type Reply, startUpstream } from "../test/support/upstream/index.ts"
 import { median, round } from "./stats.ts"
 
 const [calls = 2_000, rounds = 5, inFlight = 500] = process.argv.slice(2).map(Number)

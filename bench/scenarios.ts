@@ -1,4 +1,4 @@
-import type { Reply } from "../test/support/upstream/index.ts"
+import type { Reply } from "../src/demo/upstream/types.ts"
 
 /**
  * What the bench asks and how the scripted upstream answers. The upstream

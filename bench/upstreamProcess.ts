@@ -1,4 +1,4 @@
-import { startUpstream } from "../test/support/upstream/index.ts"
+import { startUpstream } from "../src/demo/upstream/server.ts"
 import { replyFor, UPSTREAM_MODELS } from "./scenarios.ts"
 
 /**

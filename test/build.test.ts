@@ -8,9 +8,10 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { build, bundledFile, root, startFlags } from "../scripts/build.ts"
 import { ApiKeys } from "../src/auth/ApiKeys.ts"
+import { startUpstream } from "../src/demo/upstream/server.ts"
+import type { Upstream } from "../src/demo/upstream/types.ts"
 import * as Database from "../src/store/Database.ts"
 import { bearer, chatBody, postJson } from "./support/http.ts"
-import { startUpstream, type Upstream } from "./support/upstream/index.ts"
 
 /**
  * The production bundle as `npm start` runs it (the start script's Node

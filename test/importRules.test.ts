@@ -27,6 +27,11 @@ const fixture: Record<string, string> = {
   // A circle made of type imports inside one folder.
   "src/store/Row.ts": `import type { Table } from "./Table.ts"\nexport type Row = { readonly table?: Table }\n`,
   "src/store/Table.ts": `import type { Row } from "./Row.ts"\nexport type Table = { readonly rows: Array<Row> }\n`,
+  // The server importing test or benchmark code, by a type import too.
+  "src/cli/Demo.ts": `import type { Script } from "../../test/support/script.ts"\nexport const demo: Script = []\n`,
+  "src/cli/Floor.ts": `import { floor } from "../../bench/floor.ts"\nexport const shown = floor\n`,
+  "test/support/script.ts": `export type Script = Array<string>\n`,
+  "bench/floor.ts": `export const floor = 1\n`,
   // A folder missing from the layer order.
   "src/widgets/Widget.ts": `import { limit } from "../config/limit.ts"\nexport const widget = limit\n`,
   // The console: a view type of src/domain/ is allowed; a value, or a type from elsewhere, is not.
@@ -86,6 +91,13 @@ describe("import rules", () => {
 
   it("flag a folder missing from the layer order", () => {
     expect(found("layer-order: unknown folder")).toEqual(["src/widgets/Widget.ts → src/config/limit.ts"])
+  })
+
+  it("flag an import of test/ or bench/ from src/, a type import too", () => {
+    expect(found("src: import from test/ or bench/")).toEqual([
+      "src/cli/Demo.ts → test/support/script.ts",
+      "src/cli/Floor.ts → bench/floor.ts"
+    ])
   })
 
   it("flag a value import of src/ in the console, from src/domain/ too", () => {

@@ -1,5 +1,5 @@
 import { Console, Effect } from "effect"
-import { startUpstream } from "../../test/support/upstream/index.ts"
+import { startUpstream } from "../demo/upstream/server.ts"
 
 /** Where the example config (`parley.config.example.json`) expects its `local` provider. */
 const PORT = 9100

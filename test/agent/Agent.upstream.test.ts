@@ -2,8 +2,9 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible"
 import { afterAll, assert, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Fiber } from "effect"
 import { collectMessage } from "../../src/agent/collectMessage.ts"
+import { startUpstream } from "../../src/demo/upstream/server.ts"
+import type { Upstream } from "../../src/demo/upstream/types.ts"
 import { makeTestTool } from "../support/tools.ts"
-import { startUpstream, type Upstream } from "../support/upstream/index.ts"
 import { finishMetadata, makeRun, runCollecting, upstreamFailure } from "./fixtures.ts"
 
 // The agent against a real HTTP provider: the OpenAI-compatible client talking to a scripted server.

@@ -1,11 +1,12 @@
 import { rmSync } from "node:fs"
 import { connect } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startUpstream } from "../../src/demo/upstream/server.ts"
+import type { Upstream } from "../../src/demo/upstream/types.ts"
 import { dataDirectory, eventually, marked, processesWith } from "../sandbox/support.ts"
 import { UPSTREAM_API_KEY } from "../support/gateway.ts"
 import { bearer, chatBody, postJson } from "../support/http.ts"
 import { type GatewayProcess, startGatewayProcess } from "../support/reliability/gatewayProcess.ts"
-import { startUpstream, type Upstream } from "../support/upstream/index.ts"
 
 /**
  * docs/DESIGN.md §8, under load: the gateway as an operator runs it, 50

@@ -5,11 +5,12 @@ import { createServer, type Server } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startUpstream } from "../../src/demo/upstream/server.ts"
+import type { Upstream } from "../../src/demo/upstream/types.ts"
 import { eventually } from "../sandbox/support.ts"
 import { UPSTREAM_API_KEY } from "../support/gateway.ts"
 import { bearer } from "../support/http.ts"
 import { freePort, type GatewayProcess, startGatewayProcess } from "../support/reliability/gatewayProcess.ts"
-import { startUpstream, type Upstream } from "../support/upstream/index.ts"
 
 /**
  * `npm start` / `parley serve` as an operator meets them (docs/DESIGN.md §8):

@@ -1,8 +1,8 @@
 import { type IncomingMessage, request, ServerResponse } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { LongProgress } from "../../src/demo/upstream/types.ts"
 import { startGateway, type TestGateway } from "../support/gateway.ts"
 import { bearer, chatBody } from "../support/http.ts"
-import type { LongProgress } from "../support/upstream/index.ts"
 
 const MiB = 1024 * 1024
 // 64 MiB of answer: far more than the kernel's socket buffers between the upstream, the gateway and the client hold.

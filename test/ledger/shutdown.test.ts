@@ -6,9 +6,9 @@ import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { DatabaseSync } from "node:sqlite"
 import { describe, expect, it } from "vitest"
+import { startUpstream } from "../../src/demo/upstream/server.ts"
 import { startGateway } from "../support/gateway.ts"
 import { chatBody } from "../support/http.ts"
-import { startUpstream } from "../support/upstream/index.ts"
 
 const root = resolve(import.meta.dirname, "../..")
 const node = join(root, "node_modules/.bin/node")

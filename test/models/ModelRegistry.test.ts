@@ -5,9 +5,10 @@ import { MockLanguageModelV4 } from "ai/test"
 import { Effect, Layer } from "effect"
 import { afterAll, beforeAll } from "vitest"
 import { AppConfig } from "../../src/config/AppConfig.ts"
+import { startUpstream } from "../../src/demo/upstream/server.ts"
+import type { Upstream } from "../../src/demo/upstream/types.ts"
 import { ModelRegistry } from "../../src/models/ModelRegistry.ts"
 import { tempDir, withEnvironment, writeConfigFile } from "../config/fixtures.ts"
-import { startUpstream, type Upstream } from "../support/upstream/index.ts"
 
 const KEY = "sk-registry-test-key"
 let upstream: Upstream

@@ -1,13 +1,14 @@
 import type { Socket } from "node:net"
 import { Client } from "undici"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startUpstream } from "../../src/demo/upstream/server.ts"
+import type { Upstream } from "../../src/demo/upstream/types.ts"
 import { bearer, chatBody } from "../support/http.ts"
 import { type BulkUpstream, startBulkUpstream } from "../support/reliability/bulkUpstream.ts"
 import { type GatewayProcess, startGatewayProcess } from "../support/reliability/gatewayProcess.ts"
 import { openSocket, received, requestHead } from "../support/reliability/rawHttp.ts"
 import { mib, ms, record } from "../support/reliability/record.ts"
 import { sized } from "../support/reliability/size.ts"
-import { startUpstream, type Upstream } from "../support/upstream/index.ts"
 
 /**
  * Clients that misbehave, against the gateway in its own process: disconnects

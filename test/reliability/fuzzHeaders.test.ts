@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, expect, it } from "vitest"
+import { startUpstream } from "../../src/demo/upstream/server.ts"
+import type { Upstream } from "../../src/demo/upstream/types.ts"
 import { UPSTREAM_API_KEY } from "../support/gateway.ts"
 import { type GatewayProcess, startGatewayProcess } from "../support/reliability/gatewayProcess.ts"
 import { runLoad } from "../support/reliability/load.ts"
 import { record } from "../support/reliability/record.ts"
 import { sized } from "../support/reliability/size.ts"
-import { startUpstream, type Upstream } from "../support/upstream/index.ts"
 
 /**
  * Fuzzed methods, paths and headers (bodies are fuzzed in fuzzBodies.test.ts):

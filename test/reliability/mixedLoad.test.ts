@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, expect, it } from "vitest"
+import { startUpstream } from "../../src/demo/upstream/server.ts"
+import type { Upstream } from "../../src/demo/upstream/types.ts"
 import { UPSTREAM_API_KEY } from "../support/gateway.ts"
 import { type GatewayProcess, startGatewayProcess } from "../support/reliability/gatewayProcess.ts"
 import { runLoad } from "../support/reliability/load.ts"
 import { mixedRequest, unexpectedAnswers } from "../support/reliability/mix.ts"
 import { ms, record } from "../support/reliability/record.ts"
 import { sized } from "../support/reliability/size.ts"
-import { startUpstream, type Upstream } from "../support/upstream/index.ts"
 
 /**
  * 200 concurrent clients sending the mixed traffic of `mix.ts` to the gateway

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startUpstream } from "../../src/demo/upstream/server.ts"
+import type { Upstream } from "../../src/demo/upstream/types.ts"
 import { type FakeServer, startFakeServer } from "../support/fakes/server.ts"
 import { UPSTREAM_API_KEY } from "../support/gateway.ts"
 import { type GatewayProcess, startGatewayProcess } from "../support/reliability/gatewayProcess.ts"
-import { startUpstream, type Upstream } from "../support/upstream/index.ts"
 
 /**
  * Security matrix, secrets: API keys, the provider key, partner tokens and

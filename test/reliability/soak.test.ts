@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, expect, it } from "vitest"
+import { startUpstream } from "../../src/demo/upstream/server.ts"
+import type { Upstream } from "../../src/demo/upstream/types.ts"
 import { UPSTREAM_API_KEY } from "../support/gateway.ts"
 import { type GatewayProcess, type ProcessStats, startGatewayProcess } from "../support/reliability/gatewayProcess.ts"
 import { runLoad } from "../support/reliability/load.ts"
 import { mixedRequest, unexpectedAnswers } from "../support/reliability/mix.ts"
 import { mib, record } from "../support/reliability/record.ts"
 import { sized } from "../support/reliability/size.ts"
-import { startUpstream, type Upstream } from "../support/upstream/index.ts"
 
 /**
  * The mixed traffic at a steady 20 clients for minutes (seconds at CI size),

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { Reply } from "../../src/demo/upstream/types.ts"
+import { sse } from "../../src/demo/upstream/wire.ts"
 import { startGateway, type TestGateway, UPSTREAM_API_KEY } from "../support/gateway.ts"
 import { bearer, chatBody, postJson } from "../support/http.ts"
 import { ms, record } from "../support/reliability/record.ts"
-import type { Reply } from "../support/upstream/index.ts"
-import { sse } from "../support/upstream/wire.ts"
 
 /**
  * Every failure of the scripted upstream gets the answer docs/DESIGN.md §3.3

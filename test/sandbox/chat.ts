@@ -1,8 +1,8 @@
 import { rmSync } from "node:fs"
+import type { Reply } from "../../src/demo/upstream/types.ts"
 import type { SandboxLimits } from "../../src/sandbox/SandboxSettings.ts"
 import { startGateway, type TestGateway } from "../support/gateway.ts"
 import { bearer, chatBody, postJson } from "../support/http.ts"
-import type { Reply } from "../support/upstream/index.ts"
 import { dataDirectory, testSandboxes } from "./support.ts"
 
 /**

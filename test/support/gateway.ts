@@ -11,6 +11,8 @@ import {
   type ProviderTimeouts
 } from "../../src/config/AppConfig.ts"
 import { defaultObservability } from "../../src/config/ObservabilityConfig.ts"
+import { startUpstream } from "../../src/demo/upstream/server.ts"
+import type { Upstream } from "../../src/demo/upstream/types.ts"
 import type { KeyStatus } from "../../src/domain/ApiKey.ts"
 import type { Limits } from "../../src/domain/Limits.ts"
 import type { UsageEvent } from "../../src/domain/UsageEvent.ts"
@@ -21,7 +23,6 @@ import type { SandboxProvider } from "../../src/sandbox/SandboxProvider.ts"
 import { sandboxTools } from "../../src/tools/sandboxTools.ts"
 import type { Tool } from "../../src/tools/Tool.ts"
 import { ToolRegistry } from "../../src/tools/ToolRegistry.ts"
-import { startUpstream, type Upstream } from "./upstream/index.ts"
 
 /** The provider key the gateway sends upstream; tests check it never leaks. */
 export const UPSTREAM_API_KEY = "sk-upstream-secret-4b1d"

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs"
-import type { Reply } from "../../support/upstream/index.ts"
+import type { Reply } from "../../../src/demo/upstream/types.ts"
 
 /**
  * Provider streams as they cross the wire: OpenAI Chat Completions SSE in

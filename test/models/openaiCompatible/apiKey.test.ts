@@ -1,7 +1,8 @@
 import type { LanguageModelV4 } from "@ai-sdk/provider"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startUpstream } from "../../../src/demo/upstream/server.ts"
+import type { Reply, Upstream } from "../../../src/demo/upstream/types.ts"
 import { OpenAICompatibleChatModel } from "../../../src/models/openaiCompatible/OpenAICompatibleChatModel.ts"
-import { type Reply, startUpstream, type Upstream } from "../../support/upstream/index.ts"
 import { API_KEY, generateOutcome, streamOutcome, userPrompt } from "./pair.ts"
 
 /** Every string an error carries, however deep: message, stack, response, request, data, causes. */

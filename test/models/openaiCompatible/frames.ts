@@ -1,4 +1,4 @@
-import { sse, SSE_DONE } from "../../support/upstream/wire.ts"
+import { sse, SSE_DONE } from "../../../src/demo/upstream/wire.ts"
 
 /** Hand-made stream chunks for raw replies: what the scripted answers never send. */
 const meta = { id: "chatcmpl-raw", object: "chat.completion.chunk", created: 1_700_000_000, model: "demo" }

@@ -1,6 +1,6 @@
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider"
 import { expect } from "vitest"
-import type { Reply } from "../../support/upstream/index.ts"
+import type { Reply } from "../../../src/demo/upstream/types.ts"
 import type { GenerateOutcome } from "./pair.ts"
 
 export interface GenerateScenario {

@@ -1,5 +1,5 @@
 import { expect } from "vitest"
-import type { Reply } from "../../support/upstream/index.ts"
+import type { Reply } from "../../../src/demo/upstream/types.ts"
 import { chunk, sse, SSE_DONE, stop, usageChunk } from "./frames.ts"
 import { completes, type Scenario, types } from "./streamScenarios.ts"
 

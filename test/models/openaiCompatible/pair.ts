@@ -1,8 +1,9 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible"
 import { APICallError, type LanguageModelV4, type LanguageModelV4CallOptions } from "@ai-sdk/provider"
 import type { FetchFunction } from "@ai-sdk/provider-utils"
+import { startUpstream } from "../../../src/demo/upstream/server.ts"
+import type { Reply, Upstream } from "../../../src/demo/upstream/types.ts"
 import { OpenAICompatibleChatModel } from "../../../src/models/openaiCompatible/OpenAICompatibleChatModel.ts"
-import { type Reply, startUpstream, type Upstream } from "../../support/upstream/index.ts"
 
 export const API_KEY = "sk-parley-oracle-0123456789abcdef"
 

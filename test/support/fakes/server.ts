@@ -1,6 +1,6 @@
 import { createServer, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
-import { readBody } from "../readBody.ts"
+import { readBody } from "../../../src/demo/upstream/readBody.ts"
 
 /** A request as a fake API received it. */
 export interface Received {

@@ -1,6 +1,6 @@
 import { createServer, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
-import { sse } from "../upstream/wire.ts"
+import { sse } from "../../../src/demo/upstream/wire.ts"
 
 /**
  * An OpenAI-wire provider that streams one long answer of `totalBytes` text in

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { Reply } from "../../../src/demo/upstream/types.ts"
 import { computerModelOutput } from "../../../src/tools/computer/computerTool.ts"
 import { createSandbox, startSandboxGateway, toolParts } from "../../sandbox/chat.ts"
 import { decodePng } from "../../sandbox/png.ts"
 import type { TestGateway } from "../../support/gateway.ts"
 import { bearer, chatBody, postJson } from "../../support/http.ts"
-import type { Reply } from "../../support/upstream/index.ts"
 
 let gateway: TestGateway
 let secret: string

@@ -2,7 +2,8 @@ import { createOpenAI } from "@ai-sdk/openai"
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible"
 import { APICallError, generateText, jsonSchema, streamText, tool } from "ai"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startUpstream, type Upstream } from "../support/upstream/index.ts"
+import { startUpstream } from "../../../src/demo/upstream/server.ts"
+import type { Upstream } from "../../../src/demo/upstream/types.ts"
 
 const API_KEY = "sk-upstream-test"
 let upstream: Upstream

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
-import { readBody } from "../readBody.ts"
 import { demoReply } from "./demo.ts"
+import { readBody } from "./readBody.ts"
 import { writeJson, writeReply } from "./respond.ts"
 import type { RecordedRequest, Reply, Upstream, UpstreamOptions } from "./types.ts"
 import { errorBody } from "./wire.ts"

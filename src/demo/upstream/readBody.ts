@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http"
 
-/** A request body as UTF-8 text, read whole (test servers: the scripted upstream and the API fakes). */
+/** A request body as UTF-8 text, read whole (the scripted upstream; the tests' API fakes and the bench's proxy too). */
 export const readBody = (req: IncomingMessage): Promise<string> =>
   new Promise((resolve, reject) => {
     const parts: Array<Buffer> = []

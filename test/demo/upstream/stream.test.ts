@@ -1,7 +1,8 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible"
 import { APICallError, jsonSchema, streamText, tool } from "ai"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startUpstream, type Upstream } from "../support/upstream/index.ts"
+import { startUpstream } from "../../../src/demo/upstream/server.ts"
+import type { Upstream } from "../../../src/demo/upstream/types.ts"
 
 let upstream: Upstream
 let model: ReturnType<ReturnType<typeof createOpenAICompatible>["chatModel"]>
