@@ -168,10 +168,21 @@ export const callToolFor = (
       const charged = budget.success
       meter.toolCalled(name)
       const toolCallId = `mcp_${crypto.randomUUID()}`
-      // Counted and traced as a /chat run's tool calls are (docs/DESIGN.md §8).
-      return yield* observeToolCall(
-        { tool: name, callId: toolCallId, input: () => decoded.success },
-        tool.execute(decoded.success, { toolCallId, context, sandboxId, key, signal, reportUsage: meter.toolUsage })
+      // The call is the run: what the tool keeps for it (the browser's pages without a sandbox) closes when it ends.
+      // It is counted and traced as a /chat run's tool calls are (docs/DESIGN.md §8).
+      return yield* Effect.scopedWith((runScope) =>
+        observeToolCall(
+          { tool: name, callId: toolCallId, input: () => decoded.success },
+          tool.execute(decoded.success, {
+            toolCallId,
+            context,
+            sandboxId,
+            key,
+            signal,
+            reportUsage: meter.toolUsage,
+            runScope
+          })
+        )
       ).pipe(
         Effect.map((output) => {
           facts.ran = "finished"
