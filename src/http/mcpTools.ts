@@ -9,6 +9,7 @@ import type { LimitExceeded } from "../governance/limitErrors.ts"
 import type { ToolCallFacts } from "../ledger/toolCallEvent.ts"
 import type { McpRegistry } from "../mcp/McpRegistry.ts"
 import { resolveMcpTools } from "../mcp/resolveMcpTools.ts"
+import { observeToolCall } from "../observability/observeToolCall.ts"
 import type { SandboxProvider } from "../sandbox/SandboxProvider.ts"
 import { checkTool, isUsable } from "../tools/contextCheck.ts"
 import type { Tool, ToolModelOutput } from "../tools/Tool.ts"
@@ -166,14 +167,23 @@ export const callToolFor = (
       if (Result.isFailure(budget)) return refusal(facts, budget.failure)
       const charged = budget.success
       meter.toolCalled(name)
-      return yield* tool.execute(decoded.success, {
-        toolCallId: `mcp_${crypto.randomUUID()}`,
-        context,
-        sandboxId,
-        key,
-        signal,
-        reportUsage: meter.toolUsage
-      }).pipe(
+      const toolCallId = `mcp_${crypto.randomUUID()}`
+      // The call is the run: what the tool keeps for it (the browser's pages without a sandbox) closes when it ends.
+      // It is counted and traced as a /chat run's tool calls are (docs/DESIGN.md §8).
+      return yield* Effect.scopedWith((runScope) =>
+        observeToolCall(
+          { tool: name, callId: toolCallId, input: () => decoded.success },
+          tool.execute(decoded.success, {
+            toolCallId,
+            context,
+            sandboxId,
+            key,
+            signal,
+            reportUsage: meter.toolUsage,
+            runScope
+          })
+        )
+      ).pipe(
         Effect.map((output) => {
           facts.ran = "finished"
           return toContent(tool, output)

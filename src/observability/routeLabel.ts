@@ -8,7 +8,7 @@ const ROUTES: ReadonlyArray<readonly [RegExp, string]> = [
   [/^\/api\/v1\/sandboxes$/, "/api/v1/sandboxes"],
   [/^\/api\/v1\/sandboxes\/[^/]+$/, "/api/v1/sandboxes/:id"],
   [/^\/api\/v1\/admin(\/|$)/, "/api/v1/admin"],
-  [/^\/(health|ready|metrics|openapi\.json|docs)$/, "/$1"]
+  [/^\/(health|ready|metrics|openapi\.json|docs|mcp)$/, "/$1"]
 ]
 
 const known = new Map<string, string>()

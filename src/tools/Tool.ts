@@ -1,6 +1,6 @@
 import type { JSONSchema7, LanguageModelV4 } from "@ai-sdk/provider"
 import type { ToolResultPart } from "ai"
-import type { Effect, Schema } from "effect"
+import type { Effect, Schema, Scope } from "effect"
 import type { ApiKey } from "../domain/ApiKey.ts"
 import type { PromptType } from "../domain/PromptType.ts"
 
@@ -45,6 +45,12 @@ export interface ToolExecution<Context = Readonly<Record<string, unknown>>> {
   /** Aborted when the client disconnects or a request limit is reached. */
   readonly signal: AbortSignal
   readonly reportUsage: UsageSink
+  /**
+   * Closes when the run ends, where its caller knows when (a `/mcp` call: the
+   * call itself). What a tool keeps for the run alone (the browser's pages
+   * without a sandbox) closes with it; absent (a /chat run), such things idle out.
+   */
+  readonly runScope?: Scope.Scope | undefined
 }
 
 /** What the model is told of a tool's output: the AI SDK's tool-result output (text, JSON, or content with files). */

@@ -1,7 +1,9 @@
-import { Redacted } from "effect"
+import { Effect, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ToolFailure } from "../../src/tools/Tool.ts"
 import { startGateway, type TestGateway } from "../support/gateway.ts"
 import { bearer, chatBody, postJson } from "../support/http.ts"
+import { withParleyClient } from "../support/mcp/parleyClient.ts"
 import { makeTestTool } from "../support/tools.ts"
 
 const METRICS_TOKEN = "metrics-token-2c7d9e4f1a08"
@@ -12,7 +14,10 @@ let secret: string
 
 beforeAll(async () => {
   gateway = await startGateway({
-    tools: [makeTestTool({ name: "echo" })],
+    tools: [
+      makeTestTool({ name: "echo" }),
+      makeTestTool({ name: "broken", execute: () => Effect.fail(new ToolFailure("out of order")) })
+    ],
     observability: { metricsToken: Redacted.make(METRICS_TOKEN) },
     config: { adminToken: Redacted.make(ADMIN_TOKEN) }
   })
@@ -102,6 +107,30 @@ describe("/metrics (docs/DESIGN.md §8)", () => {
     expect(moved("parley_tool_duration_seconds_count", `tool="echo"`)).toBe(1)
     // Raw paths never become labels.
     expect(after).not.toContain("/no/such/path")
+  })
+
+  it("counts and times the tool calls /mcp runs as /chat's, by tool and outcome (docs/DESIGN.md §9)", async () => {
+    const before = await scrape()
+    await withParleyClient(gateway.url, secret, (client) =>
+      Effect.gen(function*() {
+        const tools = yield* client.listTools()
+        const named = (name: string) => tools.find((tool) => tool.name === name)!
+        for (const text of ["one", "two"]) {
+          expect((yield* client.callTool({ tool: named("echo"), arguments: { text } })).isError ?? false).toBe(false)
+        }
+        expect((yield* client.callTool({ tool: named("broken"), arguments: { text: "x" } })).isError).toBe(true)
+        // Refused before it runs (its input is wrong): not a tool call.
+        expect((yield* client.callTool({ tool: named("echo"), arguments: { text: 42 } })).isError).toBe(true)
+      }))
+    const after = await scrape()
+    const moved = (name: string, labels: string) => sample(after, name, labels) - sample(before, name, labels)
+    expect(moved("parley_tool_calls_total", `tool="echo",outcome="ok"`)).toBe(2)
+    expect(moved("parley_tool_duration_seconds_count", `tool="echo"`)).toBe(2)
+    expect(moved("parley_tool_calls_total", `tool="broken",outcome="error"`)).toBe(1)
+    expect(moved("parley_tool_duration_seconds_count", `tool="broken"`)).toBe(1)
+    expect(moved("parley_tool_duration_seconds_sum", `tool="echo"`)).toBeGreaterThan(0)
+    // The requests themselves are told apart by their route.
+    expect(moved("parley_http_requests_total", `route="/mcp",status="200"`)).toBeGreaterThanOrEqual(4)
   })
 
   it("a failing provider counts each attempt by its outcome", async () => {

@@ -1,8 +1,10 @@
+import { Effect } from "effect"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startGateway } from "../support/gateway.ts"
 import { bearer, chatBody, postJson } from "../support/http.ts"
+import { withParleyClient } from "../support/mcp/parleyClient.ts"
 import { makeTestTool } from "../support/tools.ts"
 
 interface OtlpValue {
@@ -134,5 +136,28 @@ describe("traces over OTLP (docs/DESIGN.md §8)", () => {
     expect(String(first!.attributes["gen_ai.input.messages"])).toContain("Hello there")
     const [tool] = named("execute_tool echo")
     expect(String(tool!.attributes["gen_ai.tool.call.arguments"])).toContain("ping")
+  })
+
+  it("a /mcp tools/call: the tool call's span under the request's, with the same GenAI attributes", async () => {
+    const gateway = await startGateway({
+      tools: [makeTestTool({ name: "echo" })],
+      observability: { tracesEndpoint: endpoint, traceContent: false }
+    })
+    const { secret } = await gateway.createKey({ tools: ["echo"] })
+    await withParleyClient(gateway.url, secret, (client) =>
+      Effect.gen(function*() {
+        const [echo] = yield* client.listTools()
+        expect((yield* client.callTool({ tool: echo!, arguments: { text: "over mcp" } })).isError ?? false).toBe(false)
+      }))
+    await gateway.close()
+    const tools = spans.filter((span) =>
+      span.name === "execute_tool echo" && String(span.attributes["gen_ai.tool.call.id"]).startsWith("mcp_")
+    )
+    expect(tools).toHaveLength(1)
+    const [tool] = tools
+    expect(tool!.attributes).toMatchObject({ "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "echo" })
+    const parent = spans.find((span) => span.spanId === tool!.parentSpanId)
+    expect(parent?.name).toBe("POST /mcp")
+    expect(JSON.stringify(tools)).not.toContain("over mcp")
   })
 })

@@ -1,4 +1,4 @@
-import { Cause, Context, type Duration, Effect, Layer, RcMap, type Scope } from "effect"
+import { Cause, Context, type Duration, Effect, Layer, RcMap, Scope } from "effect"
 import type { Browser } from "playwright-core"
 import { AppConfig } from "../../config/AppConfig.ts"
 import { makeUrlPolicy, type UrlPolicySettings } from "../outbound/urlPolicy.ts"
@@ -20,9 +20,12 @@ export interface BrowserPoolSettings {
 
 /**
  * Whose pages a session holds: a sandbox's, kept across requests (and apart per
- * API key, so two keys naming one sandbox never share cookies), or one request's.
+ * API key, so two keys naming one sandbox never share cookies), or one request's,
+ * closed with `endsWith` when the caller knows when the request ends (else it idles out).
  */
-export type SessionOwner = { readonly sandboxId: string; readonly keyId: string } | { readonly request: object }
+export type SessionOwner =
+  | { readonly sandboxId: string; readonly keyId: string }
+  | { readonly request: object; readonly endsWith?: Scope.Scope | undefined }
 
 // Without these Chromium phones home (updates, sync, QUIC probes), which a closed network refuses noisily.
 const chromiumArgs = [
@@ -123,18 +126,20 @@ export class BrowserPool extends Context.Service<BrowserPool, {
     // A request has no id in the tool contract; its merged context object lives exactly as long as the run.
     const requestIds = new WeakMap<object, string>()
     let nextRequest = 0
-    const keyOf = (owner: SessionOwner): string => {
-      if ("sandboxId" in owner) return `sandbox:${owner.keyId}:${owner.sandboxId}`
-      let id = requestIds.get(owner.request)
-      if (id === undefined) {
-        id = `request:${++nextRequest}`
+    const keyOf = (owner: SessionOwner): Effect.Effect<string> =>
+      Effect.suspend(() => {
+        if ("sandboxId" in owner) return Effect.succeed(`sandbox:${owner.keyId}:${owner.sandboxId}`)
+        const known = requestIds.get(owner.request)
+        if (known !== undefined) return Effect.succeed(known)
+        const id = `request:${++nextRequest}`
         requestIds.set(owner.request, id)
-      }
-      return id
-    }
+        return owner.endsWith === undefined
+          ? Effect.succeed(id)
+          : Effect.as(Scope.addFinalizer(owner.endsWith, RcMap.invalidate(sessions, id)), id)
+      })
 
     // Keys of sessions no action is using, least recently used first (a Map keeps insertion order).
-    // The tool contract does not say when a request ends, so a full pool makes room by closing these.
+    // A /chat run does not say when it ends, so a full pool makes room by closing these.
     const running = new Map<string, number>()
     const idleSince = new Map<string, number>()
     const begin = (key: string) => {
@@ -171,7 +176,7 @@ export class BrowserPool extends Context.Service<BrowserPool, {
     const use = <A>(owner: SessionOwner, signal: AbortSignal, action: (session: BrowserSession) => Promise<A>) =>
       Effect.scoped(Effect.gen(function*() {
         if (signal.aborted) return yield* cancelled()
-        const key = keyOf(owner)
+        const key = yield* keyOf(owner)
         yield* Effect.acquireRelease(Effect.sync(() => begin(key)), () => Effect.sync(() => end(key)))
         const session = yield* acquire(key)
         return yield* session.lock.withPermit(Effect.tryPromise({

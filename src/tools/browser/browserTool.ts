@@ -27,8 +27,9 @@ export const makeBrowserTool = (pool: BrowserPool["Service"]) =>
     execute: (input, execution) =>
       pool.use(
         // Without a sandbox the run's pages are its own: defineTool passes every call of a run the same context object.
+        // They close when the run does, where its caller says when (a /mcp call); else they idle out.
         execution.sandboxId === null || execution.sandboxId === ""
-          ? { request: execution.context }
+          ? { request: execution.context, endsWith: execution.runScope }
           : { sandboxId: execution.sandboxId, keyId: execution.key.id },
         execution.signal,
         (session) => runAction(session, input)

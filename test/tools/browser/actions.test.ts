@@ -1,5 +1,6 @@
 import { assert, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Exit, Layer, Scope } from "effect"
+import { BrowserPool } from "../../../src/tools/browser/BrowserPool.ts"
 import { pngSize } from "../../../src/tools/browser/pngSize.ts"
 import { callBrowser, poolLayer, TestSites } from "./support.ts"
 
@@ -113,6 +114,21 @@ layer(Layer.merge(poolLayer(), TestSites.layer), { timeout: 30_000, excludeTestS
         )
         // A new request without a sandbox starts on an empty page.
         assert.strictEqual((yield* callBrowser({ action: "extract" }, { request: {} })).url, "about:blank")
+      }))
+
+    it.effect("keeps a request's pages until its run ends, where the caller says when, then closes them", () =>
+      Effect.gen(function*() {
+        const { site } = yield* TestSites
+        const pool = yield* BrowserPool
+        const before = yield* pool.openSessions
+        const request = {}
+        const runScope = yield* Scope.make()
+        yield* callBrowser({ action: "navigate", url: `${site}/second` }, { request, runScope })
+        const read = yield* callBrowser({ action: "extract", selector: "h1" }, { request, runScope })
+        assert.strictEqual(read.text, "Second page")
+        assert.strictEqual(yield* pool.openSessions, before + 1)
+        yield* Scope.close(runScope, Exit.void)
+        assert.strictEqual(yield* pool.openSessions, before)
       }))
 
     it.effect("reports a missing element as a tool failure naming it", () =>

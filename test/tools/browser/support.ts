@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, Schema, type Scope } from "effect"
 import { AppConfig } from "../../../src/config/AppConfig.ts"
 import type { ApiKey } from "../../../src/domain/ApiKey.ts"
 import type { ActionResult } from "../../../src/tools/browser/actions.ts"
@@ -30,6 +30,8 @@ export interface CallOptions {
   readonly request?: object
   readonly sandboxId?: string | null
   readonly signal?: AbortSignal
+  /** Closes when the request's run ends, when its caller says so. */
+  readonly runScope?: Scope.Scope
 }
 
 /**
@@ -46,7 +48,8 @@ export const callBrowser = (args: unknown, options: CallOptions = {}) =>
       sandboxId: options.sandboxId ?? null,
       key,
       signal: options.signal ?? new AbortController().signal,
-      reportUsage: () => undefined
+      reportUsage: () => undefined,
+      runScope: options.runScope
     })
     return output as ActionResult
   })
