@@ -7,7 +7,8 @@ const ROUTES: ReadonlyArray<readonly [RegExp, string]> = [
   [/^\/api\/v1\/(models|tools|prompt-types|config-schema)$/, "/api/v1/$1"],
   [/^\/api\/v1\/sandboxes$/, "/api/v1/sandboxes"],
   [/^\/api\/v1\/sandboxes\/[^/]+$/, "/api/v1/sandboxes/:id"],
-  [/^\/api\/v1\/admin(\/|$)/, "/api/v1/admin"],
+  [/^\/admin\/v1(\/|$)/, "/admin/v1"],
+  [/^\/console(\/|$)/, "/console"],
   [/^\/(health|ready|metrics|openapi\.json|docs|mcp)$/, "/$1"]
 ]
 
