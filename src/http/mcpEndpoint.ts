@@ -70,7 +70,8 @@ const answer = (
  * `Authorization: Bearer <API key>`. Not under /api/, so the key is checked
  * here; a refusal is the spec's 401 with `WWW-Authenticate: Bearer`. Only
  * POST is served (no server-initiated stream): GET and DELETE are 405. A
- * browser page of a foreign origin is refused first (403), key or not.
+ * browser page is refused first (403), key or not, unless its origin is
+ * listed or parley's own under a loopback name (mcpOrigin.ts).
  */
 export const McpEndpoint = HttpRouter.use((router) =>
   Effect.gen(function*() {

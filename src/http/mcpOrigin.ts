@@ -1,8 +1,13 @@
+// Names no DNS answer can move: loopback IP literals, and `localhost`, which browsers keep on loopback.
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"])
+
 /**
  * Whether a request to /mcp with this `Origin` may be served: none (not a
- * browser), the server's own origin, or one listed in `PARLEY_CORS_ORIGINS`
- * (any with `*`). The MCP transport asks servers to check it, since a page
- * reached by DNS rebinding would otherwise talk to a local parley.
+ * browser), one listed in `PARLEY_CORS_ORIGINS` (any with `*`), or parley's
+ * own origin under a loopback name. The MCP transport asks servers to check
+ * it against DNS rebinding, where a page's name is made to resolve to
+ * parley: such a page's origin is the `Host` it sends, so matching the two
+ * proves nothing unless the name cannot be rebound.
  */
 export const originAllowed = (
   origin: string | undefined,
@@ -14,7 +19,8 @@ export const originAllowed = (
   if (listed.includes("*") || listed.includes(lower)) return true
   if (host === undefined) return false
   try {
-    return new URL(lower).host === host.toLowerCase()
+    const url = new URL(lower)
+    return LOOPBACK.has(url.hostname) && url.host === host.toLowerCase()
   } catch {
     return false
   }

@@ -1,5 +1,7 @@
 import { Effect } from "effect"
 import type { McpClient } from "effect/ai"
+import type { LookupFunction } from "node:net"
+import { Agent } from "undici"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Accounts } from "../../src/auth/Accounts.ts"
 import { ApiKeys } from "../../src/auth/ApiKeys.ts"
@@ -10,6 +12,12 @@ import { makeTestTool } from "../support/tools.ts"
 
 let everything: RunningServer
 let gateway: TestGateway
+
+// Every name resolves to this machine, as DNS rebinding makes an attacker's name resolve for a browser.
+const toLoopback: LookupFunction = (_name, options, callback) =>
+  options.all ? callback(null, [{ address: "127.0.0.1", family: 4 }]) : callback(null, "127.0.0.1", 4)
+const rebinding = new Agent({ connect: { lookup: toLoopback } })
+const reboundFetch: typeof fetch = (input, init) => fetch(input, { ...init, dispatcher: rebinding } as RequestInit)
 
 beforeAll(async () => {
   everything = await startEverythingHttp()
@@ -26,6 +34,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await gateway?.close()
   await everything?.close()
+  await rebinding.close()
 })
 
 const withClient = <A>(secret: string, use: (client: McpClient.McpClient) => Effect.Effect<A, unknown>) =>
@@ -143,27 +152,39 @@ describe("parley as an MCP server at /mcp (docs/DESIGN.md §9)", () => {
     expect(wrong.status).toBe(401)
   })
 
-  it("refuses a browser page of a foreign origin, key or not, and serves its own origin (DNS rebinding)", async () => {
+  it("serves a browser page of its own loopback origin and refuses others, a page reached by DNS rebinding too", async () => {
     const { secret } = await gateway.createKey({ tools: ["echo"] })
-    const list = (origin: string) =>
-      fetch(`${gateway.url}/mcp`, {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${secret}`,
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          origin
-        },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" })
-      })
-    const foreign = await list("http://rebound.example:8080")
-    expect(foreign.status).toBe(403)
-    const body = await foreign.json()
+    const { port } = new URL(gateway.url)
+    // A page's origin is the name its browser sent the request to: the client is sent to `url` (which reaches parley).
+    const listAs = (url: string) =>
+      withParleyClient(url, secret, (client) => client.listTools(), { headers: { origin: url }, fetch: reboundFetch })
+    for (const own of [gateway.url, `http://localhost:${port}`]) {
+      expect((await listAs(own)).map((tool) => tool.name)).toEqual(["echo"])
+    }
+    // DNS rebinding: the attacker's name resolves to parley, so the page's origin matches the Host it sends.
+    const rebound = `http://rebound.example:${port}`
+    await expect(listAs(rebound)).rejects.toThrow("MCP HTTP status 403")
+    const refused = await reboundFetch(`${rebound}/mcp`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${secret}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        origin: rebound
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" })
+    })
+    expect(refused.status).toBe(403)
+    const body = await refused.json()
     expect(body.error).toBe("Forbidden")
-    expect(body.details).toEqual({ origin: "http://rebound.example:8080" })
+    expect(body.details).toEqual({ origin: rebound })
     expect(body.message).toContain("PARLEY_CORS_ORIGINS")
-    const own = await list(new URL(gateway.url).origin)
-    expect(own.status).toBe(200)
-    expect(JSON.stringify(await own.json())).toContain("echo")
+    // Another origin on this machine (another port) is not parley's own either.
+    const other = await fetch(`${gateway.url}/mcp`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, origin: "http://localhost:1", "content-type": "application/json" },
+      body: "{}"
+    })
+    expect(other.status).toBe(403)
   })
 })

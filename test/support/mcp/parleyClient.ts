@@ -2,6 +2,12 @@ import { Effect, Layer } from "effect"
 import { McpClient, McpProtocol } from "effect/ai"
 import { FetchHttpClient } from "effect/http"
 
+/** What a test may change about the client: headers a browser would add, and the fetch that carries it. */
+export interface ClientOptions {
+  readonly headers?: Readonly<Record<string, string>>
+  readonly fetch?: typeof globalThis.fetch
+}
+
 /**
  * Effect's own MCP client against parley's `/mcp` (parley's server is the
  * official SDK's), over streamable HTTP with the key as a bearer token.
@@ -9,7 +15,8 @@ import { FetchHttpClient } from "effect/http"
 export const withParleyClient = <A>(
   gatewayUrl: string,
   secret: string,
-  use: (client: McpClient.McpClient) => Effect.Effect<A, unknown>
+  use: (client: McpClient.McpClient) => Effect.Effect<A, unknown>,
+  options: ClientOptions = {}
 ) =>
   Effect.runPromise(
     Effect.flatMap(Effect.service(McpClient.McpClient), use).pipe(
@@ -19,9 +26,10 @@ export const withParleyClient = <A>(
           version: "1.0.0",
           protocol: McpProtocol.v2025_11_25,
           url: `${gatewayUrl}/mcp`,
-          headers: { authorization: `Bearer ${secret}` }
+          headers: { ...options.headers, authorization: `Bearer ${secret}` }
         }).pipe(Layer.provide(FetchHttpClient.layer))
-      )
+      ),
+      Effect.provideService(FetchHttpClient.Fetch, options.fetch ?? globalThis.fetch)
     )
   )
 
