@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process"
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs"
+import { mkdtempSync, readdirSync } from "node:fs"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { join, resolve } from "node:path"
+import { parentOf } from "../sandbox/support.ts"
 
 export const cli = resolve(import.meta.dirname, "../../src/cli/main.ts")
 
@@ -69,16 +70,6 @@ export const freePort = () =>
       server.close(() => done(port))
     })
   })
-
-/** The parent of process `pid` (field 4 of /proc/<pid>/stat), or undefined once it is gone. */
-export const parentOf = (pid: number): number | undefined => {
-  try {
-    // The command (field 2) may hold spaces, so split after it.
-    return Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[1])
-  } catch {
-    return undefined
-  }
-}
 
 export const childrenOf = (pid: number): Array<number> =>
   readdirSync("/proc").filter((name) => /^\d+$/.test(name) && parentOf(Number(name)) === pid).map(Number)
