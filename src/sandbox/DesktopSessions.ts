@@ -37,7 +37,8 @@ interface Sandbox {
  * sandbox across the processes of an instance (desktopClaim.ts). A process
  * joins the desktop another runs, or starts one when none runs; starting is
  * shared by the concurrent callers of one process. A desktop lives as long as
- * the process that started it, which alone stops it.
+ * the process that started it, which alone stops it when idle (deleting the
+ * sandbox kills its jails, whoever started them).
  */
 export const makeDesktopSessions = (limits: SandboxLimits, display: DisplaySize) => {
   /** The desktops this process started. */

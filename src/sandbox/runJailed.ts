@@ -57,7 +57,8 @@ const openNamespaces = (jail: DesktopJail) =>
     try: () => {
       const fds: Array<number> = []
       try {
-        fds.push(openSync(`/proc/${jail.pid}/ns/user`, "r"), openSync(`/proc/${jail.pid}/ns/pid`, "r"))
+        fds.push(openSync(`/proc/${jail.pid}/ns/user`, "r"))
+        fds.push(openSync(`/proc/${jail.pid}/ns/pid`, "r"))
         if (!isRunning(jail)) throw new Error("the desktop's jail ended")
         return fds
       } catch (error) {
