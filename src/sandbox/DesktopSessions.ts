@@ -1,121 +1,103 @@
 import { Deferred, Effect } from "effect"
-import { type ChildProcess, spawn } from "node:child_process"
-import { existsSync, rmSync } from "node:fs"
-import { join } from "node:path"
+import { closeSync } from "node:fs"
+import {
+  type ClaimFiles,
+  type DesktopJail,
+  isRunning,
+  lastUsedOf,
+  readRecord,
+  removeRecord,
+  touchRecord,
+  tryLock,
+  writeRecord
+} from "./desktopClaim.ts"
+import { type DisplayServer, startDisplayServer, STARTUP_TIMEOUT_MS, stopLeader } from "./displayServer.ts"
 import type { SandboxFolders } from "./folders.ts"
-import { bwrapArgs, findInJail, hostIdentity, limitArgs } from "./jail.ts"
 import type { HostPrograms } from "./runJailed.ts"
 import { type DisplaySize, SandboxUnavailable } from "./Sandbox.ts"
 import type { SandboxLimits } from "./SandboxSettings.ts"
 
-/** A running desktop: Xvfb as the first program of a long-lived jail whose namespaces commands join. */
-export interface DesktopSession {
-  /** Host pid of the jail's init; its namespaces are the session's. */
-  readonly pid: number
-  readonly leader: ChildProcess
-  lastUsed: number
+// Another process's desktop is awaited as long as it may take to start, and a little more.
+const AWAIT_OTHER_MS = STARTUP_TIMEOUT_MS + 5_000
+const RETRY_MS = 50
+
+interface OwnedDesktop extends DisplayServer {
+  readonly files: ClaimFiles
 }
 
-const STARTUP_TIMEOUT_MS = 10_000
-
-const stopLeader = (leader: ChildProcess) => {
-  if (leader.pid === undefined || leader.exitCode !== null || leader.signalCode !== null) return
-  try {
-    process.kill(-leader.pid, "SIGKILL")
-  } catch {
-    // already gone
-  }
+interface Sandbox {
+  readonly id: string
+  readonly uid: number
+  readonly folders: SandboxFolders
+  readonly network: boolean
 }
-
-// bwrap reports the jail's init pid on its info descriptor (fd 3) once the namespaces exist.
-const readChildPid = (leader: ChildProcess): Promise<number> =>
-  new Promise((resolve, reject) => {
-    let text = ""
-    const info = leader.stdio[3]
-    if (info === null || info === undefined || !("on" in info)) return reject(new Error("no info descriptor"))
-    info.on("data", (chunk: Buffer) => {
-      text += chunk.toString("utf8")
-    })
-    info.on("end", () => {
-      const pid = /"child-pid":\s*(\d+)/.exec(text)?.[1]
-      return pid === undefined ? reject(new Error("bwrap did not report its child")) : resolve(Number(pid))
-    })
-  })
-
-const waitForSocket = (socket: string, leader: ChildProcess, stderr: () => string): Promise<void> =>
-  new Promise((resolve, reject) => {
-    const started = Date.now()
-    const poll = () => {
-      if (existsSync(socket)) return resolve()
-      if (leader.exitCode !== null || leader.signalCode !== null) {
-        return reject(new Error(`the display server exited: ${stderr().trim() || "no message"}`))
-      }
-      if (Date.now() - started > STARTUP_TIMEOUT_MS) {
-        return reject(new Error("the display server did not start within 10 s"))
-      }
-      setTimeout(poll, 20)
-    }
-    poll()
-  })
 
 /**
- * Starts, shares and stops the desktops of desktop sandboxes. One session
- * per sandbox; starting is shared by concurrent callers.
+ * Starts, shares and stops the desktops of desktop sandboxes: one per
+ * sandbox across the processes of an instance (desktopClaim.ts). A process
+ * joins the desktop another runs, or starts one when none runs; starting is
+ * shared by the concurrent callers of one process. A desktop lives as long as
+ * the process that started it, which alone stops it when idle (deleting the
+ * sandbox kills its jails, whoever started them).
  */
 export const makeDesktopSessions = (limits: SandboxLimits, display: DisplaySize) => {
-  const running = new Map<string, DesktopSession>()
-  const starting = new Map<string, Deferred.Deferred<DesktopSession, SandboxUnavailable>>()
+  /** The desktops this process started. */
+  const owned = new Map<string, OwnedDesktop>()
+  /** The desktop each sandbox used here runs in, this process's own or another's. */
+  const known = new Map<string, DesktopJail>()
+  const starting = new Map<string, Deferred.Deferred<DesktopJail, SandboxUnavailable>>()
 
-  const start = (programs: HostPrograms, id: string, uid: number, folders: SandboxFolders, network: boolean) =>
+  // Called with the sandbox's lock held: it is released when the display server ends, or at once if it fails.
+  const own = async (programs: HostPrograms, sandbox: Sandbox, lock: number): Promise<DesktopJail> => {
+    const files = sandbox.folders.desktop
+    let held = true
+    const release = () => {
+      if (held) closeSync(lock)
+      held = false
+    }
+    let desktop: OwnedDesktop | undefined
+    const ended = () => {
+      release()
+      if (desktop !== undefined && owned.get(sandbox.id) === desktop) owned.delete(sandbox.id)
+      if (desktop !== undefined && known.get(sandbox.id) === desktop.jail) known.delete(sandbox.id)
+    }
+    try {
+      removeRecord(files)
+      const server = await startDisplayServer(programs, limits, display, sandbox, ended)
+      try {
+        writeRecord(files, server.jail)
+      } catch (error) {
+        stopLeader(server.leader)
+        throw error
+      }
+      desktop = { ...server, files }
+      owned.set(sandbox.id, desktop)
+      return server.jail
+    } catch (error) {
+      release()
+      throw error
+    }
+  }
+
+  // The sandbox's desktop, whichever process runs it: joined when one runs, started when none does.
+  const find = (programs: HostPrograms, sandbox: Sandbox) =>
     Effect.tryPromise({
       try: async () => {
-        const xvfb = findInJail("Xvfb")
-        if (xvfb === undefined) throw new Error("Xvfb is not installed: run `apt-get install xvfb xdotool x11-apps`")
-        const socket = join(folders.x11, "X0")
-        rmSync(socket, { force: true })
-        const identity = hostIdentity(uid)
-        const leader = spawn(programs.prlimit, [
-          ...limitArgs(limits, { cpu: false }),
-          "--",
-          programs.bwrap,
-          "--info-fd",
-          "3",
-          ...bwrapArgs({ workspace: folders.workspace, network, x11: folders.x11, tmpBytes: limits.memoryBytes }, [
-            xvfb,
-            ":0",
-            "-screen",
-            "0",
-            `${display.width}x${display.height}x24`,
-            // Only the socket in the sandbox's own folder: no TCP, and no abstract
-            // socket, which a sandbox with network would share with the host.
-            "-nolisten",
-            "tcp",
-            "-nolisten",
-            "local"
-          ])
-        ], {
-          stdio: ["ignore", "ignore", "pipe", "pipe"],
-          detached: true,
-          cwd: "/",
-          env: {},
-          ...(identity === undefined ? {} : identity)
-        })
-        let stderr = ""
-        leader.stderr?.on("data", (chunk: Buffer) => {
-          stderr = (stderr + chunk.toString("utf8")).slice(-2000)
-        })
-        leader.once("error", () => {}) // reported through the socket wait
-        try {
-          const pid = await readChildPid(leader)
-          await waitForSocket(socket, leader, () => stderr)
-          const session: DesktopSession = { pid, leader, lastUsed: Date.now() }
-          leader.once("exit", () => {
-            if (running.get(id) === session) running.delete(id)
-          })
-          return session
-        } catch (error) {
-          stopLeader(leader)
-          throw error
+        const files = sandbox.folders.desktop
+        const deadline = Date.now() + AWAIT_OTHER_MS
+        for (;;) {
+          const recorded = readRecord(files)
+          if (recorded !== undefined && isRunning(recorded)) {
+            touchRecord(files)
+            return recorded
+          }
+          const lock = await tryLock(programs.flock, files)
+          if (lock !== undefined) return await own(programs, sandbox, lock)
+          // Another process holds the lock: its desktop is starting, or stopping.
+          if (Date.now() > deadline) {
+            throw new Error(`another process is starting it and it did not start within ${AWAIT_OTHER_MS / 1000} s`)
+          }
+          await new Promise((resolve) => setTimeout(resolve, RETRY_MS))
         }
       },
       catch: (error) =>
@@ -124,49 +106,46 @@ export const makeDesktopSessions = (limits: SandboxLimits, display: DisplaySize)
         })
     })
 
-  /** The sandbox's running desktop, started when it has none. */
-  const ensure = (
-    programs: HostPrograms,
-    id: string,
-    uid: number,
-    folders: SandboxFolders,
-    network: boolean
-  ): Effect.Effect<DesktopSession, SandboxUnavailable> =>
+  /** The jail of the sandbox's running desktop, started when none runs; marks the desktop used. */
+  const ensure = (programs: HostPrograms, sandbox: Sandbox): Effect.Effect<DesktopJail, SandboxUnavailable> =>
     Effect.suspend(() => {
-      const session = running.get(id)
-      if (session !== undefined && session.leader.exitCode === null && session.leader.signalCode === null) {
-        session.lastUsed = Date.now()
-        return Effect.succeed(session)
+      const jail = known.get(sandbox.id)
+      if (jail !== undefined && isRunning(jail)) {
+        touchRecord(sandbox.folders.desktop)
+        return Effect.succeed(jail)
       }
-      const pending = starting.get(id)
+      const pending = starting.get(sandbox.id)
       if (pending !== undefined) return Deferred.await(pending)
       return Effect.gen(function*() {
-        const deferred = yield* Deferred.make<DesktopSession, SandboxUnavailable>()
-        starting.set(id, deferred)
-        const exit = yield* Effect.exit(start(programs, id, uid, folders, network))
-        starting.delete(id)
-        if (exit._tag === "Success") running.set(id, exit.value)
+        const deferred = yield* Deferred.make<DesktopJail, SandboxUnavailable>()
+        starting.set(sandbox.id, deferred)
+        const exit = yield* Effect.exit(find(programs, sandbox))
+        starting.delete(sandbox.id)
+        if (exit._tag === "Success") known.set(sandbox.id, exit.value)
         yield* Deferred.done(deferred, exit)
         return yield* exit
       }).pipe(Effect.uninterruptible)
     })
 
+  /** Stops the sandbox's desktop if this process runs it; forgets it either way. */
   const stop = (id: string): Effect.Effect<void> =>
     Effect.sync(() => {
-      const session = running.get(id)
-      running.delete(id)
-      if (session !== undefined) stopLeader(session.leader)
+      known.delete(id)
+      const desktop = owned.get(id)
+      owned.delete(id)
+      if (desktop !== undefined) stopLeader(desktop.leader)
     })
 
   return {
     ensure,
     stop,
-    /** Ids with a running desktop and when each was last used. */
+    /** Ids of the desktops this process runs and when each was last used, through any process. */
     running: (): ReadonlyArray<readonly [string, number]> =>
-      Array.from(running, ([id, session]) => [id, session.lastUsed] as const),
+      Array.from(owned, ([id, desktop]) => [id, lastUsedOf(desktop.files)] as const),
     stopAll: Effect.sync(() => {
-      for (const session of running.values()) stopLeader(session.leader)
-      running.clear()
+      for (const desktop of owned.values()) stopLeader(desktop.leader)
+      owned.clear()
+      known.clear()
     })
   }
 }

@@ -97,13 +97,13 @@ export const makeLocalSandboxes = (settings: SandboxSettings) =>
     ) {
       const found = yield* hostPrograms
       const folders = yield* prepareFolders(settings.root, info, disks)
-      const session = info.desktop ? yield* desktops.ensure(found, info.id, info.uid, folders, info.network) : undefined
+      const session = info.desktop ? yield* desktops.ensure(found, { ...info, folders }) : undefined
       return yield* runJailed(found, limits, {
         uid: info.uid,
         folders,
         network: info.network,
         display: info.desktop,
-        sessionPid: session?.pid,
+        session,
         argv,
         ...options
       })

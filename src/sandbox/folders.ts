@@ -1,19 +1,25 @@
 import { Effect } from "effect"
 import { chmod, chown, mkdir, rm, stat } from "node:fs/promises"
 import { dirname, join } from "node:path"
+import type { ClaimFiles } from "./desktopClaim.ts"
 import { hostIdentity } from "./jail.ts"
 import { SandboxUnavailable } from "./Sandbox.ts"
 import type { WorkspaceDisks } from "./workspaceDisks.ts"
 
-/** A sandbox's folders on the host: `<root>/<id>/workspace` and, for desktops, `<root>/<id>/x11`. */
+/**
+ * A sandbox's folders on the host: `<root>/<id>/workspace` and, for desktops, `<root>/<id>/x11` and the files
+ * that say which process runs its desktop (desktopClaim.ts).
+ */
 export interface SandboxFolders {
   readonly workspace: string
   readonly x11: string
+  readonly desktop: ClaimFiles
 }
 
 export const foldersOf = (root: string, id: string): SandboxFolders => ({
   workspace: join(root, id, "workspace"),
-  x11: join(root, id, "x11")
+  x11: join(root, id, "x11"),
+  desktop: { lock: join(root, id, "desktop.lock"), record: join(root, id, "desktop.json") }
 })
 
 // Owned by the sandbox's host user and closed to everyone else.

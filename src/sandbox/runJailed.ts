@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { closeSync, openSync } from "node:fs"
+import { type DesktopJail, isRunning } from "./desktopClaim.ts"
 import type { SandboxFolders } from "./folders.ts"
 import { bwrapArgs, findOnHost, hostIdentity, limitArgs } from "./jail.ts"
 import { type ProcessResult, runProcess, scriptFd } from "./runProcess.ts"
@@ -10,22 +11,27 @@ import type { SandboxLimits } from "./SandboxSettings.ts"
 export interface HostPrograms {
   readonly bwrap: string
   readonly prlimit: string
+  /** For the desktop lock (desktopClaim.ts); util-linux, as prlimit. */
+  readonly flock: string
 }
 
 export const findHostPrograms: Effect.Effect<HostPrograms, SandboxUnavailable> = Effect.suspend(() => {
   const bwrap = findOnHost("bwrap")
   const prlimit = findOnHost("prlimit")
+  const flock = findOnHost("flock")
   if (bwrap === undefined) {
     return Effect.fail(
       new SandboxUnavailable({ message: "bubblewrap is not installed: run `apt-get install bubblewrap`" })
     )
   }
-  if (prlimit === undefined) {
+  if (prlimit === undefined || flock === undefined) {
     return Effect.fail(
-      new SandboxUnavailable({ message: "prlimit is not installed: run `apt-get install util-linux`" })
+      new SandboxUnavailable({
+        message: `${prlimit === undefined ? "prlimit" : "flock"} is not installed: run \`apt-get install util-linux\``
+      })
     )
   }
-  return Effect.succeed({ bwrap, prlimit })
+  return Effect.succeed({ bwrap, prlimit, flock })
 })
 
 export interface JailedCommand {
@@ -35,8 +41,8 @@ export interface JailedCommand {
   readonly network: boolean
   /** Bind the sandbox's X socket folder and set DISPLAY. */
   readonly display: boolean
-  /** Host pid of a running desktop session to join (its namespaces), if any. */
-  readonly sessionPid?: number | undefined
+  /** A running desktop's jail to join (its namespaces), if any. */
+  readonly session?: DesktopJail | undefined
   /** A program and its arguments, or a bash script (of any length: it arrives on a pipe, not as an argument). */
   readonly argv: ReadonlyArray<string> | { readonly bashScript: string }
   readonly timeoutMs: number
@@ -45,14 +51,18 @@ export interface JailedCommand {
   readonly stopAfterBytes: number
 }
 
-const openNamespaces = (pid: number) =>
+// Checked once they are open: were the pid reused meanwhile, they would be another process's.
+const openNamespaces = (jail: DesktopJail) =>
   Effect.try({
     try: () => {
-      const user = openSync(`/proc/${pid}/ns/user`, "r")
+      const fds: Array<number> = []
       try {
-        return [user, openSync(`/proc/${pid}/ns/pid`, "r")] as const
+        fds.push(openSync(`/proc/${jail.pid}/ns/user`, "r"))
+        fds.push(openSync(`/proc/${jail.pid}/ns/pid`, "r"))
+        if (!isRunning(jail)) throw new Error("the desktop's jail ended")
+        return fds
       } catch (error) {
-        closeSync(user)
+        fds.forEach((fd) => closeSync(fd))
         throw error
       }
     },
@@ -73,7 +83,7 @@ export const runJailed = (
     network: command.network,
     tmpBytes: limits.memoryBytes,
     x11: command.display ? command.folders.x11 : undefined,
-    joinSession: command.sessionPid !== undefined
+    joinSession: command.session !== undefined
   }
   const { argv } = command
   const script = "bashScript" in argv ? new TextEncoder().encode(argv.bashScript) : undefined
@@ -94,9 +104,9 @@ export const runJailed = (
       keep: command.keep,
       stopAfterBytes: command.stopAfterBytes
     })
-  if (command.sessionPid === undefined) return run([])
+  if (command.session === undefined) return run([])
   return Effect.acquireUseRelease(
-    openNamespaces(command.sessionPid),
+    openNamespaces(command.session),
     run,
     (fds) => Effect.sync(() => fds.forEach((fd) => closeSync(fd)))
   )

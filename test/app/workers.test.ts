@@ -1,71 +1,13 @@
-import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs"
 import { Agent, createServer, get } from "node:http"
 import { type AddressInfo, connect } from "node:net"
 import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
+import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
+import { childrenOf, freePort, serve, until } from "./servedWorkers.ts"
 
-const cli = resolve(import.meta.dirname, "../../src/cli/main.ts")
 const base = mkdtempSync(join(tmpdir(), "parley-workers-"))
 afterAll(() => rmSync(base, { recursive: true, force: true }))
-
-const freePort = () =>
-  new Promise<number>((done) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo
-      server.close(() => done(port))
-    })
-  })
-
-interface Served {
-  readonly primary: ChildProcess
-  readonly output: () => string
-  readonly exited: Promise<number | null>
-}
-
-/** `parley serve` with `args`, on `port`, over its own SQLite file and sandbox folder; the cwd has no config file. */
-const serve = (port: number, args: ReadonlyArray<string>): Served => {
-  const folder = mkdtempSync(join(base, "run-"))
-  const primary = spawn(process.execPath, [cli, "serve", ...args], {
-    cwd: folder,
-    env: {
-      PATH: process.env.PATH,
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      DATABASE_URL: `sqlite:${join(folder, "parley.db")}`,
-      PARLEY_SANDBOX_DIR: join(folder, "sandboxes")
-    },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  let output = ""
-  primary.stdout?.on("data", (chunk) => (output += chunk))
-  primary.stderr?.on("data", (chunk) => (output += chunk))
-  const exited = new Promise<number | null>((done) => primary.once("exit", (code) => done(code)))
-  return { primary, output: () => output, exited }
-}
-
-/** Waits for `check` while the primary runs; says what it printed when it stops or the time is up. */
-const until = async (served: Served, check: () => boolean, timeoutMs: number, what: string) => {
-  const deadline = Date.now() + timeoutMs
-  while (!check()) {
-    if (Date.now() > deadline || served.primary.exitCode !== null) {
-      throw new Error(`no ${what} (exit code ${served.primary.exitCode}): ${served.output()}`)
-    }
-    await new Promise((done) => setTimeout(done, 50))
-  }
-}
-
-const childrenOf = (pid: number): Array<number> =>
-  readdirSync("/proc").filter((name) => /^\d+$/.test(name)).flatMap((name) => {
-    try {
-      // Field 4 of /proc/<pid>/stat is the parent; the command (field 2) may hold spaces, so split after it.
-      const fields = readFileSync(`/proc/${name}/stat`, "utf8").split(") ")[1]!.split(" ")
-      return Number(fields[1]) === pid ? [Number(name)] : []
-    } catch {
-      return []
-    }
-  })
 
 /** Established TCP connections on local `port` that process `pid` holds. */
 const connectionsHeld = (pid: number, port: number): number => {
@@ -105,7 +47,7 @@ describe("parley serve --workers", () => {
     "answers on one port from two worker processes, replaces a killed one, and stops them all on SIGTERM",
     async () => {
       const port = await freePort()
-      const served = serve(port, ["--workers", "2"])
+      const served = serve(base, port, ["--workers", "2"])
       try {
         await until(
           served,
@@ -150,7 +92,7 @@ describe("parley serve --workers", () => {
         taken.listen(0, "127.0.0.1", () => done((taken.address() as AddressInfo).port))
       )
       try {
-        const served = serve(port, ["--workers", "2"])
+        const served = serve(base, port, ["--workers", "2"])
         expect(await served.exited).toBe(1)
         expect(served.output()).toContain("before it listened; stopping the others")
         expect(served.output()).not.toContain("starting another")
@@ -162,7 +104,7 @@ describe("parley serve --workers", () => {
   )
 
   it("refuses a worker count that is neither a number nor auto", async () => {
-    const served = serve(await freePort(), ["--workers", "many"])
+    const served = serve(base, await freePort(), ["--workers", "many"])
     expect(await served.exited).toBe(1)
     expect(served.output()).toContain(`--workers takes a number of processes (1-999) or auto, not "many"`)
   }, 60_000)

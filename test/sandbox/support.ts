@@ -32,8 +32,12 @@ export const testLimits: Partial<SandboxLimits> = {
 /** The database beside the sandbox folder, as in production: every layer on one root shares its records. */
 const databaseOf = (root: string) => Database.layerFromUrl(`sqlite:${join(dirname(root), "parley.db")}`)
 
-export const testSandboxes = (root: string, overrides: Partial<SandboxLimits> = {}) =>
-  SandboxProvider.layerTest({ root, limits: { ...testLimits, ...overrides }, sweepIntervalMs: 500 }).pipe(
+export const testSandboxes = (
+  root: string,
+  overrides: Partial<SandboxLimits> = {},
+  desktops: { readonly desktopIdleMs?: number; readonly sweepIntervalMs?: number } = {}
+) =>
+  SandboxProvider.layerTest({ root, limits: { ...testLimits, ...overrides }, sweepIntervalMs: 500, ...desktops }).pipe(
     Layer.provide(databaseOf(root))
   )
 
@@ -70,3 +74,31 @@ export const eventually = async (check: () => boolean, timeoutMs: number, interv
   }
   return check()
 }
+
+/** The parent of process `pid` (field 4 of /proc/<pid>/stat), or undefined once it is gone. */
+export const parentOf = (pid: number): number | undefined => {
+  try {
+    // The command (field 2) may hold spaces, so split after it.
+    return Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[1])
+  } catch {
+    return undefined
+  }
+}
+
+const commandOf = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8")
+  } catch {
+    return ""
+  }
+}
+
+/** Host pids of the display servers (Xvfb) whose jail names `sandboxFolder` (an ancestor's command line does). */
+export const displayServersOf = (sandboxFolder: string): ReadonlyArray<number> =>
+  readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number).filter((pid) => {
+    if (!commandOf(pid).split("\0")[0]!.endsWith("/Xvfb")) return false
+    for (let up = parentOf(pid); up !== undefined && up > 1; up = parentOf(up)) {
+      if (commandOf(up).includes(`${sandboxFolder}/`)) return true
+    }
+    return false
+  })
