@@ -72,11 +72,15 @@ export const startInstances = async (
  * own, as on its own host; `id` is its PARLEY_INSTANCE_ID. Closing it
  * deletes the folder.
  */
-export const startSandboxInstance = async (databaseUrl: string, id: string): Promise<TestGateway> => {
+export const startSandboxInstance = async (
+  databaseUrl: string,
+  id: string,
+  config: Partial<AppConfig["Service"]> = {}
+): Promise<TestGateway> => {
   const { base, sandboxes: root } = dataDirectory()
   const gateway = await startGateway({
     databaseUrl,
-    config: { adminToken: Redacted.make(ADMIN_TOKEN) },
+    config: { adminToken: Redacted.make(ADMIN_TOKEN), ...config },
     sandboxes: SandboxProvider.layerLocal(makeSettings({ root, instance: id, limits: testLimits }))
   })
   return {
