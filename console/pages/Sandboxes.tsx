@@ -25,6 +25,8 @@ export const Sandboxes = ({ client }: { readonly client: Client }) => {
               { label: "Desktop", cell: (sandbox) => sandbox.desktop ? "yes" : "no" },
               { label: "Network", cell: (sandbox) => sandbox.network ? "yes" : "no" },
               { label: "Created", cell: (sandbox) => when(sandbox.createdAt) },
+              // Only this instance can delete it (docs/DESIGN.md §8).
+              { label: "Instance", cell: (sandbox) => sandbox.instance },
               {
                 label: "Actions",
                 cell: (sandbox) => (

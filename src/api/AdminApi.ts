@@ -221,8 +221,10 @@ export class AdminApi extends HttpApiGroup.make("admin")
     HttpApiEndpoint.delete("deleteSandbox", "/sandboxes/:id", {
       params,
       success: ok("AdminSandboxDeleted", Schema.Struct({ id: Schema.String, deleted: Schema.Literal(true) })),
-      error: [...authorized, errorAt(404)]
-    }).middleware(AdminAuthentication)
+      error: [...authorized, errorAt(404), errorAt(409)]
+    }).annotateMerge(describe(
+      "Deletes it with its workspace. Only the instance holding it can: another answers 409 naming that instance."
+    )).middleware(AdminAuthentication)
   )
   .prefix("/admin/v1")
 {}

@@ -67,7 +67,7 @@ export const SandboxHandlers = HttpApiBuilder.group(
         const sandbox = yield* usableSandbox(sandboxes, id, key)
         if (sandbox.ownerKeyId === null) return yield* new SandboxOwnedByOperator({ sandboxId: id })
         // Removed meanwhile by someone else: the outcome the caller asked for.
-        yield* Effect.ignore(sandboxes.destroy(id))
+        yield* Effect.catchTag(sandboxes.destroy(id), "SandboxNotFound", () => Effect.void)
         return ok({ id, deleted: true })
       })
 

@@ -65,14 +65,19 @@ export class SandboxNotFound extends Schema.TaggedError<SandboxNotFound>()("Sand
   }
 }
 
-/** The sandbox lives on another instance, whose disk holds its workspace; a balancer can route by sandbox to it. */
+/**
+ * The sandbox lives on another instance, whose disk holds its workspace; a
+ * balancer can route by sandbox to it. `remedy` replaces that advice where
+ * the caller cannot be routed so (the admin API and its console).
+ */
 export class SandboxElsewhere extends Schema.TaggedError<SandboxElsewhere>()("SandboxElsewhere", {
   sandboxId: Schema.String,
-  instance: Schema.String
+  instance: Schema.String,
+  remedy: Schema.optional(Schema.String)
 }) {
   override get message() {
-    return `Sandbox ${this.sandboxId} lives on instance ${this.instance}: send requests for it there ` +
-      "(a balancer routes them by the X-Parley-Sandbox header)"
+    return `Sandbox ${this.sandboxId} lives on instance ${this.instance}: ` +
+      (this.remedy ?? "send requests for it there (a balancer routes them by the X-Parley-Sandbox header)")
   }
 }
 

@@ -1,7 +1,11 @@
 import { Effect, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
+import { rmSync } from "node:fs"
 import { expect } from "vitest"
 import type { AppConfig } from "../../src/config/AppConfig.ts"
+import { SandboxProvider } from "../../src/sandbox/SandboxProvider.ts"
+import { makeSettings } from "../../src/sandbox/SandboxSettings.ts"
+import { dataDirectory, testLimits } from "../sandbox/support.ts"
 import { urlWithSchema, withFreshSchema } from "../store/postgres.ts"
 import { startGateway, type TestGateway } from "../support/gateway.ts"
 
@@ -61,6 +65,31 @@ export const startInstances = async (
     )
   }
   return gateways
+}
+
+/**
+ * An instance on the shared database whose sandboxes live in a folder of its
+ * own, as on its own host; `id` is its PARLEY_INSTANCE_ID. Closing it
+ * deletes the folder.
+ */
+export const startSandboxInstance = async (
+  databaseUrl: string,
+  id: string,
+  config: Partial<AppConfig["Service"]> = {}
+): Promise<TestGateway> => {
+  const { base, sandboxes: root } = dataDirectory()
+  const gateway = await startGateway({
+    databaseUrl,
+    config: { adminToken: Redacted.make(ADMIN_TOKEN), ...config },
+    sandboxes: SandboxProvider.layerLocal(makeSettings({ root, instance: id, limits: testLimits }))
+  })
+  return {
+    ...gateway,
+    close: async () => {
+      await gateway.close()
+      rmSync(base, { recursive: true, force: true })
+    }
+  }
 }
 
 export const closeAll = (gateways: ReadonlyArray<TestGateway>) =>

@@ -1,37 +1,18 @@
 import { it } from "@effect/vitest"
 import { Effect } from "effect"
-import { rmSync } from "node:fs"
 import { expect } from "vitest"
-import { SandboxProvider } from "../../src/sandbox/SandboxProvider.ts"
-import { makeSettings } from "../../src/sandbox/SandboxSettings.ts"
+import { startSandboxInstance } from "../app/instances.ts"
 import { describePostgres, urlWithSchema, withFreshSchema } from "../store/postgres.ts"
-import { startGateway, type TestGateway } from "../support/gateway.ts"
+import type { TestGateway } from "../support/gateway.ts"
 import { bearer, chatBody, postJson } from "../support/http.ts"
 import { bashThroughChat, createSandbox, scriptOneToolCall } from "./chat.ts"
-import { dataDirectory, testLimits } from "./support.ts"
-
-/** A gateway on the shared database with its own sandbox folder, as on its own host. */
-const instance = async (databaseUrl: string, id: string) => {
-  const { base, sandboxes: root } = dataDirectory()
-  const gateway = await startGateway({
-    databaseUrl,
-    sandboxes: SandboxProvider.layerLocal(makeSettings({ root, instance: id, limits: testLimits }))
-  })
-  return {
-    ...gateway,
-    close: async () => {
-      await gateway.close()
-      rmSync(base, { recursive: true, force: true })
-    }
-  } satisfies TestGateway
-}
 
 describePostgres("sandboxes on many instances sharing one Postgres", () => {
   it.live("every instance sees a sandbox; only its own instance uses it, the others answer 409 naming it", () =>
     withFreshSchema((schema) =>
       Effect.promise(async () => {
-        const a = await instance(urlWithSchema(schema), "gw-a")
-        const b = await instance(urlWithSchema(schema), "gw-b")
+        const a = await startSandboxInstance(urlWithSchema(schema), "gw-a")
+        const b = await startSandboxInstance(urlWithSchema(schema), "gw-b")
         try {
           const { secret } = await a.createKey()
           const auth = bearer(secret)

@@ -9,20 +9,18 @@ import { ApiKeys } from "../../auth/ApiKeys.ts"
 import { Sessions } from "../../auth/Sessions.ts"
 import type { KeyStatus } from "../../domain/ApiKey.ts"
 import { InvalidRequest } from "../../domain/requestErrors.ts"
-import { accountView, keyView, type SandboxView } from "../../domain/views.ts"
+import { accountView, keyView } from "../../domain/views.ts"
 import { Budgets } from "../../governance/Budgets.ts"
 import { Limiter } from "../../governance/Limiter.ts"
 import { UsageQueries } from "../../ledger/UsageQueries.ts"
 import { McpRegistry } from "../../mcp/McpRegistry.ts"
 import { McpServers } from "../../mcp/McpServers.ts"
 import { ModelRegistry } from "../../models/ModelRegistry.ts"
-import { type SandboxInfo, SandboxNotFound } from "../../sandbox/Sandbox.ts"
-import { sandboxAccount } from "../../sandbox/sandboxAccess.ts"
 import { SandboxProvider } from "../../sandbox/SandboxProvider.ts"
 import { ToolRegistry } from "../../tools/ToolRegistry.ts"
 import { errorResponse } from "../errorResponse.ts"
 import type { ApiFailure } from "../errorTable.ts"
-import { accountScope, mayManage, visibleKey } from "./access.ts"
+import { accountScope, visibleKey } from "./access.ts"
 import { makeAccountAdmin } from "./accountAdmin.ts"
 import { readAdminBody } from "./adminBody.ts"
 import { makeAdminCatalog } from "./adminCatalog.ts"
@@ -31,6 +29,7 @@ import { makeCatalogCheck, withinAccount } from "./allowListCheck.ts"
 import { makeKeyCreation } from "./keyCreation.ts"
 import { makeLimitsAdmin } from "./limitsAdmin.ts"
 import { makeMcpServerAdmin } from "./mcpServerAdmin.ts"
+import { makeSandboxAdmin } from "./sandboxAdmin.ts"
 import { clearedCookie, sessionCookie } from "./sessionCookie.ts"
 import { makeUsageAdmin } from "./usageAdmin.ts"
 
@@ -56,7 +55,6 @@ export const AdminHandlers = HttpApiBuilder.group(
     const keys = yield* ApiKeys
     const accounts = yield* Accounts
     const sessions = yield* Sessions
-    const sandboxes = yield* SandboxProvider
     const mcp = yield* McpRegistry
     const checkCatalog = makeCatalogCheck(yield* ModelRegistry, yield* ToolRegistry, mcp)
     const accountAdmin = makeAccountAdmin(accounts, checkCatalog)
@@ -65,6 +63,7 @@ export const AdminHandlers = HttpApiBuilder.group(
     const usageAdmin = makeUsageAdmin(yield* UsageQueries, keys)
     const mcpAdmin = makeMcpServerAdmin(yield* McpServers)
     const limitsAdmin = makeLimitsAdmin(keys, accounts, yield* Limiter, yield* Budgets)
+    const sandboxAdmin = makeSandboxAdmin(yield* SandboxProvider)
 
     const signIn = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.gen(function*() {
@@ -116,15 +115,6 @@ export const AdminHandlers = HttpApiBuilder.group(
         return ok({ key: keyView(key), secret })
       })
 
-    const deleteSandbox = (principal: Principal, id: string) =>
-      Effect.gen(function*() {
-        const sandbox = yield* sandboxes.get(id)
-        // Another account's sandbox is "not found", so nothing leaks.
-        if (!mayManage(principal, sandboxAccount(sandbox))) return yield* new SandboxNotFound({ id })
-        yield* Effect.ignore(sandboxes.destroy(id))
-        return ok({ id, deleted: true })
-      })
-
     return handlers
       .handleRaw("signIn", ({ request }) => answer(signIn(request)))
       .handleRaw("signOut", ({ request }) => answer(signOut(request)))
@@ -170,29 +160,7 @@ export const AdminHandlers = HttpApiBuilder.group(
       )
       .handleRaw("deleteMcpServer", ({ params }) => withPrincipal((p) => mcpAdmin.remove(p, params.id)))
       .handleRaw("refreshMcpServer", ({ params }) => withPrincipal((p) => mcpAdmin.refresh(p, params.id)))
-      .handleRaw("listSandboxes", ({ query }) =>
-        withPrincipal((principal) =>
-          Effect.map(sandboxes.list, (all) => {
-            const scope = accountScope(principal, query.accountId)
-            const visible = scope === undefined ? all : all.filter((sandbox) => sandboxAccount(sandbox) === scope)
-            return ok({ sandboxes: visible.map((sandbox) => sandboxView(sandbox, sandboxes.display)) })
-          })
-        ))
-      .handleRaw("deleteSandbox", ({ params }) => withPrincipal((p) => deleteSandbox(p, params.id)))
+      .handleRaw("listSandboxes", ({ query }) => withPrincipal((p) => sandboxAdmin.list(p, query.accountId)))
+      .handleRaw("deleteSandbox", ({ params }) => withPrincipal((p) => sandboxAdmin.remove(p, params.id)))
   })
 )
-
-const sandboxView = (
-  sandbox: SandboxInfo,
-  display: { readonly width: number; readonly height: number }
-): SandboxView => ({
-  id: sandbox.id,
-  accountId: sandboxAccount(sandbox),
-  desktop: sandbox.desktop,
-  network: sandbox.network,
-  createdAt: sandbox.createdAt.toISOString(),
-  owner: sandbox.ownerKeyId === null ? "account" as const : "key" as const,
-  ...(sandbox.ownerKeyId === null ? {} : { keyId: sandbox.ownerKeyId }),
-  ...(sandbox.desktop ? { display } : {}),
-  instance: sandbox.instance
-})
