@@ -1,4 +1,4 @@
-import { Context, Duration, Effect, Latch, Layer, Schedule } from "effect"
+import { Context, Duration, Effect, Latch, Layer, Schedule, Semaphore } from "effect"
 import type { SqlError } from "effect/sql"
 import { AppConfig } from "../config/AppConfig.ts"
 import { type PriceList, priceList } from "../models/pricing.ts"
@@ -47,11 +47,13 @@ const make = Effect.fnUntraced(function*(options: LedgerOptions) {
     return store.insert(batch).pipe(Effect.tapError(() => Effect.sync(() => void buffer.unshift(...batch))))
   }))
 
-  const writeAll: Effect.Effect<void, SqlError.SqlError> = Effect.whileLoop({
+  // One writer at a time: a flush waits for the batch the background fiber has taken, so it returns with every row written.
+  const writing = Semaphore.makeUnsafe(1)
+  const writeAll: Effect.Effect<void, SqlError.SqlError> = Semaphore.withPermit(writing)(Effect.whileLoop({
     while: () => buffer.length > 0,
     body: () => writeBatch,
     step: () => undefined
-  })
+  }))
 
   const warnDropped = Effect.suspend(() => {
     if (dropped === 0) return Effect.void
@@ -120,7 +122,7 @@ export class UsageLedger extends Context.Service<UsageLedger, {
   readonly record: (event: UsageEvent) => void
   /** Buffers the row of a POST /chat (nothing for one that did not pass authentication). */
   readonly recordChat: (facts: ChatFacts, correlationId: string, ending: ChatEnding) => void
-  /** Writes everything buffered now. */
+  /** Writes everything buffered now, after the write under way if any. */
   readonly flush: Effect.Effect<void, SqlError.SqlError>
 }>()("parley/ledger/UsageLedger") {
   static readonly layerWith = (options: LedgerOptions): Layer.Layer<UsageLedger, never, LedgerStore> =>
