@@ -7,7 +7,7 @@ import { LedgerStore } from "./LedgerStore.ts"
 import type { UsageEvent } from "./UsageEvent.ts"
 
 export interface LedgerOptions {
-  /** Rows per INSERT, and how many buffered rows wake the writer at once (500). */
+  /** Rows per write (one transaction, `LedgerStore`), and how many buffered rows wake the writer at once (500). */
   readonly batchSize: number
   /** Longest a row waits in the buffer while the store answers (1 s). */
   readonly interval: Duration.Input
@@ -113,7 +113,7 @@ const make = Effect.fnUntraced(function*(options: LedgerOptions) {
  * The usage ledger's writer (docs/DESIGN.md §7). Recording is a push onto an
  * in-memory buffer, so the request path never waits for the store; a
  * background fiber writes the buffer in batches (at most `batchSize` rows a
- * statement, at least every `interval`), retries a failed write with
+ * write, at least every `interval`), retries a failed write with
  * backoff, and the layer's finalizer writes what is left when the gateway
  * stops. Rows past the retention are deleted hourly.
  */

@@ -28,9 +28,11 @@ const statementCacheSize = 200
 
 /**
  * Longer statements are prepared for each use and not kept. A prepared
- * statement's memory grows with its parameters (~0.5 MiB for the ledger's
- * 500-row, 20-column insert), and multi-row inserts have one text per batch
- * size: kept, 200 of them held ~120 MiB of native memory in the soak.
+ * statement's memory grows with its parameters (~0.5 MiB for a 500-row,
+ * 20-column insert), and a multi-row insert has one text per row count: kept,
+ * 200 of them held ~120 MiB of native memory in the soak. The ledger now
+ * writes in a few sizes under this length (`LedgerStore`); the bound stays for
+ * any other statement whose text grows with its data.
  */
 const cachedSqlLength = 2_000
 

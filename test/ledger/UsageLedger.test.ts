@@ -36,7 +36,7 @@ const withLedger = <A, E>(
 const database = Database.layerFromUrl("sqlite::memory:")
 
 describe("UsageLedger", () => {
-  it.effect("writes 500 rows at once in one INSERT, and fewer only when a second has passed", () =>
+  it.effect("writes 500 rows at once in one write, and fewer only when a second has passed", () =>
     Effect.gen(function*() {
       const watched: WatchedStore = { inserts: [], failNext: 0 }
       yield* withLedger(watched, (ledger) =>
