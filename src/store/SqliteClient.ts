@@ -121,6 +121,9 @@ export const make = Effect.fnUntraced(function*(options: SqliteOptions) {
         const db = new DatabaseSync(options.filename, { timeout: options.busyTimeoutMs ?? 5_000 })
         // WAL lets the CLI write while a server reads; NORMAL sync is safe under WAL.
         if (isFile(options.filename)) db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+        // Each INSERT in a transaction of several (the ledger's batches) keeps a statement
+        // journal; spilled to temporary files, they doubled the batch's writes and took ~30 % more CPU.
+        db.exec("PRAGMA temp_store = MEMORY")
         return db
       },
       catch: (cause) => sqlError(cause, "open")
