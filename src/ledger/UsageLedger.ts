@@ -1,4 +1,4 @@
-import { Context, Duration, Effect, Latch, Layer, Schedule } from "effect"
+import { Context, Duration, Effect, Latch, Layer, Schedule, Semaphore } from "effect"
 import type { SqlError } from "effect/sql"
 import { AppConfig } from "../config/AppConfig.ts"
 import type { UsageEvent } from "../domain/UsageEvent.ts"
@@ -8,7 +8,7 @@ import { LedgerStore } from "./LedgerStore.ts"
 import { toolCallEvent, type ToolCallFacts } from "./toolCallEvent.ts"
 
 export interface LedgerOptions {
-  /** Rows per INSERT, and how many buffered rows wake the writer at once (500). */
+  /** Rows per write (one transaction, `LedgerStore`), and how many buffered rows wake the writer at once (500). */
   readonly batchSize: number
   /** Longest a row waits in the buffer while the store answers (1 s). */
   readonly interval: Duration.Input
@@ -48,11 +48,13 @@ const make = Effect.fnUntraced(function*(options: LedgerOptions) {
     return store.insert(batch).pipe(Effect.tapError(() => Effect.sync(() => void buffer.unshift(...batch))))
   }))
 
-  const writeAll: Effect.Effect<void, SqlError.SqlError> = Effect.whileLoop({
+  // One writer at a time: a flush waits for the batch the background fiber has taken, so it returns with every row written.
+  const writing = Semaphore.makeUnsafe(1)
+  const writeAll: Effect.Effect<void, SqlError.SqlError> = Semaphore.withPermit(writing)(Effect.whileLoop({
     while: () => buffer.length > 0,
     body: () => writeBatch,
     step: () => undefined
-  })
+  }))
 
   const warnDropped = Effect.suspend(() => {
     if (dropped === 0) return Effect.void
@@ -114,7 +116,7 @@ const make = Effect.fnUntraced(function*(options: LedgerOptions) {
  * The usage ledger's writer (docs/DESIGN.md §7). Recording is a push onto an
  * in-memory buffer, so the request path never waits for the store; a
  * background fiber writes the buffer in batches (at most `batchSize` rows a
- * statement, at least every `interval`), retries a failed write with
+ * write, at least every `interval`), retries a failed write with
  * backoff, and the layer's finalizer writes what is left when the gateway
  * stops. Rows past the retention are deleted hourly.
  */
@@ -125,7 +127,7 @@ export class UsageLedger extends Context.Service<UsageLedger, {
   readonly recordChat: (facts: ChatFacts, correlationId: string, ending: ChatEnding) => void
   /** Buffers the row of an /mcp tools/call; `cancelled`: the client left before its answer. */
   readonly recordToolCall: (facts: ToolCallFacts, correlationId: string, cancelled: boolean) => void
-  /** Writes everything buffered now. */
+  /** Writes everything buffered now, after the write under way if any. */
   readonly flush: Effect.Effect<void, SqlError.SqlError>
 }>()("parley/ledger/UsageLedger") {
   static readonly layerWith = (options: LedgerOptions): Layer.Layer<UsageLedger, never, LedgerStore> =>

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Fiber, Latch, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestClock } from "effect/testing"
 import { LedgerStore } from "../../src/ledger/LedgerStore.ts"
@@ -36,7 +36,7 @@ const withLedger = <A, E>(
 const database = Database.layerFromUrl("sqlite::memory:")
 
 describe("UsageLedger", () => {
-  it.effect("writes 500 rows at once in one INSERT, and fewer only when a second has passed", () =>
+  it.effect("writes 500 rows at once in one write, and fewer only when a second has passed", () =>
     Effect.gen(function*() {
       const watched: WatchedStore = { inserts: [], failNext: 0 }
       yield* withLedger(watched, (ledger) =>
@@ -91,6 +91,36 @@ describe("UsageLedger", () => {
           >`SELECT correlation_id FROM usage_events ORDER BY id`
           assert.deepStrictEqual(rows.map((row) => row.correlation_id), Array.from({ length: 11 }, (_, i) => `c${i}`))
         }))
+    }).pipe(Effect.provide(database)))
+
+  it.effect("flushes only once the batch the writer has begun is written", () =>
+    Effect.gen(function*() {
+      const gate = Latch.makeUnsafe(false)
+      // The real store, whose writes wait at the gate.
+      const gated = Layer.effect(
+        LedgerStore,
+        Effect.map(Effect.service(LedgerStore), (real) =>
+          LedgerStore.of({
+            insert: (events) => Effect.andThen(gate.await, real.insert(events)),
+            deleteBefore: real.deleteBefore
+          }))
+      ).pipe(Layer.provide(LedgerStore.layer))
+      yield* Effect.scoped(
+        Effect.gen(function*() {
+          const ledger = Context.get(
+            yield* Layer.build(UsageLedger.layerWith(options).pipe(Layer.provide(gated))),
+            UsageLedger
+          )
+          for (let i = 0; i < 500; i++) ledger.record(usageEvent())
+          yield* settle
+          const flush = yield* Effect.forkChild(ledger.flush)
+          yield* settle
+          assert.isUndefined(flush.pollUnsafe())
+          yield* gate.open
+          yield* Fiber.join(flush)
+          assert.strictEqual(yield* countRows, 500)
+        }).pipe(Effect.ensuring(gate.open))
+      )
     }).pipe(Effect.provide(database)))
 
   // Live: the stop's own retries wait on the real clock.

@@ -28,7 +28,7 @@ export const usageEvent = (overrides: Partial<UsageEvent> = {}): UsageEvent => (
   ...overrides
 })
 
-/** The real store, watched: each INSERT's row count, and a number of INSERTs to fail first (a store that is down). */
+/** The real store, watched: each write's row count, and a number of writes to fail first (a store that is down). */
 export interface WatchedStore {
   readonly inserts: Array<number>
   failNext: number

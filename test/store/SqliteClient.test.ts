@@ -99,14 +99,19 @@ describe("SqliteClient", () => {
       )
     }).pipe(Effect.provide(memory)))
 
-  it.effect("creates the folder of a file database and enables WAL", () =>
+  it.effect("creates the folder of a file database, enables WAL and keeps temporary data in memory", () =>
     Effect.gen(function*() {
       const filename = join(mkdtempSync(join(tmpdir(), "parley-sqlite-")), "nested", "db.sqlite")
-      const mode = yield* Effect.gen(function*() {
+      const [mode, temp] = yield* Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
-        return yield* sql<{ journal_mode: string }>`PRAGMA journal_mode`
+        return [
+          yield* sql<{ journal_mode: string }>`PRAGMA journal_mode`,
+          // 2: MEMORY.
+          yield* sql<{ temp_store: number }>`PRAGMA temp_store`
+        ] as const
       }).pipe(Effect.provide(SqliteClient.layer({ filename })))
       assert.strictEqual(mode[0]?.journal_mode, "wal")
+      assert.strictEqual(temp[0]?.temp_store, 2)
       assert.isTrue(existsSync(filename))
     }))
 
