@@ -81,14 +81,17 @@ const runSteps = Effect.fnUntraced(function*(
 export type FailureText = (failure: ProviderFailure) => string
 
 // Untraced: a span costs ~20 µs a call, and this runs on every request (BENCHMARKS.md).
-const runToEnd = Effect.fnUntraced(function*(run: AgentRun, state: RunState, fetch: ClientFetch, pace: ClientPace) {
+const runToEnd = Effect.fnUntraced(function*(
+  run: AgentRun,
+  state: RunState,
+  tools: ToolSet,
+  fetch: ClientFetch,
+  pace: ClientPace
+) {
   const ended = yield* Effect.gen(function*() {
     const plain = run.resume === undefined ? plainStart(run.model, run.system, run.messages, fetch) : undefined
-    if (plain !== undefined) {
-      return yield* runSteps(run, state, makeToolSet(run.tools), plain.target, plain.prompt, pace)
-    }
+    if (plain !== undefined) return yield* runSteps(run, state, tools, plain.target, plain.prompt, pace)
     const history = yield* conversation(run.model, run.provider, run.messages, fetch, run.tools)
-    const tools = makeToolSet(run.tools)
     const resumed = yield* resumeApprovals(run, state, tools, pace)
     const prompt = yield* initialPrompt(history.target, run.provider, run.system, history.messages.concat(resumed))
     return yield* runSteps(run, state, tools, history.target, prompt, pace)
@@ -113,7 +116,8 @@ const runToEnd = Effect.fnUntraced(function*(run: AgentRun, state: RunState, fet
  * with the reason. URLs in the conversation are fetched with `fetch`. A streamed run keeps to its client's `pace`. Given `failureText`, a provider failure after the first
  * chunk ends the stream so too, with an `error` chunk and the reason
  * `error` (docs/DESIGN.md §3.3); without it (an answer sent in one piece,
- * which can still be an HTTP error) the run fails.
+ * which can still be an HTTP error) the run fails. What the run's tools kept
+ * for it alone (`ToolExecution.runScope`) is closed before it returns.
  */
 export const runAgent = (
   run: AgentRun,
@@ -142,17 +146,30 @@ const runConversation = (
 ): Effect.Effect<RunSummary, ProviderFailure | InvalidHistory | UnfetchablePart> =>
   Effect.suspend(() => {
     const state = new RunState(emit, run.meter, run.resume?.messageId)
-    const summary = runToEnd(run, state, fetch, pace)
-    if (failureText === undefined) return summary
-    // A stopped stream (the server shutting down, docs/DESIGN.md §8) ends its open parts; the server writes the rest.
-    const stoppable = Effect.onInterrupt(
-      summary,
-      () => Effect.sync(() => state.started && state.interrupt(STOPPED_TEXT))
-    )
-    return Effect.catchIf(
-      stoppable,
-      (failure): failure is ProviderFailure =>
-        state.started && failure._tag !== "InvalidHistory" && failure._tag !== "UnfetchablePart",
-      (failure) => Effect.sync(() => state.fail(failureText(failure), PROVIDER_FAILED_TEXT))
-    )
+    const tools = makeToolSet(run.tools)
+    const answered = endingStream(state, runToEnd(run, state, tools, fetch, pace), failureText)
+    // What the tools kept for the run alone closes after its last chunk, however the run ended (the browser's
+    // pages would hold a Chromium context for minutes); a run without tools (a plain chat) adds nothing here.
+    const runScope = tools.runScope
+    return runScope === undefined ? answered : Effect.onExit(answered, (exit) => runScope.close(exit))
   })
+
+// Given `failureText`, a run that broke after its first chunk ends its stream itself.
+const endingStream = (
+  state: RunState,
+  summary: Effect.Effect<RunSummary, ProviderFailure | InvalidHistory | UnfetchablePart>,
+  failureText: FailureText | undefined
+): Effect.Effect<RunSummary, ProviderFailure | InvalidHistory | UnfetchablePart> => {
+  if (failureText === undefined) return summary
+  // A stopped stream (the server shutting down, docs/DESIGN.md §8) ends its open parts; the server writes the rest.
+  const stoppable = Effect.onInterrupt(
+    summary,
+    () => Effect.sync(() => state.started && state.interrupt(STOPPED_TEXT))
+  )
+  return Effect.catchIf(
+    stoppable,
+    (failure): failure is ProviderFailure =>
+      state.started && failure._tag !== "InvalidHistory" && failure._tag !== "UnfetchablePart",
+    (failure) => Effect.sync(() => state.fail(failureText(failure), PROVIDER_FAILED_TEXT))
+  )
+}

@@ -59,7 +59,8 @@ const runOne = (state: RunState, call: ValidToolCall, run: ToolRunContext, pace:
       key: run.key,
       model: run.model,
       signal: controller.signal,
-      reportUsage: run.meter?.toolUsage ?? unmeteredUsage
+      reportUsage: run.meter?.toolUsage ?? unmeteredUsage,
+      runScope: call.runTool.runScope.get()
     }).pipe(Effect.onInterrupt(() => Effect.sync(() => controller.abort())))
   }).pipe(
     Effect.map(toJsonValue),

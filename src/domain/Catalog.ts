@@ -14,6 +14,11 @@ export const ToolInfo = Schema.Struct({
   description: Schema.String,
   category: Schema.String,
   requiresSandbox: Schema.Boolean,
+  optionalSandbox: Schema.optionalKey(
+    Schema.String.annotate({
+      description: "Present when the tool runs without a sandbox but uses one named by sandboxId: what for."
+    })
+  ),
   requiredContext: Schema.Array(Schema.String),
   promptTypes: Schema.Array(Schema.String)
 })

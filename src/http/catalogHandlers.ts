@@ -28,6 +28,7 @@ const describeTool = (tool: Tool) => ({
   description: tool.description,
   category: tool.category,
   requiresSandbox: tool.requiresSandbox,
+  ...(tool.optionalSandbox === undefined ? {} : { optionalSandbox: tool.optionalSandbox }),
   requiredContext: tool.requiredContext.map((requirement) => requirement.field),
   promptTypes: tool.promptTypes
 })

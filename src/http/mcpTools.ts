@@ -40,9 +40,10 @@ const NEEDS_APPROVAL = "needs a person's approval, which /mcp cannot ask for: " 
 const APPROVAL_META = "parley/approvalRequired"
 
 /**
- * A tool as MCP clients see it: its input schema, with `_context` and
- * `_sandboxId` when it needs them, and marked when the key's calls of it
- * wait for a person.
+ * A tool as MCP clients see it: its input schema, with `_context` when it
+ * needs one, `_sandboxId` when it needs one (required) or can use one
+ * (optional, saying what for), and marked when the key's calls of it wait
+ * for a person.
  */
 const describe = (tool: Tool, needsApproval: boolean): McpToolInfo => {
   const schema = compileTool(tool).definition.inputSchema as McpToolInfo["inputSchema"]
@@ -57,13 +58,23 @@ const describe = (tool: Tool, needsApproval: boolean): McpToolInfo => {
   }
   if (tool.requiresSandbox) {
     extra[SANDBOX_ARGUMENT] = { type: "string", description: "The sandbox to run in (POST /api/v1/sandboxes)" }
+  } else if (tool.optionalSandbox !== undefined) {
+    extra[SANDBOX_ARGUMENT] = {
+      type: "string",
+      description: `Optional: a sandbox id. ${tool.optionalSandbox} (Each /mcp call is a request of its own.)`
+    }
   }
   return {
     name: tool.name,
     description: needsApproval ? `${tool.description}\n\nThis tool ${NEEDS_APPROVAL}.` : tool.description,
     inputSchema: Object.keys(extra).length === 0
       ? schema
-      : { ...schema, type: "object", properties: { ...schema.properties, ...extra } },
+      : {
+        ...schema,
+        type: "object",
+        properties: { ...schema.properties, ...extra },
+        ...(tool.requiresSandbox ? { required: [...(schema.required ?? []), SANDBOX_ARGUMENT] } : {})
+      },
     ...(needsApproval ? { _meta: { [APPROVAL_META]: true } } : {})
   }
 }

@@ -46,9 +46,10 @@ export interface ToolExecution<Context = Readonly<Record<string, unknown>>> {
   readonly signal: AbortSignal
   readonly reportUsage: UsageSink
   /**
-   * Closes when the run ends, where its caller knows when (a `/mcp` call: the
-   * call itself). What a tool keeps for the run alone (the browser's pages
-   * without a sandbox) closes with it; absent (a /chat run), such things idle out.
+   * Closes when the run ends, however it ends: a /chat run's (made on its
+   * first tool call), a `/mcp` call's. What a tool keeps for the run alone
+   * (the browser's pages without a sandbox) closes with it; absent (a caller
+   * that does not say), such things idle out.
    */
   readonly runScope?: Scope.Scope | undefined
 }
@@ -81,6 +82,12 @@ export interface Tool {
   /** Derived from the tool's declared context: its fields that are not optional. */
   readonly requiredContext: ReadonlyArray<ContextRequirement>
   readonly requiresSandbox: boolean
+  /**
+   * Set on a tool that runs without a sandbox but uses one the request names:
+   * what for (the browser keeps its pages in it across requests). Where a
+   * sandbox is offered (GET /tools, `/mcp`'s `_sandboxId`) it is optional for this tool.
+   */
+  readonly optionalSandbox?: string | undefined
   /** The prompt types whose tool set holds this tool (docs/DESIGN.md §3.12); declared here only. */
   readonly promptTypes: ReadonlyArray<PromptType>
   /** `input` is what `inputSchema` decoded. */

@@ -20,6 +20,8 @@ export interface ToolSpec<Input extends Schema.Codec<unknown, unknown>, Fields e
    */
   readonly context?: Fields
   readonly requiresSandbox?: boolean
+  /** For a tool that runs without a sandbox but uses one the request names: what for (see `Tool`). */
+  readonly optionalSandbox?: string
   /** The prompt types whose tool set holds this tool (docs/DESIGN.md §3.12). */
   readonly promptTypes: ReadonlyArray<PromptType>
   readonly execute: (
@@ -66,6 +68,7 @@ export const defineTool = <Input extends Schema.Codec<unknown, unknown>, Fields 
       .filter(([, schema]) => !SchemaAST.isOptional(schema.ast))
       .map(([field, schema]) => ({ field, schema })),
     requiresSandbox: spec.requiresSandbox ?? false,
+    ...(spec.optionalSandbox === undefined ? {} : { optionalSandbox: spec.optionalSandbox }),
     promptTypes: spec.promptTypes,
     ...(spec.toModelOutput === undefined ? {} : { toModelOutput: spec.toModelOutput }),
     execute: (input, execution) => {

@@ -17,8 +17,21 @@ describe("makeToolSet", () => {
       expect(entry?.decode({ query: "a", limit: null })).toEqual(Result.succeed({ query: "a", limit: undefined }))
     }))
 
-  it.effect("has no function tools for a run without tools", () =>
+  it.effect("has no function tools and no run scope for a run without tools", () =>
     Effect.sync(() => {
-      assert.isUndefined(makeToolSet([]).definitions)
+      const none = makeToolSet([])
+      assert.isUndefined(none.definitions)
+      // So a plain chat adds nothing to close at its end (runAgent).
+      assert.isUndefined(none.runScope)
+    }))
+
+  it.effect("gives every tool of a run the run's one scope", () =>
+    Effect.sync(() => {
+      const set = makeToolSet([makeTestTool({ name: "a" }), makeTestTool({ name: "b" })].map((tool) => ({
+        tool,
+        context: {}
+      })))
+      assert.isDefined(set.runScope)
+      for (const entry of set.byName.values()) assert.strictEqual(entry.runScope, set.runScope)
     }))
 })

@@ -21,7 +21,8 @@ const tools = [
       schema: Schema.Record(Schema.String, Schema.String)
     }],
     promptTypes: ["bossJobsiteSystemPrompt", "bossJobsiteLocalSystemPrompt"]
-  })
+  }),
+  makeTestTool({ name: "pages", optionalSandbox: "Pages persist across requests naming the same sandbox." })
 ]
 
 beforeAll(async () => {
@@ -80,6 +81,20 @@ describe("GET /tools", () => {
       requiredContext: ["configData", "replyPrompts"],
       promptTypes: ["bossJobsiteSystemPrompt", "bossJobsiteLocalSystemPrompt"]
     }])
+  })
+})
+
+describe("GET /tools, sandboxes", () => {
+  it("says what an optional sandbox is for, and a sandbox tool requires one", async () => {
+    const { secret } = await gateway.createKey({ tools: ["pages", "bash"] })
+    const { body } = await get("/tools", secret)
+    const byName = new Map(body.data.tools.map((tool: { name: string }) => [tool.name, tool]))
+    expect(byName.get("pages")).toMatchObject({
+      requiresSandbox: false,
+      optionalSandbox: "Pages persist across requests naming the same sandbox."
+    })
+    expect(byName.get("bash")).toMatchObject({ requiresSandbox: true })
+    expect(byName.get("bash")).not.toHaveProperty("optionalSandbox")
   })
 })
 

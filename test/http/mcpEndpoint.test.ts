@@ -24,7 +24,9 @@ beforeAll(async () => {
   gateway = await startGateway({
     tools: [
       makeTestTool({ name: "echo" }),
-      makeTestTool({ name: "needs_token", requiredContext: [{ field: "token" }] })
+      makeTestTool({ name: "needs_token", requiredContext: [{ field: "token" }] }),
+      makeTestTool({ name: "shell", requiresSandbox: true }),
+      makeTestTool({ name: "pages", optionalSandbox: "Pages persist across requests naming the same sandbox." })
     ],
     config: {
       mcpServers: [httpServerEntry("everything", everything.url)]
@@ -68,6 +70,26 @@ describe("parley as an MCP server at /mcp (docs/DESIGN.md §9)", () => {
         const given = yield* client.callTool({ tool: needsToken, arguments: { text: "x", _context: { token: "t" } } })
         expect(given.structuredContent).toEqual({ echoed: "x", contextKeys: ["token"] })
       }))
+  })
+
+  it("lists _sandboxId as required for a tool that needs a sandbox, optional and saying what for where it can use one", async () => {
+    const { secret } = await gateway.createKey({ tools: ["echo", "shell", "pages"] })
+    const tools = await withClient(secret, (client) => client.listTools())
+    const schemaOf = (name: string) => tools.find((tool) => tool.name === name)!.inputSchema
+    const shell = schemaOf("shell")
+    expect(shell.properties?._sandboxId).toEqual({
+      type: "string",
+      description: "The sandbox to run in (POST /api/v1/sandboxes)"
+    })
+    expect(shell.required).toEqual(["text", "_sandboxId"])
+    const pages = schemaOf("pages")
+    expect(pages.properties?._sandboxId).toEqual({
+      type: "string",
+      description: "Optional: a sandbox id. Pages persist across requests naming the same sandbox. " +
+        "(Each /mcp call is a request of its own.)"
+    })
+    expect(pages.required).toEqual(["text"])
+    expect(schemaOf("echo").properties).not.toHaveProperty("_sandboxId")
   })
 
   it("counts tool calls against requestsPerMinute (docs/DESIGN.md §11)", async () => {

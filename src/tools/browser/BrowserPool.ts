@@ -139,7 +139,7 @@ export class BrowserPool extends Context.Service<BrowserPool, {
       })
 
     // Keys of sessions no action is using, least recently used first (a Map keeps insertion order).
-    // A /chat run does not say when it ends, so a full pool makes room by closing these.
+    // A request's session stays open between actions until its run ends: a full pool makes room by closing these.
     const running = new Map<string, number>()
     const idleSince = new Map<string, number>()
     const begin = (key: string) => {

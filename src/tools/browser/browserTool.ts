@@ -22,12 +22,14 @@ export const makeBrowserTool = (pool: BrowserPool["Service"]) =>
     description,
     category: "browser automation",
     inputSchema: BrowserInput,
+    optionalSandbox:
+      "Pages and cookies persist across requests naming the same sandbox; without one they last one request.",
     promptTypes: ["bossJobsiteSystemPrompt", "bossJobsiteLocalSystemPrompt", "generalComputerSystemPrompt"],
     toModelOutput: browserModelOutput,
     execute: (input, execution) =>
       pool.use(
         // Without a sandbox the run's pages are its own: defineTool passes every call of a run the same context object.
-        // They close when the run does, where its caller says when (a /mcp call); else they idle out.
+        // They close when the run does (its scope: a /chat run's, a /mcp call's); else they idle out.
         execution.sandboxId === null || execution.sandboxId === ""
           ? { request: execution.context, endsWith: execution.runScope }
           : { sandboxId: execution.sandboxId, keyId: execution.key.id },

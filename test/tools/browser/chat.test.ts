@@ -171,8 +171,87 @@ layer(Layer.merge(poolLayer(), TestSites.layer), { timeout: 30_000, excludeTestS
         })
       }))
 
-    it.effect("is listed in /tools with its category and promptTypes", () =>
+    it.effect("closes a request's pages when its run ends, answered in one piece or streamed", () =>
       Effect.gen(function*() {
+        const { site } = yield* TestSites
+        const pool = yield* BrowserPool
+        const { gateway, secret } = yield* gatewayWithBrowser
+        const sessionsBefore = yield* pool.openSessions
+        for (const stream of [false, true]) {
+          gateway.upstream.enqueue(
+            { type: "tool-calls", calls: [{ name: "browser", arguments: { action: "navigate", url: `${site}/` } }] },
+            { type: "text", text: "Seen." }
+          )
+          const response = yield* Effect.promise(() =>
+            postJson(`${gateway.url}/api/v1/chat`, chatBody({ stream, allowedTools: ["browser"] }), bearer(secret))
+          )
+          const body = yield* Effect.promise(() => response.text())
+          assert.include(body, `"title":"Home"`)
+          // Not left to the 2-minute idle close: the context is gone by the time the answer ends.
+          assert.strictEqual(yield* pool.openSessions, sessionsBefore)
+        }
+      }))
+
+    it.effect("closes a request's pages when the client disconnects between two steps", () =>
+      Effect.gen(function*() {
+        const { site } = yield* TestSites
+        const pool = yield* BrowserPool
+        const { gateway, secret } = yield* gatewayWithBrowser
+        const sessionsBefore = yield* pool.openSessions
+        const requestsBefore = gateway.upstream.requests.length
+        gateway.upstream.enqueue(
+          { type: "tool-calls", calls: [{ name: "browser", arguments: { action: "navigate", url: `${site}/` } }] },
+          { type: "hang" }
+        )
+        const response = yield* Effect.promise(() =>
+          postJson(`${gateway.url}/api/v1/chat`, chatBody({ stream: true, allowedTools: ["browser"] }), bearer(secret))
+        )
+        const reader = response.body!.getReader()
+        // The page is open and no action runs: the run waits for the model's second answer.
+        yield* Effect.promise(async () => {
+          while (gateway.upstream.requests.length < requestsBefore + 2) {
+            await new Promise((resolve) => setTimeout(resolve, 10))
+          }
+        })
+        assert.strictEqual(yield* pool.openSessions, sessionsBefore + 1)
+        yield* Effect.promise(() => reader.cancel())
+        yield* Effect.promise(async () => {
+          while (Effect.runSync(pool.openSessions) > sessionsBefore) {
+            await new Promise((resolve) => setTimeout(resolve, 10))
+          }
+        })
+      }))
+
+    it.effect("keeps a sandbox's pages from one request to the next", () =>
+      Effect.gen(function*() {
+        const { site } = yield* TestSites
+        const pool = yield* BrowserPool
+        const { gateway, secret } = yield* gatewayWithBrowser
+        const sessionsBefore = yield* pool.openSessions
+        const ask = (args: Record<string, unknown>) =>
+          Effect.gen(function*() {
+            gateway.upstream.enqueue(
+              { type: "tool-calls", calls: [{ name: "browser", arguments: args }] },
+              { type: "text", text: "Done." }
+            )
+            const response = yield* Effect.promise(() =>
+              postJson(
+                `${gateway.url}/api/v1/chat`,
+                chatBody({ allowedTools: ["browser"], sandboxId: "chat-pages" }),
+                bearer(secret)
+              )
+            )
+            const [part] = toolParts(yield* Effect.promise(() => response.json()))
+            return part.output
+          })
+        yield* ask({ action: "navigate", url: `${site}/second` })
+        assert.strictEqual((yield* ask({ action: "extract", selector: "h1" })).text, "Second page")
+        assert.strictEqual(yield* pool.openSessions, sessionsBefore + 1)
+      }))
+
+    it.effect("is listed in /tools with its category, its optional sandbox and promptTypes", () =>
+      Effect.gen(function*() {
+        const pool = yield* BrowserPool
         const { gateway, secret } = yield* gatewayWithBrowser
         const response = yield* Effect.promise(() => fetch(`${gateway.url}/api/v1/tools`, { headers: bearer(secret) }))
         const body: any = yield* Effect.promise(() => response.json())
@@ -180,6 +259,7 @@ layer(Layer.merge(poolLayer(), TestSites.layer), { timeout: 30_000, excludeTestS
         assert.deepInclude(browser, {
           category: "browser automation",
           requiresSandbox: false,
+          optionalSandbox: makeBrowserTool(pool).optionalSandbox,
           requiredContext: [],
           promptTypes: ["bossJobsiteSystemPrompt", "bossJobsiteLocalSystemPrompt", "generalComputerSystemPrompt"]
         })

@@ -51,6 +51,16 @@ layer(Layer.merge(poolLayer(), TestSites.layer), { timeout: 30_000, excludeTestS
         assert.strictEqual(yield* pool.openSessions, sessionsBefore)
       }))
 
+    it.effect("offers _sandboxId as optional, saying it keeps the pages between calls", () =>
+      Effect.gen(function*() {
+        const withClient = yield* browserOverMcp
+        const [browser] = yield* withClient((client) => client.listTools())
+        const schema = browser!.inputSchema
+        const sandbox = schema.properties?._sandboxId as { readonly description?: string } | undefined
+        assert.include(sandbox?.description, "Pages and cookies persist across requests naming the same sandbox")
+        assert.notInclude(schema.required ?? [], "_sandboxId")
+      }))
+
     it.effect("with _sandboxId the key's pages of that sandbox persist from one call to the next", () =>
       Effect.gen(function*() {
         const { site } = yield* TestSites
