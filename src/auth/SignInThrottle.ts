@@ -37,7 +37,10 @@ export class SignInThrottle extends Context.Service<SignInThrottle, {
   /** How long the attempt waits before its password is checked. */
   readonly delayFor: (attempt: Attempt) => Effect.Effect<Duration.Duration>
   readonly failed: (attempt: Attempt) => Effect.Effect<void>
-  /** Forgets the failures of the attempt's email and address. */
+  /**
+   * Forgets the failures of the attempt's email; its address keeps its
+   * count (failures on any email) until it has been quiet long enough.
+   */
   readonly succeeded: (attempt: Attempt) => Effect.Effect<void>
 }>()("parley/auth/SignInThrottle") {
   static readonly make = (options: ThrottleOptions) =>
@@ -47,10 +50,9 @@ export class SignInThrottle extends Context.Service<SignInThrottle, {
       const free = options.freeFailures ?? 3
       const base = options.baseDelayMs ?? 500
       const max = options.maxDelayMs ?? 10_000
-      const countersOf = (attempt: Attempt) =>
-        [`email:${attempt.email.trim().toLowerCase()}`, `address:${attempt.address}`].map((name) =>
-          createHmac("sha256", key).update(`sign-in:${name}`).digest("hex")
-        )
+      const counter = (name: string) => createHmac("sha256", key).update(`sign-in:${name}`).digest("hex")
+      const emailCounter = (attempt: Attempt) => counter(`email:${attempt.email.trim().toLowerCase()}`)
+      const countersOf = (attempt: Attempt) => [emailCounter(attempt), counter(`address:${attempt.address}`)]
       return SignInThrottle.of({
         delayFor: (attempt) =>
           Effect.gen(function*() {
@@ -63,7 +65,8 @@ export class SignInThrottle extends Context.Service<SignInThrottle, {
             Clock.currentTimeMillis,
             (now) => counters.add(countersOf(attempt), FORGET_AFTER_MS, now)
           ),
-        succeeded: (attempt) => counters.clear(countersOf(attempt))
+        // Only the email's: anyone with an account could otherwise wipe the address's count between guesses.
+        succeeded: (attempt) => counters.clear([emailCounter(attempt)])
       })
     })
 

@@ -59,20 +59,39 @@ const suite = <E>(name: string, counters: Layer.Layer<FailureCounters, E>) =>
         ], [100, 100, 0])
       }))
 
-    it.effect("forgets after a success, or after a quiet quarter hour, then counts from one again", () =>
+    it.effect("a success forgets its email's failures, not its address's, and adds none", () =>
+      Effect.gen(function*() {
+        const { throttle, waitMs } = yield* throttleWith({ freeFailures: 2, baseDelayMs: 100 })
+        const [a, b, c, own, next] = [email(), email(), email(), email(), email()]
+        const [here, elsewhere] = [address(), address()]
+        for (const guessed of [a, a, b, c]) yield* throttle.failed({ email: guessed, address: here })
+        assert.strictEqual(yield* waitMs({ email: next, address: here }), 400)
+        assert.strictEqual(yield* waitMs({ email: a, address: elsewhere }), 100)
+
+        // The attacker signs in to an account of their own: the address's guesses still count.
+        yield* throttle.succeeded({ email: own, address: here })
+        assert.strictEqual(yield* waitMs({ email: next, address: here }), 400)
+        assert.strictEqual(yield* waitMs({ email: own, address: here }), 400)
+
+        // A's owner gets the password right: A is forgiven everywhere, the address is not.
+        yield* throttle.succeeded({ email: a, address: here })
+        assert.strictEqual(yield* waitMs({ email: a, address: elsewhere }), 0)
+        assert.strictEqual(yield* waitMs({ email: a, address: here }), 400)
+        yield* throttle.failed({ email: a, address: elsewhere })
+        assert.strictEqual(yield* waitMs({ email: a, address: elsewhere }), 0)
+      }))
+
+    it.effect("forgets after a quiet quarter hour, successes or not, then counts from one again", () =>
       Effect.gen(function*() {
         const { throttle, waitMs } = yield* throttleWith({ freeFailures: 1, baseDelayMs: 100 })
         const attempt = { email: email(), address: address() }
         yield* throttle.failed(attempt)
-        yield* throttle.succeeded(attempt)
-        assert.strictEqual(yield* waitMs(attempt), 0)
-
-        yield* throttle.failed(attempt)
         yield* throttle.failed(attempt)
         yield* TestClock.adjust("14 minutes")
-        assert.strictEqual(yield* waitMs(attempt), 200)
-        yield* TestClock.adjust("15 minutes")
-        assert.strictEqual(yield* waitMs(attempt), 0)
+        yield* throttle.succeeded(attempt)
+        assert.strictEqual(yield* waitMs({ ...attempt, email: email() }), 200)
+        yield* TestClock.adjust("1 minute")
+        assert.strictEqual(yield* waitMs({ ...attempt, email: email() }), 0)
         yield* throttle.failed(attempt)
         assert.strictEqual(yield* waitMs(attempt), 100)
       }))
