@@ -13,7 +13,7 @@ import { usageEvent } from "./fixtures.ts"
 
 const counts = [0, 1, 7, 33, 1_000]
 
-// Rows whose numbers that may be null are null, whole or fractional in turn: Postgres types parameters by value.
+// Rows whose numbers that may be null are null, whole or fractional in turn: the Postgres driver types a number by its value.
 const event = (n: number, i: number) =>
   usageEvent({
     correlationId: `n${n}:${i}`,
@@ -42,23 +42,25 @@ const expected = (n: number, i: number): Row => {
   }
 }
 
-/** The INSERT texts run while `effect` runs, seen on their way to the driver. */
-const capturingInserts = <A, E, R>(texts: Set<string>, effect: Effect.Effect<A, E, R>) =>
+/** The INSERT texts run while `effect` runs, seen on their way to the driver, one per execution. */
+const capturingInserts = <A, E, R>(texts: Array<string>, effect: Effect.Effect<A, E, R>) =>
   Effect.provideService(effect, Statement.CurrentTransformer, (statement) =>
     Effect.sync(() => {
       const [text] = statement.compile()
-      if (text.startsWith("INSERT INTO usage_events")) texts.add(text)
+      if (text.startsWith("INSERT INTO usage_events")) texts.push(text)
       return statement
     }))
 
 const rowsOf = (text: string) => text.split("),(").length
+
+const batchSize = 500
 
 /** N rows through the ledger (500 a batch), its stop writing what is left. */
 const writeThroughLedger = (n: number) =>
   Effect.scoped(Effect.gen(function*() {
     const context = yield* Layer.build(
       UsageLedger.layerWith({
-        batchSize: 500,
+        batchSize,
         interval: "1 second",
         retentionDays: 90,
         retentionEvery: "1 hour",
@@ -71,16 +73,22 @@ const writeThroughLedger = (n: number) =>
   }))
 
 /**
- * Each count's rows are written once each, in order, with their values; the
- * INSERTs have the fixed sizes only, and `prepared` (how many INSERT
- * statements the driver prepared) shows each text prepared once.
+ * Each count's rows are written once each, in order, with their values;
+ * `checkTexts` is given the INSERTs each count ran, and `prepared` (how many
+ * INSERT statements the driver prepared) must be the number of their texts.
  */
-const writesEachRowOnce = (prepared: Effect.Effect<number, unknown, SqlClient.SqlClient>) =>
+const writesEachRowOnce = (
+  prepared: Effect.Effect<number, unknown, SqlClient.SqlClient>,
+  checkTexts: (n: number, texts: ReadonlyArray<string>) => void
+) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const texts = new Set<string>()
     for (const n of counts) {
-      yield* capturingInserts(texts, writeThroughLedger(n))
+      const run: Array<string> = []
+      yield* capturingInserts(run, writeThroughLedger(n))
+      checkTexts(n, run)
+      for (const text of run) texts.add(text)
       const rows = yield* sql<Row>`SELECT correlation_id, input_tokens, reasoning_tokens, first_byte_ms, cost_usd
         FROM usage_events WHERE correlation_id LIKE ${`n${n}:%`} ORDER BY id`
       assert.deepStrictEqual(
@@ -89,11 +97,11 @@ const writesEachRowOnce = (prepared: Effect.Effect<number, unknown, SqlClient.Sq
         `${n} rows`
       )
     }
-    assert.deepStrictEqual([...texts].map(rowsOf).sort((a, b) => b - a), [...insertSizes])
     assert.strictEqual(yield* prepared, texts.size)
+    return texts
   })
 
-// A NOT NULL violation in the second INSERT of a 40-row batch (32 + 8).
+// A NOT NULL violation in row 36 of a 40-row batch: on SQLite, in its second INSERT (32 + 8).
 const writesWholeOrNothing = Effect.gen(function*() {
   const store = yield* LedgerStore
   const batch = Array.from(
@@ -114,7 +122,11 @@ describe("LedgerStore on SQLite", () => {
     const prepared = Effect.sync(() =>
       prepare.mock.calls.filter(([text]) => text.startsWith("INSERT INTO usage_events")).length
     )
-    return writesEachRowOnce(prepared).pipe(
+    return writesEachRowOnce(
+      prepared,
+      (n, texts) => assert.strictEqual(texts.reduce((sum, text) => sum + rowsOf(text), 0), n, `${n} rows`)
+    ).pipe(
+      Effect.map((texts) => assert.deepStrictEqual([...texts].map(rowsOf).sort((a, b) => b - a), [...insertSizes])),
       Effect.ensuring(Effect.sync(() => prepare.mockRestore())),
       Effect.provide(database)
     )
@@ -139,25 +151,39 @@ describePostgres("LedgerStore on Postgres", () => {
   })
 
   it.effect(
-    "writes N rows once each in INSERTs of the fixed sizes, each prepared once",
-    () => withFreshSchema((schema) => writesEachRowOnce(prepared).pipe(Effect.provide(database(schema)))),
+    "writes N rows once each, a batch in one INSERT of one text whatever its size, prepared once",
+    () =>
+      withFreshSchema((schema) =>
+        writesEachRowOnce(
+          prepared,
+          (n, texts) => assert.strictEqual(texts.length, Math.ceil(n / batchSize), `${n} rows`)
+        ).pipe(
+          Effect.map((texts) => assert.strictEqual(texts.size, 1)),
+          Effect.provide(database(schema))
+        )
+      ),
     30_000
   )
 
-  it.effect("writes a batch of several INSERTs whole or not at all", () =>
+  it.effect("writes a batch whole or not at all", () =>
     withFreshSchema((schema) =>
       writesWholeOrNothing.pipe(Effect.provide(LedgerStore.layer.pipe(Layer.provideMerge(database(schema)))))
     ))
 
-  it.effect("writes a fraction for an integer column (Postgres rounds it)", () =>
+  it.effect("writes a fraction for an integer column (Postgres rounds it, a half to even)", () =>
     withFreshSchema((schema) =>
       Effect.gen(function*() {
         const store = yield* LedgerStore
-        yield* store.insert([usageEvent({ inputTokens: 12.4, costUsd: 2 })])
+        yield* store.insert([usageEvent({ inputTokens: 12.4, durationMs: 40.5, costUsd: 2 })])
         const sql = yield* SqlClient.SqlClient
-        const rows = yield* sql<{ readonly input_tokens: number; readonly cost_usd: number }>`
-          SELECT input_tokens, cost_usd FROM usage_events`
-        assert.deepStrictEqual(rows.map((row) => [row.input_tokens, Number(row.cost_usd)]), [[12, 2]])
+        const rows = yield* sql<
+          { readonly input_tokens: number; readonly duration_ms: number; readonly cost_usd: number }
+        >`
+          SELECT input_tokens, duration_ms, cost_usd FROM usage_events`
+        assert.deepStrictEqual(
+          rows.map((row) => [row.input_tokens, row.duration_ms, Number(row.cost_usd)]),
+          [[12, 40, 2]]
+        )
       }).pipe(Effect.provide(LedgerStore.layer.pipe(Layer.provideMerge(database(schema)))))
     ))
 })
