@@ -175,7 +175,7 @@ const table: { readonly [Tag in ApiFailure["_tag"]]: Row<Failure<Tag>> } = {
   SandboxNotFound: (e) => ({
     status: 404,
     error: errorNames[404],
-    message: `No sandbox ${e.id}. GET /api/v1/sandboxes lists yours.`,
+    message: `No sandbox ${e.id}. ${e.remedy ?? "GET /api/v1/sandboxes lists yours."}`,
     details: { sandboxId: e.id }
   }),
   // docs/DESIGN.md §8: the instance named lets a balancer (or the client) send the request there.

@@ -11,10 +11,10 @@ import type { McpRegistry } from "../mcp/McpRegistry.ts"
 import { resolveMcpTools } from "../mcp/resolveMcpTools.ts"
 import { observeToolCall } from "../observability/observeToolCall.ts"
 import type { SandboxProvider } from "../sandbox/SandboxProvider.ts"
-import { checkTool, isUsable } from "../tools/contextCheck.ts"
+import { checkTool, isUsable, type ToolCheck } from "../tools/contextCheck.ts"
+import { contextJsonSchema } from "../tools/contextSchema.ts"
 import type { Tool, ToolModelOutput } from "../tools/Tool.ts"
 import { compileTool } from "../tools/toolDefinition.ts"
-import { missingToolContext } from "../tools/toolErrors.ts"
 import type { ToolRegistry } from "../tools/ToolRegistry.ts"
 
 /** What /mcp runs tools with: the gateway's tools, MCP servers and sandboxes, under the key's limits and budgets. */
@@ -41,29 +41,38 @@ const APPROVAL_META = "parley/approvalRequired"
 
 /**
  * A tool as MCP clients see it: its input schema, with `_context` when it
- * needs one, `_sandboxId` when it needs one (required) or can use one
+ * declares context (required, with its required fields, when it cannot run
+ * without), `_sandboxId` when it needs one (required) or can use one
  * (optional, saying what for), and marked when the key's calls of it wait
  * for a person.
  */
 const describe = (tool: Tool, needsApproval: boolean): McpToolInfo => {
   const schema = compileTool(tool).definition.inputSchema as McpToolInfo["inputSchema"]
   const extra: Record<string, object> = {}
-  if (tool.requiredContext.length > 0) {
+  const required: Array<string> = []
+  const context = contextJsonSchema(tool)
+  if (context !== undefined) {
+    const needed = tool.requiredContext.length > 0
     extra[CONTEXT_ARGUMENT] = {
-      type: "object",
-      description: `The tool's context (as a /chat request's \`context\`); it needs ${
-        tool.requiredContext.map((requirement) => requirement.field).join(", ")
+      ...context.schema,
+      description: `The tool's context (what a /chat request sends as \`context\`); ${
+        needed
+          ? `required: the tool cannot run without ${tool.requiredContext.map(({ field }) => field).join(", ")}`
+          : "optional: the tool runs without it"
       }`
     }
+    if (needed) required.push(CONTEXT_ARGUMENT)
   }
   if (tool.requiresSandbox) {
     extra[SANDBOX_ARGUMENT] = { type: "string", description: "The sandbox to run in (POST /api/v1/sandboxes)" }
+    required.push(SANDBOX_ARGUMENT)
   } else if (tool.optionalSandbox !== undefined) {
     extra[SANDBOX_ARGUMENT] = {
       type: "string",
       description: `Optional: a sandbox id. ${tool.optionalSandbox} (Each /mcp call is a request of its own.)`
     }
   }
+  const definitions = { ...(schema["definitions"] as object | undefined), ...context?.definitions }
   return {
     name: tool.name,
     description: needsApproval ? `${tool.description}\n\nThis tool ${NEEDS_APPROVAL}.` : tool.description,
@@ -73,7 +82,8 @@ const describe = (tool: Tool, needsApproval: boolean): McpToolInfo => {
         ...schema,
         type: "object",
         properties: { ...schema.properties, ...extra },
-        ...(tool.requiresSandbox ? { required: [...(schema.required ?? []), SANDBOX_ARGUMENT] } : {})
+        ...(required.length === 0 ? {} : { required: [...(schema.required ?? []), ...required] }),
+        ...(Object.keys(definitions).length === 0 ? {} : { definitions })
       },
     ...(needsApproval ? { _meta: { [APPROVAL_META]: true } } : {})
   }
@@ -121,6 +131,26 @@ const toContent = (tool: Tool, output: unknown): CallToolResult => {
   }
 }
 
+/**
+ * What a call lacks or has malformed, as /chat's MissingToolContext says it,
+ * then where a /mcp call sends it: `arguments._context.<field>`, `arguments._sandboxId`.
+ */
+const unusable = (tool: Tool, check: ToolCheck, sandboxId: string | null): string => {
+  const missing = tool.requiredContext.map(({ field }) => field).filter((field) => check.missingContext.includes(field))
+  const parts = missing.length === 0 ? [] : [
+    `Missing required context: ${missing.join(", ")}; send ${missing.length === 1 ? "it" : "them"} as ${
+      missing.map((field) => `arguments.${CONTEXT_ARGUMENT}.${field}`).join(", ")
+    }`
+  ]
+  for (const { field, issues } of check.structureErrors) {
+    parts.push(`Invalid context arguments.${CONTEXT_ARGUMENT}.${field}: ${issues.join("; ")}`)
+  }
+  if (tool.requiresSandbox && (sandboxId === null || sandboxId === "")) {
+    parts.push(`Missing a sandbox: send its id as arguments.${SANDBOX_ARGUMENT} (POST /api/v1/sandboxes makes one)`)
+  }
+  return parts.join(". ")
+}
+
 /** An unknown tool and one the key may not use read the same: a key cannot probe what exists. */
 export class UnknownMcpTool extends Error {}
 
@@ -162,7 +192,7 @@ export const callToolFor = (
     const context = rawContext ?? {}
     const sandboxId = rawSandbox ?? null
     const check = checkTool(tool, context, sandboxId)
-    if (!isUsable(check)) return toolError(missingToolContext([check]).message)
+    if (!isUsable(check)) return toolError(unusable(tool, check, sandboxId))
     const access = yield* Effect.result(checkSandboxAccess(services.sandboxes, [tool], sandboxId, key))
     if (Result.isFailure(access)) return toolError(access.failure.message)
     const decoded = compileTool(tool).decode(input)

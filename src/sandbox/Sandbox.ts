@@ -57,8 +57,14 @@ export interface DisplaySize {
   readonly height: number
 }
 
+/**
+ * No such sandbox (or one the caller may not see). `remedy` replaces the
+ * advice written for an API key (where its sandboxes are listed) where the
+ * caller is another (the admin API and its console).
+ */
 export class SandboxNotFound extends Schema.TaggedError<SandboxNotFound>()("SandboxNotFound", {
-  id: Schema.String
+  id: Schema.String,
+  remedy: Schema.optional(Schema.String)
 }) {
   override get message() {
     return `Unknown sandbox "${this.id}"`

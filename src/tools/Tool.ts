@@ -4,10 +4,10 @@ import type { Effect, Schema, Scope } from "effect"
 import type { ApiKey } from "../domain/ApiKey.ts"
 import type { PromptType } from "../domain/PromptType.ts"
 
-/** A context field a tool cannot run without, with the structure that field must have. */
-export interface ContextRequirement {
+/** A context field a tool reads, with the structure that field must have. */
+export interface ContextField {
   readonly field: string
-  /** Checked against the merged context value before the run; `undefined` means presence only. */
+  /** A required field's is checked against the merged context value before the run; `undefined` means presence only. */
   readonly schema?: Schema.Top
 }
 
@@ -80,7 +80,12 @@ export interface Tool {
    */
   readonly inputJsonSchema?: JSONSchema7
   /** Derived from the tool's declared context: its fields that are not optional. */
-  readonly requiredContext: ReadonlyArray<ContextRequirement>
+  readonly requiredContext: ReadonlyArray<ContextField>
+  /**
+   * The declared context's optional fields (schemas as declared): never
+   * checked before a run, only described where the context is (`/mcp`'s `_context`).
+   */
+  readonly optionalContext?: ReadonlyArray<ContextField>
   readonly requiresSandbox: boolean
   /**
    * Set on a tool that runs without a sandbox but uses one the request names:

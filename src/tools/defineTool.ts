@@ -44,6 +44,7 @@ export const defineTool = <Input extends Schema.Codec<unknown, unknown>, Fields 
   spec: ToolSpec<Input, Fields>
 ): Tool => {
   const fields = spec.context ?? ({} as Fields)
+  const declared = Object.entries(fields).map(([field, schema]) => ({ field, schema }))
   const decodeContext = Schema.decodeUnknownResult(
     Schema.Struct(fields) as unknown as Schema.Codec<ContextOf<Fields>, unknown>
   )
@@ -64,9 +65,8 @@ export const defineTool = <Input extends Schema.Codec<unknown, unknown>, Fields 
     description: spec.description,
     category: spec.category,
     inputSchema: spec.inputSchema,
-    requiredContext: Object.entries(fields)
-      .filter(([, schema]) => !SchemaAST.isOptional(schema.ast))
-      .map(([field, schema]) => ({ field, schema })),
+    requiredContext: declared.filter(({ schema }) => !SchemaAST.isOptional(schema.ast)),
+    optionalContext: declared.filter(({ schema }) => SchemaAST.isOptional(schema.ast)),
     requiresSandbox: spec.requiresSandbox ?? false,
     ...(spec.optionalSandbox === undefined ? {} : { optionalSandbox: spec.optionalSandbox }),
     promptTypes: spec.promptTypes,

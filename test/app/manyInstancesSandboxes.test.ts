@@ -54,7 +54,11 @@ describePostgres("admin sandboxes on many instances sharing one Postgres", () =>
         for (const gateway of [a, b]) {
           expect(await deleteOn(gateway, sandbox.id)).toMatchObject({
             status: 404,
-            body: { error: "NotFound", details: { sandboxId: sandbox.id } }
+            body: {
+              error: "NotFound",
+              message: `No sandbox ${sandbox.id}. GET /admin/v1/sandboxes lists them.`,
+              details: { sandboxId: sandbox.id }
+            }
           })
         }
       } finally {

@@ -1,10 +1,12 @@
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import type { McpClient } from "effect/ai"
 import type { LookupFunction } from "node:net"
 import { Agent } from "undici"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Accounts } from "../../src/auth/Accounts.ts"
 import { ApiKeys } from "../../src/auth/ApiKeys.ts"
+import { makeWorkplaceMessage } from "../../src/tools/workplace/workplaceMessage.ts"
+import { type SlackFake, startSlackFake } from "../support/fakes/slack.ts"
 import { startGateway, type TestGateway } from "../support/gateway.ts"
 import { httpServerEntry, type RunningServer, startEverythingHttp } from "../support/mcp/everything.ts"
 import { textOf, withParleyClient } from "../support/mcp/parleyClient.ts"
@@ -12,6 +14,7 @@ import { makeTestTool } from "../support/tools.ts"
 
 let everything: RunningServer
 let gateway: TestGateway
+let slack: SlackFake
 
 // Every name resolves to this machine, as DNS rebinding makes an attacker's name resolve for a browser.
 const toLoopback: LookupFunction = (_name, options, callback) =>
@@ -21,10 +24,16 @@ const reboundFetch: typeof fetch = (input, init) => fetch(input, { ...init, disp
 
 beforeAll(async () => {
   everything = await startEverythingHttp()
+  slack = await startSlackFake("T0001/B0001/slack-secret-5a8e")
   gateway = await startGateway({
     tools: [
       makeTestTool({ name: "echo" }),
       makeTestTool({ name: "needs_token", requiredContext: [{ field: "token" }] }),
+      makeTestTool({
+        name: "may_use_locale",
+        optionalContext: [{ field: "locale", schema: Schema.String.annotate({ description: "The reply's language." }) }]
+      }),
+      makeWorkplaceMessage({ timeoutMs: 2_000 }),
       makeTestTool({ name: "shell", requiresSandbox: true }),
       makeTestTool({ name: "pages", optionalSandbox: "Pages persist across requests naming the same sandbox." })
     ],
@@ -36,6 +45,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await gateway?.close()
   await everything?.close()
+  await slack?.close()
   await rebinding.close()
 })
 
@@ -65,10 +75,105 @@ describe("parley as an MCP server at /mcp (docs/DESIGN.md §9)", () => {
 
         const missing = yield* client.callTool({ tool: needsToken, arguments: { text: "x" } })
         expect(missing.isError).toBe(true)
-        expect(textOf(missing)).toBe("Missing required context: token")
+        expect(textOf(missing)).toBe("Missing required context: token; send it as arguments._context.token")
 
         const given = yield* client.callTool({ tool: needsToken, arguments: { text: "x", _context: { token: "t" } } })
         expect(given.structuredContent).toEqual({ echoed: "x", contextKeys: ["token"] })
+      }))
+  })
+
+  it("lists _context as required, with its fields, for a tool that cannot run without them", async () => {
+    const { secret } = await gateway.createKey({
+      tools: ["echo", "needs_token", "may_use_locale", "workplace_message"]
+    })
+    const tools = await withClient(secret, (client) => client.listTools())
+    const schemaOf = (name: string) => tools.find((tool) => tool.name === name)!.inputSchema
+    const workplace = schemaOf("workplace_message")
+    expect(workplace.required).toEqual(["text", "_context"])
+    const context = workplace.properties?._context as {
+      type: string
+      description: string
+      required: Array<string>
+      properties: Record<string, { type?: string; enum?: Array<string>; description: string }>
+    }
+    expect(context.type).toBe("object")
+    expect(context.description).toBe(
+      "The tool's context (what a /chat request sends as `context`); " +
+        "required: the tool cannot run without platform, webhookUrl"
+    )
+    expect(context.required).toEqual(["platform", "webhookUrl"])
+    expect(Object.keys(context.properties)).toEqual(["platform", "webhookUrl", "secret"])
+    expect(context.properties.platform!.enum).toEqual(["wecom", "feishu", "lark", "slack"])
+    // The secrets' schemas are typed by what is sent (a string) and say what they are for, never a value.
+    expect(context.properties.webhookUrl).toEqual({
+      type: "string",
+      description: "The group's incoming-webhook URL. A secret: it is never logged or shown."
+    })
+    expect(context.properties.secret!.type).toBe("string")
+    expect(context.properties.secret!.description).toContain("Signing secret of a Feishu/Lark bot")
+
+    // Presence only: any value, described by its name.
+    const token = schemaOf("needs_token")
+    expect(token.required).toEqual(["text", "_context"])
+    expect(token.properties?._context).toMatchObject({
+      required: ["token"],
+      properties: { token: { description: "Context field token of needs_token." } }
+    })
+    // Only optional context: `_context` listed, neither it nor its field required.
+    const locale = schemaOf("may_use_locale")
+    expect(locale.required).toEqual(["text"])
+    expect(locale.properties?._context).toMatchObject({
+      description: "The tool's context (what a /chat request sends as `context`); optional: the tool runs without it",
+      properties: { locale: { type: "string", description: "The reply's language." } }
+    })
+    expect(locale.properties?._context).not.toHaveProperty("required")
+    expect(schemaOf("echo").properties).not.toHaveProperty("_context")
+  })
+
+  it("tells a call without the context what to send and where, and runs one with it", async () => {
+    const { secret } = await gateway.createKey({ tools: ["workplace_message"] })
+    await withClient(secret, (client) =>
+      Effect.gen(function*() {
+        const tool = (yield* client.listTools())[0]!
+        const missing = yield* client.callTool({ tool, arguments: { text: "Candidate booked" } })
+        expect(missing.isError).toBe(true)
+        expect(textOf(missing)).toBe(
+          "Missing required context: platform, webhookUrl; " +
+            "send them as arguments._context.platform, arguments._context.webhookUrl"
+        )
+        const partial = yield* client.callTool({
+          tool,
+          arguments: { text: "Candidate booked", _context: { platform: "slack" } }
+        })
+        expect(textOf(partial)).toBe("Missing required context: webhookUrl; send it as arguments._context.webhookUrl")
+        const malformed = yield* client.callTool({
+          tool,
+          arguments: { text: "Candidate booked", _context: { platform: "slack", webhookUrl: "hook-secret-d41c" } }
+        })
+        expect(textOf(malformed)).toMatch(/^Invalid context arguments\._context\.webhookUrl: .*http\(s\) URL/)
+        expect(textOf(malformed)).not.toContain("hook-secret-d41c")
+        expect(slack.received).toHaveLength(0)
+
+        const sent = yield* client.callTool({
+          tool,
+          arguments: { text: "Candidate booked", _context: { platform: "slack", webhookUrl: slack.webhookUrl } }
+        })
+        expect(sent.isError ?? false).toBe(false)
+        expect(sent.structuredContent).toEqual({ sent: true, platform: "slack", format: "text" })
+        expect(slack.received.map((request) => request.json)).toEqual([{ text: "Candidate booked" }])
+      }))
+  })
+
+  it("tells a call without a sandbox where to send its id", async () => {
+    const { secret } = await gateway.createKey({ tools: ["shell"] })
+    await withClient(secret, (client) =>
+      Effect.gen(function*() {
+        const shell = (yield* client.listTools())[0]!
+        const missing = yield* client.callTool({ tool: shell, arguments: { text: "ls" } })
+        expect(missing.isError).toBe(true)
+        expect(textOf(missing)).toBe(
+          "Missing a sandbox: send its id as arguments._sandboxId (POST /api/v1/sandboxes makes one)"
+        )
       }))
   })
 

@@ -33,7 +33,10 @@ describe("sandboxes of /mcp tool calls (docs/DESIGN.md §9)", () => {
       isError: true,
       text: `Sandbox not available with your API key: ${sandbox.id}`
     })
-    expect(await bash(theirs.secret, "true")).toEqual({ isError: true, text: "Missing required context: sandboxId" })
+    expect(await bash(theirs.secret, "true")).toEqual({
+      isError: true,
+      text: "Missing a sandbox: send its id as arguments._sandboxId (POST /api/v1/sandboxes makes one)"
+    })
     const unknown = await bash(theirs.secret, "true", "sbx_000000000000000000000000")
     expect(unknown.isError).toBe(true)
     expect(unknown.text).toContain(`Unknown sandbox "sbx_000000000000000000000000"`)

@@ -57,7 +57,7 @@ describe("/api/v1/sandboxes", () => {
     expect(await deleted.json()).toEqual({ success: true, data: { id: own.id, deleted: true } })
     const gone = await get(`/sandboxes/${own.id}`, mine)
     expect(gone.status).toBe(404)
-    expect((await gone.json()).message).toContain(`No sandbox ${own.id}`)
+    expect((await gone.json()).message).toBe(`No sandbox ${own.id}. GET /api/v1/sandboxes lists yours.`)
     expect((await remove("/sandboxes/sbx_nope", mine)).status).toBe(404)
   })
 

@@ -32,8 +32,9 @@ const search = defineTool({
 })
 
 describe("defineTool", () => {
-  it("derives the required context from the declared fields, optional ones left out", () => {
+  it("derives the required context from the declared fields, optional ones apart", () => {
     expect(search.requiredContext.map((requirement) => requirement.field)).toEqual(["token"])
+    expect(search.optionalContext?.map((field) => field.field)).toEqual(["region"])
     expect(search.requiresSandbox).toBe(false)
     expect(search.promptTypes).toEqual(["generalComputerSystemPrompt"])
   })

@@ -36,6 +36,9 @@ const onlyThere = ({ instance, sandboxId }: SandboxElsewhere) =>
       `or run \`parley sandbox rm ${sandboxId}\` on its host`
   })
 
+// The shared advice names /api/v1, an API key's; an operator or a console session lists them here.
+const LISTED_HERE = "GET /admin/v1/sandboxes lists them."
+
 /** /admin/v1/sandboxes (docs/DESIGN.md §6): every instance's records; each instance removes its own. */
 export const makeSandboxAdmin = (sandboxes: SandboxProvider["Service"]) => ({
   list: (principal: Principal, accountId: string | undefined) =>
@@ -56,5 +59,7 @@ export const makeSandboxAdmin = (sandboxes: SandboxProvider["Service"]) => ({
         Effect.mapError(onlyThere)
       )
       return ok({ id, deleted: true })
-    })
+    }).pipe(
+      Effect.catchTag("SandboxNotFound", () => Effect.fail(new SandboxNotFound({ id, remedy: LISTED_HERE })))
+    )
 })

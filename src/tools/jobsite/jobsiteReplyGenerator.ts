@@ -27,8 +27,12 @@ export type JobsiteReplyInput = typeof JobsiteReplyInput.Type
 const jobsiteContext = {
   configData: ConfigData,
   replyPrompts: ReplyPrompts,
-  preferredBrand: Schema.optionalKey(Schema.String),
-  modelConfig: Schema.optionalKey(JobsiteModelConfig)
+  preferredBrand: Schema.optionalKey(Schema.String.annotate({
+    description: "Brand to answer for when the input names none; needed when configData has several."
+  })),
+  modelConfig: Schema.optionalKey(JobsiteModelConfig.annotate({
+    description: "Models that classify messages and write replies; default: the run's model."
+  }))
 }
 
 const generate = (models: ModelRegistry["Service"]) =>

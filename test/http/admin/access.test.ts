@@ -90,6 +90,11 @@ describe("admin API access (docs/DESIGN.md §6)", () => {
       const listed = await world.call("b", "GET", path)
       expect(listed.body.data.keys.map((key: { id: string }) => key.id)).not.toContain(keyOfA)
     }
+    // Said for the admin API, which lists them, not for an API key's /api/v1.
+    for (const [who, id] of [["b", sandboxOfA], ["operator", "sbx_000000000000000000000000"]] as const) {
+      const gone = await world.call(who, "DELETE", `/admin/v1/sandboxes/${id}`)
+      expect(gone.body.message).toBe(`No sandbox ${id}. GET /admin/v1/sandboxes lists them.`)
+    }
     const sandboxes = await world.call("b", "GET", `/admin/v1/sandboxes?accountId=${world.sessions.a.accountId}`)
     expect(sandboxes.body.data.sandboxes).toEqual([])
     const key = await world.call("b", "POST", "/admin/v1/keys", {
