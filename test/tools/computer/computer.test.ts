@@ -124,9 +124,15 @@ describe("the computer tool through /chat", () => {
       call("computer", { action: "cursor_position" }),
       call("computer", { action: "screenshot" }),
       // A window covering the display reports where the next click lands.
-      call("bash", { command: "stdbuf -oL xev -geometry 1024x768+0+0 > xev.log 2>&1 & sleep 0.6; echo started" }),
+      call("bash", {
+        command: "stdbuf -oL xev -geometry 1024x768+0+0 > xev.log 2>&1 & " +
+          "until grep -q Expose xev.log 2>/dev/null; do sleep 0.05; done; echo started"
+      }),
       call("computer", { action: "left_click" }),
-      call("bash", { command: "sleep 0.2; grep -A1 ButtonPress xev.log | grep -o 'root:([0-9]*,[0-9]*)'" }),
+      call("bash", {
+        command: "until grep -q ButtonRelease xev.log; do sleep 0.05; done; " +
+          "grep -A1 ButtonPress xev.log | grep -o 'root:([0-9]*,[0-9]*)'"
+      }),
       { type: "text", text: "done" }
     )
     const parts = toolParts(await chat({ sandboxId: fresh.id }))
