@@ -94,6 +94,9 @@ export const startDisplayServer = async (
       "-screen",
       "0",
       `${display.width}x${display.height}x24`,
+      // Every desktop action is a short-lived client: without this the server
+      // resets whenever the last one leaves, and the pointer jumps to the centre.
+      "-noreset",
       // Only the socket in the sandbox's own folder: no TCP, and no abstract
       // socket, which a sandbox with network would share with the host.
       "-nolisten",

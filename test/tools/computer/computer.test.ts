@@ -116,6 +116,33 @@ describe("the computer tool through /chat", () => {
     expect(toolMessagesSent(requestsBefore).get(screenshotCallId)).toBe(screenshotSent)
   })
 
+  it("leaves the pointer where it was moved while no window is open", async () => {
+    // Each action is an X client of its own: with none open, every action is the display's last client leaving.
+    const fresh = await createSandbox(gateway, secret, { desktop: true })
+    gateway.upstream.enqueue(
+      call("computer", { action: "mouse_move", coordinate: [100, 200] }),
+      call("computer", { action: "cursor_position" }),
+      call("computer", { action: "screenshot" }),
+      // A window covering the display reports where the next click lands.
+      call("bash", {
+        command: "stdbuf -oL xev -geometry 1024x768+0+0 > xev.log 2>&1 & " +
+          "until grep -q Expose xev.log 2>/dev/null; do sleep 0.05; done; echo started"
+      }),
+      call("computer", { action: "left_click" }),
+      call("bash", {
+        command: "until grep -q ButtonRelease xev.log; do sleep 0.05; done; " +
+          "grep -A1 ButtonPress xev.log | grep -o 'root:([0-9]*,[0-9]*)'"
+      }),
+      { type: "text", text: "done" }
+    )
+    const parts = toolParts(await chat({ sandboxId: fresh.id }))
+    expect(parts.map((part) => part.state)).toEqual(Array(6).fill("output-available"))
+    expect(parts[1].output).toMatchObject({ cursor: { x: 100, y: 200 }, text: "The pointer is at (100, 200)." })
+    expect(parts[3].output.stdout).toBe("started\n")
+    expect(parts[4].output.text).toBe("left click at the pointer.")
+    expect(parts[5].output.stdout).toBe("root:(100,200)\n")
+  })
+
   it("reports a sandbox without a desktop to the model", async () => {
     const plain = await createSandbox(gateway, secret)
     gateway.upstream.enqueue(call("computer", { action: "screenshot" }), { type: "text", text: "no desktop" })
