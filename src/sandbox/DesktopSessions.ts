@@ -46,6 +46,8 @@ export const makeDesktopSessions = (limits: SandboxLimits, display: DisplaySize)
   /** The desktop each sandbox used here runs in, this process's own or another's. */
   const known = new Map<string, DesktopJail>()
   const starting = new Map<string, Deferred.Deferred<DesktopJail, SandboxUnavailable>>()
+  /** Actions under way here, by sandbox: a desktop is not idle while one runs, however long it takes. */
+  const inUse = new Map<string, number>()
 
   // Called with the sandbox's lock held: it is released when the display server ends, or at once if it fails.
   const own = async (programs: HostPrograms, sandbox: Sandbox, lock: number): Promise<DesktopJail> => {
@@ -127,6 +129,30 @@ export const makeDesktopSessions = (limits: SandboxLimits, display: DisplaySize)
       }).pipe(Effect.uninterruptible)
     })
 
+  /**
+   * Runs `action` in the sandbox's desktop (`ensure`); while it runs the
+   * desktop is not idle here, and its end counts as a use, so a long action
+   * is not stopped under itself nor idle the moment it ends.
+   */
+  const use = <A, E, R>(
+    programs: HostPrograms,
+    sandbox: Sandbox,
+    action: (jail: DesktopJail) => Effect.Effect<A, E, R>
+  ): Effect.Effect<A, E | SandboxUnavailable, R> =>
+    Effect.acquireUseRelease(
+      Effect.tap(ensure(programs, sandbox), () =>
+        Effect.sync(() => inUse.set(sandbox.id, (inUse.get(sandbox.id) ?? 0) + 1))),
+      action,
+      () =>
+        Effect.sync(() => {
+          const left = (inUse.get(sandbox.id) ?? 1) - 1
+          if (left > 0) {
+            inUse.set(sandbox.id, left)
+          } else inUse.delete(sandbox.id)
+          touchRecord(sandbox.folders.desktop)
+        })
+    )
+
   /** Stops the sandbox's desktop if this process runs it; forgets it either way. */
   const stop = (id: string): Effect.Effect<void> =>
     Effect.sync(() => {
@@ -137,11 +163,11 @@ export const makeDesktopSessions = (limits: SandboxLimits, display: DisplaySize)
     })
 
   return {
-    ensure,
+    use,
     stop,
-    /** Ids of the desktops this process runs and when each was last used, through any process. */
+    /** Ids of the desktops this process runs and when each was last used, through any process (now, if in use here). */
     running: (): ReadonlyArray<readonly [string, number]> =>
-      Array.from(owned, ([id, desktop]) => [id, lastUsedOf(desktop.files)] as const),
+      Array.from(owned, ([id, desktop]) => [id, inUse.has(id) ? Date.now() : lastUsedOf(desktop.files)] as const),
     stopAll: Effect.sync(() => {
       for (const desktop of owned.values()) stopLeader(desktop.leader)
       owned.clear()

@@ -2,6 +2,7 @@ import { Effect, Option, Schedule, Semaphore } from "effect"
 import { join } from "node:path"
 import { commandResult } from "./commandResult.ts"
 import { checkAction, type DesktopAction, xdotoolArgs } from "./desktopActions.ts"
+import type { DesktopJail } from "./desktopClaim.ts"
 import { desktopResult } from "./desktopResult.ts"
 import { makeDesktopSessions } from "./DesktopSessions.ts"
 import { foldersOf, prepareFolders, removeFolders } from "./folders.ts"
@@ -97,16 +98,17 @@ export const makeLocalSandboxes = (settings: SandboxSettings) =>
     ) {
       const found = yield* hostPrograms
       const folders = yield* prepareFolders(settings.root, info, disks)
-      const session = info.desktop ? yield* desktops.ensure(found, { ...info, folders }) : undefined
-      return yield* runJailed(found, limits, {
-        uid: info.uid,
-        folders,
-        network: info.network,
-        display: info.desktop,
-        session,
-        argv,
-        ...options
-      })
+      const run = (session: DesktopJail | undefined) =>
+        runJailed(found, limits, {
+          uid: info.uid,
+          folders,
+          network: info.network,
+          display: info.desktop,
+          session,
+          argv,
+          ...options
+        })
+      return yield* info.desktop ? desktops.use(found, { ...info, folders }, run) : run(undefined)
     })
 
     const create = Effect.fn("SandboxProvider.create")(function*(input: CreateSandbox) {

@@ -85,4 +85,18 @@ describe("desktops shared by the processes of one instance", () => {
     expect(displayServersOf(join(root, id))).toEqual([first])
     expect(await eventually(() => displayServersOf(join(root, id)).length === 0, IDLE_MS + 2_000)).toBe(true)
   })
+
+  it("is not idle while an action takes longer than the idle time, nor as soon as it ends", async () => {
+    const a = started()
+    const { id } = await createDesktop(a)
+    await screenshot(a, id)
+    const [first] = displayServersOf(join(root, id))
+    const slow = await on(
+      a,
+      (sandboxes) => sandboxes.run(id, { command: `sleep ${(IDLE_MS * 1.5) / 1000}; xdotool getmouselocation` })
+    )
+    expect(slow.exitCode, slow.stderr).toBe(0)
+    expect(slow.stdout).toMatch(/^x:\d+ y:\d+/)
+    expect(displayServersOf(join(root, id))).toEqual([first])
+  })
 })
