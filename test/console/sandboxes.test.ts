@@ -48,6 +48,8 @@ describePostgres("the console's sandboxes page on many instances", () => {
   it("a delete on another instance shows why it failed and what to do, and the sandbox stays", async () => {
     const { errors, leaving, page } = await sandboxesPage(b)
     const row = page.getByRole("row").filter({ hasText: sandboxId })
+    // count() does not wait: the list loads after the page.
+    await row.waitFor()
     await expect(row.getByRole("cell", { name: "gw-a" }).count()).resolves.toBe(1)
 
     await row.getByRole("button", { name: `Delete sandbox ${sandboxId}` }).click()
