@@ -82,15 +82,18 @@ describe("client faults", () => {
     expect(upstream.requests.length).toBe(upstreamCalls)
 
     // After the response headers, mid-stream, and while a JSON answer is awaited.
-    const slow = { type: "text" as const, text: "a b c d e f g h i j k l m n o p q r s t", chunkDelayMs: 500 }
+    const text = "a b c d e f g h i j k l m n o p q r s t"
+    const slow = { type: "text" as const, text, chunkDelayMs: 500 }
+    // A JSON answer asks for a whole answer (docs/DESIGN.md §3.23): slow to come, not slow to stream.
+    const slowWhole = { type: "text" as const, text, delayMs: 5_000 }
     const phases = [
-      { name: "afterHeaders", body, until: "\r\n\r\n" },
-      { name: "midStream", body, until: "text-delta" },
-      { name: "awaitingJson", body: JSON.stringify(chatBody({ stream: false })), until: "" }
+      { name: "afterHeaders", body, until: "\r\n\r\n", reply: slow },
+      { name: "midStream", body, until: "text-delta", reply: slow },
+      { name: "awaitingJson", body: JSON.stringify(chatBody({ stream: false })), until: "", reply: slowWhole }
     ]
     const figures: Record<string, string> = {}
     for (const phase of phases) {
-      upstream.enqueue(slow)
+      upstream.enqueue(phase.reply)
       const socket = await openSocket(gateway.url)
       socket.write(chatHead(phase.body) + phase.body)
       if (phase.until === "") {
