@@ -130,6 +130,16 @@ describe("the MCP servers page", { timeout: 120_000 }, () => {
   })
 
   it("offers the added server's tools in a key's allow-list editor", async () => {
+    // The server's tools reach the catalog once its connection lists them: slower on a loaded machine.
+    const catalogued = async () => {
+      const response = await fetch(`${gateway.url}/admin/v1/catalog`, { headers: bearer(ADMIN_TOKEN) })
+      return (await response.text()).includes(`"ref__echo"`)
+    }
+    const deadline = Date.now() + 20_000
+    while (!(await catalogued())) {
+      if (Date.now() > deadline) throw new Error("the catalog never listed ref__echo")
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
     const { context, page } = await openConsole(browser, gateway)
     await signInAsOperator(page)
     const { id } = await gateway.createKey({ tools: [] })
