@@ -61,7 +61,7 @@ const writeFrames = async (res: ServerResponse, frames: ReadonlyArray<string>, c
 }
 
 /** Resolves once the response's buffer drained, or it closed. */
-const drained = (res: ServerResponse): Promise<void> =>
+export const drained = (res: ServerResponse): Promise<void> =>
   new Promise((resolve) => {
     const done = () => {
       res.off("drain", done)

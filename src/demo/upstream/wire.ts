@@ -95,18 +95,7 @@ export const streamFrames = (
     }
   })
   frames.push(sse(chunk(meta, {}, finishReasonOf(reply))))
-  if (usage !== undefined) {
-    frames.push(
-      sse({
-        id: meta.id,
-        object: "chat.completion.chunk",
-        created: meta.created,
-        model: meta.model,
-        choices: [],
-        usage: usageJson(usage)
-      })
-    )
-  }
+  if (usage !== undefined) frames.push(usageFrame(meta, usage))
   frames.push(SSE_DONE)
   return frames
 }
@@ -114,7 +103,10 @@ export const streamFrames = (
 /** One streamed text delta, and what ends a stream (a finish reason, usage, `[DONE]`). */
 export const textFrame = (meta: ResponseMeta, content: string): string => sse(chunk(meta, { content }))
 export const endFrames = (meta: ResponseMeta, usage: UsageIn): string =>
-  sse(chunk(meta, {}, "stop")) +
+  sse(chunk(meta, {}, "stop")) + usageFrame(meta, usage) + SSE_DONE
+
+// The last chunk when usage is asked for: no choices, the usage alone.
+const usageFrame = (meta: ResponseMeta, usage: UsageIn): string =>
   sse({
     id: meta.id,
     object: "chat.completion.chunk",
@@ -122,8 +114,7 @@ export const endFrames = (meta: ResponseMeta, usage: UsageIn): string =>
     model: meta.model,
     choices: [],
     usage: usageJson(usage)
-  }) +
-  SSE_DONE
+  })
 
 /** The frames a broken stream sends before its socket is destroyed. */
 export const brokenFrames = (meta: ResponseMeta, afterChunks: number): Array<string> => {

@@ -1,5 +1,6 @@
 import { createServer, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
+import { drained } from "../../../src/demo/upstream/respond.ts"
 import { sse } from "../../../src/demo/upstream/wire.ts"
 
 /**
@@ -30,15 +31,7 @@ export const startBulkUpstream = async (totalBytes: number): Promise<BulkUpstrea
   let written = 0
   const write = (res: ServerResponse, data: string): Promise<void> => {
     written += data.length
-    return res.write(data) ? Promise.resolve() : new Promise((resolve) => {
-      const done = () => {
-        res.off("drain", done)
-        res.off("close", done)
-        resolve()
-      }
-      res.once("drain", done)
-      res.once("close", done)
-    })
+    return res.write(data) ? Promise.resolve() : drained(res)
   }
   const server = createServer((req, res) => {
     req.resume()
