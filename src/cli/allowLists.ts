@@ -1,9 +1,11 @@
 import { Effect, Option } from "effect"
 import { AppConfig } from "../config/AppConfig.ts"
 import { builtinCatalog } from "../config/builtinCatalogs.ts"
+import { serverOf } from "../mcp/toolNames.ts"
 import { builtinToolNames } from "../tools/builtinToolNames.ts"
 import { CliFailure } from "./CliFailure.ts"
 import { closest } from "./closest.ts"
+import { checkMcpEntries } from "./mcpToolNames.ts"
 import { configurationReport } from "./setupFailure.ts"
 
 /**
@@ -70,14 +72,28 @@ export const parseModels = (raw: Option.Option<string>): Effect.Effect<ReadonlyA
     return entries
   })
 
-/** A list of tool names for `flag` (`--tools`, or `--approve`: docs/DESIGN.md §10). */
+/**
+ * A list of tool names for `flag` (`--tools`, or `--approve`: docs/DESIGN.md §10):
+ * built-in tools, and MCP servers' tools as `<server>__<tool>` or `<server>__*`.
+ */
 export const parseTools = (
   raw: Option.Option<string>,
   flag = "--tools"
-): Effect.Effect<ReadonlyArray<string>, CliFailure> => {
-  const entries = splitList(raw)
-  const bad = entries.find((entry) => entry !== "*" && !knownTools.includes(entry))
-  return bad === undefined ? Effect.succeed(entries) : Effect.fail(
-    new CliFailure({ message: `${flag}: unknown tool "${bad}". Known tools: ${knownTools.join(", ")} (or * for all).` })
-  )
-}
+): Effect.Effect<ReadonlyArray<string>, CliFailure> =>
+  Effect.gen(function*() {
+    const entries = splitList(raw)
+    const mcp = entries.filter((entry) => serverOf(entry) !== undefined)
+    const bad = entries.find((entry) => entry !== "*" && !knownTools.includes(entry) && !mcp.includes(entry))
+    if (bad !== undefined) {
+      const nearest = closest(bad, knownTools)
+      return yield* new CliFailure({
+        message: `${flag}: unknown tool "${bad}".${
+          nearest === undefined ? "" : ` Did you mean "${nearest}"?`
+        } Known tools: ${
+          knownTools.join(", ")
+        }; an MCP server's tools as <server>__<tool> or <server>__*; or * for all.`
+      })
+    }
+    yield* checkMcpEntries(mcp, flag)
+    return entries
+  })

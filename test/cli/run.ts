@@ -12,24 +12,28 @@ export interface Run {
   readonly stderr: string
 }
 
+/** The SQLite database `cliIn` gives the CLI run in `dir`. */
+export const databaseUrl = (dir: string) => `sqlite:${join(dir, "parley.db")}`
+
 /**
  * Runs the real CLI (`node src/cli/main.ts …`) in a fresh folder of its own,
  * with a fresh SQLite database, no provider variables and, when given, this
- * `parley.config.json`.
+ * `parley.config.json` and these variables. `dir` is that folder.
  */
-export const cliIn = (config?: unknown) => {
+export const cliIn = (config?: unknown, extraEnv: Record<string, string> = {}) => {
   const dir = mkdtempSync(join(tmpdir(), "parley-cli-"))
   if (config !== undefined) writeFileSync(join(dir, "parley.config.json"), JSON.stringify(config))
   const env = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !/^(OPENAI|ANTHROPIC|PARLEY|DATABASE_URL)/.test(name))
   )
-  return (...args: ReadonlyArray<string>) =>
+  const run = (...args: ReadonlyArray<string>) =>
     new Promise<Run>((done) => {
       execFile(
         node,
         [join(root, "src/cli/main.ts"), ...args],
-        { cwd: dir, env: { ...env, DATABASE_URL: `sqlite:${join(dir, "parley.db")}` }, timeout: 60_000 },
+        { cwd: dir, env: { ...env, DATABASE_URL: databaseUrl(dir), ...extraEnv }, timeout: 60_000 },
         (error, stdout, stderr) => done({ code: error === null ? 0 : Number(error.code ?? 1), stdout, stderr })
       )
     })
+  return Object.assign(run, { dir })
 }
