@@ -9,6 +9,7 @@ import { CliFailure } from "./CliFailure.ts"
 import { keysCommand } from "./keysCommand.ts"
 import { sandboxCommand } from "./sandboxCommand.ts"
 import { serverTeardown } from "./serverTeardown.ts"
+import { stopWithParent } from "./stopWithParent.ts"
 
 /** `parley`: the operator's command line (`npx parley <command>`). */
 
@@ -89,6 +90,7 @@ const runParley: (args: ReadonlyArray<string>) => Effect.Effect<void, unknown, C
   { version: packageJson.version }
 )
 
+stopWithParent()
 runParley(process.argv.slice(2)).pipe(
   Effect.provide(NodeServices.layer),
   NodeRuntime.runMain({ teardown: serverTeardown })

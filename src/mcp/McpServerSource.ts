@@ -1,6 +1,7 @@
 import { Clock, Effect } from "effect"
 import type { McpServerConfig } from "../config/McpServerConfig.ts"
 import { type Tool, ToolFailure } from "../tools/Tool.ts"
+import { failureReason } from "./failureReason.ts"
 import { makeMcpConnection, type McpListing, type McpToolInfo } from "./McpConnection.ts"
 import { McpServerUnavailable } from "./mcpErrors.ts"
 import { makeMcpTool } from "./mcpTool.ts"
@@ -25,8 +26,6 @@ const canonical = (value: unknown): string =>
     inner !== null && typeof inner === "object" && !Array.isArray(inner)
       ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       : inner)
-
-const messageOf = (error: unknown) => error instanceof Error ? error.message : String(error)
 
 type Cached =
   | { readonly ok: true; readonly tools: ServerTools; readonly expires: number }
@@ -63,7 +62,8 @@ export const makeMcpServerSource = (config: McpServerConfig, onChange: () => voi
           signal: AbortSignal.any([signal, interrupted]),
           timeoutMs: config.callTimeoutMs
         }),
-      catch: (error) => new ToolFailure(`MCP server "${config.id}" failed the call: ${redact(messageOf(error))}`)
+      catch: (error) =>
+        new ToolFailure(`MCP server "${config.id}" failed the call: ${redact(failureReason(config, error))}`)
     })
 
   const toolsOf = (listing: McpListing) =>
@@ -107,7 +107,7 @@ export const makeMcpServerSource = (config: McpServerConfig, onChange: () => voi
         })
         return pending
       },
-      catch: (error) => new McpServerUnavailable({ server: config.id, reason: redact(messageOf(error)) })
+      catch: (error) => new McpServerUnavailable({ server: config.id, reason: redact(failureReason(config, error)) })
     }).pipe(
       Effect.tapError((failure) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
