@@ -1,8 +1,8 @@
+import { freePort } from "./support/freePort.ts"
 import { Context, Effect, Layer } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { once } from "node:events"
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -19,15 +19,6 @@ import { bearer, chatBody, postJson } from "./support/http.ts"
  * folder of its own and started against the scripted upstream.
  */
 const UPSTREAM_KEY = "sk-build-test-upstream"
-
-const freePort = async (): Promise<number> => {
-  const server = createServer().listen(0, "127.0.0.1")
-  await once(server, "listening")
-  const address = server.address()
-  server.close()
-  if (address === null || typeof address === "string") throw new Error("no TCP port")
-  return address.port
-}
 
 const createKey = (databaseUrl: string) =>
   Effect.runPromise(Effect.scoped(Effect.gen(function*() {

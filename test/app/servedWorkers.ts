@@ -1,7 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, readdirSync } from "node:fs"
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
 import { join, resolve } from "node:path"
 import { parentOf } from "../sandbox/support.ts"
 
@@ -63,13 +61,7 @@ export const listeningWorkers = (served: Served, count: number, timeoutMs = 60_0
     `${count} workers listening`
   )
 
-export const freePort = () =>
-  new Promise<number>((done) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo
-      server.close(() => done(port))
-    })
-  })
+export { freePort } from "../support/freePort.ts"
 
 export const childrenOf = (pid: number): Array<number> =>
   readdirSync("/proc").filter((name) => /^\d+$/.test(name) && parentOf(Number(name)) === pid).map(Number)

@@ -1,7 +1,7 @@
+import { freePort } from "../support/freePort.ts"
 import { execFile, spawn } from "node:child_process"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { request } from "node:http"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { DatabaseSync } from "node:sqlite"
@@ -12,15 +12,6 @@ import { chatBody } from "../support/http.ts"
 
 const root = resolve(import.meta.dirname, "../..")
 const node = join(root, "node_modules/.bin/node")
-
-// PORT must be 1–65535: take one the kernel has just handed out.
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
 
 /** One POST on a new connection (no keep-alive), so a stopped server refuses the next one outright. */
 const postOnce = (url: string, body: string, key: string) =>

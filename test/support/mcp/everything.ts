@@ -1,3 +1,4 @@
+import { freePort } from "../freePort.ts"
 import { type ChildProcess, spawn } from "node:child_process"
 import { createServer, request, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -12,16 +13,6 @@ import {
 export const EVERYTHING_BIN = fileURLToPath(
   import.meta.resolve("@modelcontextprotocol/server-everything/dist/index.js")
 )
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer()
-    probe.once("error", reject)
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
 
 export interface RunningServer {
   /** The MCP endpoint, e.g. `http://127.0.0.1:PORT/mcp`. */

@@ -1,6 +1,5 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -57,17 +56,11 @@ export interface GatewayProcessOptions {
 const root = fileURLToPath(new URL("../../../", import.meta.url))
 const probe = fileURLToPath(new URL("./probe.ts", import.meta.url))
 const STARTUP_MS = 30_000
-const STOP_MS = 10_000
+import { freePort } from "../freePort.ts"
 
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
+export { freePort }
+
+const STOP_MS = 10_000
 
 const waitForHealth = async (url: string, child: ChildProcess): Promise<void> => {
   const deadline = Date.now() + STARTUP_MS
