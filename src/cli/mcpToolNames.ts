@@ -2,8 +2,10 @@ import { Console, Effect, Layer } from "effect"
 import { SecretKey } from "../auth/SecretKey.ts"
 import { AppConfig } from "../config/AppConfig.ts"
 import { type McpServerConfig, toMcpServerConfig } from "../config/McpServerConfig.ts"
+import { failureReason } from "../mcp/failureReason.ts"
 import { makeMcpConnection } from "../mcp/McpConnection.ts"
 import { McpServerStore } from "../mcp/McpServerStore.ts"
+import { redactFor } from "../mcp/redact.ts"
 import { MCP_SEPARATOR, serverOf } from "../mcp/toolNames.ts"
 import * as Database from "../store/Database.ts"
 import { CliFailure } from "./CliFailure.ts"
@@ -61,7 +63,7 @@ const toolsOf = (server: McpServerConfig) =>
       Effect.catch((error) =>
         Console.error(
           `Warning: could not list the tools of MCP server ${server.id} (${
-            error.cause instanceof Error ? error.cause.message : String(error.cause)
+            redactFor(server)(failureReason(server, error.cause))
           }); its tool names are kept unchecked.`
         ).pipe(Effect.as(undefined))
       )

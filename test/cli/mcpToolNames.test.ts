@@ -5,6 +5,7 @@ import { SecretKey } from "../../src/auth/SecretKey.ts"
 import { McpServerStore } from "../../src/mcp/McpServerStore.ts"
 import * as Database from "../../src/store/Database.ts"
 import { EVERYTHING_BIN, type RunningServer, startEverythingHttp } from "../support/mcp/everything.ts"
+import { freePort } from "../support/freePort.ts"
 import { cliIn, databaseUrl } from "./run.ts"
 
 const SECRET = randomBytes(32).toString("base64")
@@ -96,10 +97,11 @@ describe("parley keys --tools / --approve with MCP tools (docs/DESIGN.md §9)", 
   })
 
   it("keeps a tool of a server that cannot be asked now, with a warning saying so", async () => {
-    const parley = cliIn(configWith([{ id: "down", url: "http://127.0.0.1:9/mcp", listTimeoutMs: 2000 }]))
+    const closedPort = await freePort()
+    const parley = cliIn(configWith([{ id: "down", url: `http://127.0.0.1:${closedPort}/mcp`, listTimeoutMs: 2000 }]))
     const created = await parley("keys", "create", "--name", "x", "--tools", "down__search", "--json")
     expect(created.code, created.stderr).toBe(0)
-    expect(created.stderr).toContain("Warning: could not list the tools of MCP server down (")
+    expect(created.stderr).toContain("Warning: could not list the tools of MCP server down (connection refused by 127.0.0.1:")
     expect(created.stderr).toContain("its tool names are kept unchecked")
   })
 
