@@ -1,0 +1,47 @@
+/**
+ * The shell blocks of a Markdown guide, as the guide tests run them
+ * (docs/DESIGN.md §13): fenced `sh` or `bash` blocks in order; a block is
+ * skipped only when the line before its fence is `<!-- not run: REASON -->`.
+ */
+export interface GuideBlock {
+  /** 1-based line of the opening fence. */
+  readonly line: number
+  readonly text: string
+  /** Why it is not run, when it is not. */
+  readonly notRun: string | undefined
+  /** Statuses a curl of this block answers on purpose (`# → 403` ending its command). */
+  readonly expected: ReadonlyArray<number>
+}
+
+const FENCE = /^(\s*)(`{3,}|~{3,})\s*([\w-]*)/
+const NOT_RUN = /^<!--\s*not run:\s*(.+?)\s*-->$/
+const EXPECT = /#\s*→\s*(\d{3})\b/g
+
+/** Whether the guide opts out of the running gateway the tests set up first. */
+export const isStandalone = (markdown: string): boolean => markdown.includes("<!-- doc-test: standalone -->")
+
+export const shellBlocks = (markdown: string): ReadonlyArray<GuideBlock> => {
+  const lines = markdown.split("\n")
+  const blocks: Array<GuideBlock> = []
+  for (let i = 0; i < lines.length; i++) {
+    const open = FENCE.exec(lines[i]!)
+    if (open === null) continue
+    const [, indent, fence, language] = open
+    const body: Array<string> = []
+    let j = i + 1
+    for (; j < lines.length && !lines[j]!.trimStart().startsWith(fence!); j++) {
+      body.push(lines[j]!.startsWith(indent!) ? lines[j]!.slice(indent!.length) : lines[j]!)
+    }
+    if (language === "sh" || language === "bash") {
+      const text = body.join("\n")
+      blocks.push({
+        line: i + 1,
+        text,
+        notRun: NOT_RUN.exec((lines[i - 1] ?? "").trim())?.[1],
+        expected: [...text.matchAll(EXPECT)].map((match) => Number(match[1]))
+      })
+    }
+    i = j
+  }
+  return blocks
+}

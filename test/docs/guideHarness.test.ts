@@ -1,0 +1,66 @@
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { shellBlocks } from "./guideBlocks.ts"
+import { BlockFailed, openSession } from "./guideSession.ts"
+
+// The guide tests pass only if this harness can fail: each way it must is tried here.
+
+const server = createServer((request, response) => {
+  response.statusCode = Number(request.url!.slice(1))
+  response.end("{}")
+})
+let base: string
+beforeAll(() => new Promise<void>((done) => server.listen(0, "127.0.0.1", () => done())))
+beforeAll(() => {
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+afterAll(() => new Promise<void>((done) => server.close(() => done())))
+
+const block = (text: string) => shellBlocks("```sh\n" + text + "\n```")[0]!
+
+describe("the guide harness", () => {
+  it("takes sh and bash blocks, the reason a block is not run, and the statuses named with # →", () => {
+    const blocks = shellBlocks([
+      "```json",
+      "{}",
+      "```",
+      "<!-- not run: installs on a host -->",
+      "```sh",
+      "systemctl enable parley",
+      "```",
+      "  ```bash",
+      "  curl -s localhost:8787/x \\",
+      "    -H 'a: b'   # → 403",
+      "  ```"
+    ].join("\n"))
+    expect(blocks.map(({ line, notRun, expected }) => ({ line, notRun, expected }))).toEqual([
+      { line: 5, notRun: "installs on a host", expected: [] },
+      { line: 8, notRun: undefined, expected: [403] }
+    ])
+    expect(blocks[1]!.text).toBe("curl -s localhost:8787/x \\\n  -H 'a: b'   # → 403")
+  })
+
+  it("keeps variables between blocks, reports each curl's status, and fails on a failing command", async () => {
+    const session = openSession()
+    try {
+      await session.run(block(`BASE=${base}`), "set")
+      const ok = await session.run(block(`curl -s $BASE/403; curl -s $BASE/200; curl -sf $BASE/200`), "curls")
+      expect(ok.statuses).toEqual([403, 200])
+      await expect(session.run(block("false"), "fails")).rejects.toThrow(BlockFailed)
+    } finally {
+      await session.close()
+    }
+  })
+
+  it("fails a block whose curl cannot connect, even inside a pipe", async () => {
+    const session = openSession()
+    try {
+      await expect(session.run(block("curl -s http://127.0.0.1:9/x | cat"), "refused")).rejects.toThrow(
+        /a command failed/
+      )
+    } finally {
+      await session.close()
+    }
+  })
+})

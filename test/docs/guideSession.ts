@@ -1,0 +1,122 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join, resolve } from "node:path"
+import type { GuideBlock } from "./guideBlocks.ts"
+
+export const root = resolve(import.meta.dirname, "../..")
+
+const BLOCK_MS = 120_000
+
+/**
+ * A fresh copy of the checkout as a clone would have it: the files git
+ * tracks or would add (so the tests see uncommitted work too), and the
+ * installed node_modules linked in, since `npm ci` is the clone's first step.
+ */
+const freshCopy = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), "parley-guide-"))
+  // A sandbox's user must pass through the folders above its workspace.
+  chmodSync(dir, 0o755)
+  const files = execFileSync("git", ["ls-files", "-co", "--exclude-standard", "-z"], { cwd: root, encoding: "utf8" })
+  for (const file of files.split("\0").filter((name) => name !== "")) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true })
+    cpSync(join(root, file), join(dir, file))
+  }
+  symlinkSync(join(root, "node_modules"), join(dir, "node_modules"))
+  return dir
+}
+
+/**
+ * Every curl tells the test its status on standard error (after the
+ * command's own `-w`, which wins), unless it fails on errors itself (`-f`).
+ */
+const PRELUDE = String.raw`set -eo pipefail
+curl() {
+  local arg
+  for arg in "$@"; do
+    case "$arg" in --fail|--fail-with-body|-[a-zA-Z]*f*) command curl "$@"; return;; esac
+  done
+  command curl --write-out '%{stderr}@@status %{http_code}\n' "$@"
+}
+`
+
+export interface BlockRun {
+  readonly output: string
+  readonly statuses: ReadonlyArray<number>
+}
+
+/** A failed block: its output so far says why. */
+export class BlockFailed extends Error {}
+
+/**
+ * One bash session in a fresh copy, as a reader pasting a guide's blocks into
+ * one terminal: variables and background jobs carry over from block to block.
+ * The environment is the machine's, less parley's, the providers' and npm's
+ * own variables.
+ */
+export const openSession = () => {
+  const cwd = freshCopy()
+  const scripts = mkdtempSync(join(tmpdir(), "parley-guide-blocks-"))
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) =>
+      !/^(PARLEY_|OPENAI|ANTHROPIC|DATABASE_URL|REDIS_URL|npm_|LOG_|OTEL_|PORT$|HOST$)/.test(name)
+    )
+  )
+  const bash: ChildProcess = spawn("bash", ["--noprofile", "--norc"], { cwd, env, detached: true })
+  let stdout = ""
+  let stderr = ""
+  let exited: number | null | undefined
+  const listeners = new Set<() => void>()
+  const changed = () => listeners.forEach((listener) => listener())
+  bash.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString(), changed()))
+  bash.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString(), changed()))
+  bash.on("exit", (code) => (exited = code, changed()))
+  bash.stdin!.write(PRELUDE)
+  let count = 0
+
+  const run = (block: GuideBlock, where: string): Promise<BlockRun> => {
+    const n = ++count
+    const file = join(scripts, `${n}.sh`)
+    writeFileSync(file, block.text + "\n")
+    const [outStart, errStart] = [stdout.length, stderr.length]
+    const done = `@@done ${n} `
+    bash.stdin!.write(`source ${file}; __rc=$?; echo "${done}$__rc"; echo "${done}$__rc" >&2\n`)
+    return new Promise((resolveRun, reject) => {
+      const output = () => {
+        const out = stdout.slice(outStart).split(done)[0]!
+        const err = stderr.slice(errStart).split(done)[0]!
+        return { text: `${out}\n${err.replace(/^@@status \d+\n/gm, "")}`.trim(), err }
+      }
+      const finish = (error?: string) => {
+        clearTimeout(timer)
+        listeners.delete(check)
+        const { text, err } = output()
+        if (error !== undefined) return reject(new BlockFailed(`${where}: ${error}\n--- its output ---\n${text}`))
+        resolveRun({ output: text, statuses: [...err.matchAll(/^@@status (\d+)$/gm)].map((m) => Number(m[1])) })
+      }
+      const check = () => {
+        if (stdout.includes(done, outStart) && stderr.includes(done, errStart)) return finish()
+        if (exited !== undefined) finish(`a command failed (the shell exited with ${exited})`)
+      }
+      const timer = setTimeout(() => finish(`still running after ${BLOCK_MS / 1000} s`), BLOCK_MS)
+      listeners.add(check)
+      check()
+    })
+  }
+
+  /** Ends the shell and whatever it left running (its process group: background jobs included). */
+  const close = async () => {
+    const signal = (name: NodeJS.Signals) => {
+      try {
+        process.kill(-bash.pid!, name)
+      } catch {
+        // Already gone.
+      }
+    }
+    signal("SIGTERM")
+    await new Promise((done) => setTimeout(done, 3_000))
+    signal("SIGKILL")
+  }
+
+  return { cwd, run, close }
+}
