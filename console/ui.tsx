@@ -8,6 +8,9 @@ export const when = (iso: string | null, never = "—") =>
 
 export const list = (entries: ReadonlyArray<string>) => entries.length === 0 ? "none" : entries.join(", ")
 
+/** A count and its noun, singular for one: "1 request", "2 requests". */
+export const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`
+
 export type Loaded<T> =
   | { readonly state: "loading" }
   | { readonly state: "failed"; readonly message: string }

@@ -1,4 +1,5 @@
 import type { McpServerView } from "../../src/domain/views.ts"
+import { count } from "../ui.tsx"
 
 /** The cells of a row of the MCP servers table, as `/admin/v1/mcp-servers` shows a server (docs/DESIGN.md §9). */
 
@@ -13,7 +14,7 @@ export const ServerTools = ({ server }: { readonly server: McpServerView }) => {
     // Open while some wait for a refresh: the operator should see which.
     <details class="tools" open={held > 0}>
       <summary>
-        {server.tools.length} {server.tools.length === 1 ? "tool" : "tools"}
+        {count(server.tools.length, "tool")}
         {held === 0 ? null : `, ${held} held back`}
         <span class="visually-hidden">{` of ${server.id}`}</span>
       </summary>
