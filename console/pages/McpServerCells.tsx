@@ -41,7 +41,7 @@ export const ServerStatus = ({ server }: { readonly server: McpServerView }) => 
 /** Its transport, and where: a URL, or for stdio a command the config file names (not shown here). */
 export const ServerEndpoint = ({ server }: { readonly server: McpServerView }) => (
   <div>
-    <span class="transport">{server.transport === "http" ? "HTTP" : "stdio"}</span>
+    <span class="secondary">{server.transport === "http" ? "HTTP" : "stdio"}</span>
     {server.url === null ? <span class="muted">a local command</span> : <code>{server.url}</code>}
   </div>
 )
