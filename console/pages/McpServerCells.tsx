@@ -34,7 +34,7 @@ export const ServerTools = ({ server }: { readonly server: McpServerView }) => {
 export const ServerStatus = ({ server }: { readonly server: McpServerView }) => (
   <div>
     <span class={`status ${server.status}`}>{server.status}</span>
-    {server.reason === undefined ? null : <span class="reason">{server.reason}</span>}
+    {server.reason === undefined ? null : <span class="reason whole">{server.reason}</span>}
   </div>
 )
 

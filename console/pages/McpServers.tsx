@@ -60,7 +60,7 @@ export const McpServers = ({ client }: { readonly client: Client }) => {
           : <button type="button" class="primary" onClick={() => setForm("add")}>Add server</button>}
       </PageTitle>
       <Pending loaded={loaded} />
-      <p class="muted" aria-live="polite">{note}</p>
+      <p class="muted whole" aria-live="polite">{note}</p>
       {form === undefined ? null : (
         <McpServerForm
           {...(form === "add" ? {} : { editing: form })}
