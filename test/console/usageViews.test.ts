@@ -85,6 +85,18 @@ describe("a key in use, in the console", { timeout: 120_000 }, () => {
     await screenshot(page, "console-key-one-request.png")
   })
 
+  it("a key's page loaded again when looked at again keeps what is being typed in its rules", async () => {
+    const { page } = ana
+    const two = page.getByRole("checkbox", { name: /Model Two/ })
+    await two.check()
+    const reloaded = page.waitForResponse((response) => response.url().endsWith(`/admin/v1/keys/${key.id}`))
+    await lookAgain(page)
+    await reloaded
+    await page.waitForTimeout(200)
+    expect(await two.isChecked()).toBe(true)
+    await two.uncheck()
+  })
+
   it("the requests table names the key, its id beside the name", async () => {
     const { page } = ana
     await page.getByRole("link", { name: "Requests", exact: true }).click()
