@@ -9,7 +9,7 @@ import { Requests } from "./pages/Requests.tsx"
 import { Sandboxes } from "./pages/Sandboxes.tsx"
 import { SignIn } from "./pages/SignIn.tsx"
 import { PageTitle } from "./PageTitle.tsx"
-import { href, useRoute } from "./route.ts"
+import { currentRoute, href, replaceRoute, useRoute } from "./route.ts"
 
 /** The console (docs/DESIGN.md §6): sign-in, then the pages of the signed-in account, or all of them for the operator. */
 export const App = () => {
@@ -18,8 +18,13 @@ export const App = () => {
     forgetOperator()
     setCredentials(undefined)
   }, [])
+  const signedIn = useCallback((credentials: Credentials) => {
+    // The page left open may be one these credentials may not see (the operator's, opened by its address): not a landing.
+    if (credentials.kind === "session" && isOperatorPage(currentRoute()[0])) replaceRoute("keys")
+    setCredentials(credentials)
+  }, [])
   const client = useMemo(() => credentials && makeClient(credentials, signedOut), [credentials, signedOut])
-  if (credentials === undefined || client === undefined) return <SignIn onSignedIn={setCredentials} />
+  if (credentials === undefined || client === undefined) return <SignIn onSignedIn={signedIn} />
   return <Shell credentials={credentials} client={client} signedOut={signedOut} />
 }
 
@@ -28,6 +33,8 @@ const operatorPages: ReadonlyArray<readonly [string, string]> = [
   ["accounts", "Accounts"],
   ["mcp-servers", "MCP servers"]
 ]
+
+const isOperatorPage = (page: string | undefined) => operatorPages.some(([name]) => name === page)
 
 /** What an account holder sees at an operator's page (reached by its address): why, and where to go. */
 const OperatorOnly = ({ title }: { readonly title: string }) => (
@@ -78,7 +85,17 @@ const Shell = ({ credentials, client, signedOut }: {
           </ul>
         </nav>
         <span class="who">{operator ? "Operator" : credentials.account.email ?? credentials.account.name}</span>
-        <button type="button" onClick={() => void signOut(client, credentials).then(signedOut)}>Sign out</button>
+        <button
+          type="button"
+          onClick={() =>
+            void signOut(client, credentials).then(() => {
+              // Whoever signs in next starts on Keys: the page left open may be another's (an account's key, the operator's).
+              replaceRoute("keys")
+              signedOut()
+            })}
+        >
+          Sign out
+        </button>
       </header>
       <main id="main" tabIndex={-1}>
         {operatorOnly !== undefined

@@ -8,15 +8,38 @@ export const when = (iso: string | null, never = "—") =>
 
 export const list = (entries: ReadonlyArray<string>) => entries.length === 0 ? "none" : entries.join(", ")
 
+/** A count and its noun, singular for one: "1 request", "2 requests". */
+export const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`
+
 export type Loaded<T> =
   | { readonly state: "loading" }
   | { readonly state: "failed"; readonly message: string }
   | { readonly state: "done"; readonly value: T }
 
-/** Runs `load` now and whenever `reload` is called or `deps` change. */
+/**
+ * Runs `load` now, whenever `reload` is called or `deps` change, and when the
+ * tab is looked at again: what a page shows (a key's last use, usage, limits,
+ * a server's status) changes while nobody watches it, and a page stays
+ * mounted. A reload keeps showing the last answer until the next one is in.
+ */
 export function useLoad<T>(load: () => Promise<T>, deps: ReadonlyArray<unknown>) {
   const [loaded, setLoaded] = useState<Loaded<T>>({ state: "loading" })
   const [round, setRound] = useState(0)
+  useEffect(() => {
+    // Coming back to a tab fires both events; one load answers both.
+    let last = 0
+    const shown = () => {
+      if (document.visibilityState !== "visible" || Date.now() - last < 1000) return
+      last = Date.now()
+      setRound((n) => n + 1)
+    }
+    document.addEventListener("visibilitychange", shown)
+    addEventListener("focus", shown)
+    return () => {
+      document.removeEventListener("visibilitychange", shown)
+      removeEventListener("focus", shown)
+    }
+  }, [])
   useEffect(() => {
     let current = true
     load().then(

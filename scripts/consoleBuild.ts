@@ -73,5 +73,5 @@ export const buildConsole = async (): Promise<ConsoleBuild> => {
     return found.name
   }
   const favicon = icon()
-  return { html: page(named(".js"), named(".css"), favicon.name), assets: [...built, favicon] }
+  return { html: page(named(".js"), named(".css"), favicon.name), assets: [...built, favicon], icon: favicon.name }
 }

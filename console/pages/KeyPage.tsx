@@ -86,7 +86,7 @@ export const KeyPage = ({ client, id }: { readonly client: Client; readonly id: 
           </section>
           <section aria-labelledby="requests-title">
             <h2 id="requests-title">Recent requests</h2>
-            <RecentRequests client={client} keyId={key.id} />
+            <RecentRequests client={client} keyId={key.id} names={new Map([[key.id, key.name]])} />
           </section>
         </>
       )}

@@ -1,4 +1,5 @@
 import type { McpServerView } from "../../src/domain/views.ts"
+import { count } from "../ui.tsx"
 
 /** The cells of a row of the MCP servers table, as `/admin/v1/mcp-servers` shows a server (docs/DESIGN.md §9). */
 
@@ -13,7 +14,7 @@ export const ServerTools = ({ server }: { readonly server: McpServerView }) => {
     // Open while some wait for a refresh: the operator should see which.
     <details class="tools" open={held > 0}>
       <summary>
-        {server.tools.length} {server.tools.length === 1 ? "tool" : "tools"}
+        {count(server.tools.length, "tool")}
         {held === 0 ? null : `, ${held} held back`}
         <span class="visually-hidden">{` of ${server.id}`}</span>
       </summary>
@@ -33,14 +34,14 @@ export const ServerTools = ({ server }: { readonly server: McpServerView }) => {
 export const ServerStatus = ({ server }: { readonly server: McpServerView }) => (
   <div>
     <span class={`status ${server.status}`}>{server.status}</span>
-    {server.reason === undefined ? null : <span class="reason">{server.reason}</span>}
+    {server.reason === undefined ? null : <span class="reason whole">{server.reason}</span>}
   </div>
 )
 
 /** Its transport, and where: a URL, or for stdio a command the config file names (not shown here). */
 export const ServerEndpoint = ({ server }: { readonly server: McpServerView }) => (
   <div>
-    <span class="transport">{server.transport === "http" ? "HTTP" : "stdio"}</span>
+    <span class="secondary">{server.transport === "http" ? "HTTP" : "stdio"}</span>
     {server.url === null ? <span class="muted">a local command</span> : <code>{server.url}</code>}
   </div>
 )

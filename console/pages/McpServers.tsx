@@ -2,7 +2,7 @@ import { useState } from "preact/hooks"
 import type { McpServerView } from "../../src/domain/views.ts"
 import type { Client } from "../api.ts"
 import { PageTitle } from "../PageTitle.tsx"
-import { Confirm, messageOf, Pending, Table, useLoad } from "../ui.tsx"
+import { Confirm, count, messageOf, Pending, Table, useLoad } from "../ui.tsx"
 import { ServerEndpoint, ServerSource, ServerStatus, ServerTools } from "./McpServerCells.tsx"
 import { McpServerForm, type McpServerInput } from "./McpServerForm.tsx"
 
@@ -17,7 +17,7 @@ const outcome = (server: McpServerView) =>
     ? `it is unreachable: ${server.reason ?? "no reason given"}`
     : server.status === "disabled"
     ? "it is disabled"
-    : `it lists ${server.tools.length} ${server.tools.length === 1 ? "tool" : "tools"}`
+    : `it lists ${count(server.tools.length, "tool")}`
 
 /**
  * The operator's MCP servers (docs/DESIGN.md §9) over `/admin/v1/mcp-servers`:
@@ -60,7 +60,7 @@ export const McpServers = ({ client }: { readonly client: Client }) => {
           : <button type="button" class="primary" onClick={() => setForm("add")}>Add server</button>}
       </PageTitle>
       <Pending loaded={loaded} />
-      <p class="muted" aria-live="polite">{note}</p>
+      <p class="muted whole" aria-live="polite">{note}</p>
       {form === undefined ? null : (
         <McpServerForm
           {...(form === "add" ? {} : { editing: form })}

@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks"
 import type { AdminCatalog } from "../../src/domain/views.ts"
 import type { Client, Rules } from "../api.ts"
 import { Failure, messageOf } from "../ui.tsx"
-import { draftOf, RulesFields, rulesOf } from "./RulesFields.tsx"
+import { draftOf, type RulesDraft, RulesFields, rulesOf } from "./RulesFields.tsx"
 
 /** Edits a key's or an account's allow-lists, approvals and limits (`PATCH path`); the key page and the account page share it. */
 export const RulesForm = ({ client, path, subject, rules, catalog, onSaved }: {
@@ -18,7 +18,9 @@ export const RulesForm = ({ client, path, subject, rules, catalog, onSaved }: {
   const [note, setNote] = useState<string>()
   const [failure, setFailure] = useState<string>()
   const [busy, setBusy] = useState(false)
-  useEffect(() => setDraft(draftOf(rules)), [rules])
+  // Reset when the saved rules change, not when the page loads the same ones again (it does when looked at again).
+  const saved = JSON.stringify(draftOf(rules))
+  useEffect(() => setDraft(JSON.parse(saved) as RulesDraft), [saved])
   const save = async (event: Event) => {
     event.preventDefault()
     setNote(undefined)

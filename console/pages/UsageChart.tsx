@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "preact/hooks"
 import uPlot from "uplot"
 import type { UsageRow } from "../../src/domain/views.ts"
 import { type Client, orNothingYet } from "../api.ts"
-import { Pending, useLoad } from "../ui.tsx"
+import { count, Pending, useLoad } from "../ui.tsx"
 
 type Grouping = "hour" | "day"
 
@@ -67,8 +67,8 @@ export const UsageChart = ({ client, keyId }: { readonly client: Client; readonl
         : (
           <>
             <p aria-live="polite">
-              {requests} requests, {total(rows, "errors")} errors, {total(rows, "totalTokens")} tokens in{" "}
-              {windows[groupBy].label}.
+              {count(requests, "request")}, {count(total(rows, "errors"), "error")},{" "}
+              {count(total(rows, "totalTokens"), "token")} in {windows[groupBy].label}.
             </p>
             <Plot
               data={series(rows, groupBy, loaded.value.now).data}

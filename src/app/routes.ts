@@ -7,7 +7,7 @@ import { AdminAuthenticationLive } from "../http/admin/adminAuthentication.ts"
 import { AdminHandlers } from "../http/admin/adminHandlers.ts"
 import { AuthenticationLive } from "../http/authentication.ts"
 import { CatalogHandlers } from "../http/catalogHandlers.ts"
-import { consolePaths, ConsoleRoutes } from "../http/console/consoleRoutes.ts"
+import { consolePaths, ConsoleRoutes, FAVICON_PATH } from "../http/console/consoleRoutes.ts"
 import { gatewayMiddleware } from "../http/gateway.ts"
 import { McpEndpoint } from "../http/mcpEndpoint.ts"
 import { MetricsRoute } from "../http/metricsRoute.ts"
@@ -24,8 +24,10 @@ const OpenApiDocument = HttpRouter.use((router) =>
  * would reach another host turned off: its default fonts (fonts.scalar.com),
  * the developer toolbar whose "Share" uploads the API description to
  * scalar.com, the button that opens Scalar's hosted client, and telemetry.
- * The names are those of @scalar/api-reference 1.43 (bundled by effect);
- * test/app/docsPage.test.ts checks in Chromium that no request leaves.
+ * Its icon is the console's, served by parley (else the browser asks for a
+ * /favicon.ico of its own accord). The names are those of
+ * @scalar/api-reference 1.43 (bundled by effect); test/app/docsPage.test.ts
+ * checks in Chromium that no request leaves.
  */
 const docsPage: HttpApiScalar.ScalarConfig & {
   readonly showDeveloperTools: "never"
@@ -37,6 +39,7 @@ const docsPage: HttpApiScalar.ScalarConfig & {
   showDeveloperTools: "never",
   hideClientButton: true,
   telemetry: false,
+  favicon: FAVICON_PATH,
   customCss: ":root { --scalar-font: system-ui, sans-serif; --scalar-font-code: ui-monospace, monospace; }"
 }
 

@@ -153,7 +153,7 @@ describe("the console for every kind of user", { timeout: 120_000 }, () => {
     await screenshot(page, "console-keys-390.png")
     await page.getByRole("link", { name: "narrow-key" }).click()
     const usage = page.getByRole("region", { name: "Usage" })
-    await usage.getByText("49 requests, 3 errors, 19500 tokens in the last 48 hours.").waitFor()
+    await usage.getByText("49 requests, 3 errors, 19,500 tokens in the last 48 hours.").waitFor()
     await usage.locator("canvas").first().waitFor()
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
     await screenshot(page, "console-key-390.png")

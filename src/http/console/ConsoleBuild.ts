@@ -11,6 +11,8 @@ export interface ConsoleBuild {
   /** The page, naming the assets; served fresh every time (`no-cache`). */
   readonly html: string
   readonly assets: ReadonlyArray<ConsoleAsset>
+  /** The name of the icon among the assets: the page's, /docs' and /favicon.ico's. */
+  readonly icon: string
 }
 
 /** Where the page finds its assets. */

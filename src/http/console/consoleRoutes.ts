@@ -25,21 +25,29 @@ const common = { "x-content-type-options": "nosniff", "referrer-policy": "no-ref
 // Asset names carry their content's hash: a year, never revalidated. The page names them, so it is always asked anew.
 const ASSET_CACHE = "public, max-age=31536000, immutable"
 
+// The icon's own name is hashed; /favicon.ico is not, so a new build's icon is picked up within a day.
+const ICON_CACHE = "public, max-age=86400"
+
+/** Where /docs (and any browser that asks by the old name) finds the console's icon. */
+export const FAVICON_PATH = "/favicon.ico"
+
 /** The paths `/console` answers, for the gateway's 405s. */
-export const consolePaths = ["/console", `${ASSETS_PATH}:name`] as const
+export const consolePaths = ["/console", `${ASSETS_PATH}:name`, FAVICON_PATH] as const
 
 // A chunk of its own in the bundle: the embedded console is read on the first visit, not at start.
 const load = () => import("./builtConsole.ts").then((module) => module.loadConsole())
 
 /**
  * `/console`: the page and its hashed assets, loaded once (built on first use
- * from the sources, embedded in the bundle) and kept in memory. They need no
- * credentials: the page signs in against /admin/v1 itself.
+ * from the sources, embedded in the bundle) and kept in memory, and its icon
+ * at /favicon.ico too. They need no credentials: the page signs in against
+ * /admin/v1 itself.
  */
 export const ConsoleRoutes = Layer.unwrap(Effect.gen(function*() {
   const built = yield* Effect.cached(Effect.map(Effect.promise(load), (console) => ({
     html: console.html,
-    assets: new Map(console.assets.map((asset) => [asset.name, asset]))
+    assets: new Map(console.assets.map((asset) => [asset.name, asset])),
+    icon: console.assets.find((asset) => asset.name === console.icon)!
   })))
 
   const page = Effect.map(built, ({ html }) =>
@@ -61,9 +69,16 @@ export const ConsoleRoutes = Layer.unwrap(Effect.gen(function*() {
     })
   })
 
+  const favicon = Effect.map(built, ({ icon }) =>
+    HttpServerResponse.text(icon.body, {
+      contentType: icon.contentType,
+      headers: { ...common, "cache-control": ICON_CACHE }
+    }))
+
   return Layer.mergeAll(
     // The router takes "/console/" for "/console" too.
     HttpRouter.add("GET", "/console", page),
-    HttpRouter.add("GET", `${ASSETS_PATH}:name`, asset)
+    HttpRouter.add("GET", `${ASSETS_PATH}:name`, asset),
+    HttpRouter.add("GET", FAVICON_PATH, favicon)
   )
 }))
