@@ -45,9 +45,11 @@ const callArguments = (text: string, open: number): Array<string> => {
   for (let i = open; i < text.length; i++) {
     const c = text[i]!
     if (c === "\"" || c === "'" || c === "`") i = stringEnd(text, i)
-    else if (c === "/" && text[i + 1] === "/") i = text.indexOf("\n", i)
-    else if (c === "/" && text[i + 1] === "*") i = text.indexOf("*/", i) + 1
-    else if (c === "(" || c === "[" || c === "{") depth++
+    else if (c === "/" && (text[i + 1] === "/" || text[i + 1] === "*")) {
+      const end = text.indexOf(text[i + 1] === "/" ? "\n" : "*/", i + 2)
+      if (end === -1) break
+      i = text[i + 1] === "/" ? end : end + 1
+    } else if (c === "(" || c === "[" || c === "{") depth++
     else if (c === ")" || c === "]" || c === "}") {
       depth--
       if (depth === 0) {
@@ -59,7 +61,6 @@ const callArguments = (text: string, open: number): Array<string> => {
       args.push(text.slice(start, i).trim())
       start = i + 1
     }
-    if (i === -1) break
   }
   return args
 }
@@ -103,7 +104,7 @@ const scanSources = (files: ReadonlyArray<{ readonly path: string; readonly text
   const add = (name: string, path: string) => names.set(name, (names.get(name) ?? new Set()).add(path))
   const dynamic: Array<string> = []
   // Helper function name → the index of the parameter that ends up as a variable's name.
-  const helpers = new Map<string, number>([])
+  const helpers = new Map<string, number>()
 
   for (const { path, text } of files) {
     for (const m of text.matchAll(/\b(?:process|import\.meta)\.env\.([A-Za-z_][\w]*)/g)) add(m[1]!, path)
