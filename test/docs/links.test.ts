@@ -17,7 +17,7 @@ const anchorsOf = (markdown: string): ReadonlySet<string> => {
   return anchors
 }
 
-const withoutFences = (markdown: string) => markdown.replace(/^(\s*)(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\1\2\s*$/gm, "")
+const withoutFences = (markdown: string) => markdown.replace(/^([ \t]*)(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\1\2[ \t]*$/gm, "")
 
 /** Code blocks and spans hold commands and JSON, not links. */
 const withoutCode = (markdown: string) => withoutFences(markdown).replace(/`[^`\n]*`/g, "")
@@ -54,6 +54,21 @@ describe("links in README.md, BENCHMARKS.md and docs/", () => {
       }
     }
     expect(broken).toEqual([])
+  })
+
+  it("hold JSON blocks that parse, so an example can be pasted into a file as it is", () => {
+    const invalid: Array<string> = []
+    for (const document of documents) {
+      const markdown = readFileSync(join(root, document), "utf8")
+      for (const block of markdown.matchAll(/^```json\n([\s\S]*?)^```/gm)) {
+        try {
+          JSON.parse(block[1]!)
+        } catch (error) {
+          invalid.push(`${document}: ${(error as Error).message} in ${block[1]!.slice(0, 60)}…`)
+        }
+      }
+    }
+    expect(invalid).toEqual([])
   })
 
   it("finds the links it checks (a document without any would pass by accident)", () => {
