@@ -1,4 +1,3 @@
-import { freePort } from "./support/freePort.ts"
 import { Context, Effect, Layer } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { once } from "node:events"
@@ -11,6 +10,7 @@ import { ApiKeys } from "../src/auth/ApiKeys.ts"
 import { startUpstream } from "../src/demo/upstream/server.ts"
 import type { Upstream } from "../src/demo/upstream/types.ts"
 import * as Database from "../src/store/Database.ts"
+import { freePort } from "./support/freePort.ts"
 import { bearer, chatBody, postJson } from "./support/http.ts"
 
 /**

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SecretKey } from "../../src/auth/SecretKey.ts"
 import { McpServerStore } from "../../src/mcp/McpServerStore.ts"
 import * as Database from "../../src/store/Database.ts"
-import { EVERYTHING_BIN, type RunningServer, startEverythingHttp } from "../support/mcp/everything.ts"
 import { freePort } from "../support/freePort.ts"
+import { EVERYTHING_BIN, type RunningServer, startEverythingHttp } from "../support/mcp/everything.ts"
 import { cliIn, databaseUrl } from "./run.ts"
 
 const SECRET = randomBytes(32).toString("base64")
@@ -101,7 +101,9 @@ describe("parley keys --tools / --approve with MCP tools (docs/DESIGN.md §9)", 
     const parley = cliIn(configWith([{ id: "down", url: `http://127.0.0.1:${closedPort}/mcp`, listTimeoutMs: 2000 }]))
     const created = await parley("keys", "create", "--name", "x", "--tools", "down__search", "--json")
     expect(created.code, created.stderr).toBe(0)
-    expect(created.stderr).toContain("Warning: could not list the tools of MCP server down (connection refused by 127.0.0.1:")
+    expect(created.stderr).toContain(
+      "Warning: could not list the tools of MCP server down (connection refused by 127.0.0.1:"
+    )
     expect(created.stderr).toContain("its tool names are kept unchecked")
   })
 

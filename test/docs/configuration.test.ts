@@ -17,7 +17,8 @@ const guidePath = join(repo, "docs", "configuration.md")
 // Environment variables read by the code, found in the source
 
 /** An environment variable's name as the code spells it. */
-const ENV_NAME = /^[A-Z][A-Z0-9_]*$/
+// Upper case, but for the few that others set for parley to read (npm_lifecycle_event).
+const ENV_NAME = /^([A-Z][A-Z0-9_]*|npm_[a-z_]+)$/
 
 interface Scan {
   /** Variable name → the files that read it. */
@@ -348,8 +349,8 @@ describe("docs/configuration.md", () => {
 
 describe(".env.example", () => {
   const example = readFileSync(join(repo, ".env.example"), "utf8")
-  // PATH is the system's, not a setting of parley's.
-  const settings = codeNames.filter((name) => name !== "PATH")
+  // PATH is the system's and npm_lifecycle_event npm's, not settings of parley's.
+  const settings = codeNames.filter((name) => name !== "PATH" && name !== "npm_lifecycle_event")
 
   it("lists every variable the code reads", () => {
     const listed = new Set([...example.matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]!))

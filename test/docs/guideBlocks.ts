@@ -1,7 +1,8 @@
 /**
  * The shell blocks of a Markdown guide, as the guide tests run them
  * (docs/DESIGN.md §13): fenced `sh` or `bash` blocks in order; a block is
- * skipped only when the line before its fence is `<!-- not run: REASON -->`.
+ * skipped only when the last line before its fence that is not blank is
+ * `<!-- not run: REASON -->`.
  */
 export interface GuideBlock {
   /** 1-based line of the opening fence. */
@@ -37,7 +38,7 @@ export const shellBlocks = (markdown: string): ReadonlyArray<GuideBlock> => {
       blocks.push({
         line: i + 1,
         text,
-        notRun: NOT_RUN.exec((lines[i - 1] ?? "").trim())?.[1],
+        notRun: NOT_RUN.exec(lines.slice(0, i).findLast((line) => line.trim() !== "")?.trim() ?? "")?.[1],
         expected: [...text.matchAll(EXPECT)].map((match) => Number(match[1]))
       })
     }

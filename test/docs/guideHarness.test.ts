@@ -26,6 +26,7 @@ describe("the guide harness", () => {
       "{}",
       "```",
       "<!-- not run: installs on a host -->",
+      "",
       "```sh",
       "systemctl enable parley",
       "```",
@@ -35,8 +36,8 @@ describe("the guide harness", () => {
       "  ```"
     ].join("\n"))
     expect(blocks.map(({ line, notRun, expected }) => ({ line, notRun, expected }))).toEqual([
-      { line: 5, notRun: "installs on a host", expected: [] },
-      { line: 8, notRun: undefined, expected: [403] }
+      { line: 6, notRun: "installs on a host", expected: [] },
+      { line: 9, notRun: undefined, expected: [403] }
     ])
     expect(blocks[1]!.text).toBe("curl -s localhost:8787/x \\\n  -H 'a: b'   # → 403")
   })
@@ -47,6 +48,9 @@ describe("the guide harness", () => {
       await session.run(block(`BASE=${base}`), "set")
       const ok = await session.run(block(`curl -s $BASE/403; curl -s $BASE/200; curl -sf $BASE/200`), "curls")
       expect(ok.statuses).toEqual([403, 200])
+      // A command's own -w still writes what it asks, and the status is still told.
+      const own = await session.run(block(`curl -s -o /dev/null -w '%{http_code}\\n' $BASE/413`), "own -w")
+      expect(own).toEqual({ output: "413", statuses: [413] })
       await expect(session.run(block("false"), "fails")).rejects.toThrow(BlockFailed)
     } finally {
       await session.close()

@@ -27,18 +27,26 @@ const freshCopy = (): string => {
 }
 
 /**
- * Every curl tells the test its status on standard error (after the
- * command's own `-w`, which wins), unless it fails on errors itself (`-f`).
+ * Every curl tells the test its status on standard error, after what the
+ * command's own `-w` writes, unless it fails on errors itself (`-f`).
  */
-const PRELUDE = String.raw`set -eo pipefail
-curl() {
-  local arg
-  for arg in "$@"; do
-    case "$arg" in --fail|--fail-with-body|-[a-zA-Z]*f*) command curl "$@"; return;; esac
-  done
-  command curl --write-out '%{stderr}@@status %{http_code}\n' "$@"
-}
-`
+const PRELUDE = [
+  "set -eo pipefail",
+  "curl() {",
+  "  local arg args=() own=0 format=0",
+  "  for arg in \"$@\"; do",
+  "    case \"$arg\" in --fail|--fail-with-body|-[a-zA-Z]*f*) command curl \"$@\"; return;; esac",
+  "  done",
+  "  for arg in \"$@\"; do",
+  "    if [ $format = 1 ]; then args+=(\"$arg%{stderr}@@status %{http_code}\\n\"); format=0; continue; fi",
+  "    case \"$arg\" in -w|--write-out) own=1; format=1;; esac",
+  "    args+=(\"$arg\")",
+  "  done",
+  "  [ $own = 1 ] || args=(--write-out '%{stderr}@@status %{http_code}\\n' \"${args[@]}\")",
+  "  command curl \"${args[@]}\"",
+  "}",
+  ""
+].join("\n")
 
 export interface BlockRun {
   readonly output: string

@@ -1,4 +1,3 @@
-import { freePort } from "../support/freePort.ts"
 import { execFile, spawn } from "node:child_process"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { request } from "node:http"
@@ -7,6 +6,7 @@ import { join, resolve } from "node:path"
 import { DatabaseSync } from "node:sqlite"
 import { describe, expect, it } from "vitest"
 import { startUpstream } from "../../src/demo/upstream/server.ts"
+import { freePort } from "../support/freePort.ts"
 import { startGateway } from "../support/gateway.ts"
 import { chatBody } from "../support/http.ts"
 

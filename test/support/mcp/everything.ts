@@ -1,4 +1,3 @@
-import { freePort } from "../freePort.ts"
 import { type ChildProcess, spawn } from "node:child_process"
 import { createServer, request, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -8,6 +7,7 @@ import {
   DEFAULT_MCP_LIST_TIMEOUT_MS,
   type McpServerConfig
 } from "../../../src/config/McpServerConfig.ts"
+import { freePort } from "../freePort.ts"
 
 /** The reference server's entry point (`@modelcontextprotocol/server-everything`, a devDependency). */
 export const EVERYTHING_BIN = fileURLToPath(
