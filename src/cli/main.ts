@@ -51,12 +51,17 @@ const demo = Command.make("demo", {
       "Run only the scripted OpenAI-compatible provider, on 127.0.0.1:9100 as parley.config.example.json expects"
     ),
     Flag.withDefault(false)
+  ),
+  port: Flag.Int("port").pipe(
+    Flag.withDescription("With --provider: the loopback port to listen on (default 9100)"),
+    Flag.withMetavar("PORT"),
+    Flag.optional
   )
-}, ({ provider }) =>
+}, ({ port, provider }) =>
   provider
     ? Effect.flatMap(
-      Effect.promise((): Promise<{ readonly runDemoProvider: Effect.Effect<never> }> => import("./demoProvider.ts")),
-      (demo) => demo.runDemoProvider
+      Effect.promise((): Promise<typeof import("./demoProvider.ts")> => import("./demoProvider.ts")),
+      (demo) => demo.runDemoProvider(Option.getOrElse(port, () => demo.DEFAULT_PORT))
     )
     : Effect.flatMap(
       Effect.promise((): Promise<{ readonly runDemo: Effect.Effect<void, unknown> }> => import("./demo.ts")),

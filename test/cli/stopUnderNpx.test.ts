@@ -7,13 +7,12 @@ import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { eventually } from "../sandbox/support.ts"
-import { freePort } from "../support/reliability/gatewayProcess.ts"
+import { freePort } from "../support/freePort.ts"
 
 /**
- * The README's `npx parley demo --provider &` … `kill $!`, literally, in bash:
- * npm passes the signal only to the shell it runs parley in, so parley must
- * notice and stop (src/cli/stopWithParent.ts). Port 9100 is the example
- * config's, so the provider's case is the only use of it here, and short.
+ * The guides' `npx parley demo --provider &` … `kill $!`, in bash: npm passes
+ * the signal only to the shell it runs parley in, so parley must notice and
+ * stop (src/cli/stopWithParent.ts).
  */
 const root = resolve(import.meta.dirname, "../..")
 const dir = mkdtempSync(join(tmpdir(), "parley-npx-"))
@@ -77,14 +76,11 @@ const expectStopped = async (mark: string, port: number) => {
 }
 
 describe("kill $! stops what `npx parley … &` started", () => {
-  it("the demo's provider: port 9100 is free and no process is left", async () => {
-    if (await answers(9100)) {
-      throw new Error(
-        "Port 9100 is already taken (a `parley demo --provider` left running?): this test needs it free; stop that process and run it again."
-      )
-    }
-    const mark = await startAndKill("npx parley demo --provider", 9100)
-    await expectStopped(mark, 9100)
+  // On a port of its own, not the example config's 9100, which the guides' tests use meanwhile.
+  it("the demo's provider: its port is free and no process is left", async () => {
+    const port = await freePort()
+    const mark = await startAndKill(`npx parley demo --provider --port ${port}`, port)
+    await expectStopped(mark, port)
   }, 90_000)
 
   it("parley serve", async () => {
