@@ -19,6 +19,9 @@ const outcome = (server: McpServerView) =>
     ? "it is disabled"
     : `it lists ${count(server.tools.length, "tool")}`
 
+/** A note ends with one full stop, whether the server's reason brought its own or not. */
+const sentence = (text: string) => /[.!?]$/.test(text) ? text : `${text}.`
+
 /**
  * The operator's MCP servers (docs/DESIGN.md §9) over `/admin/v1/mcp-servers`:
  * each with its tools (held-back ones marked) and whether it answers; add,
@@ -37,7 +40,7 @@ export const McpServers = ({ client }: { readonly client: Client }) => {
         url: input.url,
         ...(input.headers === undefined ? {} : { headers: input.headers })
       })
-    setNote(`${form === "add" ? "Added" : "Saved"} ${server.id}: ${outcome(server)}.`)
+    setNote(sentence(`${form === "add" ? "Added" : "Saved"} ${server.id}: ${outcome(server)}`))
     setForm(undefined)
     reload()
   }
@@ -46,7 +49,7 @@ export const McpServers = ({ client }: { readonly client: Client }) => {
     try {
       const { server } = await client.send<{ server: McpServerView }>("POST", `${at(id)}/refresh`)
       const accepted = server.status === "reachable" ? "; changed tools are accepted" : ""
-      setNote(`Refreshed ${id}: ${outcome(server)}${accepted}.`)
+      setNote(sentence(`Refreshed ${id}: ${outcome(server)}${accepted}`))
     } catch (error) {
       setNote(`Refreshing ${id} failed: ${messageOf(error)}`)
     }

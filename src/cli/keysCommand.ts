@@ -176,7 +176,7 @@ const rotate = Command.make("rotate", { id, grace, json }, ({ grace, id, json })
     const { key, secret } = yield* keys.rotate(id, grace)
     const note = grace === 0
       ? "The previous secret stops working within 5 seconds; the allow-lists are unchanged."
-      : `The previous secret keeps working for ${grace} seconds; the allow-lists are unchanged.`
+      : `The previous secret keeps working for ${grace} second${grace === 1 ? "" : "s"}; the allow-lists are unchanged.`
     yield* printSecret(`Rotated key ${key.id}. ${note}`, key, secret, keySummary(key), json)
   }))).pipe(Command.withDescription("Replace a key's secret; the new one is printed once"))
 

@@ -131,6 +131,8 @@ describe("parley accounts and account-owned keys", () => {
         assert.strictEqual((yield* Effect.flip(keys.authenticate(`Bearer ${old}`)))._tag, "InvalidApiKey")
       }
       yield* keys.authenticate(`Bearer ${last.key}`)
+      const oneSecond = (yield* ok(database, "keys", "rotate", key.id, "--grace", "1")).stdout
+      assert.include(oneSecond, "The previous secret keeps working for 1 second; the allow-lists are unchanged.")
       assert.notStrictEqual((yield* parley(database, "keys", "rotate", key.id, "--grace", "-5")).code, 0)
     }).pipe(Effect.scoped), 90_000)
 })

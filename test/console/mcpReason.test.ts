@@ -22,7 +22,7 @@ let op: ConsoleContext
 
 const URL_ = "https://tools.internal.example-corporation.test:8443/mcp/v1/streamable-http-endpoint-for-the-team"
 const REASON = `TLS handshake with ${URL_} failed: unable to verify the first certificate ` +
-  "(UNABLE_TO_VERIFY_LEAF_SIGNATURE); the server's certificate chain is incomplete or signed by an unknown authority"
+  "(UNABLE_TO_VERIFY_LEAF_SIGNATURE); the server's certificate chain is incomplete or signed by an unknown authority."
 
 const view = {
   id: "faraway",
@@ -80,7 +80,8 @@ describe("an unreachable MCP server's reason", { timeout: 60_000 }, () => {
     await shownWhole(page, REASON)
     // What a refresh says of it, above the table.
     await page.getByRole("button", { name: "Refresh faraway" }).click()
-    await shownWhole(page, `Refreshed faraway: it is unreachable: ${REASON}.`)
+    // The reason's own full stop ends the note: one, not two.
+    await shownWhole(page, `Refreshed faraway: it is unreachable: ${REASON}`)
     await screenshot(page, "console-mcp-reason-narrow.png")
     expect(op.leaving).toEqual([])
     expect(op.errors).toEqual([])
