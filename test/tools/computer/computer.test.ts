@@ -57,7 +57,9 @@ describe("the computer tool through /chat", () => {
       call("computer", { action: "cursor_position" }),
       call("computer", { action: "left_click", coordinate: [1024, 10] }),
       call("bash", {
-        command: "sleep 0.2; grep -c ButtonPress xev.log; grep -o 'keysym 0x[0-9a-f]*, [A-Za-z]*' xev.log | sort -u"
+        // xev logs the events when it gets to them, later on a loaded machine: wait for the last (up to 10 s).
+        command: "for i in $(seq 100); do grep -q Return xev.log && break; sleep 0.1; done; " +
+          "grep -c ButtonPress xev.log; grep -o 'keysym 0x[0-9a-f]*, [A-Za-z]*' xev.log | sort -u"
       }),
       { type: "text", text: "done" }
     )
