@@ -1,6 +1,6 @@
 import type { UIMessage } from "ai"
 import type { AgentRun } from "../agent/AgentRun.ts"
-import type { InvalidHistory, InvalidRequest } from "../domain/requestErrors.ts"
+import type { InvalidHistory } from "../domain/requestErrors.ts"
 import type { ValidationReport } from "../domain/ValidationReport.ts"
 import type { McpServerUnavailable, McpToolHeldBack } from "../mcp/mcpErrors.ts"
 import type { InvalidPromptType } from "../prompts/promptErrors.ts"
@@ -26,7 +26,6 @@ export type ChatPlan =
 
 /** Why a chat request cannot run, in the order the plan checks. */
 export type ChatPlanFailure =
-  | InvalidRequest
   | InvalidPromptType
   | ModelNotAllowed
   | UnknownModel

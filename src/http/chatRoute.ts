@@ -4,8 +4,10 @@ import { Agent } from "../agent/Agent.ts"
 import { ApiKeys } from "../auth/ApiKeys.ts"
 import type { ChatPlan } from "../chat/chatPlan.ts"
 import { ChatPlanner } from "../chat/ChatPlanner.ts"
+import type { InternalChatRequest } from "../chat/chatRequest.ts"
 import { chatResponseBody } from "../chat/chatResponseBody.ts"
 import { AppConfig } from "../config/AppConfig.ts"
+import type { InvalidRequest } from "../domain/requestErrors.ts"
 import { Limiter } from "../governance/Limiter.ts"
 import type { ChatFacts } from "../ledger/chatEvent.ts"
 import { UsageLedger } from "../ledger/UsageLedger.ts"
@@ -46,149 +48,157 @@ type RequestFacts = ChatFacts & { sse?: SseWriter }
  * without a correlation id, nothing internal in a 500, and a client that
  * goes away interrupting the run (which aborts the model call and the tools).
  */
-export const makeChatRoute = Effect.gen(function*() {
-  const keys = yield* ApiKeys
-  const config = yield* AppConfig
-  const agent = yield* Agent
-  const planner = yield* ChatPlanner
-  const ledger = yield* UsageLedger
-  const drain = yield* ServerDrain
-  const scope = yield* Effect.scope
-  const context = yield* Effect.context<never>()
-  const observer = yield* requestObserver
-  const tracing = yield* Tracing
-  const limiter = yield* Limiter
+export const makeChatRoute = (
+  decode: (body: unknown) => Effect.Effect<InternalChatRequest, InvalidRequest>
+) =>
+  Effect.gen(function*() {
+    const keys = yield* ApiKeys
+    const config = yield* AppConfig
+    const agent = yield* Agent
+    const planner = yield* ChatPlanner
+    const ledger = yield* UsageLedger
+    const drain = yield* ServerDrain
+    const scope = yield* Effect.scope
+    const context = yield* Effect.context<never>()
+    const observer = yield* requestObserver
+    const tracing = yield* Tracing
+    const limiter = yield* Limiter
 
-  const answer = (
-    req: IncomingMessage,
-    res: ServerResponse,
-    correlationId: string,
-    facts: RequestFacts,
-    log: RequestLog
-  ) =>
-    Effect.gen(function*() {
-      const key = facts.key = yield* traced(
-        tracing,
-        keys.authenticate(req.headers.authorization),
-        "authenticate",
-        () => ({})
-      )
-      log.keyed(key)
-      const body = facts.body = yield* readJsonBody(req, res, config.bodyLimitBytes)
-      const plan = facts.plan = yield* planner.plan(body, key)
-      const headers = planHeaders(plan, correlationId)
-      if (plan._tag === "Report") return writeJson(res, 200, plan.report, headers)
-      // Checked before the model is called; a key without limits touches no counter (docs/DESIGN.md §11).
-      const admission = yield* limiter.admit(key)
-      if (admission === undefined) return yield* run(res, plan, headers, facts, log)
-      return yield* run(res, plan, { ...headers, ...admission.headers }, facts, log).pipe(
-        Effect.ensuring(admission.release)
-      )
-    })
-
-  const run = (
-    res: ServerResponse,
-    plan: Extract<ChatPlan, { readonly _tag: "Run" }>,
-    headers: Record<string, string>,
-    facts: RequestFacts,
-    log: RequestLog
-  ) =>
-    Effect.gen(function*() {
-      log.model = `${plan.run.provider}/${plan.run.model.modelId}`
-      observer.running(log, plan.stream ? "stream" : "json")
-      if (!plan.stream) {
-        const collected = yield* agent.collect(plan.run)
-        facts.summary = collected.summary
-        log.ran(collected.summary)
-        return writeJson(
-          res,
-          200,
-          chatResponseBody(collected, plan.input, plan.tools, plan.run.resume !== undefined),
-          headers
+    const answer = (
+      req: IncomingMessage,
+      res: ServerResponse,
+      correlationId: string,
+      facts: RequestFacts,
+      log: RequestLog
+    ) =>
+      Effect.gen(function*() {
+        const key = facts.key = yield* traced(
+          tracing,
+          keys.authenticate(req.headers.authorization),
+          "authenticate",
+          () => ({})
         )
-      }
-      const sse = facts.sse = new SseWriter(res, headers)
-      facts.summary = yield* agent.run(plan.run, sse.emit, (failure) => {
-        log.outcome = failure._tag
-        return failureText(failure)
-      }, sse)
-      log.ran(facts.summary)
-      sse.end()
-    })
-
-  // One ledger row per authenticated request, however it ended (docs/DESIGN.md §7): a push onto a buffer.
-  const record = (facts: RequestFacts, res: ServerResponse, correlationId: string, exit: Exit.Exit<unknown, unknown>) =>
-    Effect.sync(() =>
-      ledger.recordChat(facts, correlationId, {
-        status: res.headersSent ? res.statusCode : undefined,
-        firstByteAt: facts.sse?.firstByteAt ?? (res.headersSent ? Date.now() : undefined),
-        cancelled: Exit.hasInterrupts(exit)
+        log.keyed(key)
+        const body = facts.body = yield* readJsonBody(req, res, config.bodyLimitBytes)
+        const plan = facts.plan = yield* planner.plan(yield* decode(body), key)
+        const headers = planHeaders(plan, correlationId)
+        if (plan._tag === "Report") return writeJson(res, 200, plan.report, headers)
+        // Checked before the model is called; a key without limits touches no counter (docs/DESIGN.md §11).
+        const admission = yield* limiter.admit(key)
+        if (admission === undefined) return yield* run(res, plan, headers, facts, log)
+        return yield* run(res, plan, { ...headers, ...admission.headers }, facts, log).pipe(
+          Effect.ensuring(admission.release)
+        )
       })
-    )
 
-  // A failure before the answer started is an error body; after, it ends the stream (docs/DESIGN.md §3.3).
-  const fail = (
-    cause: Cause.Cause<ApiFailure>,
-    req: IncomingMessage,
-    res: ServerResponse,
-    correlationId: string,
-    facts: RequestFacts,
-    log: RequestLog
-  ) => {
-    if (Cause.hasInterruptsOnly(cause)) return Effect.void
-    const failure = Cause.findErrorOption(cause)
-    const sse = facts.sse
-    log.outcome = failure._tag === "Some" ? failure.value._tag : "unexpected"
-    if (failure._tag === "Some") {
-      if (failure.value._tag === "LimitExceeded") facts.refusedLimit = failure.value.limit
-      if (sse?.started) return Effect.sync(() => sse.fail(wireError(failure.value).message))
-      return Effect.sync(() => {
-        settleUnreadBody(req, res)
-        writeError(res, errorBody(failure.value, correlationId), correlationId)
+    const run = (
+      res: ServerResponse,
+      plan: Extract<ChatPlan, { readonly _tag: "Run" }>,
+      headers: Record<string, string>,
+      facts: RequestFacts,
+      log: RequestLog
+    ) =>
+      Effect.gen(function*() {
+        log.model = `${plan.run.provider}/${plan.run.model.modelId}`
+        observer.running(log, plan.stream ? "stream" : "json")
+        if (!plan.stream) {
+          const collected = yield* agent.collect(plan.run)
+          facts.summary = collected.summary
+          log.ran(collected.summary)
+          return writeJson(
+            res,
+            200,
+            chatResponseBody(collected, plan.input, plan.tools, plan.run.resume !== undefined),
+            headers
+          )
+        }
+        const sse = facts.sse = new SseWriter(res, headers)
+        facts.summary = yield* agent.run(plan.run, sse.emit, (failure) => {
+          log.outcome = failure._tag
+          return failureText(failure)
+        }, sse)
+        log.ran(facts.summary)
+        sse.end()
       })
-    }
-    const unexpected = unexpectedBody(correlationId)
-    return logUnexpected(cause, correlationId).pipe(
-      Effect.andThen(Effect.sync(() => {
-        if (sse?.started) sse.fail(String(unexpected.body.message))
-        else if (!res.headersSent) {
+
+    // One ledger row per authenticated request, however it ended (docs/DESIGN.md §7): a push onto a buffer.
+    const record = (
+      facts: RequestFacts,
+      res: ServerResponse,
+      correlationId: string,
+      exit: Exit.Exit<unknown, unknown>
+    ) =>
+      Effect.sync(() =>
+        ledger.recordChat(facts, correlationId, {
+          status: res.headersSent ? res.statusCode : undefined,
+          firstByteAt: facts.sse?.firstByteAt ?? (res.headersSent ? Date.now() : undefined),
+          cancelled: Exit.hasInterrupts(exit)
+        })
+      )
+
+    // A failure before the answer started is an error body; after, it ends the stream (docs/DESIGN.md §3.3).
+    const fail = (
+      cause: Cause.Cause<ApiFailure>,
+      req: IncomingMessage,
+      res: ServerResponse,
+      correlationId: string,
+      facts: RequestFacts,
+      log: RequestLog
+    ) => {
+      if (Cause.hasInterruptsOnly(cause)) return Effect.void
+      const failure = Cause.findErrorOption(cause)
+      const sse = facts.sse
+      log.outcome = failure._tag === "Some" ? failure.value._tag : "unexpected"
+      if (failure._tag === "Some") {
+        if (failure.value._tag === "LimitExceeded") facts.refusedLimit = failure.value.limit
+        if (sse?.started) return Effect.sync(() => sse.fail(wireError(failure.value).message))
+        return Effect.sync(() => {
           settleUnreadBody(req, res)
-          writeError(res, unexpected, correlationId)
-        } else res.destroy()
-      }))
-    )
-  }
+          writeError(res, errorBody(failure.value, correlationId), correlationId)
+        })
+      }
+      const unexpected = unexpectedBody(correlationId)
+      return logUnexpected(cause, correlationId).pipe(
+        Effect.andThen(Effect.sync(() => {
+          if (sse?.started) sse.fail(String(unexpected.body.message))
+          else if (!res.headersSent) {
+            settleUnreadBody(req, res)
+            writeError(res, unexpected, correlationId)
+          } else res.destroy()
+        }))
+      )
+    }
 
-  // The grace is over (docs/DESIGN.md §8): the run is stopped (its tools killed) and the client told so.
-  const shutDown = (req: IncomingMessage, res: ServerResponse, correlationId: string, sse: SseWriter | undefined) => {
-    if (res.writableEnded) return
-    const failure = new ServerShuttingDown()
-    if (sse?.started) return sse.fail(failure.message)
-    if (res.headersSent) return void res.destroy()
-    settleUnreadBody(req, res)
-    writeError(res, errorBody(failure, correlationId), correlationId)
-  }
+    // The grace is over (docs/DESIGN.md §8): the run is stopped (its tools killed) and the client told so.
+    const shutDown = (req: IncomingMessage, res: ServerResponse, correlationId: string, sse: SseWriter | undefined) => {
+      if (res.writableEnded) return
+      const failure = new ServerShuttingDown()
+      if (sse?.started) return sse.fail(failure.message)
+      if (res.headersSent) return void res.destroy()
+      settleUnreadBody(req, res)
+      writeError(res, errorBody(failure, correlationId), correlationId)
+    }
 
-  return ((req, res) => {
-    const correlationId = correlationIdFor(req.headers["x-correlation-id"] as string | undefined)
-    const facts: RequestFacts = { startedAt: Date.now() }
-    const log = observer.start(correlationId, req.method, req.url)
-    const program = observer.observe(
-      log,
-      answer(req, res, correlationId, facts, log).pipe(
-        Effect.catchCause((cause) => fail(cause, req, res, correlationId, facts, log)),
-        Effect.onExit((exit) => record(facts, res, correlationId, exit))
-      ),
-      () => res.headersSent ? res.statusCode : 499
-    )
-    const fiber = Fiber.runIn(Effect.runForkWith(context)(program), scope)
-    if (fiber.pollUnsafe() !== undefined) return
-    res.once("close", () => {
-      if (!res.writableEnded) fiber.interruptUnsafe()
-    })
-    drain.track(res, () => {
-      fiber.addObserver(() => shutDown(req, res, correlationId, facts.sse))
-      fiber.interruptUnsafe()
-    })
-  }) satisfies NodeRoute
-})
+    return ((req, res) => {
+      const correlationId = correlationIdFor(req.headers["x-correlation-id"] as string | undefined)
+      const facts: RequestFacts = { startedAt: Date.now() }
+      const log = observer.start(correlationId, req.method, req.url)
+      const program = observer.observe(
+        log,
+        answer(req, res, correlationId, facts, log).pipe(
+          Effect.catchCause((cause) => fail(cause, req, res, correlationId, facts, log)),
+          Effect.onExit((exit) => record(facts, res, correlationId, exit))
+        ),
+        () => res.headersSent ? res.statusCode : 499
+      )
+      const fiber = Fiber.runIn(Effect.runForkWith(context)(program), scope)
+      if (fiber.pollUnsafe() !== undefined) return
+      res.once("close", () => {
+        if (!res.writableEnded) fiber.interruptUnsafe()
+      })
+      drain.track(res, () => {
+        fiber.addObserver(() => shutDown(req, res, correlationId, facts.sse))
+        fiber.interruptUnsafe()
+      })
+    }) satisfies NodeRoute
+  })
