@@ -6,7 +6,7 @@ import { AppConfig } from "../config/AppConfig.ts"
 import { isChatRequest, makeChatRoute } from "../http/chatRoute.ts"
 import { makeCors } from "../http/cors.ts"
 import { Drain, ServerDrain } from "../http/ServerDrain.ts"
-import { decodeUiRequest } from "../protocols/ui/decode.ts"
+import { uiProtocol } from "../protocols/ui/protocol.ts"
 import { capConnections } from "./connectionCap.ts"
 import { drainServer } from "./drainServer.ts"
 import { Routes } from "./routes.ts"
@@ -38,7 +38,7 @@ export const serveGateway = (options: { readonly quiet?: boolean | undefined }) 
       const scope = yield* Scope.fork(yield* Effect.scope, "sequential")
       const requests = yield* Scope.fork(scope, "parallel")
       const drain = new Drain()
-      const chat = yield* makeChatRoute(decodeUiRequest).pipe(
+      const chat = yield* makeChatRoute(uiProtocol).pipe(
         Scope.provide(requests),
         Effect.provideService(ServerDrain, drain)
       )

@@ -2,23 +2,19 @@ import { Cause, Effect, Exit, Fiber } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Agent } from "../agent/Agent.ts"
 import { ApiKeys } from "../auth/ApiKeys.ts"
-import type { ChatPlan } from "../chat/chatPlan.ts"
 import { ChatPlanner } from "../chat/ChatPlanner.ts"
-import type { InternalChatRequest } from "../chat/chatRequest.ts"
-import { chatResponseBody } from "../chat/chatResponseBody.ts"
 import { AppConfig } from "../config/AppConfig.ts"
-import type { InvalidRequest } from "../domain/requestErrors.ts"
 import { Limiter } from "../governance/Limiter.ts"
 import type { ChatFacts } from "../ledger/chatEvent.ts"
 import { UsageLedger } from "../ledger/UsageLedger.ts"
-import type { ProviderFailure } from "../models/ProviderFailure.ts"
 import { requestObserver } from "../observability/observeRequest.ts"
 import type { RequestLog } from "../observability/RequestLog.ts"
 import { traced, Tracing } from "../observability/Tracing.ts"
 import { planHeaders } from "./chatHeaders.ts"
+import type { ChatProtocol, RunPlan } from "./chatProtocol.ts"
 import { correlationIdFor } from "./CorrelationId.ts"
 import { errorBody, logUnexpected, unexpectedBody } from "./errorResponse.ts"
-import { type ApiFailure, wireError } from "./errorTable.ts"
+import type { ApiFailure } from "./errorTable.ts"
 import { writeError, writeJson } from "./nodeAnswers.ts"
 import { readJsonBody, settleUnreadBody } from "./nodeBody.ts"
 import { ServerShuttingDown } from "./requestErrors.ts"
@@ -26,9 +22,6 @@ import { ServerDrain } from "./ServerDrain.ts"
 import { SseWriter } from "./SseWriter.ts"
 
 const CHAT_PATH = "/api/v1/chat"
-
-// What a stream's `error` chunk says when the provider fails after the stream began: the error table's message.
-const failureText = (failure: ProviderFailure) => wireError(failure).message
 
 /** The requests this route answers: exactly POST /api/v1/chat, with or without a query. */
 export const isChatRequest = (method: string | undefined, url: string | undefined): boolean =>
@@ -48,9 +41,7 @@ type RequestFacts = ChatFacts & { sse?: SseWriter }
  * without a correlation id, nothing internal in a 500, and a client that
  * goes away interrupting the run (which aborts the model call and the tools).
  */
-export const makeChatRoute = (
-  decode: (body: unknown) => Effect.Effect<InternalChatRequest, InvalidRequest>
-) =>
+export const makeChatRoute = (protocol: ChatProtocol) =>
   Effect.gen(function*() {
     const keys = yield* ApiKeys
     const config = yield* AppConfig
@@ -80,7 +71,7 @@ export const makeChatRoute = (
         )
         log.keyed(key)
         const body = facts.body = yield* readJsonBody(req, res, config.bodyLimitBytes)
-        const plan = facts.plan = yield* planner.plan(yield* decode(body), key)
+        const plan = facts.plan = yield* planner.plan(yield* protocol.decode(body), key)
         const headers = planHeaders(plan, correlationId)
         if (plan._tag === "Report") return writeJson(res, 200, plan.report, headers)
         // Checked before the model is called; a key without limits touches no counter (docs/DESIGN.md §11).
@@ -93,7 +84,7 @@ export const makeChatRoute = (
 
     const run = (
       res: ServerResponse,
-      plan: Extract<ChatPlan, { readonly _tag: "Run" }>,
+      plan: RunPlan,
       headers: Record<string, string>,
       facts: RequestFacts,
       log: RequestLog
@@ -105,17 +96,15 @@ export const makeChatRoute = (
           const collected = yield* agent.collect(plan.run)
           facts.summary = collected.summary
           log.ran(collected.summary)
-          return writeJson(
-            res,
-            200,
-            chatResponseBody(collected, plan.input, plan.tools, plan.run.resume !== undefined),
-            headers
-          )
+          return writeJson(res, 200, protocol.collect(collected, plan), headers)
         }
-        const sse = facts.sse = new SseWriter(res, headers)
-        facts.summary = yield* agent.run(plan.run, sse.emit, (failure) => {
-          log.outcome = failure._tag
-          return failureText(failure)
+        const sse = facts.sse = new SseWriter(res, headers, protocol.stream)
+        facts.summary = yield* agent.run(plan.run, {
+          emit: sse.emit,
+          failed: (failure) => {
+            log.outcome = failure._tag
+            sse.failed(failure)
+          }
         }, sse)
         log.ran(facts.summary)
         sse.end()
@@ -151,19 +140,18 @@ export const makeChatRoute = (
       log.outcome = failure._tag === "Some" ? failure.value._tag : "unexpected"
       if (failure._tag === "Some") {
         if (failure.value._tag === "LimitExceeded") facts.refusedLimit = failure.value.limit
-        if (sse?.started) return Effect.sync(() => sse.fail(wireError(failure.value).message))
+        if (sse?.started) return Effect.sync(() => sse.fail(failure.value))
         return Effect.sync(() => {
           settleUnreadBody(req, res)
           writeError(res, errorBody(failure.value, correlationId), correlationId)
         })
       }
-      const unexpected = unexpectedBody(correlationId)
       return logUnexpected(cause, correlationId).pipe(
         Effect.andThen(Effect.sync(() => {
-          if (sse?.started) sse.fail(String(unexpected.body.message))
+          if (sse?.started) sse.fail(undefined)
           else if (!res.headersSent) {
             settleUnreadBody(req, res)
-            writeError(res, unexpected, correlationId)
+            writeError(res, unexpectedBody(correlationId), correlationId)
           } else res.destroy()
         }))
       )
@@ -173,7 +161,7 @@ export const makeChatRoute = (
     const shutDown = (req: IncomingMessage, res: ServerResponse, correlationId: string, sse: SseWriter | undefined) => {
       if (res.writableEnded) return
       const failure = new ServerShuttingDown()
-      if (sse?.started) return sse.fail(failure.message)
+      if (sse?.started) return sse.fail(failure)
       if (res.headersSent) return void res.destroy()
       settleUnreadBody(req, res)
       writeError(res, errorBody(failure, correlationId), correlationId)

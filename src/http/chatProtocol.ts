@@ -1,0 +1,21 @@
+import type { Effect } from "effect"
+import type { CollectedRun } from "../agent/Agent.ts"
+import type { ChatPlan } from "../chat/chatPlan.ts"
+import type { InternalChatRequest } from "../chat/chatRequest.ts"
+import type { InvalidRequest } from "../domain/requestErrors.ts"
+import type { StreamEncoding } from "./SseWriter.ts"
+
+/** A plan that runs the agent. */
+export type RunPlan = Extract<ChatPlan, { readonly _tag: "Run" }>
+
+/**
+ * One wire format of the chat routes (docs/DESIGN.md §14): what `src/protocols/<name>/`
+ * gives the route. The route does the rest, the same for every protocol.
+ */
+export interface ChatProtocol {
+  /** The body, parsed, as the internal request (never seen raw by the planner). */
+  readonly decode: (body: unknown) => Effect.Effect<InternalChatRequest, InvalidRequest>
+  readonly stream: StreamEncoding
+  /** The whole answer of a run sent in one piece: the protocol's fold over its chunks. */
+  readonly collect: (run: CollectedRun, plan: RunPlan) => unknown
+}
