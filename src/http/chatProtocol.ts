@@ -3,6 +3,8 @@ import type { CollectedRun } from "../agent/Agent.ts"
 import type { ChatPlan } from "../chat/chatPlan.ts"
 import type { InternalChatRequest } from "../chat/chatRequest.ts"
 import type { InvalidRequest } from "../domain/requestErrors.ts"
+import type { ErrorBody } from "./errorResponse.ts"
+import type { ApiFailure } from "./errorTable.ts"
 import type { StreamEncoding } from "./SseWriter.ts"
 
 /** A plan that runs the agent. */
@@ -18,4 +20,9 @@ export interface ChatProtocol {
   readonly stream: StreamEncoding
   /** The whole answer of a run sent in one piece: the protocol's fold over its chunks. */
   readonly collect: (run: CollectedRun, plan: RunPlan) => unknown
+  /**
+   * A failure before the answer began, in the protocol's error envelope; `undefined` for one nothing expected.
+   * A 401 goes without the correlation id header.
+   */
+  readonly errorBody: (failure: ApiFailure | undefined, correlationId: string) => ErrorBody
 }

@@ -1,5 +1,5 @@
 import type { ChatProtocol } from "../../http/chatProtocol.ts"
-import { UNEXPECTED_MESSAGE } from "../../http/errorResponse.ts"
+import { errorBody, UNEXPECTED_MESSAGE, unexpectedBody } from "../../http/errorResponse.ts"
 import { wireError } from "../../http/errorTable.ts"
 import { chatResponseBody } from "./answer.ts"
 import { decodeUiRequest } from "./decode.ts"
@@ -8,7 +8,7 @@ import { DONE, encodeChunk, encodeFailure, sseHeaders } from "./encode.ts"
 /**
  * The spec's POST /api/v1/chat (docs/DESIGN.md §3.1, §14): the AI SDK UI
  * message stream, whose chunks are the run's own. A failure is told in the
- * error table's words, as the error body would tell it.
+ * error table's words, as the spec's error body tells it.
  */
 export const uiProtocol: ChatProtocol = {
   decode: decodeUiRequest,
@@ -19,5 +19,7 @@ export const uiProtocol: ChatProtocol = {
     end: DONE,
     broken: (failure) => encodeFailure(failure === undefined ? UNEXPECTED_MESSAGE : wireError(failure).message)
   },
-  collect: (run, plan) => chatResponseBody(run, plan.input, plan.tools, plan.run.resume !== undefined)
+  collect: (run, plan) => chatResponseBody(run, plan.input, plan.tools, plan.run.resume !== undefined),
+  errorBody: (failure, correlationId) =>
+    failure === undefined ? unexpectedBody(correlationId) : errorBody(failure, correlationId)
 }

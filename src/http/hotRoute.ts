@@ -1,51 +1,42 @@
 import { Cause, Effect, Exit, Fiber } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { Agent } from "../agent/Agent.ts"
 import { ApiKeys } from "../auth/ApiKeys.ts"
 import { ChatPlanner } from "../chat/ChatPlanner.ts"
 import { AppConfig } from "../config/AppConfig.ts"
 import { Limiter } from "../governance/Limiter.ts"
-import type { ChatFacts } from "../ledger/chatEvent.ts"
 import { UsageLedger } from "../ledger/UsageLedger.ts"
 import { requestObserver } from "../observability/observeRequest.ts"
 import type { RequestLog } from "../observability/RequestLog.ts"
 import { traced, Tracing } from "../observability/Tracing.ts"
 import { planHeaders } from "./chatHeaders.ts"
-import type { ChatProtocol, RunPlan } from "./chatProtocol.ts"
+import type { ChatProtocol } from "./chatProtocol.ts"
+import { makeChatRun, type RequestFacts } from "./chatRun.ts"
 import { correlationIdFor } from "./CorrelationId.ts"
-import { errorBody, logUnexpected, unexpectedBody } from "./errorResponse.ts"
+import { logUnexpected } from "./errorResponse.ts"
 import type { ApiFailure } from "./errorTable.ts"
 import { writeError, writeJson } from "./nodeAnswers.ts"
 import { readJsonBody, settleUnreadBody } from "./nodeBody.ts"
 import { ServerShuttingDown } from "./requestErrors.ts"
 import { ServerDrain } from "./ServerDrain.ts"
-import { SseWriter } from "./SseWriter.ts"
-
-const CHAT_PATH = "/api/v1/chat"
-
-/** The requests this route answers: exactly POST /api/v1/chat, with or without a query. */
-export const isChatRequest = (method: string | undefined, url: string | undefined): boolean =>
-  method === "POST" && url !== undefined && (url === CHAT_PATH || url.startsWith(`${CHAT_PATH}?`))
+import type { SseWriter } from "./SseWriter.ts"
 
 export type NodeRoute = (req: IncomingMessage, res: ServerResponse) => void
 
-/** What the request learned for its ledger row, and its stream once it has one. */
-type RequestFacts = ChatFacts & { sse?: SseWriter }
-
 /**
- * POST /api/v1/chat on Node's own request and response: authentication,
- * correlation id, body, plan, run, and the answer written straight to the
- * socket. It is the gateway's hot path, so it skips the router and the
- * HttpServerResponse layer (0.2 ms a request, BENCHMARKS.md) while keeping
- * every rule the routed endpoints follow: the spec's error bodies, 401s
- * without a correlation id, nothing internal in a 500, and a client that
- * goes away interrupting the run (which aborts the model call and the tools).
+ * A protocol's chat route on Node's own request and response (docs/DESIGN.md
+ * §14). It owns what every protocol route shares: the correlation id,
+ * authentication, admission by the key's limits, the ledger row, the
+ * shutdown drain, and interruption when the client leaves (which aborts the
+ * model call and the tools); the protocol decodes the body and writes the
+ * answer (`chatRun.ts`). It is the gateway's hot path, so it skips the router
+ * and the HttpServerResponse layer (0.2 ms a request, BENCHMARKS.md) while
+ * keeping every rule the routed endpoints follow: error bodies, 401s without
+ * a correlation id, nothing internal in a 500.
  */
-export const makeChatRoute = (protocol: ChatProtocol) =>
+export const makeHotRoute = (protocol: ChatProtocol) =>
   Effect.gen(function*() {
     const keys = yield* ApiKeys
     const config = yield* AppConfig
-    const agent = yield* Agent
     const planner = yield* ChatPlanner
     const ledger = yield* UsageLedger
     const drain = yield* ServerDrain
@@ -54,6 +45,7 @@ export const makeChatRoute = (protocol: ChatProtocol) =>
     const observer = yield* requestObserver
     const tracing = yield* Tracing
     const limiter = yield* Limiter
+    const chatRun = yield* makeChatRun
 
     const answer = (
       req: IncomingMessage,
@@ -76,38 +68,10 @@ export const makeChatRoute = (protocol: ChatProtocol) =>
         if (plan._tag === "Report") return writeJson(res, 200, plan.report, headers)
         // Checked before the model is called; a key without limits touches no counter (docs/DESIGN.md §11).
         const admission = yield* limiter.admit(key)
-        if (admission === undefined) return yield* run(res, plan, headers, facts, log)
-        return yield* run(res, plan, { ...headers, ...admission.headers }, facts, log).pipe(
+        if (admission === undefined) return yield* chatRun(protocol, res, plan, headers, facts, log)
+        return yield* chatRun(protocol, res, plan, { ...headers, ...admission.headers }, facts, log).pipe(
           Effect.ensuring(admission.release)
         )
-      })
-
-    const run = (
-      res: ServerResponse,
-      plan: RunPlan,
-      headers: Record<string, string>,
-      facts: RequestFacts,
-      log: RequestLog
-    ) =>
-      Effect.gen(function*() {
-        log.model = `${plan.run.provider}/${plan.run.model.modelId}`
-        observer.running(log, plan.stream ? "stream" : "json")
-        if (!plan.stream) {
-          const collected = yield* agent.collect(plan.run)
-          facts.summary = collected.summary
-          log.ran(collected.summary)
-          return writeJson(res, 200, protocol.collect(collected, plan), headers)
-        }
-        const sse = facts.sse = new SseWriter(res, headers, protocol.stream)
-        facts.summary = yield* agent.run(plan.run, {
-          emit: sse.emit,
-          failed: (failure) => {
-            log.outcome = failure._tag
-            sse.failed(failure)
-          }
-        }, sse)
-        log.ran(facts.summary)
-        sse.end()
       })
 
     // One ledger row per authenticated request, however it ended (docs/DESIGN.md §7): a push onto a buffer.
@@ -143,7 +107,7 @@ export const makeChatRoute = (protocol: ChatProtocol) =>
         if (sse?.started) return Effect.sync(() => sse.fail(failure.value))
         return Effect.sync(() => {
           settleUnreadBody(req, res)
-          writeError(res, errorBody(failure.value, correlationId), correlationId)
+          writeError(res, protocol.errorBody(failure.value, correlationId), correlationId)
         })
       }
       return logUnexpected(cause, correlationId).pipe(
@@ -151,7 +115,7 @@ export const makeChatRoute = (protocol: ChatProtocol) =>
           if (sse?.started) sse.fail(undefined)
           else if (!res.headersSent) {
             settleUnreadBody(req, res)
-            writeError(res, unexpectedBody(correlationId), correlationId)
+            writeError(res, protocol.errorBody(undefined, correlationId), correlationId)
           } else res.destroy()
         }))
       )
@@ -164,7 +128,7 @@ export const makeChatRoute = (protocol: ChatProtocol) =>
       if (sse?.started) return sse.fail(failure)
       if (res.headersSent) return void res.destroy()
       settleUnreadBody(req, res)
-      writeError(res, errorBody(failure, correlationId), correlationId)
+      writeError(res, protocol.errorBody(failure, correlationId), correlationId)
     }
 
     return ((req, res) => {
