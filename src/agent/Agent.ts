@@ -2,7 +2,6 @@ import type { UIMessageChunk } from "ai"
 import { Context, Effect, Layer } from "effect"
 import { AppConfig } from "../config/AppConfig.ts"
 import type { InvalidHistory } from "../domain/requestErrors.ts"
-import type { LimitExceeded } from "../governance/limitErrors.ts"
 import type { ProviderFailure } from "../models/ProviderFailure.ts"
 import { configuredClientFetch } from "../tools/outbound/fetchForClient.ts"
 import type { AgentRun } from "./AgentRun.ts"
@@ -12,8 +11,8 @@ import { runAgent } from "./runAgent.ts"
 import type { RunSink } from "./RunSink.ts"
 import type { RunSummary } from "./RunSummary.ts"
 
-/** Why a run fails before its first chunk: the provider, the conversation, a part's URL, or a budget (a 429). */
-export type RunFailure = ProviderFailure | InvalidHistory | UnfetchablePart | LimitExceeded
+/** Why a run fails before its first chunk: the provider, the conversation, or a part's URL. */
+export type RunFailure = ProviderFailure | InvalidHistory | UnfetchablePart
 
 /** A run answered in one piece: its chunks and how it ended. */
 export interface CollectedRun {

@@ -1,7 +1,6 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from "@ai-sdk/provider"
 import { Effect, Option } from "effect"
 import type { InvalidHistory } from "../domain/requestErrors.ts"
-import type { LimitExceeded } from "../governance/limitErrors.ts"
 import { type ProviderFailure, ProviderUnavailable } from "../models/ProviderFailure.ts"
 import type { ClientFetch } from "../tools/outbound/fetchForClient.ts"
 import type { AgentRun } from "./AgentRun.ts"
@@ -118,30 +117,14 @@ const runToEnd = Effect.fnUntraced(function*(
  * has the reason `error` (docs/DESIGN.md §3.3); without one (an answer sent
  * in one piece, which can still be an HTTP error) the run fails. What the
  * run's tools kept for it alone (`ToolExecution.runScope`) is closed before
- * it returns.
+ * it returns. A run with a budget (governance reserved its first call,
+ * `chat/Governance.ts`) reserves each further call between steps.
  */
 export const runAgent = (
   run: AgentRun,
   sink: RunSink,
   fetch: ClientFetch,
   pace: ClientPace = keepsUp
-): Effect.Effect<RunSummary, ProviderFailure | InvalidHistory | UnfetchablePart | LimitExceeded> => {
-  const budget = run.budget
-  if (budget === undefined) return runConversation(run, sink, fetch, pace)
-  // The first call is reserved before anything runs (a 429 when it does not fit); the last reservation
-  // is settled with what the run used however it ends (docs/DESIGN.md §11).
-  return Effect.acquireUseRelease(
-    budget.first,
-    () => runConversation(run, sink, fetch, pace),
-    () => Effect.suspend(() => budget.end(run.meter?.usageByModel() ?? []))
-  )
-}
-
-const runConversation = (
-  run: AgentRun,
-  sink: RunSink,
-  fetch: ClientFetch,
-  pace: ClientPace
 ): Effect.Effect<RunSummary, ProviderFailure | InvalidHistory | UnfetchablePart> =>
   Effect.suspend(() => {
     const state = new RunState(sink.emit, run.meter, run.resume?.messageId)

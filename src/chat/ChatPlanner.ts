@@ -4,7 +4,6 @@ import type { AgentRun, ApprovalAnswer, ApprovalGate } from "../agent/AgentRun.t
 import { RunMeter } from "../agent/RunMeter.ts"
 import { allowsModel, type ApiKey, requiresApproval } from "../domain/ApiKey.ts"
 import { Approvals } from "../governance/Approvals.ts"
-import { Budgets, hasBudgets } from "../governance/Budgets.ts"
 import { McpRegistry } from "../mcp/McpRegistry.ts"
 import { resolveMcpTools } from "../mcp/resolveMcpTools.ts"
 import { ModelRegistry } from "../models/ModelRegistry.ts"
@@ -16,12 +15,11 @@ import { checkTool, isUsable, mergeContext } from "../tools/contextCheck.ts"
 import { selectTools } from "../tools/selectTools.ts"
 import { missingToolContext } from "../tools/toolErrors.ts"
 import { ToolRegistry } from "../tools/ToolRegistry.ts"
-import { approvalAnswers, checkApprovals, claimApprovals } from "./approvalCheck.ts"
+import { approvalAnswers, checkApprovals } from "./approvalCheck.ts"
 import type { ChatPlan, ChatPlanFailure } from "./chatPlan.ts"
 import type { InternalChatRequest } from "./chatRequest.ts"
 import { checkHistory } from "./historyCheck.ts"
 import { EmptyConversation, InvalidApproval, ModelNotAllowed, UnknownModel } from "./planErrors.ts"
-import { runBudget } from "./runBudget.ts"
 import { checkSandboxAccess } from "./sandboxCheck.ts"
 import { validationReport } from "./validationReport.ts"
 
@@ -69,7 +67,6 @@ const make = Effect.gen(function*() {
   const mcpServers = yield* McpRegistry
   const pruner = yield* Pruner
   const sandboxes = yield* Effect.serviceOption(SandboxProvider)
-  const budgets = yield* Budgets
 
   /**
    * A chat request up to the run, in the order of docs/DESIGN.md §2 (the
@@ -169,24 +166,14 @@ const make = Effect.gen(function*() {
       timeout: MAX_DURATION,
       maxOutputTokens,
       meter: new RunMeter(entry.id),
-      // A key without budgets counts nothing (docs/DESIGN.md §11): checked before anything is built.
-      budget: hasBudgets(key)
-        ? yield* runBudget(budgets, key, {
-          entry,
-          system,
-          tools: usable.map((check) => check.tool),
-          messages,
-          maxOutputTokens
-        })
-        : undefined,
       approval: approvalGate(key, approvals, now),
       resume: resumeOf(input, answers)
     }
-    // Last: a request refused for any other reason leaves its approvals unused.
-    yield* claimApprovals(answers, approvals)
     return {
       _tag: "Run",
       run,
+      entry,
+      approvals: answers,
       stream: chat.stream,
       input,
       tools: {

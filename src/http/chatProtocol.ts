@@ -1,14 +1,11 @@
 import type { Effect } from "effect"
 import type { CollectedRun } from "../agent/Agent.ts"
-import type { ChatPlan } from "../chat/chatPlan.ts"
+import type { RunPlan } from "../chat/chatPlan.ts"
 import type { InternalChatRequest } from "../chat/chatRequest.ts"
 import type { InvalidRequest } from "../domain/requestErrors.ts"
 import type { ErrorBody } from "./errorResponse.ts"
 import type { ApiFailure } from "./errorTable.ts"
 import type { StreamEncoding } from "./SseWriter.ts"
-
-/** A plan that runs the agent. */
-export type RunPlan = Extract<ChatPlan, { readonly _tag: "Run" }>
 
 /**
  * One wire format of the chat routes (docs/DESIGN.md §14): what `src/protocols/<name>/`

@@ -3,7 +3,6 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import { ApiKeys } from "../auth/ApiKeys.ts"
 import { ChatPlanner } from "../chat/ChatPlanner.ts"
 import { AppConfig } from "../config/AppConfig.ts"
-import { Limiter } from "../governance/Limiter.ts"
 import { UsageLedger } from "../ledger/UsageLedger.ts"
 import { requestObserver } from "../observability/observeRequest.ts"
 import type { RequestLog } from "../observability/RequestLog.ts"
@@ -25,10 +24,10 @@ export type NodeRoute = (req: IncomingMessage, res: ServerResponse) => void
 /**
  * A protocol's chat route on Node's own request and response (docs/DESIGN.md
  * §14). It owns what every protocol route shares: the correlation id,
- * authentication, admission by the key's limits, the ledger row, the
- * shutdown drain, and interruption when the client leaves (which aborts the
- * model call and the tools); the protocol decodes the body and writes the
- * answer (`chatRun.ts`). It is the gateway's hot path, so it skips the router
+ * authentication, planning, admission (by governance, `chat/Governance.ts`,
+ * around the run in `chatRun.ts`), the ledger row, the shutdown drain, and
+ * interruption when the client leaves (which aborts the model call and the
+ * tools); the protocol decodes the body and words the answer. It is the gateway's hot path, so it skips the router
  * and the HttpServerResponse layer (0.2 ms a request, BENCHMARKS.md) while
  * keeping every rule the routed endpoints follow: error bodies, 401s without
  * a correlation id, nothing internal in a 500.
@@ -44,7 +43,6 @@ export const makeHotRoute = (protocol: ChatProtocol) =>
     const context = yield* Effect.context<never>()
     const observer = yield* requestObserver
     const tracing = yield* Tracing
-    const limiter = yield* Limiter
     const chatRun = yield* makeChatRun
 
     const answer = (
@@ -66,12 +64,8 @@ export const makeHotRoute = (protocol: ChatProtocol) =>
         const plan = facts.plan = yield* planner.plan(yield* protocol.decode(body), key)
         const headers = planHeaders(plan, correlationId)
         if (plan._tag === "Report") return writeJson(res, 200, plan.report, headers)
-        // Checked before the model is called; a key without limits touches no counter (docs/DESIGN.md §11).
-        const admission = yield* limiter.admit(key)
-        if (admission === undefined) return yield* chatRun(protocol, res, plan, headers, facts, log)
-        return yield* chatRun(protocol, res, plan, { ...headers, ...admission.headers }, facts, log).pipe(
-          Effect.ensuring(admission.release)
-        )
+        // Admitted by governance before the model is called (chatRun.ts, docs/DESIGN.md §11).
+        return yield* chatRun(protocol, res, plan, headers, facts, log)
       })
 
     // One ledger row per authenticated request, however it ended (docs/DESIGN.md §7): a push onto a buffer.
