@@ -8,6 +8,7 @@ const layers = [
   "cli",
   "demo",
   "app",
+  "protocols",
   "http",
   "ledger",
   "api",

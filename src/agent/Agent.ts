@@ -2,17 +2,17 @@ import type { UIMessageChunk } from "ai"
 import { Context, Effect, Layer } from "effect"
 import { AppConfig } from "../config/AppConfig.ts"
 import type { InvalidHistory } from "../domain/requestErrors.ts"
-import type { LimitExceeded } from "../governance/limitErrors.ts"
 import type { ProviderFailure } from "../models/ProviderFailure.ts"
 import { configuredClientFetch } from "../tools/outbound/fetchForClient.ts"
 import type { AgentRun } from "./AgentRun.ts"
 import { type ClientPace, inOnePiece } from "./ClientPace.ts"
 import type { UnfetchablePart } from "./partDownloads.ts"
-import { type FailureText, runAgent } from "./runAgent.ts"
+import { runAgent } from "./runAgent.ts"
+import type { RunSink } from "./RunSink.ts"
 import type { RunSummary } from "./RunSummary.ts"
 
-/** Why a run fails before its first chunk: the provider, the conversation, a part's URL, or a budget (a 429). */
-export type RunFailure = ProviderFailure | InvalidHistory | UnfetchablePart | LimitExceeded
+/** Why a run fails before its first chunk: the provider, the conversation, or a part's URL. */
+export type RunFailure = ProviderFailure | InvalidHistory | UnfetchablePart
 
 /** A run answered in one piece: its chunks and how it ended. */
 export interface CollectedRun {
@@ -30,18 +30,17 @@ export interface CollectedRun {
  */
 export class Agent extends Context.Service<Agent, {
   /**
-   * Runs to the end, handing each chunk to `emit` as it is produced: a
+   * Runs to the end, handing each chunk to `sink` as it is produced: a
    * streamed answer writes them straight to the socket, with no stream or
    * queue between the loop and the client (BENCHMARKS.md). It fails only
    * before the first chunk: a provider failure after it ends the stream
-   * with its open parts ended, an `error` chunk saying `failureText` of the
-   * failure, and the `finish` chunk (docs/DESIGN.md §3.3). While the client
-   * is behind (`pace`), the run waits for it.
+   * with its open parts ended, the failure handed to `sink.failed`, and the
+   * `finish` chunk (docs/DESIGN.md §3.3). While the client is behind
+   * (`pace`), the run waits for it.
    */
   readonly run: (
     run: AgentRun,
-    emit: (chunk: UIMessageChunk) => void,
-    failureText: FailureText,
+    sink: Required<RunSink>,
     pace?: ClientPace
   ) => Effect.Effect<RunSummary, RunFailure>
   /** The same run with its chunks gathered in memory, for an answer sent in one piece. */
@@ -52,12 +51,12 @@ export class Agent extends Context.Service<Agent, {
     Effect.gen(function*() {
       const fetch = configuredClientFetch(yield* AppConfig)
       return Agent.of({
-        run: (run, emit, failureText, pace) => runAgent(run, emit, fetch, failureText, pace),
+        run: (run, sink, pace) => runAgent(run, sink, fetch, pace),
         collect: (run) =>
           Effect.suspend(() => {
             const chunks: Array<UIMessageChunk> = []
             return Effect.map(
-              runAgent(run, (chunk) => void chunks.push(chunk), fetch, undefined, inOnePiece),
+              runAgent(run, { emit: (chunk) => void chunks.push(chunk) }, fetch, inOnePiece),
               (summary) => ({ chunks, summary })
             )
           })

@@ -215,14 +215,12 @@ export class RunState {
   /**
    * The provider failed after the stream began (docs/DESIGN.md §3.3): every
    * open part ends in an error first (a client such as `useChat` stops
-   * reading at the `error` chunk), then the `error` chunk and the `finish`
-   * chunk, whose reason is `error`, as the AI SDK's.
+   * reading at the `error` chunk the protocol sends next), and the run's
+   * reason becomes `error`, as the AI SDK's; `finish` follows.
    */
-  fail(errorText: string, partsErrorText: string): RunSummary {
+  breakOff(partsErrorText: string): void {
     this.interrupt(partsErrorText)
     this.finishReason = "error"
-    this.emit({ type: "error", errorText })
-    return this.finish()
   }
 
   /**

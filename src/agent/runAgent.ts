@@ -1,7 +1,6 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from "@ai-sdk/provider"
 import { Effect, Option } from "effect"
 import type { InvalidHistory } from "../domain/requestErrors.ts"
-import type { LimitExceeded } from "../governance/limitErrors.ts"
 import { type ProviderFailure, ProviderUnavailable } from "../models/ProviderFailure.ts"
 import type { ClientFetch } from "../tools/outbound/fetchForClient.ts"
 import type { AgentRun } from "./AgentRun.ts"
@@ -10,7 +9,8 @@ import { conversation, initialPrompt, plainStart, type PromptTarget, stepMessage
 import { streamModelCall } from "./modelCall.ts"
 import type { UnfetchablePart } from "./partDownloads.ts"
 import { resumeApprovals } from "./resumeApprovals.ts"
-import { type Emit, RunState } from "./RunState.ts"
+import type { RunSink } from "./RunSink.ts"
+import { RunState } from "./RunState.ts"
 import type { RunSummary } from "./RunSummary.ts"
 import { runTools, type ToolOutcome } from "./runTools.ts"
 import { meteredTokens, nextStepFits } from "./stepBudget.ts"
@@ -77,9 +77,6 @@ const runSteps = Effect.fnUntraced(function*(
   }
 })
 
-/** The text a client is shown for a provider failure (the error table's, docs/DESIGN.md §3.8). */
-export type FailureText = (failure: ProviderFailure) => string
-
 // Untraced: a span costs ~20 µs a call, and this runs on every request (BENCHMARKS.md).
 const runToEnd = Effect.fnUntraced(function*(
   run: AgentRun,
@@ -113,54 +110,39 @@ const runToEnd = Effect.fnUntraced(function*(
  * Runs a conversation to its end, emitting UI message chunks, and returns
  * its summary. A limit ends the run as a structured interruption: the
  * chunks so far stay valid and the `finish` chunk says `finished: false`
- * with the reason. URLs in the conversation are fetched with `fetch`. A streamed run keeps to its client's `pace`. Given `failureText`, a provider failure after the first
- * chunk ends the stream so too, with an `error` chunk and the reason
- * `error` (docs/DESIGN.md §3.3); without it (an answer sent in one piece,
- * which can still be an HTTP error) the run fails. What the run's tools kept
- * for it alone (`ToolExecution.runScope`) is closed before it returns.
+ * with the reason. URLs in the conversation are fetched with `fetch`. A
+ * streamed run keeps to its client's `pace`. Given a sink that takes
+ * failures (`failed`), a provider failure after the first chunk ends the stream too:
+ * the open parts end, the sink is told the failure, and the `finish` chunk
+ * has the reason `error` (docs/DESIGN.md §3.3); without one (an answer sent
+ * in one piece, which can still be an HTTP error) the run fails. What the
+ * run's tools kept for it alone (`ToolExecution.runScope`) is closed before
+ * it returns. A run with a budget (governance reserved its first call,
+ * `chat/Governance.ts`) reserves each further call between steps.
  */
 export const runAgent = (
   run: AgentRun,
-  emit: Emit,
+  sink: RunSink,
   fetch: ClientFetch,
-  failureText?: FailureText,
   pace: ClientPace = keepsUp
-): Effect.Effect<RunSummary, ProviderFailure | InvalidHistory | UnfetchablePart | LimitExceeded> => {
-  const budget = run.budget
-  if (budget === undefined) return runConversation(run, emit, fetch, failureText, pace)
-  // The first call is reserved before anything runs (a 429 when it does not fit); the last reservation
-  // is settled with what the run used however it ends (docs/DESIGN.md §11).
-  return Effect.acquireUseRelease(
-    budget.first,
-    () => runConversation(run, emit, fetch, failureText, pace),
-    () => Effect.suspend(() => budget.end(run.meter?.usageByModel() ?? []))
-  )
-}
-
-const runConversation = (
-  run: AgentRun,
-  emit: Emit,
-  fetch: ClientFetch,
-  failureText: FailureText | undefined,
-  pace: ClientPace
 ): Effect.Effect<RunSummary, ProviderFailure | InvalidHistory | UnfetchablePart> =>
   Effect.suspend(() => {
-    const state = new RunState(emit, run.meter, run.resume?.messageId)
+    const state = new RunState(sink.emit, run.meter, run.resume?.messageId)
     const tools = makeToolSet(run.tools)
-    const answered = endingStream(state, runToEnd(run, state, tools, fetch, pace), failureText)
+    const ran = runToEnd(run, state, tools, fetch, pace)
+    const answered = sink.failed === undefined ? ran : endingStream(state, ran, sink.failed)
     // What the tools kept for the run alone closes after its last chunk, however the run ended (the browser's
     // pages would hold a Chromium context for minutes); a run without tools (a plain chat) adds nothing here.
     const runScope = tools.runScope
     return runScope === undefined ? answered : Effect.onExit(answered, (exit) => runScope.close(exit))
   })
 
-// Given `failureText`, a run that broke after its first chunk ends its stream itself.
+// A streamed run that broke after its first chunk ends its stream itself.
 const endingStream = (
   state: RunState,
   summary: Effect.Effect<RunSummary, ProviderFailure | InvalidHistory | UnfetchablePart>,
-  failureText: FailureText | undefined
+  failed: (failure: ProviderFailure) => void
 ): Effect.Effect<RunSummary, ProviderFailure | InvalidHistory | UnfetchablePart> => {
-  if (failureText === undefined) return summary
   // A stopped stream (the server shutting down, docs/DESIGN.md §8) ends its open parts; the server writes the rest.
   const stoppable = Effect.onInterrupt(
     summary,
@@ -170,6 +152,11 @@ const endingStream = (
     stoppable,
     (failure): failure is ProviderFailure =>
       state.started && failure._tag !== "InvalidHistory" && failure._tag !== "UnfetchablePart",
-    (failure) => Effect.sync(() => state.fail(failureText(failure), PROVIDER_FAILED_TEXT))
+    (failure) =>
+      Effect.sync(() => {
+        state.breakOff(PROVIDER_FAILED_TEXT)
+        failed(failure)
+        return state.finish()
+      })
   )
 }

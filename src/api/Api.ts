@@ -25,7 +25,7 @@ export class Api extends HttpApi.make("parley")
 
 /**
  * The part of the contract the router serves: all but chat, which the
- * gateway's server answers before routing (`http/chatRoute.ts`).
+ * gateway's server answers before routing (`http/hotRoute.ts`).
  */
 export class RoutedApi extends HttpApi.make("parley")
   .add(CatalogApi)

@@ -3,11 +3,11 @@ import { Effect, Layer, Scope } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { AppConfig } from "../config/AppConfig.ts"
-import { isChatRequest, makeChatRoute } from "../http/chatRoute.ts"
 import { makeCors } from "../http/cors.ts"
 import { Drain, ServerDrain } from "../http/ServerDrain.ts"
 import { capConnections } from "./connectionCap.ts"
 import { drainServer } from "./drainServer.ts"
+import { hotRouteOf, makeHotRoutes } from "./hotRoutes.ts"
 import { Routes } from "./routes.ts"
 
 // Node's default backlog (511) overflows under connection bursts (seen in `npm run bench`); the kernel caps it at somaxconn.
@@ -19,9 +19,9 @@ const REQUEST_TIMEOUT_MS = 300_000
 /**
  * The gateway's one Node server, listening where the configuration says.
  * Every request is dispatched on its method and path before anything else
- * reads it: POST /api/v1/chat to the chat route (`http/chatRoute.ts`), the
- * hot path, which answers on Node's own request and response; everything
- * else to the Effect router (`Routes`). Both check the API key first.
+ * reads it: each protocol's chat route (`hotRoutes.ts`, POST /api/v1/chat
+ * first), the hot path, which answers on Node's own request and response;
+ * everything else to the Effect router (`Routes`). Both check the API key first.
  * Connections are capped below the open-file limit, and one that has not
  * sent its request head within the headers timeout is closed (a flood of
  * idle connections cannot starve the others). CORS, when configured, is
@@ -37,7 +37,10 @@ export const serveGateway = (options: { readonly quiet?: boolean | undefined }) 
       const scope = yield* Scope.fork(yield* Effect.scope, "sequential")
       const requests = yield* Scope.fork(scope, "parallel")
       const drain = new Drain()
-      const chat = yield* makeChatRoute.pipe(Scope.provide(requests), Effect.provideService(ServerDrain, drain))
+      const hot = yield* makeHotRoutes.pipe(
+        Scope.provide(requests),
+        Effect.provideService(ServerDrain, drain)
+      )
       const router = yield* HttpRouter.toHttpEffect(Routes).pipe(
         Scope.provide(scope),
         Effect.provideService(ServerDrain, drain)
@@ -58,15 +61,16 @@ export const serveGateway = (options: { readonly quiet?: boolean | undefined }) 
         if (cors?.(req, res) === true) return
         // A connection that brings a request while the server drains is closed after its answer.
         if (drain.draining) res.shouldKeepAlive = false
-        if (isChatRequest(req.method, req.url)) return chat(req, res)
+        const route = hotRouteOf(hot, req.method, req.url)
+        if (route !== undefined) return route(req, res)
         drain.track(res)
         routed(req, res)
       }
       server.on("request", dispatch)
-      // Expect: 100-continue. The chat route says "continue" once the key is
+      // Expect: 100-continue. A hot route says "continue" once the key is
       // verified; a routed request is told at once, as Node would by itself.
       server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
-        if (!isChatRequest(req.method, req.url)) res.writeContinue()
+        if (hotRouteOf(hot, req.method, req.url) === undefined) res.writeContinue()
         dispatch(req, res)
       })
       const httpServer = yield* NodeHttpServer.make(() => server, {

@@ -8,6 +8,7 @@ import { SecretKey } from "../auth/SecretKey.ts"
 import { Sessions } from "../auth/Sessions.ts"
 import { SignInThrottle } from "../auth/SignInThrottle.ts"
 import { ChatPlanner } from "../chat/ChatPlanner.ts"
+import { Governance } from "../chat/Governance.ts"
 import { AppConfig } from "../config/AppConfig.ts"
 import { Approvals } from "../governance/Approvals.ts"
 import { Budgets } from "../governance/Budgets.ts"
@@ -55,7 +56,7 @@ const mcpServices = McpServers.layer.pipe(Layer.provideMerge(McpRegistry.layer),
 
 /** The services the routes use, over the configured database. */
 export const gatewayServices = <E>(parts: GatewayParts<E>) =>
-  ChatPlanner.layer.pipe(
+  Layer.merge(ChatPlanner.layer, Governance.layer).pipe(
     Layer.provideMerge(
       Layer.mergeAll(
         ApiKeys.layerConfigured,

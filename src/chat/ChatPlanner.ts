@@ -3,10 +3,7 @@ import { Clock, Context, Duration, Effect, Layer } from "effect"
 import type { AgentRun, ApprovalAnswer, ApprovalGate } from "../agent/AgentRun.ts"
 import { RunMeter } from "../agent/RunMeter.ts"
 import { allowsModel, type ApiKey, requiresApproval } from "../domain/ApiKey.ts"
-import { type ChatRequest, decodeChatRequest } from "../domain/ChatRequest.ts"
-import { normalizeMessages } from "../domain/Message.ts"
 import { Approvals } from "../governance/Approvals.ts"
-import { Budgets, hasBudgets } from "../governance/Budgets.ts"
 import { McpRegistry } from "../mcp/McpRegistry.ts"
 import { resolveMcpTools } from "../mcp/resolveMcpTools.ts"
 import { ModelRegistry } from "../models/ModelRegistry.ts"
@@ -18,11 +15,11 @@ import { checkTool, isUsable, mergeContext } from "../tools/contextCheck.ts"
 import { selectTools } from "../tools/selectTools.ts"
 import { missingToolContext } from "../tools/toolErrors.ts"
 import { ToolRegistry } from "../tools/ToolRegistry.ts"
-import { approvalAnswers, checkApprovals, claimApprovals } from "./approvalCheck.ts"
+import { approvalAnswers, checkApprovals } from "./approvalCheck.ts"
 import type { ChatPlan, ChatPlanFailure } from "./chatPlan.ts"
+import type { InternalChatRequest } from "./chatRequest.ts"
 import { checkHistory } from "./historyCheck.ts"
 import { EmptyConversation, InvalidApproval, ModelNotAllowed, UnknownModel } from "./planErrors.ts"
-import { runBudget } from "./runBudget.ts"
 import { checkSandboxAccess } from "./sandboxCheck.ts"
 import { validationReport } from "./validationReport.ts"
 
@@ -49,7 +46,7 @@ const resumeOf = (input: ReadonlyArray<UIMessage>, answers: ReadonlyArray<Approv
  * none: sending the model's maximum on every call makes providers count it
  * against rate limits.
  */
-const outputCap = (chat: ChatRequest, modelMax: number | undefined): number | undefined => {
+const outputCap = (chat: InternalChatRequest, modelMax: number | undefined): number | undefined => {
   const asked = chat.prune ? chat.pruneOptions.maxOutputTokens : undefined
   // 0 reserves no room and asks for no cap: no provider takes `max_tokens: 0`.
   return asked === undefined || asked === 0 ? undefined : Math.min(asked, modelMax ?? asked)
@@ -70,19 +67,17 @@ const make = Effect.gen(function*() {
   const mcpServers = yield* McpRegistry
   const pruner = yield* Pruner
   const sandboxes = yield* Effect.serviceOption(SandboxProvider)
-  const budgets = yield* Budgets
 
   /**
-   * POST /api/v1/chat up to the run, in the order of docs/DESIGN.md §2:
-   * decode, promptType, model (its format is the decoder's), tools against
+   * A chat request up to the run, in the order of docs/DESIGN.md §2 (the
+   * protocol decoded it): promptType, model (its format is the decoder's), tools against
    * the key, their sandbox, context per tool and contextStrategy; then the
    * conversation and pruning. validateOnly and contextStrategy=report turn
    * every finding into a ValidationReport instead of a failure.
    *
    * Untraced: a span costs ~20 µs a call, and this runs on every request (BENCHMARKS.md).
    */
-  const plan = Effect.fnUntraced(function*(body: unknown, key: ApiKey) {
-    const chat = yield* decodeChatRequest(body)
+  const plan = Effect.fnUntraced(function*(chat: InternalChatRequest, key: ApiKey) {
     const reporting = chat.validateOnly || chat.contextStrategy === "report"
 
     const promptType = checkPromptType(chat.promptType)
@@ -122,7 +117,7 @@ const make = Effect.gen(function*() {
       const prune = chat.prune && found !== undefined && problem === undefined
         ? yield* pruner.preview({
           system,
-          messages: normalizeMessages(chat.messages),
+          messages: chat.messages,
           options: chat.pruneOptions,
           ...pruneTarget(found.entry, usable.map((check) => check.tool))
         })
@@ -139,7 +134,7 @@ const make = Effect.gen(function*() {
     if (failed.length > 0 && chat.contextStrategy === "error") return yield* missingToolContext(failed)
 
     if (chat.messages.length === 0) return yield* new EmptyConversation()
-    const input = normalizeMessages(chat.messages)
+    const input = chat.messages
     const invalid = checkHistory(input)
     if (invalid !== undefined) return yield* invalid
     const answers = approvalAnswers(input)
@@ -171,24 +166,14 @@ const make = Effect.gen(function*() {
       timeout: MAX_DURATION,
       maxOutputTokens,
       meter: new RunMeter(entry.id),
-      // A key without budgets counts nothing (docs/DESIGN.md §11): checked before anything is built.
-      budget: hasBudgets(key)
-        ? yield* runBudget(budgets, key, {
-          entry,
-          system,
-          tools: usable.map((check) => check.tool),
-          messages,
-          maxOutputTokens
-        })
-        : undefined,
       approval: approvalGate(key, approvals, now),
       resume: resumeOf(input, answers)
     }
-    // Last: a request refused for any other reason leaves its approvals unused.
-    yield* claimApprovals(answers, approvals)
     return {
       _tag: "Run",
       run,
+      entry,
+      approvals: answers,
       stream: chat.stream,
       input,
       tools: {
@@ -202,9 +187,9 @@ const make = Effect.gen(function*() {
   return { plan }
 })
 
-/** Turns the body of POST /api/v1/chat into what to answer: a ValidationReport or an agent run. */
+/** Turns a decoded chat request into what to answer: a ValidationReport or an agent run. */
 export class ChatPlanner extends Context.Service<ChatPlanner, {
-  readonly plan: (body: unknown, key: ApiKey) => Effect.Effect<ChatPlan, ChatPlanFailure>
+  readonly plan: (request: InternalChatRequest, key: ApiKey) => Effect.Effect<ChatPlan, ChatPlanFailure>
 }>()("parley/chat/ChatPlanner") {
   static readonly layer = Layer.effect(ChatPlanner, make)
 }

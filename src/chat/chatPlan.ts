@@ -1,8 +1,9 @@
 import type { UIMessage } from "ai"
-import type { AgentRun } from "../agent/AgentRun.ts"
-import type { InvalidHistory, InvalidRequest } from "../domain/requestErrors.ts"
+import type { AgentRun, ApprovalAnswer } from "../agent/AgentRun.ts"
+import type { InvalidHistory } from "../domain/requestErrors.ts"
 import type { ValidationReport } from "../domain/ValidationReport.ts"
 import type { McpServerUnavailable, McpToolHeldBack } from "../mcp/mcpErrors.ts"
+import type { ModelEntry } from "../models/ModelRegistry.ts"
 import type { InvalidPromptType } from "../prompts/promptErrors.ts"
 import type { InvalidPruneOptions } from "../prune/pruneErrors.ts"
 import type { SandboxElsewhere } from "../sandbox/Sandbox.ts"
@@ -15,7 +16,12 @@ export type ChatPlan =
   | { readonly _tag: "Report"; readonly report: ValidationReport }
   | {
     readonly _tag: "Run"
+    /** Without its budget, which governance opens when it admits the run (./Governance.ts). */
     readonly run: AgentRun
+    /** The run's model, whose window and prices its budget counts with. */
+    readonly entry: ModelEntry
+    /** The approval answers the run carries out, checked; governance claims them when it admits the run. */
+    readonly approvals: ReadonlyArray<ApprovalAnswer>
     readonly stream: boolean
     /** The conversation as the client sent it (normalized), which a JSON answer repeats. */
     readonly input: ReadonlyArray<UIMessage>
@@ -24,9 +30,11 @@ export type ChatPlan =
     readonly pruned: boolean
   }
 
+/** A plan that runs the agent. */
+export type RunPlan = Extract<ChatPlan, { readonly _tag: "Run" }>
+
 /** Why a chat request cannot run, in the order the plan checks. */
 export type ChatPlanFailure =
-  | InvalidRequest
   | InvalidPromptType
   | ModelNotAllowed
   | UnknownModel

@@ -1,7 +1,22 @@
 import type { UIMessageChunk } from "ai"
 import type { ServerResponse } from "node:http"
 import type { ClientPace } from "../agent/ClientPace.ts"
-import { DONE, encodeChunk, encodeFailure, sseHeaders } from "./sse.ts"
+import type { RunSink } from "../agent/RunSink.ts"
+import type { ProviderFailure } from "../models/ProviderFailure.ts"
+import type { ApiFailure } from "./errorTable.ts"
+
+/** How a protocol writes a run as server-sent events (docs/DESIGN.md §14). */
+export interface StreamEncoding {
+  /** Headers of every stream of the protocol, under the answer's own. */
+  readonly headers: Readonly<Record<string, string>>
+  readonly chunk: (chunk: UIMessageChunk) => string
+  /** The provider failed after the stream began; the run's own closing chunks follow. */
+  readonly failure: (failure: ProviderFailure) => string
+  /** The text that ends a stream whose run ended. */
+  readonly end: string
+  /** Ends a stream that broke off outside the run; `undefined` for a failure nothing expected. */
+  readonly broken: (failure: ApiFailure | undefined) => string
+}
 
 /**
  * How much a slow client may leave in the response's buffer before the run
@@ -11,7 +26,8 @@ import { DONE, encodeChunk, encodeFailure, sseHeaders } from "./sse.ts"
 const HIGH_WATER_BYTES = 1024 * 1024
 
 /**
- * Writes the agent's chunks to the socket as they are emitted. The response
+ * Writes the agent's chunks to the socket as they are emitted, in a
+ * protocol's encoding. The response
  * starts (200 and headers) with the first chunk, so a run that fails before
  * emitting anything can still answer with a normal HTTP error. Chunks
  * emitted in one turn of the event loop (one upstream read yields many, and
@@ -22,9 +38,10 @@ const HIGH_WATER_BYTES = 1024 * 1024
  * in the response's buffer for a client that reads slowly, the client is
  * behind until the buffer drains (or the client goes), and the run waits.
  */
-export class SseWriter implements ClientPace {
+export class SseWriter implements ClientPace, Required<RunSink> {
   private readonly res: ServerResponse
   private readonly headers: Record<string, string>
+  private readonly encoding: StreamEncoding
   private pending = ""
   private scheduled = false
   private drained: Promise<void> = Promise.resolve()
@@ -33,27 +50,32 @@ export class SseWriter implements ClientPace {
   /** `Date.now()` when the status line went out (the usage ledger's time to first byte). */
   firstByteAt: number | undefined = undefined
 
-  constructor(res: ServerResponse, headers: Record<string, string>) {
+  constructor(res: ServerResponse, headers: Record<string, string>, encoding: StreamEncoding) {
     this.res = res
     this.headers = headers
+    this.encoding = encoding
   }
 
-  readonly emit = (chunk: UIMessageChunk): void => {
+  readonly emit = (chunk: UIMessageChunk): void => this.push(this.encoding.chunk(chunk))
+
+  readonly failed = (failure: ProviderFailure): void => this.push(this.encoding.failure(failure))
+
+  private push(text: string): void {
     this.started = true
-    this.pending += encodeChunk(chunk)
+    this.pending += text
     if (this.scheduled) return
     this.scheduled = true
     setImmediate(this.flush)
   }
 
-  /** The run ended normally. */
+  /** The run ended (normally, or having told its failure). */
   end(): void {
-    this.close(DONE)
+    this.close(this.encoding.end)
   }
 
-  /** The run failed after the response started (docs/DESIGN.md §3.3): an error chunk, a finish chunk, then the end. */
-  fail(errorText: string): void {
-    this.close(encodeFailure(errorText))
+  /** The answer broke off after the response started (docs/DESIGN.md §3.3, §8): the protocol's ending for it. */
+  fail(failure: ApiFailure | undefined): void {
+    this.close(this.encoding.broken(failure))
   }
 
   private close(last: string): void {
@@ -66,7 +88,7 @@ export class SseWriter implements ClientPace {
   private writeHead(): void {
     if (this.res.headersSent) return
     this.firstByteAt = Date.now()
-    this.res.writeHead(200, { ...sseHeaders, ...this.headers, "content-type": "text/event-stream" })
+    this.res.writeHead(200, { ...this.encoding.headers, ...this.headers, "content-type": "text/event-stream" })
   }
 
   readonly caughtUp = (): Promise<void> => this.drained

@@ -25,15 +25,18 @@ export const errorBody = (failure: ApiFailure, correlationId: string): ErrorBody
   return { status, body }
 }
 
-/** The 500 body for anything unexpected: no internals reach the client. */
+/** What a client is told of a failure nothing expected: no internals reach it. */
+export const UNEXPECTED_MESSAGE = "An unexpected error occurred"
+
+/** The 500 body for anything unexpected. */
 export const unexpectedBody = (correlationId: string): ErrorBody => ({
   status: 500,
   body: {
     error: "InternalServerError",
-    message: "An unexpected error occurred",
+    message: UNEXPECTED_MESSAGE,
     statusCode: 500,
     correlationId,
-    details: { error: "An unexpected error occurred" }
+    details: { error: UNEXPECTED_MESSAGE }
   }
 })
 

@@ -10,7 +10,7 @@ import type {
 } from "../auth/adminErrors.ts"
 import type { AuthServiceUnavailable, KeyNotFound, KeyRevoked, Unauthenticated } from "../auth/authErrors.ts"
 import type { ChatPlanFailure } from "../chat/chatPlan.ts"
-import type { MalformedJson } from "../domain/requestErrors.ts"
+import type { InvalidRequest, MalformedJson } from "../domain/requestErrors.ts"
 import type { LimitExceeded } from "../governance/limitErrors.ts"
 import type { RequestNotFound } from "../ledger/ledgerErrors.ts"
 import type { McpServerExists, McpServerFromConfig, McpServerNotFound } from "../mcp/mcpErrors.ts"
@@ -30,6 +30,7 @@ import type {
 
 /** Every failure an /api/v1 or /admin/v1 request may end in with the spec's error body. */
 export type ApiFailure =
+  | InvalidRequest
   | ChatPlanFailure
   | UnfetchablePart
   | Unauthenticated

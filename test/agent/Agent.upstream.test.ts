@@ -1,9 +1,9 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible"
 import { afterAll, assert, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Fiber } from "effect"
-import { collectMessage } from "../../src/agent/collectMessage.ts"
 import { startUpstream } from "../../src/demo/upstream/server.ts"
 import type { Upstream } from "../../src/demo/upstream/types.ts"
+import { collectMessage } from "../../src/protocols/ui/collect.ts"
 import { makeTestTool } from "../support/tools.ts"
 import { finishMetadata, makeRun, runCollecting, upstreamFailure } from "./fixtures.ts"
 

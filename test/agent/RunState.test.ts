@@ -112,14 +112,15 @@ describe("RunState", () => {
     })
   })
 
-  it("a failure ends every open part before the error chunk, then finishes with reason error", () => {
+  it("a failure ends every open part (the protocol's error chunk comes next), then finishes with reason error", () => {
     const { chunks, state } = recording()
     state.beginStep()
     state.openBlock("reasoning", "r", undefined)
     state.beginToolInput({ type: "tool-input-start", id: "c1", toolName: "teleport" }, false)
     state.toolInputDelta("c1", `{"to":`)
     state.toolCall(validCall("c2"))
-    const summary = state.fail("the provider failed", "cut short")
+    state.breakOff("cut short")
+    const summary = state.finish()
 
     expect(chunks.slice(6)).toEqual([
       { type: "reasoning-end", id: "r" },
@@ -133,7 +134,6 @@ describe("RunState", () => {
       },
       { type: "tool-output-error", toolCallId: "c2", errorText: "cut short", dynamic: true },
       { type: "finish-step" },
-      { type: "error", errorText: "the provider failed" },
       { type: "finish", finishReason: "error", messageMetadata: summary }
     ])
     expect(summary).toEqual({ finished: false, finishReason: "error", usage: {} })

@@ -2,7 +2,7 @@ import { assert, describe, expect, it } from "@effect/vitest"
 import type { UIMessage, UIMessageChunk } from "ai"
 import { Effect } from "effect"
 import type { AgentRun, ApprovalAnswer, ApprovalGate } from "../../src/agent/AgentRun.ts"
-import { collectMessage } from "../../src/agent/collectMessage.ts"
+import { collectMessage } from "../../src/protocols/ui/collect.ts"
 import {
   finish,
   finishMetadata,

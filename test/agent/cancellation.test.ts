@@ -7,13 +7,13 @@ import { Agent } from "../../src/agent/Agent.ts"
 import { makeTestTool } from "../support/tools.ts"
 import {
   agentLayer,
-  failureText,
   finish,
   makeRun,
   runCollecting,
   scriptedModel,
   stallingModel,
   start,
+  streamingTo,
   toolCall
 } from "./fixtures.ts"
 
@@ -33,7 +33,7 @@ describe("cancellation", () => {
       ])
       const agent = yield* Agent
       const chunks: Array<UIMessageChunk> = []
-      const fiber = yield* agent.run(makeRun(model, []), (chunk) => void chunks.push(chunk), failureText).pipe(
+      const fiber = yield* agent.run(makeRun(model, []), streamingTo(chunks)).pipe(
         Effect.forkChild
       )
       yield* waitUntil(() => chunks.length === 4)

@@ -4,6 +4,7 @@ import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test"
 import { Cause, Effect, Exit, Layer, Option } from "effect"
 import { Agent, type CollectedRun, type RunFailure } from "../../src/agent/Agent.ts"
 import type { AgentRun } from "../../src/agent/AgentRun.ts"
+import type { RunSink } from "../../src/agent/RunSink.ts"
 import { AppConfig } from "../../src/config/AppConfig.ts"
 import type { ProviderFailure } from "../../src/models/ProviderFailure.ts"
 import type { Tool } from "../../src/tools/Tool.ts"
@@ -101,15 +102,18 @@ export const makeRun = (
   ...overrides
 })
 
-/** What a stream's `error` chunk says in these tests. */
-export const failureText = (failure: ProviderFailure): string => `failed: ${failure.message}`
+/** A streamed answer's sink that keeps every chunk, and words a provider failure as an `error` chunk, `failed: …`. */
+export const streamingTo = (chunks: Array<UIMessageChunk>): Required<RunSink> => ({
+  emit: (chunk) => void chunks.push(chunk),
+  failed: (failure: ProviderFailure) => void chunks.push({ type: "error", errorText: `failed: ${failure.message}` })
+})
 
 /** Runs the agent as a stream and keeps every chunk it emitted, even when it then fails. */
 export const runCollecting = (run: AgentRun) =>
   Effect.gen(function*() {
     const agent = yield* Agent
     const chunks: Array<UIMessageChunk> = []
-    const exit = yield* Effect.exit(agent.run(run, (chunk) => void chunks.push(chunk), failureText))
+    const exit = yield* Effect.exit(agent.run(run, streamingTo(chunks)))
     return { chunks, exit }
   }).pipe(Effect.provide(agentLayer))
 

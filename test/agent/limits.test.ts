@@ -1,7 +1,7 @@
 import { assert, describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber } from "effect"
 import { TestClock } from "effect/testing"
-import { collectMessage } from "../../src/agent/collectMessage.ts"
+import { collectMessage } from "../../src/protocols/ui/collect.ts"
 import { makeTestTool } from "../support/tools.ts"
 import {
   finish,

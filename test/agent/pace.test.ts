@@ -4,7 +4,7 @@ import { Effect, Fiber } from "effect"
 import { Agent } from "../../src/agent/Agent.ts"
 import type { ClientPace } from "../../src/agent/ClientPace.ts"
 import { makeTestTool } from "../support/tools.ts"
-import { agentLayer, failureText, finish, makeRun, scriptedModel, start, text, toolCall } from "./fixtures.ts"
+import { agentLayer, finish, makeRun, scriptedModel, start, streamingTo, text, toolCall } from "./fixtures.ts"
 
 /** A client that falls behind when told to and catches up when released. */
 const controlledPace = () => {
@@ -50,7 +50,7 @@ describe("a run that keeps to its client's pace", () => {
       })
       const chunks: Array<UIMessageChunk> = []
       const agent = yield* Agent
-      const fiber = yield* agent.run(makeRun(model, [echo]), (chunk) => void chunks.push(chunk), failureText, pace)
+      const fiber = yield* agent.run(makeRun(model, [echo]), streamingTo(chunks), pace)
         .pipe(
           Effect.forkChild
         )
@@ -77,7 +77,7 @@ describe("a run that keeps to its client's pace", () => {
         if (chunk.type === "text-delta" && chunk.delta === "one") pace.fallBehind()
       }
       const agent = yield* Agent
-      const fiber = yield* agent.run(makeRun(model, []), emit, failureText, pace).pipe(Effect.forkChild)
+      const fiber = yield* agent.run(makeRun(model, []), { ...streamingTo(chunks), emit }, pace).pipe(Effect.forkChild)
       yield* Effect.sleep("50 millis")
 
       expect(chunks.filter((chunk) => chunk.type === "text-delta")).toHaveLength(1)

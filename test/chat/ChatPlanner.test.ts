@@ -7,6 +7,7 @@ import { Approvals } from "../../src/governance/Approvals.ts"
 import { Budgets } from "../../src/governance/Budgets.ts"
 import { McpRegistry } from "../../src/mcp/McpRegistry.ts"
 import { ModelRegistry } from "../../src/models/ModelRegistry.ts"
+import { decodeUiRequest } from "../../src/protocols/ui/decode.ts"
 import { Pruner } from "../../src/prune/Pruner.ts"
 import { BudgetCounters } from "../../src/store/BudgetCounters.ts"
 import * as Database from "../../src/store/Database.ts"
@@ -40,8 +41,12 @@ const body = (overrides: Record<string, unknown> = {}) => ({
   ...overrides
 })
 
+// The ui protocol's decoder first, as the route runs it: the bodies here are the spec's.
 const plan = (request: unknown, key = makeKey()) =>
-  Effect.flatMap(Effect.service(ChatPlanner), (p) => p.plan(request, key))
+  Effect.flatMap(
+    Effect.zip(Effect.service(ChatPlanner), decodeUiRequest(request)),
+    ([p, decoded]) => p.plan(decoded, key)
+  )
 const failure = (request: unknown, key = makeKey()) =>
   Effect.map(Effect.flip(plan(request, key)), (error) => error._tag)
 

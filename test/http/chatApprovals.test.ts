@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import { Approvals } from "../../src/governance/Approvals.ts"
 import { startGateway, type TestGateway } from "../support/gateway.ts"
 import { bearer, chatBody as plainBody, postJson } from "../support/http.ts"
 import { makeTestTool } from "../support/tools.ts"
@@ -193,6 +194,23 @@ describe("tool approvals (docs/DESIGN.md §10)", () => {
       messageMetadata: { finished: false, finishReason: "approval-required" }
     })
     expect(runs).toEqual([])
+  })
+
+  it("a request refused by a limit leaves its approvals unused (docs/DESIGN.md §14: governance claims them last)", async () => {
+    const { secret: limited } = await gateway.createKey({ approve: ["dangerous"], limits: { requestsPerMinute: 1 } })
+    gateway.upstream.enqueue({
+      type: "tool-calls",
+      calls: [{ id: "call_9", name: "dangerous", arguments: { text: "x" } }]
+    })
+    const first = await chat(chatBody(), limited)
+    expect(first.body.data.finishReason).toBe("approval-required")
+    const messages: Array<Message> = first.body.data.messages
+    const refused = await chat(chatBody({ messages: answer(messages, true) }), limited)
+    expect(refused.response.status).toBe(429)
+    expect(runs).toEqual([])
+    // Never claimed: claiming it now finds it unused.
+    const id: string = toolPart(messages).approval.id
+    expect(await Effect.runPromise(gateway.service(Approvals).claim([id]))).toEqual([])
   })
 
   it("validateOnly marks the tools that need approval", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { DONE, encodeChunk, encodeFailure } from "../../src/http/sse.ts"
+import { DONE, encodeChunk, encodeFailure } from "../../../src/protocols/ui/encode.ts"
 
 describe("SSE encoding (docs/DESIGN.md §3.1)", () => {
   it("sends plain data lines for message chunks", () => {

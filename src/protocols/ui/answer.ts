@@ -1,6 +1,6 @@
 import type { UIMessage } from "ai"
-import type { CollectedRun } from "../agent/Agent.ts"
-import { collectMessage } from "../agent/collectMessage.ts"
+import type { CollectedRun } from "../../agent/Agent.ts"
+import { collectMessage } from "./collect.ts"
 
 /**
  * The spec's ChatResponse for a run answered in one piece: the conversation

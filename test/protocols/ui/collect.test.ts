@@ -2,10 +2,10 @@ import { assert, describe, expect, it } from "@effect/vitest"
 import { readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai"
 import { convertArrayToReadableStream } from "ai/test"
 import { Effect, Schema } from "effect"
-import { collectMessage } from "../../src/agent/collectMessage.ts"
-import { makeTestTool } from "../support/tools.ts"
-import { makeRun, runChunks, runCollecting, scriptedModel, stallingModel, start } from "./fixtures.ts"
-import { scenarios, tools } from "./scenarios.ts"
+import { collectMessage } from "../../../src/protocols/ui/collect.ts"
+import { makeRun, runChunks, runCollecting, scriptedModel, stallingModel, start } from "../../agent/fixtures.ts"
+import { scenarios, tools } from "../../agent/scenarios.ts"
+import { makeTestTool } from "../../support/tools.ts"
 
 /** The message the AI SDK's own reader builds from the same chunks. */
 const readWithAiSdk = (chunks: ReadonlyArray<UIMessageChunk>) =>

@@ -1,0 +1,14 @@
+import type { ProviderFailure } from "../models/ProviderFailure.ts"
+import type { Emit } from "./RunState.ts"
+
+/** Where a run's chunks go. */
+export interface RunSink {
+  readonly emit: Emit
+  /**
+   * A streamed answer takes a provider failure after the first chunk, named
+   * by meaning: the protocol behind the sink words it in its own stream
+   * (docs/DESIGN.md §3.3, §14), and the run then ends the stream with its
+   * `finish` chunk. Absent (an answer sent in one piece), the run fails.
+   */
+  readonly failed?: ((failure: ProviderFailure) => void) | undefined
+}

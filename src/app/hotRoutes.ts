@@ -1,0 +1,26 @@
+import { Effect } from "effect"
+import { makeHotRoute, type NodeRoute } from "../http/hotRoute.ts"
+import { uiProtocol } from "../protocols/ui/protocol.ts"
+
+/** The routes answered on Node's own request and response, by `METHOD path`. */
+export type HotRoutes = ReadonlyMap<string, NodeRoute>
+
+/**
+ * One row per protocol route (docs/DESIGN.md §14): adding a protocol is
+ * adding its folder and a row here. Everything else goes to the router.
+ */
+export const makeHotRoutes = Effect.map(
+  makeHotRoute(uiProtocol),
+  (ui): HotRoutes => new Map([["POST /api/v1/chat", ui]])
+)
+
+/** The hot route of a request: its method and its path without the query. */
+export const hotRouteOf = (
+  routes: HotRoutes,
+  method: string | undefined,
+  url: string | undefined
+): NodeRoute | undefined => {
+  if (url === undefined) return undefined
+  const query = url.indexOf("?")
+  return routes.get(`${method} ${query === -1 ? url : url.slice(0, query)}`)
+}

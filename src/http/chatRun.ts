@@ -1,0 +1,63 @@
+import { Effect } from "effect"
+import type { ServerResponse } from "node:http"
+import { Agent } from "../agent/Agent.ts"
+import type { RunPlan } from "../chat/chatPlan.ts"
+import { Governance } from "../chat/Governance.ts"
+import type { ChatFacts } from "../ledger/chatEvent.ts"
+import { requestObserver } from "../observability/observeRequest.ts"
+import type { RequestLog } from "../observability/RequestLog.ts"
+import type { ChatProtocol } from "./chatProtocol.ts"
+import { writeJson } from "./nodeAnswers.ts"
+import { SseWriter } from "./SseWriter.ts"
+
+/** What the request learned for its ledger row, and its stream once it has one. */
+export type RequestFacts = ChatFacts & { sse?: SseWriter }
+
+/**
+ * The run of a planned chat request, once governance admits it, answered in
+ * its protocol: streamed through the protocol's encoding as the agent emits,
+ * or collected and folded into one JSON body. What the run ended with goes
+ * to the facts.
+ */
+export const makeChatRun = Effect.gen(function*() {
+  const agent = yield* Agent
+  const governance = yield* Governance
+  const observer = yield* requestObserver
+
+  return (
+    protocol: ChatProtocol,
+    res: ServerResponse,
+    plan: RunPlan,
+    headers: Record<string, string>,
+    facts: RequestFacts,
+    log: RequestLog
+  ) => {
+    log.model = `${plan.run.provider}/${plan.run.model.modelId}`
+    const mode = plan.stream ? "stream" : "json"
+    if (!plan.stream) {
+      return governance.admitted(plan, (run) => {
+        observer.running(log, mode)
+        return agent.collect(run)
+      }, (collected, admitted) => {
+        facts.summary = collected.summary
+        log.ran(collected.summary)
+        writeJson(res, 200, protocol.collect(collected, plan), { ...headers, ...admitted })
+      })
+    }
+    return governance.admitted(plan, (run, admitted) => {
+      observer.running(log, mode)
+      const sse = facts.sse = new SseWriter(res, { ...headers, ...admitted }, protocol.stream)
+      return agent.run(run, {
+        emit: sse.emit,
+        failed: (failure) => {
+          log.outcome = failure._tag
+          sse.failed(failure)
+        }
+      }, sse)
+    }, (summary) => {
+      facts.summary = summary
+      log.ran(summary)
+      facts.sse?.end()
+    })
+  }
+})

@@ -1,0 +1,150 @@
+import { Cause, Effect, Exit, Fiber } from "effect"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { ApiKeys } from "../auth/ApiKeys.ts"
+import { ChatPlanner } from "../chat/ChatPlanner.ts"
+import { AppConfig } from "../config/AppConfig.ts"
+import { UsageLedger } from "../ledger/UsageLedger.ts"
+import { requestObserver } from "../observability/observeRequest.ts"
+import type { RequestLog } from "../observability/RequestLog.ts"
+import { traced, Tracing } from "../observability/Tracing.ts"
+import { planHeaders } from "./chatHeaders.ts"
+import type { ChatProtocol } from "./chatProtocol.ts"
+import { makeChatRun, type RequestFacts } from "./chatRun.ts"
+import { correlationIdFor } from "./CorrelationId.ts"
+import { logUnexpected } from "./errorResponse.ts"
+import type { ApiFailure } from "./errorTable.ts"
+import { writeError, writeJson } from "./nodeAnswers.ts"
+import { readJsonBody, settleUnreadBody } from "./nodeBody.ts"
+import { ServerShuttingDown } from "./requestErrors.ts"
+import { ServerDrain } from "./ServerDrain.ts"
+import type { SseWriter } from "./SseWriter.ts"
+
+export type NodeRoute = (req: IncomingMessage, res: ServerResponse) => void
+
+/**
+ * A protocol's chat route on Node's own request and response (docs/DESIGN.md
+ * §14). It owns what every protocol route shares: the correlation id,
+ * authentication, planning, admission (by governance, `chat/Governance.ts`,
+ * around the run in `chatRun.ts`), the ledger row, the shutdown drain, and
+ * interruption when the client leaves (which aborts the model call and the
+ * tools); the protocol decodes the body and words the answer. It is the gateway's hot path, so it skips the router
+ * and the HttpServerResponse layer (0.2 ms a request, BENCHMARKS.md) while
+ * keeping every rule the routed endpoints follow: error bodies, 401s without
+ * a correlation id, nothing internal in a 500.
+ */
+export const makeHotRoute = (protocol: ChatProtocol) =>
+  Effect.gen(function*() {
+    const keys = yield* ApiKeys
+    const config = yield* AppConfig
+    const planner = yield* ChatPlanner
+    const ledger = yield* UsageLedger
+    const drain = yield* ServerDrain
+    const scope = yield* Effect.scope
+    const context = yield* Effect.context<never>()
+    const observer = yield* requestObserver
+    const tracing = yield* Tracing
+    const chatRun = yield* makeChatRun
+
+    const answer = (
+      req: IncomingMessage,
+      res: ServerResponse,
+      correlationId: string,
+      facts: RequestFacts,
+      log: RequestLog
+    ) =>
+      Effect.gen(function*() {
+        const key = facts.key = yield* traced(
+          tracing,
+          keys.authenticate(req.headers.authorization),
+          "authenticate",
+          () => ({})
+        )
+        log.keyed(key)
+        const body = facts.body = yield* readJsonBody(req, res, config.bodyLimitBytes)
+        const plan = facts.plan = yield* planner.plan(yield* protocol.decode(body), key)
+        const headers = planHeaders(plan, correlationId)
+        if (plan._tag === "Report") return writeJson(res, 200, plan.report, headers)
+        // Admitted by governance before the model is called (chatRun.ts, docs/DESIGN.md §11).
+        return yield* chatRun(protocol, res, plan, headers, facts, log)
+      })
+
+    // One ledger row per authenticated request, however it ended (docs/DESIGN.md §7): a push onto a buffer.
+    const record = (
+      facts: RequestFacts,
+      res: ServerResponse,
+      correlationId: string,
+      exit: Exit.Exit<unknown, unknown>
+    ) =>
+      Effect.sync(() =>
+        ledger.recordChat(facts, correlationId, {
+          status: res.headersSent ? res.statusCode : undefined,
+          firstByteAt: facts.sse?.firstByteAt ?? (res.headersSent ? Date.now() : undefined),
+          cancelled: Exit.hasInterrupts(exit)
+        })
+      )
+
+    // A failure before the answer started is an error body; after, it ends the stream (docs/DESIGN.md §3.3).
+    const fail = (
+      cause: Cause.Cause<ApiFailure>,
+      req: IncomingMessage,
+      res: ServerResponse,
+      correlationId: string,
+      facts: RequestFacts,
+      log: RequestLog
+    ) => {
+      if (Cause.hasInterruptsOnly(cause)) return Effect.void
+      const failure = Cause.findErrorOption(cause)
+      const sse = facts.sse
+      log.outcome = failure._tag === "Some" ? failure.value._tag : "unexpected"
+      if (failure._tag === "Some") {
+        if (failure.value._tag === "LimitExceeded") facts.refusedLimit = failure.value.limit
+        if (sse?.started) return Effect.sync(() => sse.fail(failure.value))
+        return Effect.sync(() => {
+          settleUnreadBody(req, res)
+          writeError(res, protocol.errorBody(failure.value, correlationId), correlationId)
+        })
+      }
+      return logUnexpected(cause, correlationId).pipe(
+        Effect.andThen(Effect.sync(() => {
+          if (sse?.started) sse.fail(undefined)
+          else if (!res.headersSent) {
+            settleUnreadBody(req, res)
+            writeError(res, protocol.errorBody(undefined, correlationId), correlationId)
+          } else res.destroy()
+        }))
+      )
+    }
+
+    // The grace is over (docs/DESIGN.md §8): the run is stopped (its tools killed) and the client told so.
+    const shutDown = (req: IncomingMessage, res: ServerResponse, correlationId: string, sse: SseWriter | undefined) => {
+      if (res.writableEnded) return
+      const failure = new ServerShuttingDown()
+      if (sse?.started) return sse.fail(failure)
+      if (res.headersSent) return void res.destroy()
+      settleUnreadBody(req, res)
+      writeError(res, protocol.errorBody(failure, correlationId), correlationId)
+    }
+
+    return ((req, res) => {
+      const correlationId = correlationIdFor(req.headers["x-correlation-id"] as string | undefined)
+      const facts: RequestFacts = { startedAt: Date.now() }
+      const log = observer.start(correlationId, req.method, req.url)
+      const program = observer.observe(
+        log,
+        answer(req, res, correlationId, facts, log).pipe(
+          Effect.catchCause((cause) => fail(cause, req, res, correlationId, facts, log)),
+          Effect.onExit((exit) => record(facts, res, correlationId, exit))
+        ),
+        () => res.headersSent ? res.statusCode : 499
+      )
+      const fiber = Fiber.runIn(Effect.runForkWith(context)(program), scope)
+      if (fiber.pollUnsafe() !== undefined) return
+      res.once("close", () => {
+        if (!res.writableEnded) fiber.interruptUnsafe()
+      })
+      drain.track(res, () => {
+        fiber.addObserver(() => shutDown(req, res, correlationId, facts.sse))
+        fiber.interruptUnsafe()
+      })
+    }) satisfies NodeRoute
+  })

@@ -1,0 +1,19 @@
+import { describe, expect, it } from "vitest"
+import { hotRouteOf } from "../../src/app/hotRoutes.ts"
+
+describe("the hot route table (docs/DESIGN.md §14)", () => {
+  const chat = () => undefined
+  const routes = new Map([["POST /api/v1/chat", chat]])
+
+  it("finds a route by method and path, with or without a query", () => {
+    expect(hotRouteOf(routes, "POST", "/api/v1/chat")).toBe(chat)
+    expect(hotRouteOf(routes, "POST", "/api/v1/chat?x=1")).toBe(chat)
+  })
+
+  it("leaves every other request to the router", () => {
+    expect(hotRouteOf(routes, "GET", "/api/v1/chat")).toBeUndefined()
+    expect(hotRouteOf(routes, "POST", "/api/v1/chat/")).toBeUndefined()
+    expect(hotRouteOf(routes, "POST", "/api/v1/chats")).toBeUndefined()
+    expect(hotRouteOf(routes, "POST", undefined)).toBeUndefined()
+  })
+})
