@@ -1,10 +1,11 @@
-import type { ModelConfig, ProviderType } from "./ProviderConfig.ts"
+import type { ModelConfig, ProviderType, VendorProviderType } from "./ProviderConfig.ts"
 
 /**
  * Models offered when a provider is configured without a `models` list (the
- * `OPENAI_API_KEY` / `ANTHROPIC_API_KEY` shortcuts, or a file entry of type
- * `openai` / `anthropic` that leaves `models` out). Windows are the vendors'
- * published limits.
+ * key-variable shortcuts such as `OPENAI_API_KEY`, or a file entry of a type
+ * other than `openai-compatible` that leaves `models` out). Windows are the
+ * vendors' published limits. Hand-written until a maintained catalog package
+ * replaces these tables (issue 22, part 2; docs/DESIGN.md §14).
  */
 const openai: ReadonlyArray<ModelConfig> = [
   { id: "gpt-5", name: "GPT-5", categories: ["chat", "reasoning"], contextWindow: 400_000, maxOutputTokens: 128_000 },
@@ -51,6 +52,33 @@ const anthropic: ReadonlyArray<ModelConfig> = [
   }
 ]
 
+// Gemini API model ids, as `@ai-sdk/google` names them.
+const google: ReadonlyArray<ModelConfig> = [
+  {
+    id: "gemini-2.5-pro",
+    name: "Gemini 2.5 Pro",
+    categories: ["chat", "reasoning"],
+    contextWindow: 1_048_576,
+    maxOutputTokens: 65_536
+  },
+  {
+    id: "gemini-2.5-flash",
+    name: "Gemini 2.5 Flash",
+    categories: ["chat", "reasoning"],
+    contextWindow: 1_048_576,
+    maxOutputTokens: 65_536
+  },
+  {
+    id: "gemini-2.5-flash-lite",
+    name: "Gemini 2.5 Flash-Lite",
+    categories: ["chat"],
+    contextWindow: 1_048_576,
+    maxOutputTokens: 65_536
+  }
+]
+
+const catalogs: Readonly<Record<VendorProviderType, ReadonlyArray<ModelConfig>>> = { openai, anthropic, google }
+
 /** `undefined` for `openai-compatible`: such a server's models cannot be guessed. */
 export const builtinCatalog = (type: ProviderType): ReadonlyArray<ModelConfig> | undefined =>
-  type === "openai" ? openai : type === "anthropic" ? anthropic : undefined
+  type === "openai-compatible" ? undefined : catalogs[type]

@@ -8,9 +8,8 @@ import { OpenAICompatibleChatModel } from "./openaiCompatible/OpenAICompatibleCh
  * One provider instance per configured provider; resolves to its model
  * factory. The key is handed over only here, unwrapped at the last moment.
  * OpenAI-compatible servers get parley's own client (the same parts as the
- * AI SDK's, at a fraction of the CPU: BENCHMARKS.md); the AI SDK packages
- * for OpenAI and Anthropic are loaded only when a provider of theirs is
- * configured. Every call gives up on a provider silent past its timeouts
+ * AI SDK's, at a fraction of the CPU: BENCHMARKS.md); every other type's AI
+ * SDK package is loaded only when a provider of its type is configured. Every call gives up on a provider silent past its timeouts
  * (docs/DESIGN.md §3.21).
  */
 export const modelFactoryFor = async (provider: ProviderConfig): Promise<(modelId: string) => LanguageModelV4> => {
@@ -47,6 +46,16 @@ export const modelFactoryFor = async (provider: ProviderConfig): Promise<(modelI
         ...(apiKey === undefined ? {} : { apiKey })
       })
       return (modelId) => anthropic.messages(modelId)
+    }
+    case "google": {
+      // The Gemini API's own wire (`generateContent`, `streamGenerateContent?alt=sse`), key in `x-goog-api-key`.
+      const { createGoogleGenerativeAI } = await import("@ai-sdk/google")
+      const google = createGoogleGenerativeAI({
+        ...baseURL,
+        fetch: makeNodeFetch(timeouts, timeouts.answerMs),
+        ...(apiKey === undefined ? {} : { apiKey })
+      })
+      return (modelId) => google.chat(modelId)
     }
   }
 }
