@@ -77,7 +77,26 @@ const google: ReadonlyArray<ModelConfig> = [
   }
 ]
 
-const catalogs: Readonly<Record<VendorProviderType, ReadonlyArray<ModelConfig>>> = { openai, anthropic, google }
+// Mistral's `-latest` aliases, as `@ai-sdk/mistral` names them; Mistral publishes no output limits.
+const mistral: ReadonlyArray<ModelConfig> = [
+  { id: "mistral-large-latest", name: "Mistral Large", categories: ["chat"], contextWindow: 256_000 },
+  { id: "mistral-medium-latest", name: "Mistral Medium", categories: ["chat"], contextWindow: 128_000 },
+  { id: "mistral-small-latest", name: "Mistral Small", categories: ["chat"], contextWindow: 128_000 },
+  {
+    id: "magistral-medium-latest",
+    name: "Magistral Medium",
+    categories: ["chat", "reasoning"],
+    contextWindow: 128_000
+  },
+  { id: "codestral-latest", name: "Codestral", categories: ["chat", "code"], contextWindow: 256_000 }
+]
+
+const catalogs: Readonly<Record<VendorProviderType, ReadonlyArray<ModelConfig>>> = {
+  openai,
+  anthropic,
+  google,
+  mistral
+}
 
 /** `undefined` for `openai-compatible`: such a server's models cannot be guessed. */
 export const builtinCatalog = (type: ProviderType): ReadonlyArray<ModelConfig> | undefined =>

@@ -57,5 +57,15 @@ export const modelFactoryFor = async (provider: ProviderConfig): Promise<(modelI
       })
       return (modelId) => google.chat(modelId)
     }
+    case "mistral": {
+      // Mistral's chat API (`/v1/chat/completions`), not its Conversations API.
+      const { createMistral } = await import("@ai-sdk/mistral")
+      const mistral = createMistral({
+        ...baseURL,
+        fetch: makeNodeFetch(timeouts, timeouts.answerMs),
+        ...(apiKey === undefined ? {} : { apiKey })
+      })
+      return (modelId) => mistral.chat(modelId)
+    }
   }
 }

@@ -16,7 +16,8 @@ providerSuite({
   keyOf: (request) => request.headers["x-goog-api-key"] as string | undefined,
   sdkModel: (baseURL, apiKey, modelId) => createGoogleGenerativeAI({ baseURL, apiKey }).chat(modelId),
   sdkProvider: "google.generative-ai",
-  wholeAnswers: true
+  wholeAnswers: true,
+  toolLoopUsage: { inputTokens: 110, outputTokens: 18, totalTokens: 128, reasoningTokens: 5, cachedInputTokens: 32 }
 })
 
 // Gemini says "stream" in its path (`:streamGenerateContent`), not in its body: the stream still gets the
