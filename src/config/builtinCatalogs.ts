@@ -91,11 +91,44 @@ const mistral: ReadonlyArray<ModelConfig> = [
   { id: "codestral-latest", name: "Codestral", categories: ["chat", "code"], contextWindow: 256_000 }
 ]
 
+// GroqCloud's production models, as `@ai-sdk/groq` names them.
+const groq: ReadonlyArray<ModelConfig> = [
+  {
+    id: "llama-3.3-70b-versatile",
+    name: "Llama 3.3 70B Versatile",
+    categories: ["chat"],
+    contextWindow: 131_072,
+    maxOutputTokens: 32_768
+  },
+  {
+    id: "llama-3.1-8b-instant",
+    name: "Llama 3.1 8B Instant",
+    categories: ["chat"],
+    contextWindow: 131_072,
+    maxOutputTokens: 131_072
+  },
+  {
+    id: "openai/gpt-oss-120b",
+    name: "GPT-OSS 120B",
+    categories: ["chat", "reasoning"],
+    contextWindow: 131_072,
+    maxOutputTokens: 65_536
+  },
+  {
+    id: "openai/gpt-oss-20b",
+    name: "GPT-OSS 20B",
+    categories: ["chat", "reasoning"],
+    contextWindow: 131_072,
+    maxOutputTokens: 65_536
+  }
+]
+
 const catalogs: Readonly<Record<VendorProviderType, ReadonlyArray<ModelConfig>>> = {
   openai,
   anthropic,
   google,
-  mistral
+  mistral,
+  groq
 }
 
 /** `undefined` for `openai-compatible`: such a server's models cannot be guessed. */

@@ -11,7 +11,8 @@ export const keyVariableOf: Readonly<Record<VendorProviderType, string>> = {
   openai: "OPENAI_API_KEY",
   anthropic: "ANTHROPIC_API_KEY",
   google: "GOOGLE_GENERATIVE_AI_API_KEY",
-  mistral: "MISTRAL_API_KEY"
+  mistral: "MISTRAL_API_KEY",
+  groq: "GROQ_API_KEY"
 }
 
 // Each name spelled out, so that the configuration guide's test sees what is read.
@@ -25,6 +26,8 @@ const keyVariable = (type: VendorProviderType): Config.Config<Redacted.Redacted<
       return Config.Redacted("GOOGLE_GENERATIVE_AI_API_KEY")
     case "mistral":
       return Config.Redacted("MISTRAL_API_KEY")
+    case "groq":
+      return Config.Redacted("GROQ_API_KEY")
   }
 }
 

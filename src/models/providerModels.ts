@@ -67,5 +67,15 @@ export const modelFactoryFor = async (provider: ProviderConfig): Promise<(modelI
       })
       return (modelId) => mistral.chat(modelId)
     }
+    case "groq": {
+      // GroqCloud's OpenAI-compatible API, through its own package: usage and errors as Groq sends them.
+      const { createGroq } = await import("@ai-sdk/groq")
+      const groq = createGroq({
+        ...baseURL,
+        fetch: makeNodeFetch(timeouts, timeouts.answerMs),
+        ...(apiKey === undefined ? {} : { apiKey })
+      })
+      return (modelId) => groq.languageModel(modelId)
+    }
   }
 }

@@ -99,7 +99,12 @@ export const chatCompletionsWire = (dialect: Dialect): Wire => {
       if (dialect.toolCallDeltas === "whole") {
         events.push(chunk({
           content: "",
-          tool_calls: [{ id: call.id, function: { name: call.name, arguments: call.arguments }, index }]
+          tool_calls: [{
+            id: call.id,
+            type: "function",
+            function: { name: call.name, arguments: call.arguments },
+            index
+          }]
         }))
         return
       }
