@@ -3,7 +3,15 @@ import { TokenizerName } from "../domain/TokenizerName.ts"
 import { McpServerEntry } from "./McpServerConfig.ts"
 
 /** The provider kinds parley can build AI SDK models for, each through its AI SDK provider package (docs/DESIGN.md §14). */
-export const ProviderType = Schema.Literals(["openai", "openai-compatible", "anthropic", "google", "mistral", "groq"])
+export const ProviderType = Schema.Literals([
+  "openai",
+  "openai-compatible",
+  "anthropic",
+  "google",
+  "mistral",
+  "groq",
+  "deepseek"
+])
 export type ProviderType = typeof ProviderType.Type
 
 /** The types whose AI SDK package has a conventional key variable and a built-in catalog: all but `openai-compatible`. */

@@ -123,12 +123,25 @@ const groq: ReadonlyArray<ModelConfig> = [
   }
 ]
 
+// DeepSeek's two API model names; its newer models (`deepseek-v4-flash`…) go in an entry's `models`.
+const deepseek: ReadonlyArray<ModelConfig> = [
+  { id: "deepseek-chat", name: "DeepSeek Chat", categories: ["chat"], contextWindow: 128_000, maxOutputTokens: 8_192 },
+  {
+    id: "deepseek-reasoner",
+    name: "DeepSeek Reasoner",
+    categories: ["chat", "reasoning"],
+    contextWindow: 128_000,
+    maxOutputTokens: 65_536
+  }
+]
+
 const catalogs: Readonly<Record<VendorProviderType, ReadonlyArray<ModelConfig>>> = {
   openai,
   anthropic,
   google,
   mistral,
-  groq
+  groq,
+  deepseek
 }
 
 /** `undefined` for `openai-compatible`: such a server's models cannot be guessed. */

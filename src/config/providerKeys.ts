@@ -12,7 +12,8 @@ export const keyVariableOf: Readonly<Record<VendorProviderType, string>> = {
   anthropic: "ANTHROPIC_API_KEY",
   google: "GOOGLE_GENERATIVE_AI_API_KEY",
   mistral: "MISTRAL_API_KEY",
-  groq: "GROQ_API_KEY"
+  groq: "GROQ_API_KEY",
+  deepseek: "DEEPSEEK_API_KEY"
 }
 
 // Each name spelled out, so that the configuration guide's test sees what is read.
@@ -28,6 +29,8 @@ const keyVariable = (type: VendorProviderType): Config.Config<Redacted.Redacted<
       return Config.Redacted("MISTRAL_API_KEY")
     case "groq":
       return Config.Redacted("GROQ_API_KEY")
+    case "deepseek":
+      return Config.Redacted("DEEPSEEK_API_KEY")
   }
 }
 

@@ -77,5 +77,14 @@ export const modelFactoryFor = async (provider: ProviderConfig): Promise<(modelI
       })
       return (modelId) => groq.languageModel(modelId)
     }
+    case "deepseek": {
+      const { createDeepSeek } = await import("@ai-sdk/deepseek")
+      const deepseek = createDeepSeek({
+        ...baseURL,
+        fetch: makeNodeFetch(timeouts, timeouts.answerMs),
+        ...(apiKey === undefined ? {} : { apiKey })
+      })
+      return (modelId) => deepseek.languageModel(modelId)
+    }
   }
 }
