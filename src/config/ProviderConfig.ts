@@ -10,6 +10,7 @@ export const ProviderType = Schema.Literals([
   "google",
   "mistral",
   "groq",
+  "xai",
   "deepseek"
 ])
 export type ProviderType = typeof ProviderType.Type

@@ -123,6 +123,13 @@ const groq: ReadonlyArray<ModelConfig> = [
   }
 ]
 
+// xAI's models, as `@ai-sdk/xai` names them; their windows are left to an entry's `models` (not published to us).
+const xai: ReadonlyArray<ModelConfig> = [
+  { id: "grok-4.20-reasoning", name: "Grok 4.20 (reasoning)", categories: ["chat", "reasoning"] },
+  { id: "grok-4.20-non-reasoning", name: "Grok 4.20", categories: ["chat"] },
+  { id: "grok-latest", name: "Grok (latest)", categories: ["chat", "reasoning"] }
+]
+
 // DeepSeek's two API model names; its newer models (`deepseek-v4-flash`…) go in an entry's `models`.
 const deepseek: ReadonlyArray<ModelConfig> = [
   { id: "deepseek-chat", name: "DeepSeek Chat", categories: ["chat"], contextWindow: 128_000, maxOutputTokens: 8_192 },
@@ -141,6 +148,7 @@ const catalogs: Readonly<Record<VendorProviderType, ReadonlyArray<ModelConfig>>>
   google,
   mistral,
   groq,
+  xai,
   deepseek
 }
 

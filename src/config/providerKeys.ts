@@ -13,6 +13,7 @@ export const keyVariableOf: Readonly<Record<VendorProviderType, string>> = {
   google: "GOOGLE_GENERATIVE_AI_API_KEY",
   mistral: "MISTRAL_API_KEY",
   groq: "GROQ_API_KEY",
+  xai: "XAI_API_KEY",
   deepseek: "DEEPSEEK_API_KEY"
 }
 
@@ -29,6 +30,8 @@ const keyVariable = (type: VendorProviderType): Config.Config<Redacted.Redacted<
       return Config.Redacted("MISTRAL_API_KEY")
     case "groq":
       return Config.Redacted("GROQ_API_KEY")
+    case "xai":
+      return Config.Redacted("XAI_API_KEY")
     case "deepseek":
       return Config.Redacted("DEEPSEEK_API_KEY")
   }

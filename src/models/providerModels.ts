@@ -77,6 +77,16 @@ export const modelFactoryFor = async (provider: ProviderConfig): Promise<(modelI
       })
       return (modelId) => groq.languageModel(modelId)
     }
+    case "xai": {
+      // xAI's Responses API (`/v1/responses`): the only API `@ai-sdk/xai` 5 speaks for language models.
+      const { createXai } = await import("@ai-sdk/xai")
+      const xai = createXai({
+        ...baseURL,
+        fetch: makeNodeFetch(timeouts, timeouts.answerMs),
+        ...(apiKey === undefined ? {} : { apiKey })
+      })
+      return (modelId) => xai.responses(modelId)
+    }
     case "deepseek": {
       const { createDeepSeek } = await import("@ai-sdk/deepseek")
       const deepseek = createDeepSeek({

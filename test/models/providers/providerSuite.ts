@@ -111,7 +111,11 @@ export const providerSuite = (spec: ProviderCase) => {
         assert.strictEqual(provider.baseURL, "http://127.0.0.1:9/x")
         assert.strictEqual(Redacted.value(provider.apiKey!), spec.apiKey)
         assert.deepStrictEqual(provider.models, catalog)
-        assert.isTrue(catalog.length > 0 && catalog.every((model) => (model.contextWindow ?? 0) > 0))
+        assert.isTrue(catalog.length > 0)
+        for (const model of catalog) {
+          assert.isTrue(model.name.length > 0 && model.categories.length > 0)
+          if (model.contextWindow !== undefined) assert.isTrue(model.contextWindow > 0)
+        }
       }))
 
     it.effect(`${variable} alone adds provider ${spec.type} with the catalog; a file entry of that id wins`, () =>
@@ -315,7 +319,10 @@ export const providerSuite = (spec: ProviderCase) => {
           [{ id: "u1", role: "user", parts: [{ type: "text", text: "Say ping through echo." }] }],
           { model, allowedTools: ["echo"], systemPrompt: SYSTEM }
         )
-        expect(withoutIds(streamed.message)).toEqual(withoutIds(json.body.data.messages[1]))
+        // Item ids the upstream numbers on (xAI's `itemId`) differ between the two runs.
+        expect(renumber(withoutIds(streamed.message), ["itemId"])).toEqual(
+          renumber(withoutIds(json.body.data.messages[1]), ["itemId"])
+        )
         expect(streamed.chunks.at(-1)).toMatchObject({
           type: "finish",
           messageMetadata: { finished: true, usage: json.body.data.usage }
