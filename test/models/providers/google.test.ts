@@ -17,6 +17,7 @@ providerSuite({
   sdkModel: (baseURL, apiKey, modelId) => createGoogleGenerativeAI({ baseURL, apiKey }).chat(modelId),
   sdkProvider: "google.generative-ai",
   wholeAnswers: true,
+  streamErrors: true,
   toolLoopUsage: { inputTokens: 110, outputTokens: 18, totalTokens: 128, reasoningTokens: 5, cachedInputTokens: 32 }
 })
 

@@ -10,5 +10,6 @@ providerSuite({
   sdkModel: (baseURL, apiKey, modelId) => createGroq({ baseURL, apiKey }).languageModel(modelId),
   sdkProvider: "groq.chat",
   wholeAnswers: true,
+  streamErrors: true,
   toolLoopUsage: { inputTokens: 110, outputTokens: 18, totalTokens: 128, reasoningTokens: 5, cachedInputTokens: 32 }
 })

@@ -36,6 +36,8 @@ export interface ProviderCase {
   readonly sdkProvider: string
   /** Whether the package's JSON (whole answer) call is a request of its own on the wire. */
   readonly wholeAnswers: boolean
+  /** The wire has an error event inside a stream (the scripted upstream's `stream-error`). */
+  readonly streamErrors?: boolean
   /** parley's usage of the tool loop below: what the wire reports (reasoning and cached tokens where it does). */
   readonly toolLoopUsage: Record<string, number>
 }
@@ -355,6 +357,29 @@ export const providerSuite = (spec: ProviderCase) => {
           details: { provider: "p", status: 429 }
         })
       }))
+
+    it.live.skipIf(spec.streamErrors !== true)(
+      "an error event the stream begins with: retried when transient, else 500 with its message",
+      () =>
+        Effect.promise(async () => {
+          const before = upstream.requests.length
+          upstream.enqueue({ type: "stream-error", status: 503, message: "The model is overloaded." }, {
+            type: "text",
+            text: "Recovered."
+          })
+          const recovered = await chat({ stream: false })
+          expect(recovered.response.status).toBe(200)
+          expect(textOf(recovered.body.data.messages[1])).toBe("Recovered.")
+          expect(upstream.requests.length - before).toBe(2)
+
+          upstream.enqueue({ type: "stream-error", status: 400, message: `Invalid argument for key ${spec.apiKey}` })
+          const refused = await chat({ stream: false })
+          expect(refused.response.status).toBe(500)
+          expect(refused.body.message).toContain("Invalid argument for key")
+          expect(JSON.stringify(refused.body)).not.toContain(spec.apiKey)
+          expect(upstream.requests.length - before).toBe(3)
+        })
+    )
 
     it.live("a refused request: 500 with the provider's message, its secrets redacted", () =>
       Effect.promise(async () => {

@@ -10,5 +10,6 @@ providerSuite({
   sdkModel: (baseURL, apiKey, modelId) => createXai({ baseURL, apiKey }).responses(modelId),
   sdkProvider: "xai.responses",
   wholeAnswers: true,
+  streamErrors: true,
   toolLoopUsage: { inputTokens: 110, outputTokens: 18, totalTokens: 128, reasoningTokens: 5, cachedInputTokens: 32 }
 })

@@ -35,6 +35,8 @@ export interface Dialect {
   readonly toolCallId: (n: string) => string
   /** Tool calls in one delta each (`whole`), or their arguments streamed in pieces after the name (`pieces`). */
   readonly toolCallDeltas: "whole" | "pieces"
+  /** The provider's error event inside a stream, where it has one. */
+  readonly streamError?: (status: number, message: string) => unknown
   /** Extra fields of every chunk and whole answer (`system_fingerprint`, `x_groq`…). */
   readonly extra?: Record<string, unknown>
 }
@@ -179,6 +181,14 @@ export const chatCompletionsWire = (dialect: Dialect): Wire => {
         : undefined,
     answer: (script: Script, request, nextId) => {
       if (script.type === "error") return error(script.status, script.message, script.retryAfter)
+      if (script.type === "stream-error") {
+        if (dialect.streamError === undefined) throw new Error("this wire has no error event")
+        return {
+          status: 200,
+          headers: { "content-type": "text/event-stream" },
+          pieces: [`data: ${JSON.stringify(dialect.streamError(script.status, script.message))}\n\n`]
+        }
+      }
       const id = `cmpl-${nextId()}`
       return request.streaming
         ? {

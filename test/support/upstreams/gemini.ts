@@ -129,6 +129,15 @@ export const geminiWire: Wire = {
   },
   answer: (script: Script, request, nextId) => {
     if (script.type === "error") return errorAnswer(script.status, script.message, script.retryAfter)
+    if (script.type === "stream-error") {
+      return {
+        status: 200,
+        headers: { "content-type": "text/event-stream" },
+        pieces: [
+          sseEvent({ error: { code: script.status, message: script.message, status: STATUS_NAMES[script.status] } })
+        ]
+      }
+    }
     const responseId = `resp-${nextId()}`
     if (request.streaming) {
       return {

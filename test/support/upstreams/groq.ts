@@ -33,6 +33,12 @@ export const groqWire = chatCompletionsWire({
   reasoningMessage: (reasoning) => ({ reasoning }),
   toolCallId: (n) => `call_${n.padStart(8, "0")}`,
   toolCallDeltas: "whole",
+  streamError: (status, message) => ({
+    error: {
+      message,
+      type: status === 429 ? "rate_limit_error" : status === 503 ? "service_unavailable" : "invalid_request_error"
+    }
+  }),
   extra: { system_fingerprint: "fp_parley_test" }
 })
 

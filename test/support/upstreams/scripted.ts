@@ -51,9 +51,11 @@ export type Script =
     }
     /** The provider refuses with its own error body; `message` replaces its usual text. */
     | { readonly type: "error"; readonly status: number; readonly message?: string; readonly retryAfter?: number }
+    /** A stream begun with 200 whose first event is the provider's own error event (for wires that have one). */
+    | { readonly type: "stream-error"; readonly status: number; readonly message: string }
   )
 
-export type ScriptedAnswer = Exclude<Script, { type: "error" }>
+export type ScriptedAnswer = Exclude<Script, { type: "error" | "stream-error" }>
 
 /** One request a scripted provider received. */
 export interface ScriptedRequest {

@@ -184,6 +184,18 @@ export const xaiWire: Wire = {
       : undefined,
   answer: (script: Script, request, nextId) => {
     if (script.type === "error") return errorAnswer(script.status, script.message, script.retryAfter)
+    if (script.type === "stream-error") {
+      const code = script.status === 429
+        ? "rate_limit_exceeded"
+        : script.status === 503
+        ? "service_unavailable"
+        : "invalid_request_error"
+      return {
+        status: 200,
+        headers: { "content-type": "text/event-stream" },
+        pieces: [event("error", { code, message: script.message, param: null })]
+      }
+    }
     if (request.streaming) {
       return {
         status: 200,
