@@ -9,7 +9,8 @@ import { OpenAICompatibleChatModel } from "./openaiCompatible/OpenAICompatibleCh
  * factory. The key is handed over only here, unwrapped at the last moment.
  * OpenAI-compatible servers get parley's own client (the same parts as the
  * AI SDK's, at a fraction of the CPU: BENCHMARKS.md); every other type's AI
- * SDK package is loaded only when a provider of its type is configured. Every call gives up on a provider silent past its timeouts
+ * SDK package (docs/DESIGN.md §14) is loaded only when a provider of its type
+ * is configured. Every call gives up on a provider silent past its timeouts
  * (docs/DESIGN.md §3.21).
  */
 export const modelFactoryFor = async (provider: ProviderConfig): Promise<(modelId: string) => LanguageModelV4> => {
