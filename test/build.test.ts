@@ -112,7 +112,9 @@ describe("the production bundle", () => {
   /** Runs the bundle as `npm start` does, from `cwd`, with only these variables of the provider kind. */
   const startBundle = (env: Record<string, string>, cwd: string) => {
     const clean = Object.fromEntries(
-      Object.entries(process.env).filter(([name]) => !/^(OPENAI|ANTHROPIC|LOCAL_LLM|PARLEY|PORT|HOST)/.test(name))
+      Object.entries(process.env).filter(([name]) =>
+        !/^(OPENAI|ANTHROPIC|GOOGLE_GENERATIVE_AI|LOCAL_LLM|PARLEY|PORT|HOST)/.test(name)
+      )
     )
     return spawn(process.execPath, [...startFlags(), bundledFile(outdir, "src/main.ts")], {
       cwd,

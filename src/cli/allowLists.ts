@@ -1,6 +1,7 @@
 import { Effect, Option } from "effect"
 import { AppConfig } from "../config/AppConfig.ts"
 import { builtinCatalog } from "../config/builtinCatalogs.ts"
+import { vendorTypes } from "../config/providerKeys.ts"
 import { serverOf } from "../mcp/toolNames.ts"
 import { builtinToolNames } from "../tools/builtinToolNames.ts"
 import { CliFailure } from "./CliFailure.ts"
@@ -26,17 +27,15 @@ const isPattern = (entry: string) => entry === "*" || entry.endsWith("/*")
 
 /**
  * The models parley knows: those of the configured providers (config file and
- * environment, as the server reads them) and the built-in OpenAI and Anthropic
- * catalogs, which the provider shortcuts add.
+ * environment, as the server reads them) and every provider type's built-in
+ * catalog, which the provider shortcuts add.
  */
 const knownModels = Effect.gen(function*() {
   const config = yield* Effect.provide(Effect.service(AppConfig), AppConfig.layer)
   const configured = config.providers.flatMap((provider) =>
     provider.models.map((model) => `${provider.id}/${model.id}`)
   )
-  const builtin = (["openai", "anthropic"] as const).flatMap((type) =>
-    (builtinCatalog(type) ?? []).map((model) => `${type}/${model.id}`)
-  )
+  const builtin = vendorTypes.flatMap((type) => (builtinCatalog(type) ?? []).map((model) => `${type}/${model.id}`))
   return [...new Set([...configured, ...builtin])].sort()
 }).pipe(Effect.mapError((error) => new CliFailure({ message: configurationReport(error) })))
 

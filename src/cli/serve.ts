@@ -2,6 +2,7 @@ import { Cause, Console, Effect, Layer, Result } from "effect"
 import { makeGateway } from "../app/gateway.ts"
 import { reloadOnHangup } from "../app/reloadOnHangup.ts"
 import { AppConfig } from "../config/AppConfig.ts"
+import { keyVariableOf } from "../config/providerKeys.ts"
 import { ToolRegistry } from "../tools/ToolRegistry.ts"
 import { configurationReport } from "./setupFailure.ts"
 import { startupFailure } from "./startupFailure.ts"
@@ -10,7 +11,7 @@ import { startupFailure } from "./startupFailure.ts"
 export const noProviderHint = [
   "parley: no model provider is configured, so every chat request will fail. Configure one:",
   "  - copy parley.config.example.json to parley.config.json and edit it (see README, Walk-through), or",
-  "  - set OPENAI_API_KEY or ANTHROPIC_API_KEY.",
+  `  - set a provider type's key variable: ${Object.values(keyVariableOf).join(", ")}.`,
   "  `npx parley demo` shows parley at work with a scripted provider, nothing to configure."
 ].join("\n")
 

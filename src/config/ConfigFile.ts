@@ -9,6 +9,7 @@ import {
   type ProviderConfig,
   type ProviderEntry
 } from "./ProviderConfig.ts"
+import { conventionalKey, keyVariableOf } from "./providerKeys.ts"
 
 export const DEFAULT_CONFIG_FILE = "parley.config.json"
 
@@ -73,7 +74,9 @@ export const loadConfigFile = Effect.fn("loadConfigFile")(
       }
       const apiKey = key.success
       if (apiKey === undefined && entry.type !== "openai-compatible") {
-        problems.push(`${at}: apiKey or apiKeyEnv is required for type ${entry.type}`)
+        problems.push(
+          `${at}: apiKey or apiKeyEnv is required for type ${entry.type}, or set ${keyVariableOf[entry.type]}`
+        )
         continue
       }
       const resolved = {
@@ -122,9 +125,20 @@ const entryProblem = (entry: ProviderEntry): string | undefined => {
   return undefined
 }
 
-/** The key itself, or the one in the environment variable `apiKeyEnv` names; fails with what is wrong. */
+/**
+ * The key itself, or the one in the environment variable `apiKeyEnv` names,
+ * else (a type other than `openai-compatible`) the one in its AI SDK
+ * package's own variable (`GOOGLE_GENERATIVE_AI_API_KEY`…); fails with what is wrong.
+ */
 const resolveApiKey = (entry: ProviderEntry): Effect.Effect<Redacted.Redacted<string> | undefined, string> => {
-  if (entry.apiKeyEnv === undefined) return Effect.succeed(entry.apiKey)
+  if (entry.apiKey !== undefined) return Effect.succeed(entry.apiKey)
+  if (entry.apiKeyEnv === undefined) {
+    const type = entry.type
+    return type === "openai-compatible" ? Effect.undefined : conventionalKey(type).pipe(
+      Effect.map(Option.getOrUndefined),
+      Effect.mapError(() => `environment variable ${keyVariableOf[type]} cannot be read`)
+    )
+  }
   const variable = entry.apiKeyEnv
   return Config.option(Config.Redacted(variable)).pipe(
     Effect.mapError(() => `environment variable ${variable} cannot be read`),

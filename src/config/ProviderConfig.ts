@@ -2,9 +2,21 @@ import { type Redacted, Schema } from "effect"
 import { TokenizerName } from "../domain/TokenizerName.ts"
 import { McpServerEntry } from "./McpServerConfig.ts"
 
-/** The provider kinds parley can build AI SDK models for. */
-export const ProviderType = Schema.Literals(["openai", "openai-compatible", "anthropic"])
+/** The provider kinds parley can build AI SDK models for, each through its AI SDK provider package (docs/DESIGN.md §15). */
+export const ProviderType = Schema.Literals([
+  "openai",
+  "openai-compatible",
+  "anthropic",
+  "google",
+  "mistral",
+  "groq",
+  "xai",
+  "deepseek"
+])
 export type ProviderType = typeof ProviderType.Type
+
+/** The types whose AI SDK package has a conventional key variable and a built-in catalog: all but `openai-compatible`. */
+export type VendorProviderType = Exclude<ProviderType, "openai-compatible">
 
 const PositiveInt = Schema.Int.check(Schema.isGreaterThan(0))
 const UsdPerMTok = Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0))
@@ -40,7 +52,7 @@ export const ProviderEntry = Schema.Struct({
   apiKey: Schema.optionalKey(Schema.RedactedFromValue(Schema.NonEmptyString)),
   /** Name of an environment variable holding the key, so the file itself needs no secret. */
   apiKeyEnv: Schema.optionalKey(Schema.NonEmptyString),
-  /** Optional for `openai` and `anthropic` (their built-in catalog is used); required for `openai-compatible`. */
+  /** Required for `openai-compatible`; optional for the other types (their built-in catalog is used). */
   models: Schema.optionalKey(Schema.Array(ModelConfig)),
   /** How long the provider may take to start answering (its response headers); default 60 000. */
   firstByteTimeoutMs: Schema.optionalKey(PositiveInt),
@@ -81,4 +93,4 @@ interface ResolvedProvider {
 /** A provider ready to build models from: key resolved, catalog filled in. */
 export type ProviderConfig =
   | ResolvedProvider & { readonly type: "openai-compatible"; readonly baseURL: string }
-  | ResolvedProvider & { readonly type: "openai" | "anthropic"; readonly baseURL?: string }
+  | ResolvedProvider & { readonly type: VendorProviderType; readonly baseURL?: string }

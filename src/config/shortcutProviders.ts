@@ -1,28 +1,27 @@
 import { Config, Effect, Option } from "effect"
 import { builtinCatalog } from "./builtinCatalogs.ts"
 import type { ProviderConfig } from "./ProviderConfig.ts"
+import { conventionalKey, vendorTypes } from "./providerKeys.ts"
 
-/** Providers implied by well-known environment variables, each with its built-in catalog. */
+/**
+ * Providers implied by well-known environment variables (each type's AI SDK
+ * package's own key variable: `OPENAI_API_KEY`, `GOOGLE_GENERATIVE_AI_API_KEY`…),
+ * each named after its type and with its built-in catalog.
+ */
 export const shortcutProviders = Effect.gen(function*() {
-  const openaiKey = yield* Config.option(Config.Redacted("OPENAI_API_KEY"))
   const openaiBaseURL = yield* Config.option(Config.String("OPENAI_BASE_URL"))
-  const anthropicKey = yield* Config.option(Config.Redacted("ANTHROPIC_API_KEY"))
   const providers: Array<ProviderConfig> = []
-  if (Option.isSome(openaiKey)) {
+  for (const type of vendorTypes) {
+    const key = yield* conventionalKey(type)
+    if (Option.isNone(key)) continue
     providers.push({
-      id: "openai",
-      type: "openai",
-      apiKey: openaiKey.value,
-      models: builtinCatalog("openai") ?? [],
-      ...Option.match(openaiBaseURL, { onNone: () => ({}), onSome: (baseURL) => ({ baseURL }) })
-    })
-  }
-  if (Option.isSome(anthropicKey)) {
-    providers.push({
-      id: "anthropic",
-      type: "anthropic",
-      apiKey: anthropicKey.value,
-      models: builtinCatalog("anthropic") ?? []
+      id: type,
+      type,
+      apiKey: key.value,
+      models: builtinCatalog(type) ?? [],
+      ...(type === "openai"
+        ? Option.match(openaiBaseURL, { onNone: () => ({}), onSome: (baseURL) => ({ baseURL }) })
+        : {})
     })
   }
   return providers

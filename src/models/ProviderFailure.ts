@@ -80,6 +80,25 @@ const silence = (provider: string, timeout: ResponseTimeout): string =>
     ? `${provider} did not start answering within ${timeout.ms / 1000} s`
     : `${provider} sent nothing for ${timeout.ms / 1000} s`
 
+/**
+ * An error the provider sent inside a stream it had begun with 200 (Gemini's
+ * and Groq's error chunks, xAI's `error` event, Anthropic's
+ * `overloaded_error`), as the AI SDK packages report it: a plain object with
+ * the provider's message, its status when it gave one, and whether to retry
+ * (`createProviderStreamError`). Read by shape, as the packages may each
+ * bundle their own copy of the AI SDK's utilities.
+ */
+const streamErrorIn = (
+  error: unknown
+): { readonly message: string; readonly statusCode?: number; readonly isRetryable: boolean } | undefined =>
+  Predicate.isObject(error) && Predicate.isString(error.message) && Predicate.isBoolean(error.isRetryable)
+    ? {
+      message: error.message,
+      isRetryable: error.isRetryable,
+      ...(Predicate.isNumber(error.statusCode) ? { statusCode: error.statusCode } : {})
+    }
+    : undefined
+
 /** Classifies any failure of a model call. */
 export const toProviderFailure = (provider: string, error: unknown): ProviderFailure => {
   if (error instanceof ProviderUnavailable || error instanceof ProviderRejected) return error
@@ -103,6 +122,18 @@ export const toProviderFailure = (provider: string, error: unknown): ProviderFai
       : new ProviderRejected(failure)
   }
   if (isNetworkError(error)) return new ProviderUnavailable({ provider, message: `${provider} could not be reached` })
+  const streamed = streamErrorIn(error)
+  if (streamed !== undefined) {
+    const status = streamed.statusCode
+    const failure = {
+      provider,
+      ...(status === undefined ? {} : { status }),
+      message: `${provider} reported an error in its answer${status === undefined ? "" : ` (${status})`}: ${
+        redact(streamed.message)
+      }`
+    }
+    return streamed.isRetryable ? new ProviderUnavailable(failure) : new ProviderRejected(failure)
+  }
   const reason = Predicate.isObject(error) && Predicate.isString(error.message) ? error.message : "unknown error"
   return new ProviderRejected({ provider, message: `${provider} failed: ${redact(reason)}` })
 }

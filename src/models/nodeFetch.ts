@@ -98,7 +98,7 @@ export const makeNodeFetch = (timeouts?: ResponseTimeouts, wholeAnswerMs?: numbe
       headers: plainHeaders(init.headers, body ?? undefined),
       body: body ?? undefined,
       signal,
-      timeouts: body == null || streams(body) ? timeouts : whole
+      timeouts: body == null || streams(url, body) ? timeouts : whole
     })
     const status = res.statusCode ?? 500
     if (REDIRECTS.has(status) && res.headers.location !== undefined) {
@@ -115,8 +115,13 @@ export const makeNodeFetch = (timeouts?: ResponseTimeouts, wholeAnswerMs?: numbe
   }
 }
 
-// The providers' JSON asks for a stream with a top-level `"stream":true`; inside a string the quotes are escaped.
-const streams = (body: string): boolean => body.includes(`"stream":true`)
+/**
+ * Whether the request asks for a stream: most providers' JSON says so with a
+ * top-level `"stream":true` (inside a string the quotes are escaped); the
+ * Gemini API has a method of its own, `:streamGenerateContent?alt=sse`.
+ */
+const streams = (url: URL, body: string): boolean =>
+  body.includes(`"stream":true`) || url.pathname.endsWith(":streamGenerateContent")
 
 /** With no timeouts of its own (benchmarks and tests compare it with the global fetch). */
 export const nodeFetch = makeNodeFetch()

@@ -8,9 +8,9 @@ import { OpenAICompatibleChatModel } from "./openaiCompatible/OpenAICompatibleCh
  * One provider instance per configured provider; resolves to its model
  * factory. The key is handed over only here, unwrapped at the last moment.
  * OpenAI-compatible servers get parley's own client (the same parts as the
- * AI SDK's, at a fraction of the CPU: BENCHMARKS.md); the AI SDK packages
- * for OpenAI and Anthropic are loaded only when a provider of theirs is
- * configured. Every call gives up on a provider silent past its timeouts
+ * AI SDK's, at a fraction of the CPU: BENCHMARKS.md); every other type's AI
+ * SDK package (docs/DESIGN.md §15) is loaded only when a provider of its type
+ * is configured. Every call gives up on a provider silent past its timeouts
  * (docs/DESIGN.md §3.21).
  */
 export const modelFactoryFor = async (provider: ProviderConfig): Promise<(modelId: string) => LanguageModelV4> => {
@@ -47,6 +47,55 @@ export const modelFactoryFor = async (provider: ProviderConfig): Promise<(modelI
         ...(apiKey === undefined ? {} : { apiKey })
       })
       return (modelId) => anthropic.messages(modelId)
+    }
+    case "google": {
+      // The Gemini API's own wire (`generateContent`, `streamGenerateContent?alt=sse`), key in `x-goog-api-key`.
+      const { createGoogleGenerativeAI } = await import("@ai-sdk/google")
+      const google = createGoogleGenerativeAI({
+        ...baseURL,
+        fetch: makeNodeFetch(timeouts, timeouts.answerMs),
+        ...(apiKey === undefined ? {} : { apiKey })
+      })
+      return (modelId) => google.chat(modelId)
+    }
+    case "mistral": {
+      // Mistral's chat API (`/v1/chat/completions`), not its Conversations API.
+      const { createMistral } = await import("@ai-sdk/mistral")
+      const mistral = createMistral({
+        ...baseURL,
+        fetch: makeNodeFetch(timeouts, timeouts.answerMs),
+        ...(apiKey === undefined ? {} : { apiKey })
+      })
+      return (modelId) => mistral.chat(modelId)
+    }
+    case "groq": {
+      // GroqCloud's OpenAI-compatible API, through its own package: usage and errors as Groq sends them.
+      const { createGroq } = await import("@ai-sdk/groq")
+      const groq = createGroq({
+        ...baseURL,
+        fetch: makeNodeFetch(timeouts, timeouts.answerMs),
+        ...(apiKey === undefined ? {} : { apiKey })
+      })
+      return (modelId) => groq.languageModel(modelId)
+    }
+    case "xai": {
+      // xAI's Responses API (`/v1/responses`): the only API `@ai-sdk/xai` 5 speaks for language models.
+      const { createXai } = await import("@ai-sdk/xai")
+      const xai = createXai({
+        ...baseURL,
+        fetch: makeNodeFetch(timeouts, timeouts.answerMs),
+        ...(apiKey === undefined ? {} : { apiKey })
+      })
+      return (modelId) => xai.responses(modelId)
+    }
+    case "deepseek": {
+      const { createDeepSeek } = await import("@ai-sdk/deepseek")
+      const deepseek = createDeepSeek({
+        ...baseURL,
+        fetch: makeNodeFetch(timeouts, timeouts.answerMs),
+        ...(apiKey === undefined ? {} : { apiKey })
+      })
+      return (modelId) => deepseek.languageModel(modelId)
     }
   }
 }

@@ -3,6 +3,7 @@ import {
   convertToModelMessages,
   dynamicTool,
   jsonSchema,
+  type LanguageModelUsage,
   stepCountIs,
   streamText,
   toUIMessageStream,
@@ -43,6 +44,8 @@ const toDynamicTool = (tool: Tool) => {
 export interface Reference {
   readonly chunks: Array<UIMessageChunk>
   readonly thrown?: unknown
+  /** `streamText`'s `totalUsage`, when the stream ended without throwing. */
+  readonly usage?: LanguageModelUsage
 }
 
 /** What `streamText(...)` + `toUIMessageStream` make of the same model answers, tools and conversation. */
@@ -82,7 +85,7 @@ export const referenceRun = async (
   } catch (thrown) {
     return { chunks, thrown }
   }
-  return { chunks }
+  return { chunks, usage: await result.totalUsage }
 }
 
 /**

@@ -5,6 +5,7 @@ import { MockLanguageModelV4 } from "ai/test"
 import { Effect, Layer } from "effect"
 import { afterAll, beforeAll } from "vitest"
 import { AppConfig } from "../../src/config/AppConfig.ts"
+import { builtinCatalog } from "../../src/config/builtinCatalogs.ts"
 import { startUpstream } from "../../src/demo/upstream/server.ts"
 import type { Upstream } from "../../src/demo/upstream/types.ts"
 import { ModelRegistry } from "../../src/models/ModelRegistry.ts"
@@ -119,6 +120,32 @@ describe("ModelRegistry", () => {
       const sonnet = registry.find("anthropic/claude-sonnet-4-5")
       assert.strictEqual(sonnet?.entry.contextWindow, 200_000)
       assert.strictEqual(sonnet?.model.provider, "anthropic.messages")
+    }))
+
+  it.effect("a config with one provider of each type builds and lists every catalog model on its type's package", () =>
+    Effect.gen(function*() {
+      const types = ["openai", "anthropic", "google", "mistral", "groq", "xai", "deepseek"] as const
+      const path = writeConfigFile({
+        providers: [
+          {
+            id: "local",
+            type: "openai-compatible",
+            baseURL: upstream.url,
+            models: [{ id: "m", name: "M", categories: [] }]
+          },
+          ...types.map((type) => ({ id: `my-${type}`, type, apiKey: `${type}-key` }))
+        ]
+      }, tempDir())
+      const registry = yield* registryWith({ PARLEY_CONFIG: path })
+      for (const type of types) {
+        const catalog = builtinCatalog(type) ?? []
+        const listed = registry.catalog.filter((entry) => entry.provider === `my-${type}`)
+        assert.deepStrictEqual(listed.map((entry) => entry.id), catalog.map((model) => `my-${type}/${model.id}`))
+        assert.deepStrictEqual(listed.map((entry) => entry.contextWindow), catalog.map((model) => model.contextWindow))
+        const model = registry.find(listed[0]!.id)!.model
+        assert.strictEqual(model.modelId, catalog[0]!.id)
+        assert.isTrue(model.provider.startsWith(type === "google" ? "google" : type), model.provider)
+      }
     }))
 
   it.effect("keeps the provider key out of the error an upstream failure produces", () =>

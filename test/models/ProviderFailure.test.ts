@@ -66,6 +66,34 @@ describe("toProviderFailure", () => {
       assert.strictEqual(toProviderFailure("x", 42).message, "x failed: unknown error")
     }))
 
+  it.effect("an error the provider sent inside its stream is classified by its own status and retryability", () =>
+    Effect.sync(() => {
+      // As the AI SDK packages report one (createProviderStreamError): a plain object, not an APICallError.
+      const overloaded = {
+        message: "The model is overloaded.",
+        type: "UNAVAILABLE",
+        statusCode: 503,
+        isRetryable: true
+      }
+      expect(toProviderFailure("g", overloaded)).toMatchObject({
+        _tag: "ProviderUnavailable",
+        status: 503,
+        message: "g reported an error in its answer (503): The model is overloaded."
+      })
+      const refused = {
+        message: "Bad key AIzaSyD-0123456789abcdefghijklmnopqrstu",
+        isRetryable: false,
+        statusCode: 400
+      }
+      const rejected = toProviderFailure("g", refused)
+      expect(rejected).toMatchObject({ _tag: "ProviderRejected", status: 400 })
+      assert.notInclude(rejected.message, "AIzaSy")
+      expect(toProviderFailure("x", { message: "went wrong", isRetryable: false })).toMatchObject({
+        _tag: "ProviderRejected",
+        message: "x reported an error in its answer: went wrong"
+      })
+    }))
+
   it.effect("content the provider's client cannot put in a request is ProviderCannotTake (the client's mistake)", () =>
     Effect.sync(() => {
       const unsupported = new UnsupportedFunctionalityError({ functionality: "file part media type x/y" })

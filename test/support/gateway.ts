@@ -8,6 +8,7 @@ import {
   type ConnectionConfig,
   type ModelPricing,
   type ObservabilityConfig,
+  type ProviderConfig,
   type ProviderTimeouts
 } from "../../src/config/AppConfig.ts"
 import { defaultObservability } from "../../src/config/ObservabilityConfig.ts"
@@ -73,6 +74,8 @@ export interface GatewayOptions {
   readonly observe?: ObservabilityTaps
   /** `pricing` of model `test/m1`. */
   readonly pricing?: ModelPricing
+  /** More providers beside `test` (another type's, against a scripted upstream of its own wire). */
+  readonly providers?: ReadonlyArray<ProviderConfig>
 }
 
 /**
@@ -106,7 +109,7 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<TestGa
         },
         { id: "m2", name: "Model Two", categories: ["chat", "tools"] }
       ]
-    }]
+    }, ...(options.providers ?? [])]
   })
   const app = makeGateway({
     config,

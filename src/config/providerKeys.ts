@@ -1,0 +1,45 @@
+import { Config, type Option, type Redacted } from "effect"
+import type { VendorProviderType } from "./ProviderConfig.ts"
+
+/**
+ * The environment variable each provider type's AI SDK package reads its API
+ * key from when it is given none. parley reads it itself, at start, so a
+ * missing key is a configuration problem rather than a failed request
+ * (docs/DESIGN.md §15).
+ */
+export const keyVariableOf: Readonly<Record<VendorProviderType, string>> = {
+  openai: "OPENAI_API_KEY",
+  anthropic: "ANTHROPIC_API_KEY",
+  google: "GOOGLE_GENERATIVE_AI_API_KEY",
+  mistral: "MISTRAL_API_KEY",
+  groq: "GROQ_API_KEY",
+  xai: "XAI_API_KEY",
+  deepseek: "DEEPSEEK_API_KEY"
+}
+
+// Each name spelled out, so that the configuration guide's test sees what is read.
+const keyVariable = (type: VendorProviderType): Config.Config<Redacted.Redacted<string>> => {
+  switch (type) {
+    case "openai":
+      return Config.Redacted("OPENAI_API_KEY")
+    case "anthropic":
+      return Config.Redacted("ANTHROPIC_API_KEY")
+    case "google":
+      return Config.Redacted("GOOGLE_GENERATIVE_AI_API_KEY")
+    case "mistral":
+      return Config.Redacted("MISTRAL_API_KEY")
+    case "groq":
+      return Config.Redacted("GROQ_API_KEY")
+    case "xai":
+      return Config.Redacted("XAI_API_KEY")
+    case "deepseek":
+      return Config.Redacted("DEEPSEEK_API_KEY")
+  }
+}
+
+/** The key in the type's conventional variable, when set. */
+export const conventionalKey = (type: VendorProviderType): Config.Config<Option.Option<Redacted.Redacted<string>>> =>
+  Config.option(keyVariable(type))
+
+/** The types in the order their shortcuts are added (docs/configuration.md). */
+export const vendorTypes = Object.keys(keyVariableOf) as ReadonlyArray<VendorProviderType>
