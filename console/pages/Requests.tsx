@@ -35,6 +35,7 @@ const columns = (names: KeyNames): ReadonlyArray<Column<RequestView>> => [
   { label: "Correlation id", cell: (row) => <code>{row.correlationId}</code> },
   { label: "Key", cell: (row) => <KeyCell id={row.keyId} name={names.get(row.keyId)} /> },
   { label: "Model", cell: (row) => row.model ?? "—" },
+  { label: "Protocol", cell: (row) => row.protocol },
   { label: "Outcome", cell: (row) => `${row.outcome} (${row.status})` },
   { label: "Tokens", cell: (row) => row.totalTokens ?? "—" },
   { label: "Tools", cell: (row) => tools(row.toolCalls) },

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { Count } from "../domain/Count.ts"
 import { Limits } from "../domain/Limits.ts"
+import { protocols } from "../domain/protocols.ts"
 import { outcomes } from "../domain/usageOutcomes.ts"
 import { SandboxView } from "./SandboxApi.ts"
 
@@ -221,6 +222,9 @@ export const RequestView = Schema.Struct({
   accountId: Schema.String,
   keyId: Schema.String,
   correlationId: Schema.String,
+  protocol: Schema.Literals(protocols).annotate({
+    description: "How the request came in: `ui` (POST /api/v1/chat), `mcp` (a tools/call on /mcp)…"
+  }),
   model: Schema.NullOr(Schema.String),
   status: Schema.Int.annotate({ description: "The HTTP status answered; 499 when the client left first" }),
   outcome: Schema.Literals(outcomes),

@@ -1,3 +1,4 @@
+import type { Protocol } from "./protocols.ts"
 import type { Outcome } from "./usageOutcomes.ts"
 
 /** One row of the ledger: facts about a request, never its content or a secret. */
@@ -6,6 +7,8 @@ export interface UsageEvent {
   readonly accountId: string
   readonly keyId: string
   readonly correlationId: string
+  /** How the request came in (docs/DESIGN.md §14): `ui` (POST /api/v1/chat), `mcp` (a tools/call on /mcp)… */
+  readonly protocol: Protocol
   /** The model the request named (absent when the body could not be read). */
   readonly model: string | null
   /** The HTTP status answered; 499 when the client left before any answer. */

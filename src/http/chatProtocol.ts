@@ -2,6 +2,7 @@ import type { Effect } from "effect"
 import type { CollectedRun } from "../agent/Agent.ts"
 import type { RunPlan } from "../chat/chatPlan.ts"
 import type { InternalChatRequest } from "../chat/chatRequest.ts"
+import type { ChatProtocolName } from "../domain/protocols.ts"
 import type { InvalidRequest } from "../domain/requestErrors.ts"
 import type { ErrorBody } from "./errorResponse.ts"
 import type { ApiFailure } from "./errorTable.ts"
@@ -12,6 +13,8 @@ import type { StreamEncoding } from "./SseWriter.ts"
  * gives the route. The route does the rest, the same for every protocol.
  */
 export interface ChatProtocol {
+  /** Its contract name (`ui`, `chat-completions`…): the ledger's `protocol` column says it. */
+  readonly name: ChatProtocolName
   /** The body, parsed, as the internal request (never seen raw by the planner). */
   readonly decode: (body: unknown) => Effect.Effect<InternalChatRequest, InvalidRequest>
   readonly stream: StreamEncoding

@@ -127,7 +127,7 @@ export const makeHotRoute = (protocol: ChatProtocol) =>
 
     return ((req, res) => {
       const correlationId = correlationIdFor(req.headers["x-correlation-id"] as string | undefined)
-      const facts: RequestFacts = { startedAt: Date.now() }
+      const facts: RequestFacts = { startedAt: Date.now(), protocol: protocol.name }
       const log = observer.start(correlationId, req.method, req.url)
       const program = observer.observe(
         log,

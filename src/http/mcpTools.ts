@@ -213,7 +213,7 @@ export const callToolFor = (
       // It is counted and traced as a /chat run's tool calls are (docs/DESIGN.md §8).
       return yield* Effect.scopedWith((runScope) =>
         observeToolCall(
-          { tool: name, callId: toolCallId, input: () => decoded.success },
+          { tool: name, callId: toolCallId, input: () => decoded.success, protocol: "mcp" },
           tool.execute(decoded.success, {
             toolCallId,
             context,

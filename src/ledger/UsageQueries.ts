@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { SqlClient, type SqlError, type Statement } from "effect/sql"
+import type { Protocol } from "../domain/protocols.ts"
 import type { UsageEvent } from "../domain/UsageEvent.ts"
 import type { Outcome } from "../domain/usageOutcomes.ts"
 import type { UsageRow } from "../domain/views.ts"
@@ -28,6 +29,7 @@ const toEvent = (row: Record<string, unknown>): UsageEvent => ({
   accountId: String(row.account_id),
   keyId: String(row.key_id),
   correlationId: String(row.correlation_id),
+  protocol: row.protocol as Protocol,
   model: row.model === null ? null : String(row.model),
   status: Number(row.status),
   outcome: row.outcome as Outcome,

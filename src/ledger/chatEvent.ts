@@ -4,6 +4,7 @@ import type { ChatPlan } from "../chat/chatPlan.ts"
 import type { ApiKey } from "../domain/ApiKey.ts"
 import type { FinishReason } from "../domain/ChatResponse.ts"
 import { isRecord } from "../domain/isRecord.ts"
+import type { ChatProtocolName } from "../domain/protocols.ts"
 import type { UsageEvent } from "../domain/UsageEvent.ts"
 import type { Outcome } from "../domain/usageOutcomes.ts"
 import { type PriceList, requestCost } from "../models/pricing.ts"
@@ -12,6 +13,8 @@ import { type PriceList, requestCost } from "../models/pricing.ts"
 export interface ChatFacts {
   /** `Date.now()` when the request arrived. */
   readonly startedAt: number
+  /** The chat route's protocol (docs/DESIGN.md §14), by contract name. */
+  readonly protocol: ChatProtocolName
   key?: ApiKey
   body?: unknown
   plan?: ChatPlan
@@ -87,6 +90,7 @@ export const chatEvent = (
     accountId: key.accountId,
     keyId: key.id,
     correlationId,
+    protocol: facts.protocol,
     model: meter?.model ?? modelNamed(facts.body),
     status: ending.status ?? CLIENT_LEFT,
     outcome: outcomeOf(facts, ending),

@@ -16,6 +16,7 @@ const columnTypes: { readonly [Column in keyof UsageEventRow]: number } = {
   account_id: OID.text,
   key_id: OID.text,
   correlation_id: OID.text,
+  protocol: OID.text,
   model: OID.text,
   status: OID.float8,
   outcome: OID.text,

@@ -46,6 +46,7 @@ export const toolCallEvent = (
   accountId: facts.key.accountId,
   keyId: facts.key.id,
   correlationId,
+  protocol: "mcp",
   model: facts.meter.usageByModel().find(([model]) => model !== NO_RUN_MODEL)?.[0] ?? null,
   status: cancelled ? CLIENT_LEFT : ANSWERED,
   outcome: cancelled ? "cancelled" : facts.ran ?? (facts.refusedForApproval ? "approval-required" : "rejected"),

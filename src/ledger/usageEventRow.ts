@@ -6,6 +6,7 @@ export const usageEventRow = (event: UsageEvent) => ({
   account_id: event.accountId,
   key_id: event.keyId,
   correlation_id: event.correlationId,
+  protocol: event.protocol,
   model: event.model,
   status: event.status,
   outcome: event.outcome,

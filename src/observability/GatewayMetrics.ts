@@ -1,5 +1,6 @@
 import { Context } from "effect"
 import { Gauge, Registry } from "prom-client"
+import type { Protocol } from "../domain/protocols.ts"
 import { PlainCounter, PlainGauge, PlainHistogram } from "./plainMetrics.ts"
 import { processMetrics } from "./processMetrics.ts"
 
@@ -18,8 +19,9 @@ export interface CallTokens {
  * and the registry, routes from `routeLabel`).
  */
 export interface GatewayMetrics {
-  readonly request: (route: string, status: number, seconds: number) => void
-  readonly chatActive: (mode: ChatMode, delta: 1 | -1) => void
+  /** `protocol`: the route's (docs/DESIGN.md §14), none for a route that is no protocol's. */
+  readonly request: (route: string, status: number, seconds: number, protocol: Protocol | undefined) => void
+  readonly chatActive: (mode: ChatMode, delta: 1 | -1, protocol: Protocol | undefined) => void
   /** One attempt of a model call: `outcome` is `ok` or the failure's tag. */
   readonly modelCall: (
     provider: string,
@@ -46,21 +48,21 @@ export const makeGatewayMetrics = (): GatewayMetrics => {
   const registry = new Registry()
   const requests = new PlainCounter(
     "parley_http_requests_total",
-    "HTTP requests answered, by route and status",
-    ["route", "status"],
+    "HTTP requests answered, by route, status and protocol (none for a route that is no protocol's)",
+    ["route", "status", "protocol"],
     registry
   )
   const duration = new PlainHistogram(
     "parley_http_request_duration_seconds",
-    "Time from a request's arrival to the end of its answer (a stream's last chunk), by route",
-    ["route"],
+    "Time from a request's arrival to the end of its answer (a stream's last chunk), by route and protocol",
+    ["route", "protocol"],
     SECONDS_BUCKETS,
     registry
   )
   const active = new PlainGauge(
     "parley_chat_active",
-    "Chat requests running, streamed or answered in one piece",
-    ["mode"],
+    "Chat requests running, streamed or answered in one piece, by mode and protocol",
+    ["mode", "protocol"],
     registry
   )
   const modelCalls = new PlainCounter(
@@ -110,11 +112,12 @@ export const makeGatewayMetrics = (): GatewayMetrics => {
   })
 
   return {
-    request: (route, status, seconds) => {
-      requests.labels(route, String(status)).inc()
-      duration.labels(route).observe(seconds)
+    // No protocol: the label is left out (an empty value, `plainMetrics.ts`).
+    request: (route, status, seconds, protocol) => {
+      requests.labels(route, String(status), protocol ?? "").inc()
+      duration.labels(route, protocol ?? "").observe(seconds)
     },
-    chatActive: (mode, delta) => active.labels(mode).inc(delta),
+    chatActive: (mode, delta, protocol) => active.labels(mode, protocol ?? "").inc(delta),
     modelCall: (provider, model, outcome, counts, firstTokenSeconds) => {
       modelCalls.labels(provider, model, outcome).inc()
       if (counts?.input !== undefined) tokens.labels(provider, model, "input").inc(counts.input)

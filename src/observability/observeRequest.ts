@@ -2,7 +2,7 @@ import { Cause, Effect, type Exit } from "effect"
 import { Metrics } from "./GatewayMetrics.ts"
 import { JsonInfoSink } from "./Logging.ts"
 import { type ChatMode, RequestLog } from "./RequestLog.ts"
-import { routeLabel } from "./routeLabel.ts"
+import { protocolOfRoute, routeLabel } from "./routeLabel.ts"
 import { annotateSpan, traced, Tracing } from "./Tracing.ts"
 
 /** What the server does with each request for logs, metrics and traces; made once, where the server is built. */
@@ -37,8 +37,10 @@ export const requestObserver: Effect.Effect<RequestObserver> = Effect.withFiber(
   const finish = <A, E>(log: RequestLog, exit: Exit.Exit<A, E>, status: number) => {
     if (exit._tag === "Failure" && Cause.hasInterruptsOnly(exit.cause)) log.outcome ??= "cancelled"
     log.end(status)
-    metrics.request(routeLabel(log.path), status, log.durationMs / 1000)
-    if (log.mode !== undefined) metrics.chatActive(log.mode, -1)
+    const route = routeLabel(log.path)
+    const protocol = protocolOfRoute(route)
+    metrics.request(route, status, log.durationMs / 1000, protocol)
+    if (log.mode !== undefined) metrics.chatActive(log.mode, -1, protocol)
     return annotateSpan(tracing, () => ({
       "http.response.status_code": status,
       "parley.outcome": log.outcome,
@@ -51,15 +53,20 @@ export const requestObserver: Effect.Effect<RequestObserver> = Effect.withFiber(
     start: (correlationId, method, url) => new RequestLog(correlationId, method, url),
     running: (log, mode) => {
       log.running(mode)
-      metrics.chatActive(mode, 1)
+      metrics.chatActive(mode, 1, protocolOfRoute(routeLabel(log.path)))
     },
     observe: (log, handle, statusOf) => {
       const ended = Effect.onExit(handle, (exit) => finish(log, exit, statusOf(exit)))
-      const spanned = traced(tracing, ended, `${log.method} ${routeLabel(log.path)}`, () => ({
-        "http.request.method": log.method,
-        "url.path": log.path,
-        "parley.correlation_id": log.correlationId
-      }), "server")
+      const route = routeLabel(log.path)
+      const spanned = traced(tracing, ended, `${log.method} ${route}`, () => {
+        const protocol = protocolOfRoute(route)
+        return {
+          "http.request.method": log.method,
+          "url.path": log.path,
+          "parley.correlation_id": log.correlationId,
+          ...(protocol === undefined ? {} : { "parley.protocol": protocol })
+        }
+      }, "server")
       return Effect.annotateLogs(spanned, "correlationId", log.correlationId)
     }
   })

@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import type { Protocol } from "../domain/protocols.ts"
 import { Metrics } from "./GatewayMetrics.ts"
 import { annotateSpan, traced, Tracing } from "./Tracing.ts"
 
@@ -7,6 +8,8 @@ export interface ToolCallFacts {
   readonly tool: string
   readonly callId: string
   readonly input: () => unknown
+  /** The protocol the call came in by, when it came alone (`mcp`); a run's calls sit under their request's span. */
+  readonly protocol?: Protocol
 }
 
 /**
@@ -29,6 +32,7 @@ export const observeToolCall = <A, E, R>(facts: ToolCallFacts, run: Effect.Effec
       "gen_ai.operation.name": "execute_tool",
       "gen_ai.tool.name": facts.tool,
       "gen_ai.tool.call.id": facts.callId,
+      ...(facts.protocol === undefined ? {} : { "parley.protocol": facts.protocol }),
       ...(tracing.content ? { "gen_ai.tool.call.arguments": JSON.stringify(facts.input()) } : {})
     }))
   })

@@ -37,12 +37,15 @@ abstract class Family<C> {
   protected abstract make(labels: Labels): C
   protected abstract values(child: C): ReadonlyArray<Value>
 
-  /** The child of `values`, in the order of `labelNames`. */
+  /** The child of `values`, in the order of `labelNames`; an empty value is a label left out. */
   labels(...values: ReadonlyArray<string>): C {
     const key = values.length === 1 ? values[0]! : values.join("\u0000")
     let child = this.#children.get(key)
     if (child === undefined) {
-      const labels = Object.fromEntries(this.labelNames.map((name, i) => [name, values[i]!]))
+      // An empty value leaves its label out, as Prometheus reads an absent label: `protocol` on a route that has none.
+      const labels = Object.fromEntries(
+        this.labelNames.flatMap((name, i) => values[i] === "" ? [] : [[name, values[i]!]])
+      )
       this.#children.set(key, child = this.make(labels))
     }
     return child

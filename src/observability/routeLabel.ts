@@ -1,3 +1,5 @@
+import type { Protocol } from "../domain/protocols.ts"
+
 /**
  * The `route` label of a request: one of a fixed set, never the raw path, so
  * a client cannot grow the metrics with made-up paths or sandbox ids.
@@ -14,6 +16,19 @@ const ROUTES: ReadonlyArray<readonly [RegExp, string]> = [
 
 const known = new Map<string, string>()
 const KNOWN_LIMIT = 1_000
+
+/**
+ * The protocol a route speaks (docs/DESIGN.md §14), by its `route` label: the
+ * metrics' `protocol` label and the request span's `parley.protocol`. A
+ * protocol's door adds its route here as it adds its row to the hot routes.
+ */
+const PROTOCOLS: ReadonlyMap<string, Protocol> = new Map([
+  ["/api/v1/chat", "ui"],
+  ["/mcp", "mcp"]
+])
+
+/** The protocol of a `route` label; undefined for a route that is no protocol's (the admin API, /health…). */
+export const protocolOfRoute = (route: string): Protocol | undefined => PROTOCOLS.get(route)
 
 /** `path` without its query; anything not in the set is `other`. */
 export const routeLabel = (path: string): string => {

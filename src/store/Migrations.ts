@@ -186,6 +186,19 @@ export const migrations = {
       `CREATE TABLE failure_counters (counter TEXT PRIMARY KEY, failures INTEGER NOT NULL, last_at BIGINT NOT NULL)`
     )
     yield* sql.unsafe(`CREATE INDEX failure_counters_last_at ON failure_counters (last_at)`)
+  }),
+  // docs/DESIGN.md §7, §14: how each request came in (`ui`, `chat-completions`, `responses`, `messages`, `mcp`).
+  // Rows written before are told apart by what they say: an /mcp tools/call is answered 200 without a first
+  // byte, finish reason or step (a chat answered 200 always wrote one), or is 499 with a tool run and no step
+  // (a chat's tools run only after a step). The rest, a 499 chat or tool call that ran nothing among them, are `ui`.
+  "11_usage_protocol": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql.unsafe(`ALTER TABLE usage_events ADD COLUMN protocol TEXT NOT NULL DEFAULT 'ui'`)
+    yield* sql.unsafe(`
+      UPDATE usage_events SET protocol = 'mcp'
+      WHERE first_byte_ms IS NULL AND finish_reason IS NULL AND steps = 0
+        AND (status = 200 OR (status = 499 AND tool_call_count > 0))
+    `)
   })
 }
 

@@ -100,6 +100,7 @@ describe("approvals on /mcp tool calls (docs/DESIGN.md §9, §10)", () => {
       ["finished", 200, null, { echo: 1 }],
       ["approval-required", 200, null, {}]
     ])
+    expect(rows.map((row) => row.protocol)).toEqual(["mcp", "mcp"])
   })
 
   it("refuses a tool that only the key's account names for approval, by name or by pattern", async () => {

@@ -17,6 +17,7 @@ const counts = [0, 1, 7, 33, 1_000]
 const event = (n: number, i: number) =>
   usageEvent({
     correlationId: `n${n}:${i}`,
+    protocol: i % 2 === 0 ? "ui" : "mcp",
     inputTokens: i % 3 === 0 ? null : i,
     reasoningTokens: i % 2 === 0 ? null : 7,
     firstByteMs: i % 5 === 0 ? null : 20,
@@ -25,6 +26,7 @@ const event = (n: number, i: number) =>
 
 interface Row {
   readonly correlation_id: string
+  readonly protocol: string
   readonly input_tokens: number | null
   readonly reasoning_tokens: number | null
   readonly first_byte_ms: number | null
@@ -32,9 +34,10 @@ interface Row {
 }
 
 const expected = (n: number, i: number): Row => {
-  const { correlationId, inputTokens, reasoningTokens, firstByteMs, costUsd } = event(n, i)
+  const { correlationId, protocol, inputTokens, reasoningTokens, firstByteMs, costUsd } = event(n, i)
   return {
     correlation_id: correlationId,
+    protocol,
     input_tokens: inputTokens,
     reasoning_tokens: reasoningTokens,
     first_byte_ms: firstByteMs,
@@ -89,7 +92,9 @@ const writesEachRowOnce = (
       yield* capturingInserts(run, writeThroughLedger(n))
       checkTexts(n, run)
       for (const text of run) texts.add(text)
-      const rows = yield* sql<Row>`SELECT correlation_id, input_tokens, reasoning_tokens, first_byte_ms, cost_usd
+      const rows = yield* sql<
+        Row
+      >`SELECT correlation_id, protocol, input_tokens, reasoning_tokens, first_byte_ms, cost_usd
         FROM usage_events WHERE correlation_id LIKE ${`n${n}:%`} ORDER BY id`
       assert.deepStrictEqual(
         rows.map((row) => ({ ...row, cost_usd: row.cost_usd === null ? null : Number(row.cost_usd) })),

@@ -46,6 +46,7 @@ const events = [
   }),
   usageEvent({
     correlationId: "c4",
+    protocol: "mcp",
     time: at("2025-03-02T00:30:00Z"),
     accountId: "acct_x",
     outcome: "cancelled",
@@ -173,8 +174,8 @@ const queriesOn = (database: Layer.Layer<SqlClient.SqlClient, unknown>) =>
     const page2 = yield* queries.requests({ keyId: "key_a", limit: 2, before: page1[1]!.time })
     assert.deepStrictEqual(page2.map((row) => row.correlationId), ["c1", "c5"])
     assert.deepStrictEqual(
-      (yield* queries.requests({ accountId: "acct_x" })).map((row) => row.correlationId),
-      ["c4"]
+      (yield* queries.requests({ accountId: "acct_x" })).map((row) => [row.correlationId, row.protocol]),
+      [["c4", "mcp"]]
     )
 
     const one = yield* queries.request("c1")

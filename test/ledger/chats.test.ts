@@ -115,7 +115,7 @@ const ledgerOfChats = (database: () => Promise<{ readonly url: string; readonly 
       return found
     }
     for (const event of rows) {
-      expect(event).toMatchObject({ keyId, accountId: "default" })
+      expect(event).toMatchObject({ keyId, accountId: "default", protocol: "ui" })
       expect(event.durationMs).toBeGreaterThanOrEqual(0)
     }
 

@@ -9,6 +9,7 @@ export const usageEvent = (overrides: Partial<UsageEvent> = {}): UsageEvent => (
   accountId: "default",
   keyId: "key_a",
   correlationId: "corr",
+  protocol: "ui",
   model: "test/m1",
   status: 200,
   outcome: "finished",

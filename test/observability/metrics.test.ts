@@ -96,9 +96,11 @@ describe("/metrics (docs/DESIGN.md §8)", () => {
     const after = await scrape()
 
     const moved = (name: string, labels = "") => sample(after, name, labels) - sample(before, name, labels)
-    expect(moved("parley_http_requests_total", `route="/api/v1/chat",status="200"`)).toBe(1)
+    // A protocol's route carries its protocol (docs/DESIGN.md §14); any other route has no such label.
+    expect(moved("parley_http_requests_total", `route="/api/v1/chat",status="200",protocol="ui"`)).toBe(1)
     expect(moved("parley_http_requests_total", `route="other",status="404"`)).toBe(1)
-    expect(moved("parley_http_request_duration_seconds_count", `route="/api/v1/chat"`)).toBe(1)
+    expect(moved("parley_http_request_duration_seconds_count", `route="/api/v1/chat",protocol="ui"`)).toBe(1)
+    expect(moved("parley_http_request_duration_seconds_count", `route="other"`)).toBe(1)
     expect(moved("parley_model_calls_total", `provider="test",model="m1",outcome="ok"`)).toBe(2)
     expect(moved("parley_model_tokens_total", `provider="test",model="m1",type="input"`)).toBe(40)
     expect(moved("parley_model_tokens_total", `provider="test",model="m1",type="output"`)).toBe(12)
@@ -130,7 +132,7 @@ describe("/metrics (docs/DESIGN.md §8)", () => {
     expect(moved("parley_tool_duration_seconds_count", `tool="broken"`)).toBe(1)
     expect(moved("parley_tool_duration_seconds_sum", `tool="echo"`)).toBeGreaterThan(0)
     // The requests themselves are told apart by their route.
-    expect(moved("parley_http_requests_total", `route="/mcp",status="200"`)).toBeGreaterThanOrEqual(4)
+    expect(moved("parley_http_requests_total", `route="/mcp",status="200",protocol="mcp"`)).toBeGreaterThanOrEqual(4)
   })
 
   it("a failing provider counts each attempt by its outcome", async () => {
@@ -155,7 +157,7 @@ describe("/metrics (docs/DESIGN.md §8)", () => {
       signal: controller.signal
     })
     void pending.catch(() => undefined)
-    const active = () => scrape().then((text) => sample(text, "parley_chat_active", `mode="stream"`))
+    const active = () => scrape().then((text) => sample(text, "parley_chat_active", `mode="stream",protocol="ui"`))
     await expect.poll(active).toBe(1)
     controller.abort()
     await expect.poll(active, { timeout: 5_000 }).toBe(0)

@@ -36,4 +36,29 @@ describe("plain metrics", () => {
     ([seen]) =>
       Effect.promise(() => rendered(seen)).pipe(Effect.map(({ own, plain }) => assert.strictEqual(plain, own)))
   )
+
+  it.effect("leave out a label whose value is empty, as prom-client leaves out one not given", () =>
+    Effect.promise(async () => {
+      const own = new Registry()
+      const plain = new Registry()
+      const counter = new Counter({ name: "c_total", help: "c", labelNames: ["x", "y"], registers: [own] })
+      const histogram = new Histogram({
+        name: "h",
+        help: "h",
+        labelNames: ["x", "y"],
+        buckets: BOUNDS,
+        registers: [own]
+      })
+      const plainCounter = new PlainCounter("c_total", "c", ["x", "y"], plain)
+      const plainHistogram = new PlainHistogram("h", "h", ["x", "y"], BOUNDS, plain)
+      counter.inc({ x: "a" })
+      counter.inc({ x: "a", y: "b" }, 2)
+      histogram.observe({ x: "a" }, 0.5)
+      plainCounter.labels("a", "").inc()
+      plainCounter.labels("a", "b").inc(2)
+      plainHistogram.labels("a", "").observe(0.5)
+      const text = await plain.metrics()
+      assert.strictEqual(text, await own.metrics())
+      assert.include(text, `c_total{x="a"} 1`)
+    }))
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { routeLabel } from "../../src/observability/routeLabel.ts"
+import { protocolOfRoute, routeLabel } from "../../src/observability/routeLabel.ts"
 
 describe("routeLabel", () => {
   it("names each known route by its pattern, never by the ids in its path", () => {
@@ -16,5 +16,13 @@ describe("routeLabel", () => {
     expect(routeLabel("/api/v1/admin/keys")).toBe("other")
     expect(routeLabel("/administrator")).toBe("other")
     expect(routeLabel("/no/such/path/42")).toBe("other")
+  })
+
+  it("tells the protocol of a protocol's route, and none of any other (docs/DESIGN.md §14)", () => {
+    expect(protocolOfRoute(routeLabel("/api/v1/chat"))).toBe("ui")
+    expect(protocolOfRoute(routeLabel("/mcp"))).toBe("mcp")
+    for (const path of ["/admin/v1/requests", "/api/v1/models", "/health", "/no/such/path"]) {
+      expect(protocolOfRoute(routeLabel(path))).toBeUndefined()
+    }
   })
 })

@@ -95,7 +95,8 @@ describe("traces over OTLP (docs/DESIGN.md §8)", () => {
       "http.request.method": "POST",
       "http.response.status_code": 200,
       "gen_ai.request.model": "test/m1",
-      "parley.outcome": "ok"
+      "parley.outcome": "ok",
+      "parley.protocol": "ui"
     })
     const childOfRoot = (span: ReceivedSpan) => expect(span.parentSpanId).toBe(root.spanId)
 
@@ -125,6 +126,8 @@ describe("traces over OTLP (docs/DESIGN.md §8)", () => {
       "gen_ai.tool.name": "echo",
       "gen_ai.tool.call.id": "call_1"
     })
+    // A run's tool call says its protocol through its request's span, not its own.
+    expect(tool!.attributes).not.toHaveProperty("parley.protocol")
     // No content unless PARLEY_TRACE_CONTENT=true.
     expect(JSON.stringify(tree)).not.toContain("Hello there")
     expect(JSON.stringify(tree)).not.toContain("ping")
@@ -155,9 +158,14 @@ describe("traces over OTLP (docs/DESIGN.md §8)", () => {
     )
     expect(tools).toHaveLength(1)
     const [tool] = tools
-    expect(tool!.attributes).toMatchObject({ "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "echo" })
+    expect(tool!.attributes).toMatchObject({
+      "gen_ai.operation.name": "execute_tool",
+      "gen_ai.tool.name": "echo",
+      "parley.protocol": "mcp"
+    })
     const parent = spans.find((span) => span.spanId === tool!.parentSpanId)
     expect(parent?.name).toBe("POST /mcp")
+    expect(parent?.attributes).toMatchObject({ "parley.protocol": "mcp" })
     expect(JSON.stringify(tools)).not.toContain("over mcp")
   })
 })

@@ -11,6 +11,7 @@ import { DONE, encodeChunk, encodeFailure, sseHeaders } from "./encode.ts"
  * error table's words, as the spec's error body tells it.
  */
 export const uiProtocol: ChatProtocol = {
+  name: "ui",
   decode: decodeUiRequest,
   stream: {
     headers: sseHeaders,

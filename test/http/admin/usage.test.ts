@@ -147,7 +147,12 @@ describe("admin usage and requests (docs/DESIGN.md §6, §7)", () => {
     const shown = await world.call("a", "GET", `/admin/v1/requests/${row.correlationId}`)
     expect(shown.status).toBe(200)
     expect(shown.body.data.request).toEqual({ ...row, time: row.time.toISOString() })
-    expect(shown.body.data.request).toMatchObject({ keyId: keys.a.id, status: 403, outcome: "rejected" })
+    expect(shown.body.data.request).toMatchObject({
+      keyId: keys.a.id,
+      protocol: "ui",
+      status: 403,
+      outcome: "rejected"
+    })
     // The operator sees every account's rows.
     const all = (await world.call("operator", "GET", "/admin/v1/requests")).body.data.requests
     expect(all.map((row: UsageEvent) => row.correlationId)).toEqual(rows.map((row) => row.correlationId))
@@ -217,6 +222,27 @@ describe("admin usage and requests (docs/DESIGN.md §6, §7)", () => {
     }
     const usageParameters = spec.paths["/admin/v1/usage"].get.parameters.map((p: { name: string }) => p.name)
     expect(usageParameters).toEqual(["keyId", "accountId", "model", "from", "to", "groupBy"])
+  })
+
+  // Last, as it adds a row: the others read the chats' rows only.
+  it("shows each request's protocol: `ui` for the chats, `mcp` for a tools/call on /mcp", async () => {
+    const call = await postJson(
+      `${world.gateway.url}/mcp`,
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "no_such_tool", arguments: {} } },
+      { ...bearer(keys.a.secret), accept: "application/json, text/event-stream" }
+    )
+    expect(call.status).toBe(200)
+    const correlationId = call.headers.get("x-correlation-id")!
+    await call.text()
+    // Its row is recorded once the call's handling has ended; the gateway's `ledgerRows` writes what is buffered.
+    for (let i = 0; i < 100; i++) {
+      if ((await world.gateway.ledgerRows()).some((row) => row.correlationId === correlationId)) break
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    const answer = (await world.call("operator", "GET", `/admin/v1/requests/${correlationId}`)).body
+    expect(answer.data.request).toMatchObject({ keyId: keys.a.id, protocol: "mcp", status: 200, outcome: "rejected" })
+    const listed = (await world.call("a", "GET", `/admin/v1/requests?keyId=${keys.a.id}`)).body.data.requests
+    expect(listed.map((row: UsageEvent) => row.protocol)).toEqual(["mcp", "ui", "ui", "ui"])
   })
 
   it("shows nothing of a secret or of the content in any answer", () => {
