@@ -7,7 +7,8 @@ export default defineConfig({
     exclude: ["test/reliability/**", "**/node_modules/**"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // Tests start real servers on ephemeral ports; files run in parallel processes.
+    // Tests start real servers on ephemeral ports; each file runs in a process of its own, as many at once as
+    // vitest's default (cores − 1: one at a time on a 2-core machine; docs/testing.md).
     pool: "forks"
   }
 })
