@@ -11,7 +11,10 @@ import { startupFailure } from "./startupFailure.ts"
 export const noProviderHint = [
   "parley: no model provider is configured, so every chat request will fail. Configure one:",
   "  - copy parley.config.example.json to parley.config.json and edit it (see README, Walk-through), or",
-  `  - set a provider type's key variable: ${Object.values(keyVariableOf).join(", ")}.`,
+  `  - set a provider type's key variable: ${
+    Object.values(keyVariableOf).map((name) => name === "AZURE_API_KEY" ? `${name} with AZURE_RESOURCE_NAME` : name)
+      .join(", ")
+  }.`,
   "  `npx parley demo` shows parley at work with a scripted provider, nothing to configure."
 ].join("\n")
 

@@ -9,7 +9,7 @@ import {
   type ProviderConfig,
   type ProviderEntry
 } from "./ProviderConfig.ts"
-import { conventionalKey, keyVariableOf } from "./providerKeys.ts"
+import { azureResourceName, conventionalKey, keyVariableOf } from "./providerKeys.ts"
 
 export const DEFAULT_CONFIG_FILE = "parley.config.json"
 
@@ -89,7 +89,20 @@ export const loadConfigFile = Effect.fn("loadConfigFile")(
         },
         ...(apiKey === undefined ? {} : { apiKey })
       }
-      if (entry.type !== "openai-compatible") {
+      if (entry.type === "azure") {
+        const resource = yield* azureResource(entry)
+        if (typeof resource === "string") {
+          problems.push(`${at}${resource}`)
+        } else {
+          providers.push({
+            ...resolved,
+            type: entry.type,
+            ...(entry.baseURL === undefined ? {} : { baseURL: entry.baseURL }),
+            ...resource,
+            ...(entry.apiVersion === undefined ? {} : { apiVersion: entry.apiVersion })
+          })
+        }
+      } else if (entry.type !== "openai-compatible") {
         providers.push({
           ...resolved,
           type: entry.type,
@@ -117,12 +130,37 @@ const entryProblem = (entry: ProviderEntry): string | undefined => {
   if (entry.type === "openai-compatible" && entry.models === undefined) {
     return ".models: required for type openai-compatible"
   }
+  if (entry.type !== "azure" && entry.resourceName !== undefined) return ".resourceName: only for type azure"
+  if (entry.type !== "azure" && entry.apiVersion !== undefined) return ".apiVersion: only for type azure"
   const ids = new Set<string>()
   for (const [index, model] of (entry.models ?? []).entries()) {
     if (ids.has(model.id)) return `.models[${index}].id: duplicate model id "${model.id}"`
     ids.add(model.id)
   }
   return undefined
+}
+
+const RESOURCE_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i
+
+/**
+ * Where an `azure` entry's requests go: its `baseURL`, else its
+ * `resourceName`, else `AZURE_RESOURCE_NAME`'s; a string: what is wrong.
+ */
+const azureResource = (
+  entry: ProviderEntry
+): Effect.Effect<{ readonly resourceName?: string } | string> => {
+  if (entry.baseURL !== undefined) return Effect.succeed({})
+  if (entry.resourceName !== undefined) return Effect.succeed({ resourceName: entry.resourceName })
+  return azureResourceName.pipe(
+    Effect.map(Option.match({
+      onNone: () => ": resourceName or baseURL is required for type azure, or set AZURE_RESOURCE_NAME",
+      onSome: (name): { readonly resourceName?: string } | string =>
+        RESOURCE_NAME.test(name)
+          ? { resourceName: name }
+          : `: AZURE_RESOURCE_NAME "${name}" is not an Azure resource name (letters, digits and hyphens)`
+    })),
+    Effect.orElseSucceed(() => ": environment variable AZURE_RESOURCE_NAME cannot be read")
+  )
 }
 
 /**

@@ -8,6 +8,7 @@ export const ProviderType = Schema.Literals([
   "openai-compatible",
   "anthropic",
   "google",
+  "azure",
   "mistral",
   "groq",
   "xai",
@@ -52,6 +53,10 @@ export const ProviderEntry = Schema.Struct({
   apiKey: Schema.optionalKey(Schema.RedactedFromValue(Schema.NonEmptyString)),
   /** Name of an environment variable holding the key, so the file itself needs no secret. */
   apiKeyEnv: Schema.optionalKey(Schema.NonEmptyString),
+  /** `azure` only: the Azure resource (`https://{resourceName}.openai.azure.com/openai/v1`); else `baseURL`, else `AZURE_RESOURCE_NAME`. */
+  resourceName: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i))),
+  /** `azure` only: the `api-version` query parameter; default the package's (`v1`). */
+  apiVersion: Schema.optionalKey(Schema.NonEmptyString),
   /** Required for `openai-compatible`; optional for the other types (their built-in catalog is used). */
   models: Schema.optionalKey(Schema.Array(ModelConfig)),
   /** How long the provider may take to start answering (its response headers); default 60 000. */
@@ -93,4 +98,10 @@ interface ResolvedProvider {
 /** A provider ready to build models from: key resolved, catalog filled in. */
 export type ProviderConfig =
   | ResolvedProvider & { readonly type: "openai-compatible"; readonly baseURL: string }
-  | ResolvedProvider & { readonly type: VendorProviderType; readonly baseURL?: string }
+  | ResolvedProvider & { readonly type: Exclude<VendorProviderType, "azure">; readonly baseURL?: string }
+  | ResolvedProvider & {
+    readonly type: "azure"
+    readonly baseURL?: string
+    readonly resourceName?: string
+    readonly apiVersion?: string
+  }

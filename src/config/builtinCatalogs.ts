@@ -146,6 +146,9 @@ const catalogs: Readonly<Record<VendorProviderType, ReadonlyArray<ModelConfig>>>
   openai,
   anthropic,
   google,
+  // Azure's model ids are deployment names, which Azure names after the model
+  // unless told otherwise: an entry whose deployments are named otherwise lists them.
+  azure: openai,
   mistral,
   groq,
   xai,

@@ -11,6 +11,7 @@ export const keyVariableOf: Readonly<Record<VendorProviderType, string>> = {
   openai: "OPENAI_API_KEY",
   anthropic: "ANTHROPIC_API_KEY",
   google: "GOOGLE_GENERATIVE_AI_API_KEY",
+  azure: "AZURE_API_KEY",
   mistral: "MISTRAL_API_KEY",
   groq: "GROQ_API_KEY",
   xai: "XAI_API_KEY",
@@ -26,6 +27,8 @@ const keyVariable = (type: VendorProviderType): Config.Config<Redacted.Redacted<
       return Config.Redacted("ANTHROPIC_API_KEY")
     case "google":
       return Config.Redacted("GOOGLE_GENERATIVE_AI_API_KEY")
+    case "azure":
+      return Config.Redacted("AZURE_API_KEY")
     case "mistral":
       return Config.Redacted("MISTRAL_API_KEY")
     case "groq":
@@ -43,3 +46,11 @@ export const conventionalKey = (type: VendorProviderType): Config.Config<Option.
 
 /** The types in the order their shortcuts are added (docs/configuration.md). */
 export const vendorTypes = Object.keys(keyVariableOf) as ReadonlyArray<VendorProviderType>
+
+/**
+ * `AZURE_RESOURCE_NAME`, which `@ai-sdk/azure` reads when given neither a
+ * resource name nor a base URL; read at start for the same reason as the keys.
+ */
+export const azureResourceName: Config.Config<Option.Option<string>> = Config.option(
+  Config.String("AZURE_RESOURCE_NAME")
+)

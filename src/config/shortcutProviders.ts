@@ -1,24 +1,33 @@
 import { Config, Effect, Option } from "effect"
 import { builtinCatalog } from "./builtinCatalogs.ts"
 import type { ProviderConfig } from "./ProviderConfig.ts"
-import { conventionalKey, vendorTypes } from "./providerKeys.ts"
+import { azureResourceName, conventionalKey, vendorTypes } from "./providerKeys.ts"
 
 /**
  * Providers implied by well-known environment variables (each type's AI SDK
  * package's own key variable: `OPENAI_API_KEY`, `GOOGLE_GENERATIVE_AI_API_KEY`…),
- * each named after its type and with its built-in catalog.
+ * each named after its type and with its built-in catalog. Azure's takes
+ * `AZURE_RESOURCE_NAME` as well: its key without it adds nothing.
  */
 export const shortcutProviders = Effect.gen(function*() {
   const openaiBaseURL = yield* Config.option(Config.String("OPENAI_BASE_URL"))
+  const resourceName = yield* azureResourceName
   const providers: Array<ProviderConfig> = []
   for (const type of vendorTypes) {
     const key = yield* conventionalKey(type)
     if (Option.isNone(key)) continue
+    const models = builtinCatalog(type) ?? []
+    if (type === "azure") {
+      if (Option.isSome(resourceName)) {
+        providers.push({ id: type, type, apiKey: key.value, models, resourceName: resourceName.value })
+      }
+      continue
+    }
     providers.push({
       id: type,
       type,
       apiKey: key.value,
-      models: builtinCatalog(type) ?? [],
+      models,
       ...(type === "openai"
         ? Option.match(openaiBaseURL, { onNone: () => ({}), onSome: (baseURL) => ({ baseURL }) })
         : {})

@@ -58,6 +58,20 @@ export const modelFactoryFor = async (provider: ProviderConfig): Promise<(modelI
       })
       return (modelId) => google.chat(modelId)
     }
+    case "azure": {
+      // Azure OpenAI's v1 API, Chat Completions (`/openai/v1/chat/completions`, the deployment
+      // in the body, the key in `api-key`) rather than the package's default Responses API, as
+      // for type openai. `baseURL`, else `https://{resourceName}.openai.azure.com/openai`.
+      const { createAzure } = await import("@ai-sdk/azure")
+      const azure = createAzure({
+        ...baseURL,
+        ...(provider.resourceName === undefined ? {} : { resourceName: provider.resourceName }),
+        ...(provider.apiVersion === undefined ? {} : { apiVersion: provider.apiVersion }),
+        fetch: makeNodeFetch(timeouts, timeouts.answerMs),
+        ...(apiKey === undefined ? {} : { apiKey })
+      })
+      return (modelId) => azure.chat(modelId)
+    }
     case "mistral": {
       // Mistral's chat API (`/v1/chat/completions`), not its Conversations API.
       const { createMistral } = await import("@ai-sdk/mistral")

@@ -28,6 +28,10 @@ export interface ProviderCase {
   /** A key shaped like the provider's (long enough that parley redacts it from messages). */
   readonly apiKey: string
   readonly startUpstream: (apiKey: string) => Promise<ScriptedUpstream>
+  /** Variables the type needs besides its key (Azure's resource name), set wherever the key is. */
+  readonly environment?: Record<string, string>
+  /** Lines start adds for the type's own settings, where the entries of the start-up check lack them. */
+  readonly startProblems?: ReadonlyArray<string>
   /** The key as the request carried it (the provider's own header). */
   readonly keyOf: (request: ScriptedRequest) => string | undefined
   /** The AI SDK package's model over `baseURL`, for the oracle. */
@@ -102,12 +106,13 @@ export const providerSuite = (spec: ProviderCase) => {
   const variable = keyVariableOf[spec.type]
   const catalog = builtinCatalog(spec.type) ?? []
   const firstModel = catalog[0]!.id
+  const environment = spec.environment ?? {}
 
   describe(`provider type ${spec.type}: configuration`, () => {
     it.effect(`a file entry without models takes its key from ${variable} and offers the built-in catalog`, () =>
       Effect.gen(function*() {
         const path = writeConfigFile({ providers: [{ id: "p", type: spec.type, baseURL: "http://127.0.0.1:9/x" }] })
-        const config = yield* loadAppConfig({ PARLEY_CONFIG: path, [variable]: spec.apiKey })
+        const config = yield* loadAppConfig({ PARLEY_CONFIG: path, [variable]: spec.apiKey, ...environment })
         const provider = config.providers.find((p) => p.id === "p")!
         assert.strictEqual(provider.type, spec.type)
         assert.strictEqual(provider.baseURL, "http://127.0.0.1:9/x")
@@ -122,7 +127,7 @@ export const providerSuite = (spec: ProviderCase) => {
 
     it.effect(`${variable} alone adds provider ${spec.type} with the catalog; a file entry of that id wins`, () =>
       Effect.gen(function*() {
-        const alone = yield* loadAppConfig({ [variable]: spec.apiKey })
+        const alone = yield* loadAppConfig({ [variable]: spec.apiKey, ...environment })
         assert.deepStrictEqual(alone.providers.map((p) => [p.id, p.type, p.models.length]), [[
           spec.type,
           spec.type,
@@ -136,7 +141,7 @@ export const providerSuite = (spec: ProviderCase) => {
             models: [{ id: "m", name: "M", categories: [] }]
           }]
         })
-        const both = yield* loadAppConfig({ PARLEY_CONFIG: path, [variable]: spec.apiKey })
+        const both = yield* loadAppConfig({ PARLEY_CONFIG: path, [variable]: spec.apiKey, ...environment })
         assert.deepStrictEqual(both.providers.map((p) => [p.id, p.models.map((m) => m.id)]), [[spec.type, ["m"]]])
         assert.strictEqual(Redacted.value(both.providers[0]!.apiKey!), "file-key")
       }))
@@ -157,7 +162,8 @@ export const providerSuite = (spec: ProviderCase) => {
             `providers[0]: apiKey or apiKeyEnv is required for type ${spec.type}, or set ${variable}`,
             "providers[1]: give apiKey or apiKeyEnv, not both",
             "providers[2].id: duplicate provider id \"a\"",
-            "providers[2].apiKeyEnv: environment variable NOT_SET_ANYWHERE is not set"
+            "providers[2].apiKeyEnv: environment variable NOT_SET_ANYWHERE is not set",
+            ...(spec.startProblems ?? [])
           ]
         ) assert.include(error.message, line)
         // What the file's schema refuses is named all at once too (before the checks above can run).
@@ -194,7 +200,8 @@ export const providerSuite = (spec: ProviderCase) => {
             { providers: [{ id: "p", type: spec.type, baseURL: upstream.url }] },
             tempDir()
           ),
-          [variable]: spec.apiKey
+          [variable]: spec.apiKey,
+          ...environment
         }
       )
 
@@ -265,7 +272,8 @@ export const providerSuite = (spec: ProviderCase) => {
       // The provider as the config file and the variable make it.
       const config = await Effect.runPromise(loadAppConfig({
         PARLEY_CONFIG: writeConfigFile({ providers: [{ id: "p", type: spec.type, baseURL: upstream.url }] }),
-        [variable]: spec.apiKey
+        [variable]: spec.apiKey,
+        ...environment
       }))
       gateway = await startGateway({ tools: [echo], providers: config.providers })
       ;({ secret } = await gateway.createKey())

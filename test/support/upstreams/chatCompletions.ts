@@ -37,6 +37,8 @@ export interface Dialect {
   readonly toolCallDeltas: "whole" | "pieces"
   /** The provider's error event inside a stream, where it has one. */
   readonly streamError?: (status: number, message: string) => unknown
+  /** A stream of tool calls only opens with `content: null` (OpenAI's own), not `""` (the default). */
+  readonly nullContentBeforeCalls?: boolean
   /** Extra fields of every chunk and whole answer (`system_fingerprint`, `x_groq`…). */
   readonly extra?: Record<string, unknown>
 }
@@ -94,7 +96,10 @@ export const chatCompletionsWire = (dialect: Dialect): Wire => {
         })
       }\n\n`
     const usage = dialect.usage(usageOf(script.usage))
-    const events = [chunk({ role: "assistant", content: "" })]
+    const callsOnly = script.type === "tool-calls" && (script.text ?? "") === "" && reasoningOf(script) === ""
+    const events = [
+      chunk({ role: "assistant", content: dialect.nullContentBeforeCalls === true && callsOnly ? null : "" })
+    ]
     for (const piece of words(reasoningOf(script))) events.push(chunk(dialect.reasoningDelta(piece)))
     for (const piece of words(script.text ?? "")) events.push(chunk({ content: piece }))
     callsOf(script, nextId).forEach((call, index) => {
