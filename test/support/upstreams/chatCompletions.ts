@@ -83,7 +83,8 @@ export const chatCompletionsWire = (dialect: Dialect): Wire => {
 
   const stream = (script: ScriptedAnswer, request: ScriptedRequest, id: string, nextId: () => string) => {
     const created = 1_767_225_600
-    const chunk = (delta: object, finish: string | null = null, more: object = {}) =>
+    // One frame for every chunk; the usage chunk of "after" is one with no choices.
+    const frame = (body: object) =>
       `data: ${
         JSON.stringify({
           id,
@@ -91,10 +92,11 @@ export const chatCompletionsWire = (dialect: Dialect): Wire => {
           created,
           model: request.model,
           ...dialect.extra,
-          choices: [{ index: 0, delta, finish_reason: finish }],
-          ...more
+          ...body
         })
       }\n\n`
+    const chunk = (delta: object, finish: string | null = null, more: object = {}) =>
+      frame({ choices: [{ index: 0, delta, finish_reason: finish }], ...more })
     const usage = dialect.usage(usageOf(script.usage))
     const callsOnly = script.type === "tool-calls" && (script.text ?? "") === "" && reasoningOf(script) === ""
     const events = [
@@ -127,19 +129,7 @@ export const chatCompletionsWire = (dialect: Dialect): Wire => {
     if (dialect.streamUsage === "x_groq") events.push(chunk({}, finish, { x_groq: { id: `req_${id}`, usage } }))
     if (dialect.streamUsage === "after") {
       events.push(chunk({}, finish))
-      events.push(
-        `data: ${
-          JSON.stringify({
-            id,
-            object: "chat.completion.chunk",
-            created,
-            model: request.model,
-            ...dialect.extra,
-            choices: [],
-            usage
-          })
-        }\n\n`
-      )
+      events.push(frame({ choices: [], usage }))
     }
     events.push("data: [DONE]\n\n")
     return events
