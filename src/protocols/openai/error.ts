@@ -1,0 +1,59 @@
+import type { ErrorBody } from "../../http/errorResponse.ts"
+import { type ApiFailure, type Status, wireError } from "../../http/errorTable.ts"
+import { UNEXPECTED_MESSAGE } from "../../http/errorResponse.ts"
+
+/**
+ * OpenAI's error envelope `{error: {message, type, param, code}}` for the
+ * OpenAI doors (docs/DESIGN.md §14): the status is the error table's, the
+ * `type` is the one OpenAI's SDKs and peers use for that status, `code` names
+ * parley's failure (snake case) and `param` the field a request failure is
+ * about. Shared by `chat-completions`, `responses` and `GET /v1/models`.
+ */
+const types: { readonly [S in Status]: string } = {
+  400: "invalid_request_error",
+  401: "authentication_error",
+  403: "permission_error",
+  404: "not_found_error",
+  405: "invalid_request_error",
+  409: "invalid_request_error",
+  413: "request_too_large",
+  429: "rate_limit_error",
+  500: "api_error",
+  503: "service_unavailable"
+}
+
+const snakeCase = (tag: string) => tag.replace(/(?<=[a-z0-9])([A-Z])/g, "_$1").toLowerCase()
+
+// A request failure's first issue starts with the field it is about, quoted (domain/requestIssues.ts).
+const paramOf = (failure: ApiFailure): string | null => {
+  switch (failure._tag) {
+    case "InvalidRequest":
+      return /^"([^"]+)"/.exec(failure.issues[0] ?? "")?.[1] ?? null
+    case "InvalidHistory":
+    case "InvalidApproval":
+      return failure.path
+    case "UnknownModel":
+    case "ModelNotAllowed":
+      return "model"
+    case "UnknownTool":
+    case "ToolNotAllowed":
+      return "allowedTools"
+    default:
+      return null
+  }
+}
+
+export const openAiError = (message: string, type: string, code: string | null, param: string | null = null) => ({
+  error: { message, type, param, code }
+})
+
+/** A failure in OpenAI's envelope; a 429 says when to retry in `Retry-After`. */
+export const openAiErrorBody = (failure: ApiFailure | undefined): ErrorBody => {
+  if (failure === undefined) return { status: 500, body: openAiError(UNEXPECTED_MESSAGE, types[500], "internal_error") }
+  const { message, status } = wireError(failure)
+  const body = openAiError(message, types[status], snakeCase(failure._tag), paramOf(failure))
+  if (failure._tag === "LimitExceeded") {
+    return { status, body, headers: { "retry-after": String(failure.retryAfterSeconds) } }
+  }
+  return { status, body }
+}
