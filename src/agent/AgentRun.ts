@@ -1,4 +1,4 @@
-import type { LanguageModelV4 } from "@ai-sdk/provider"
+import type { JSONSchema7, LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4ToolChoice } from "@ai-sdk/provider"
 import type { UIMessage } from "ai"
 import type { Duration } from "effect"
 import type { ApiKey } from "../domain/ApiKey.ts"
@@ -13,6 +13,24 @@ export interface ResolvedTool {
 }
 
 /**
+ * A tool the client runs itself (OpenAI's `function` tools, Anthropic's
+ * tools with `input_schema`; docs/DESIGN.md §14): offered to the model after
+ * parley's own; a call of one ends the run and goes back to the client.
+ */
+export interface ClientTool {
+  readonly name: string
+  readonly description?: string | undefined
+  readonly inputSchema: JSONSchema7
+  readonly strict?: boolean | undefined
+}
+
+/** What the client asked of each model call beyond the conversation and the tools (temperature, stop…). */
+export type CallSettings = Pick<
+  LanguageModelV4CallOptions,
+  "temperature" | "topP" | "stopSequences" | "seed" | "responseFormat" | "reasoning" | "presencePenalty" | "frequencyPenalty"
+>
+
+/**
  * Which tool calls wait for a person (docs/DESIGN.md §10): the loop does not
  * run them but sends an approval request with the id `requestId` makes.
  */
@@ -21,6 +39,11 @@ export interface ApprovalGate {
   readonly requestId: (
     call: { readonly toolCallId: string; readonly toolName: string; readonly input: unknown }
   ) => string
+  /**
+   * Set by a protocol that cannot carry an approval request (as `/mcp`): such
+   * a call is refused with this text as its error output, and the run goes on.
+   */
+  readonly refusal?: ((toolName: string) => string) | undefined
 }
 
 /** A person's answer to an approval request, found in the conversation's last message and checked. */
@@ -44,6 +67,10 @@ export interface AgentRun {
   /** The conversation in UIMessage form, already normalized and pruned. */
   readonly messages: ReadonlyArray<UIMessage>
   readonly tools: ReadonlyArray<ResolvedTool>
+  readonly clientTools?: ReadonlyArray<ClientTool> | undefined
+  /** For the first model call; later steps choose freely (`auto`), or the loop could not end. */
+  readonly toolChoice?: LanguageModelV4ToolChoice | undefined
+  readonly settings?: CallSettings | undefined
   readonly sandboxId: string | null
   readonly key: ApiKey
   /** Most model calls in one run (30 in production). */

@@ -20,6 +20,10 @@ export class StepTranslator {
   readonly calls: Array<ParsedToolCall> = []
   /** Ids of the step's calls that wait for a person's approval instead of running (docs/DESIGN.md §10). */
   readonly awaiting = new Set<string>()
+  /** The step's calls that need approval where none can be asked, with what the model is told (`ApprovalGate.refusal`). */
+  readonly refused = new Map<string, string>()
+  /** Whether the model called a tool the client runs: the run ends after this step. */
+  forClient = false
   finishReason: FinishReason = "other"
 
   private readonly state: RunState
@@ -50,14 +54,20 @@ export class StepTranslator {
         return this.state.closeBlock("reasoning", part.id, part.providerMetadata)
       case "tool-input-start":
         // As streamText: a tool in the set is dynamic; one the model invented is not, unless the provider says so.
-        return this.state.beginToolInput(part, this.tools.byName.has(part.toolName) || (part.dynamic ?? false))
+        return this.state.beginToolInput(
+          part,
+          this.tools.byName.has(part.toolName) || this.tools.client.has(part.toolName) || (part.dynamic ?? false)
+        )
       case "tool-call": {
         const call = parseToolCall(part, this.tools)
         this.content.push({ type: "tool-call", call })
         this.calls.push(call)
         this.state.toolCall(call)
-        // As streamText: the approval request follows the call's input at once.
-        if (call.valid && call.providerExecuted !== true && this.approval?.requires(call.toolName) === true) {
+        if (call.valid && call.client === true) this.forClient = true
+        else if (call.valid && call.providerExecuted !== true && this.approval?.requires(call.toolName) === true) {
+          const refusal = this.approval.refusal
+          if (refusal !== undefined) return void this.refused.set(call.toolCallId, refusal(call.toolName))
+          // As streamText: the approval request follows the call's input at once.
           this.awaiting.add(call.toolCallId)
           this.state.approvalRequest(call.toolCallId, this.approval.requestId(call))
         }

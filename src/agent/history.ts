@@ -192,8 +192,8 @@ export const stepMessages = (
       type: "tool-result",
       toolCallId: call.toolCallId,
       toolName: call.toolName,
-      output: toModelOutput(outcome, call.valid ? call.runTool.tool : undefined),
-      ...(call.valid ? providerOptions : {})
+      output: toModelOutput(outcome, call.runTool?.tool),
+      ...(call.valid && call.client !== true ? providerOptions : {})
     })
   }
   const messages: Array<ModelMessage> = []
@@ -216,6 +216,6 @@ export const approvedResults = (
       type: "tool-result" as const,
       toolCallId: call.toolCallId,
       toolName: call.toolName,
-      output: toModelOutput(outcome, call.valid ? call.runTool.tool : undefined)
+      output: toModelOutput(outcome, call.runTool?.tool)
     }))
   }]

@@ -26,9 +26,19 @@ const STOPPED_TEXT = "Error: the run was stopped before this tool call completed
 /** How the steps ended when no limit of time cut them short. */
 type StepsEnd = "done" | "step-limit" | "approval-required" | "budget"
 
-const callOptions = (run: AgentRun, tools: ToolSet, prompt: LanguageModelV4Prompt): LanguageModelV4CallOptions => ({
+const AUTO = { type: "auto" } as const
+
+const callOptions = (
+  run: AgentRun,
+  tools: ToolSet,
+  prompt: LanguageModelV4Prompt,
+  step: number
+): LanguageModelV4CallOptions => ({
+  ...run.settings,
   prompt,
-  ...(tools.definitions === undefined ? {} : { tools: tools.definitions, toolChoice: { type: "auto" } }),
+  ...(tools.definitions === undefined
+    ? {}
+    : { tools: tools.definitions, toolChoice: step === 1 ? run.toolChoice ?? AUTO : AUTO }),
   ...(run.maxOutputTokens === undefined ? {} : { maxOutputTokens: run.maxOutputTokens })
 })
 
@@ -52,13 +62,20 @@ const runSteps = Effect.fnUntraced(function*(
     const translator = new StepTranslator(state, tools, run.approval)
     const tokensBefore = run.budget === undefined ? 0 : meteredTokens(run.meter)
     run.meter?.startStep()
-    yield* streamModelCall(run.model, run.provider, callOptions(run, tools, prompt), state, translator, pace)
+    yield* streamModelCall(run.model, run.provider, callOptions(run, tools, prompt, step), state, translator, pace)
 
-    const calls = translator.calls.filter((call) => call.providerExecuted !== true)
+    const calls = translator.calls.filter((call) => call.providerExecuted !== true && call.client !== true)
     const outcomes = new Map<string, ToolOutcome>()
-    for (const call of calls) if (!call.valid) outcomes.set(call.toolCallId, { ok: false, errorText: call.errorText })
+    for (const call of calls) {
+      const refusal = call.valid ? translator.refused.get(call.toolCallId) : call.errorText
+      if (refusal === undefined) continue
+      outcomes.set(call.toolCallId, { ok: false, errorText: refusal })
+      if (call.valid && call.client !== true) state.toolError(call, refusal)
+    }
     // As the AI SDK: tools run only when the model finished its turn normally.
-    const valid = calls.filter((call): call is ValidToolCall => call.valid && !translator.awaiting.has(call.toolCallId))
+    const valid = calls.filter((call): call is ValidToolCall =>
+      call.valid && !translator.awaiting.has(call.toolCallId) && !outcomes.has(call.toolCallId)
+    )
     if (valid.length > 0 && (translator.finishReason === "stop" || translator.finishReason === "tool-calls")) {
       for (const [id, outcome] of yield* runTools(state, valid, run, pace)) outcomes.set(id, outcome)
     }
@@ -66,7 +83,8 @@ const runSteps = Effect.fnUntraced(function*(
     // As streamText: a call waiting for a person ends the run; the next request carries the answer.
     if (translator.awaiting.size > 0) return "approval-required" satisfies StepsEnd
 
-    const answered = calls.length > 0 && outcomes.size === calls.length
+    // A call the client runs ends the run: the client answers it in its next request.
+    const answered = calls.length > 0 && outcomes.size === calls.length && !translator.forClient
     if (!answered || translator.finishReason === "interrupted") return "done" satisfies StepsEnd
     if (step >= run.maxSteps) return "step-limit" satisfies StepsEnd
     if (run.budget !== undefined && !(yield* nextStepFits(run.budget, run.meter, tokensBefore, outcomes))) {
@@ -128,7 +146,7 @@ export const runAgent = (
 ): Effect.Effect<RunSummary, ProviderFailure | InvalidHistory | UnfetchablePart> =>
   Effect.suspend(() => {
     const state = new RunState(sink.emit, run.meter, run.resume?.messageId)
-    const tools = makeToolSet(run.tools)
+    const tools = makeToolSet(run.tools, run.clientTools)
     const ran = runToEnd(run, state, tools, fetch, pace)
     const answered = sink.failed === undefined ? ran : endingStream(state, ran, sink.failed)
     // What the tools kept for the run alone closes after its last chunk, however the run ended (the browser's

@@ -15,6 +15,7 @@ interface CallBase {
 
 export interface ValidToolCall extends CallBase {
   readonly valid: true
+  readonly client?: undefined
   readonly runTool: RunTool
   /** The arguments decoded with the tool's input schema: what `execute` receives. */
   readonly decoded: unknown
@@ -22,11 +23,24 @@ export interface ValidToolCall extends CallBase {
 
 export interface InvalidToolCall extends CallBase {
   readonly valid: false
+  readonly client?: undefined
+  readonly runTool?: undefined
   /** What the model and the client are told, worded as the AI SDK words it. */
   readonly errorText: string
 }
 
-export type ParsedToolCall = ValidToolCall | InvalidToolCall
+/**
+ * A call of a tool the client runs itself (docs/DESIGN.md §14): parley does
+ * not judge its arguments (the client's schema is the client's), it hands
+ * the call back and the run ends.
+ */
+export interface ClientToolCall extends CallBase {
+  readonly valid: true
+  readonly client: true
+  readonly runTool?: undefined
+}
+
+export type ParsedToolCall = ValidToolCall | InvalidToolCall | ClientToolCall
 
 const parseJson = (text: string): Result.Result<unknown, JSONParseError> => {
   try {
@@ -61,6 +75,10 @@ export const parseToolCall = (call: LanguageModelV4ToolCall, tools: ToolSet): Pa
           : new InvalidToolInputError({ toolName: call.toolName, toolInput: call.input, cause })
       )
     }
+  }
+  if (tools.client.has(call.toolName)) {
+    const parsed = parseJson(call.input.trim() === "" ? "{}" : call.input)
+    return { ...base, valid: true, client: true, input: Result.isSuccess(parsed) ? parsed.success : call.input }
   }
   const runTool = tools.byName.get(call.toolName)
   if (runTool === undefined) {

@@ -18,6 +18,7 @@ import { ToolRegistry } from "../tools/ToolRegistry.ts"
 import { approvalAnswers, checkApprovals } from "./approvalCheck.ts"
 import type { ChatPlan, ChatPlanFailure } from "./chatPlan.ts"
 import type { InternalChatRequest } from "./chatRequest.ts"
+import { checkClientTools } from "./clientToolCheck.ts"
 import { checkHistory } from "./historyCheck.ts"
 import { EmptyConversation, InvalidApproval, ModelNotAllowed, UnknownModel } from "./planErrors.ts"
 import { checkSandboxAccess } from "./sandboxCheck.ts"
@@ -47,17 +48,23 @@ const resumeOf = (input: ReadonlyArray<UIMessage>, answers: ReadonlyArray<Approv
  * against rate limits.
  */
 const outputCap = (chat: InternalChatRequest, modelMax: number | undefined): number | undefined => {
-  const asked = chat.prune ? chat.pruneOptions.maxOutputTokens : undefined
+  const asked = chat.maxOutputTokens ?? (chat.prune ? chat.pruneOptions.maxOutputTokens : undefined)
   // 0 reserves no room and asks for no cap: no provider takes `max_tokens: 0`.
   return asked === undefined || asked === 0 ? undefined : Math.min(asked, modelMax ?? asked)
 }
 
 /** Which of the key's calls wait for a person, and their approval ids, issued at `now` (docs/DESIGN.md §10). */
-const approvalGate = (key: ApiKey, approvals: Approvals["Service"], now: number): ApprovalGate | undefined =>
+const approvalGate = (
+  key: ApiKey,
+  approvals: Approvals["Service"],
+  now: number,
+  refusal: InternalChatRequest["approvalRefusal"]
+): ApprovalGate | undefined =>
   key.approvalRequired.length === 0 ? undefined : {
     requires: (toolName) => requiresApproval(key, toolName),
     requestId: ({ input, toolCallId, toolName }) =>
-      approvals.ids.issue({ keyId: key.id, toolCallId, toolName, input }, now)
+      approvals.ids.issue({ keyId: key.id, toolCallId, toolName, input }, now),
+    refusal
   }
 
 const make = Effect.gen(function*() {
@@ -132,6 +139,8 @@ const make = Effect.gen(function*() {
 
     const failed = checks.filter((check) => !isUsable(check))
     if (failed.length > 0 && chat.contextStrategy === "error") return yield* missingToolContext(failed)
+    const clashing = checkClientTools(chat, usable.map((check) => check.name))
+    if (clashing !== undefined) return yield* clashing
 
     if (chat.messages.length === 0) return yield* new EmptyConversation()
     const input = chat.messages
@@ -160,13 +169,16 @@ const make = Effect.gen(function*() {
       system,
       messages,
       tools: usable.map((check) => ({ tool: check.tool, context: check.context })),
+      clientTools: chat.clientTools,
+      toolChoice: chat.toolChoice,
+      settings: chat.settings,
       sandboxId: chat.sandboxId ?? null,
       key,
       maxSteps: MAX_STEPS,
       timeout: MAX_DURATION,
       maxOutputTokens,
       meter: new RunMeter(entry.id),
-      approval: approvalGate(key, approvals, now),
+      approval: approvalGate(key, approvals, now, chat.approvalRefusal),
       resume: resumeOf(input, answers)
     }
     return {

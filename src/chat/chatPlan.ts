@@ -1,6 +1,6 @@
 import type { UIMessage } from "ai"
 import type { AgentRun, ApprovalAnswer } from "../agent/AgentRun.ts"
-import type { InvalidHistory } from "../domain/requestErrors.ts"
+import type { InvalidHistory, InvalidRequest } from "../domain/requestErrors.ts"
 import type { ValidationReport } from "../domain/ValidationReport.ts"
 import type { McpServerUnavailable, McpToolHeldBack } from "../mcp/mcpErrors.ts"
 import type { ModelEntry } from "../models/ModelRegistry.ts"
@@ -44,6 +44,7 @@ export type ChatPlanFailure =
   | SandboxForbidden
   | SandboxElsewhere
   | MissingToolContext
+  | InvalidRequest
   | EmptyConversation
   | InvalidHistory
   | InvalidApproval

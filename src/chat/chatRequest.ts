@@ -1,12 +1,33 @@
+import type { LanguageModelV4ToolChoice } from "@ai-sdk/provider"
 import type { UIMessage } from "ai"
+import type { CallSettings, ClientTool } from "../agent/AgentRun.ts"
 import type { ChatRequest } from "../domain/ChatRequest.ts"
+
+/** A client tool as a protocol decoded it, with where it was in the body for the errors that name it. */
+export interface DecodedClientTool extends ClientTool {
+  /** `tools[0].function.name`: the field an error about the tool names. */
+  readonly path: string
+}
 
 /**
  * The one chat request the planner takes, whatever door it came through
  * (docs/DESIGN.md §14): a protocol decodes its body into this, and the
  * planner never sees a raw body. The conversation is in UIMessage form,
  * normalized, because pruning, approvals and the tool loop work on that form.
+ * The optional fields are what the standard doors add to the spec's request.
  */
 export type InternalChatRequest = Omit<ChatRequest, "messages"> & {
   readonly messages: ReadonlyArray<UIMessage>
+  /** The tools the client runs itself; a call of one ends the run. */
+  readonly clientTools?: ReadonlyArray<DecodedClientTool> | undefined
+  /** How the model picks a tool on the first call (`auto` otherwise). */
+  readonly toolChoice?: LanguageModelV4ToolChoice | undefined
+  readonly settings?: CallSettings | undefined
+  /** The most tokens each model call may write, as the client asked (capped by the model's limit). */
+  readonly maxOutputTokens?: number | undefined
+  /**
+   * Set by a protocol that cannot carry approval requests: a call that needs
+   * approval is refused with this text as its error output (as on `/mcp`).
+   */
+  readonly approvalRefusal?: ((toolName: string) => string) | undefined
 }

@@ -8,18 +8,32 @@ import type { ErrorBody } from "./errorResponse.ts"
 import type { ApiFailure } from "./errorTable.ts"
 import type { StreamEncoding } from "./SseWriter.ts"
 
+/** A body as a protocol decoded it: the internal request, and what only its own answer needs (`Wire`). */
+export interface Decoded<Wire> {
+  readonly request: InternalChatRequest
+  readonly wire: Wire
+}
+
+/** What a protocol words its answer from: the plan, its own decoded options, and the request's correlation id. */
+export interface Answering<Wire> {
+  readonly plan: RunPlan
+  readonly wire: Wire
+  readonly correlationId: string
+}
+
 /**
  * One wire format of the chat routes (docs/DESIGN.md §14): what `src/protocols/<name>/`
  * gives the route. The route does the rest, the same for every protocol.
  */
-export interface ChatProtocol {
+export interface ChatProtocol<Wire = unknown> {
   /** Its contract name (`ui`, `chat-completions`…): the ledger's `protocol` column says it. */
   readonly name: ChatProtocolName
   /** The body, parsed, as the internal request (never seen raw by the planner). */
-  readonly decode: (body: unknown) => Effect.Effect<InternalChatRequest, InvalidRequest>
-  readonly stream: StreamEncoding
+  readonly decode: (body: unknown) => Effect.Effect<Decoded<Wire>, InvalidRequest>
+  /** How one answer is streamed: a protocol whose chunks number or name the answer keeps that per stream. */
+  readonly stream: (answering: Answering<Wire>) => StreamEncoding
   /** The whole answer of a run sent in one piece: the protocol's fold over its chunks. */
-  readonly collect: (run: CollectedRun, plan: RunPlan) => unknown
+  readonly collect: (run: CollectedRun, answering: Answering<Wire>) => unknown
   /**
    * A failure before the answer began, in the protocol's error envelope; `undefined` for one nothing expected.
    * A 401 goes without the correlation id header.

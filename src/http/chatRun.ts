@@ -1,12 +1,11 @@
 import { Effect } from "effect"
 import type { ServerResponse } from "node:http"
 import { Agent } from "../agent/Agent.ts"
-import type { RunPlan } from "../chat/chatPlan.ts"
 import { Governance } from "../chat/Governance.ts"
 import type { ChatFacts } from "../ledger/chatEvent.ts"
 import { requestObserver } from "../observability/observeRequest.ts"
 import type { RequestLog } from "../observability/RequestLog.ts"
-import type { ChatProtocol } from "./chatProtocol.ts"
+import type { Answering, ChatProtocol } from "./chatProtocol.ts"
 import { writeJson } from "./nodeAnswers.ts"
 import { SseWriter } from "./SseWriter.ts"
 
@@ -24,14 +23,15 @@ export const makeChatRun = Effect.gen(function*() {
   const governance = yield* Governance
   const observer = yield* requestObserver
 
-  return (
-    protocol: ChatProtocol,
+  return <Wire>(
+    protocol: ChatProtocol<Wire>,
     res: ServerResponse,
-    plan: RunPlan,
+    answering: Answering<Wire>,
     headers: Record<string, string>,
     facts: RequestFacts,
     log: RequestLog
   ) => {
+    const plan = answering.plan
     log.model = `${plan.run.provider}/${plan.run.model.modelId}`
     const mode = plan.stream ? "stream" : "json"
     if (!plan.stream) {
@@ -41,12 +41,12 @@ export const makeChatRun = Effect.gen(function*() {
       }, (collected, admitted) => {
         facts.summary = collected.summary
         log.ran(collected.summary)
-        writeJson(res, 200, protocol.collect(collected, plan), { ...headers, ...admitted })
+        writeJson(res, 200, protocol.collect(collected, answering), { ...headers, ...admitted })
       })
     }
     return governance.admitted(plan, (run, admitted) => {
       observer.running(log, mode)
-      const sse = facts.sse = new SseWriter(res, { ...headers, ...admitted }, protocol.stream)
+      const sse = facts.sse = new SseWriter(res, { ...headers, ...admitted }, protocol.stream(answering))
       return agent.run(run, {
         emit: sse.emit,
         failed: (failure) => {

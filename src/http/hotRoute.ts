@@ -32,7 +32,7 @@ export type NodeRoute = (req: IncomingMessage, res: ServerResponse) => void
  * keeping every rule the routed endpoints follow: error bodies, 401s without
  * a correlation id, nothing internal in a 500.
  */
-export const makeHotRoute = (protocol: ChatProtocol) =>
+export const makeHotRoute = <Wire>(protocol: ChatProtocol<Wire>) =>
   Effect.gen(function*() {
     const keys = yield* ApiKeys
     const config = yield* AppConfig
@@ -61,11 +61,12 @@ export const makeHotRoute = (protocol: ChatProtocol) =>
         )
         log.keyed(key)
         const body = facts.body = yield* readJsonBody(req, res, config.bodyLimitBytes)
-        const plan = facts.plan = yield* planner.plan(yield* protocol.decode(body), key)
+        const { request, wire } = yield* protocol.decode(body)
+        const plan = facts.plan = yield* planner.plan(request, key)
         const headers = planHeaders(plan, correlationId)
         if (plan._tag === "Report") return writeJson(res, 200, plan.report, headers)
         // Admitted by governance before the model is called (chatRun.ts, docs/DESIGN.md §11).
-        return yield* chatRun(protocol, res, plan, headers, facts, log)
+        return yield* chatRun(protocol, res, { plan, wire, correlationId }, headers, facts, log)
       })
 
     // One ledger row per authenticated request, however it ended (docs/DESIGN.md §7): a push onto a buffer.

@@ -15,7 +15,7 @@ const recording = () => {
 
 const validCall = (toolCallId: string): ValidToolCall => {
   const call = parseToolCall({ type: "tool-call", toolCallId, toolName: "echo", input: `{"text":"x"}` }, tools)
-  if (!call.valid) throw new Error("expected a valid call")
+  if (!call.valid || call.client === true) throw new Error("expected a valid call of a server tool")
   return call
 }
 
