@@ -1,4 +1,9 @@
-import type { JSONSchema7, LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4ToolChoice } from "@ai-sdk/provider"
+import type {
+  JSONSchema7,
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4ToolChoice
+} from "@ai-sdk/provider"
 import type { UIMessage } from "ai"
 import type { Duration } from "effect"
 import type { ApiKey } from "../domain/ApiKey.ts"
@@ -27,7 +32,14 @@ export interface ClientTool {
 /** What the client asked of each model call beyond the conversation and the tools (temperature, stop…). */
 export type CallSettings = Pick<
   LanguageModelV4CallOptions,
-  "temperature" | "topP" | "stopSequences" | "seed" | "responseFormat" | "reasoning" | "presencePenalty" | "frequencyPenalty"
+  | "temperature"
+  | "topP"
+  | "stopSequences"
+  | "seed"
+  | "responseFormat"
+  | "reasoning"
+  | "presencePenalty"
+  | "frequencyPenalty"
 >
 
 /**

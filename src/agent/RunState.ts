@@ -141,7 +141,9 @@ export class RunState {
   /** A complete tool call: its input, or why it is invalid. A valid call the gateway runs now awaits its output. */
   toolCall(call: ParsedToolCall): void {
     this.partialCalls.delete(call.toolCallId)
-    if (call.valid && call.client !== true && call.providerExecuted !== true) this.pendingOutputs.set(call.toolCallId, call.providerMetadata)
+    if (call.valid && call.client !== true && call.providerExecuted !== true) {
+      this.pendingOutputs.set(call.toolCallId, call.providerMetadata)
+    }
     this.emit(toolCallChunk(call))
   }
 

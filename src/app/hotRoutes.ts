@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { makeHotRoute, type NodeRoute } from "../http/hotRoute.ts"
+import { chatCompletionsProtocol } from "../protocols/chat-completions/protocol.ts"
 import { uiProtocol } from "../protocols/ui/protocol.ts"
 
 /** The routes answered on Node's own request and response, by `METHOD path`. */
@@ -10,8 +11,12 @@ export type HotRoutes = ReadonlyMap<string, NodeRoute>
  * adding its folder and a row here. Everything else goes to the router.
  */
 export const makeHotRoutes = Effect.map(
-  makeHotRoute(uiProtocol),
-  (ui): HotRoutes => new Map([["POST /api/v1/chat", ui]])
+  Effect.all([makeHotRoute(uiProtocol), makeHotRoute(chatCompletionsProtocol)]),
+  ([ui, chatCompletions]): HotRoutes =>
+    new Map([
+      ["POST /api/v1/chat", ui],
+      ["POST /v1/chat/completions", chatCompletions]
+    ])
 )
 
 /** The hot route of a request: its method and its path without the query. */

@@ -15,7 +15,9 @@ export const checkClientTools = (
   const client = new Set<string>()
   for (const tool of chat.clientTools ?? []) {
     if (server.has(tool.name)) {
-      issues.push(`"${tool.path}" names parley's own tool "${tool.name}", which this request runs on the server: rename it`)
+      issues.push(
+        `"${tool.path}" names parley's own tool "${tool.name}", which this request runs on the server: rename it`
+      )
     } else if (client.has(tool.name)) issues.push(`"${tool.path}" repeats the tool name "${tool.name}"`)
     client.add(tool.name)
   }

@@ -15,7 +15,7 @@ import { unknownFieldIssues } from "./unknownFields.ts"
  */
 const modelFormat = /^[^\s/]+(?:\/[^\s/]+)+$/
 
-const ModelId = Schema.String.annotate({ message: "must be a string" })
+export const ModelId = Schema.String.annotate({ message: "must be a string" })
   .check(
     Schema.makeFilter(
       (model: string) =>

@@ -1,0 +1,141 @@
+import type { JSONSchema7, LanguageModelV4ToolChoice } from "@ai-sdk/provider"
+import { Effect, Result, Schema } from "effect"
+import type { CallSettings } from "../../agent/AgentRun.ts"
+import type { DecodedClientTool, InternalChatRequest } from "../../chat/chatRequest.ts"
+import { pruneDefaults } from "../../domain/PruneOptions.ts"
+import { InvalidRequest } from "../../domain/requestErrors.ts"
+import { describeIssues } from "../../domain/requestIssues.ts"
+import { unknownFieldIssues } from "../../domain/unknownFields.ts"
+import type { Decoded } from "../../http/chatProtocol.ts"
+import { toConversation } from "./messages.ts"
+import { CompletionRequest } from "./request.ts"
+import { unsupportedFieldIssues, unsupportedFields } from "./unsupported.ts"
+
+/** What the answer of a Chat Completions request needs of its body. */
+export interface CompletionWire {
+  /** The model as asked: every chunk and the answer name it. */
+  readonly model: string
+  /** `stream_options.include_usage`: a last chunk with the usage and no choices. */
+  readonly includeUsage: boolean
+  /** The client's tools: their calls are `tool_calls`; parley's never are. */
+  readonly clientTools: ReadonlySet<string>
+}
+
+const decode = Schema.decodeUnknownResult(CompletionRequest, { errors: "all" })
+const known = new Set(Object.keys(CompletionRequest.fields))
+const none = new Set<string>()
+
+const refusal = (toolName: string) =>
+  `Error: tool ${toolName} needs a person's approval (the key's approvalRequired list), which ` +
+  `/v1/chat/completions cannot ask for: call it through POST /api/v1/chat, where approvals are supported`
+
+const toolChoiceOf = (choice: CompletionRequest["tool_choice"]): LanguageModelV4ToolChoice | undefined =>
+  choice === undefined
+    ? undefined
+    : typeof choice === "string"
+    ? { type: choice }
+    : { type: "tool", toolName: choice.function.name }
+
+const responseFormatOf = (format: CompletionRequest["response_format"]): CallSettings["responseFormat"] => {
+  if (format === undefined || format.type === "text") return undefined
+  if (!("json_schema" in format)) return { type: "json" }
+  const { description, name, schema } = format.json_schema
+  return {
+    type: "json",
+    name,
+    ...(description === undefined ? {} : { description }),
+    ...(schema === undefined ? {} : { schema: schema as JSONSchema7 })
+  }
+}
+
+// Only what was asked: an absent setting leaves the provider's default.
+const defined = <T extends Record<string, unknown>>(value: T): T => {
+  for (const key in value) if (value[key] === undefined || value[key] === null) delete value[key]
+  return value
+}
+
+const settingsOf = (body: CompletionRequest): CallSettings =>
+  defined({
+    temperature: body.temperature ?? undefined,
+    topP: body.top_p ?? undefined,
+    presencePenalty: body.presence_penalty ?? undefined,
+    frequencyPenalty: body.frequency_penalty ?? undefined,
+    stopSequences: body.stop == null ? undefined : typeof body.stop === "string" ? [body.stop] : [...body.stop],
+    seed: body.seed ?? undefined,
+    responseFormat: responseFormatOf(body.response_format),
+    reasoning: body.reasoning_effort ?? undefined
+  }) as CallSettings
+
+const clientToolsOf = (body: CompletionRequest): ReadonlyArray<DecodedClientTool> =>
+  (body.tools ?? []).map(({ function: f }, index) => ({
+    name: f.name,
+    ...(f.description === undefined ? {} : { description: f.description }),
+    inputSchema: (f.parameters as JSONSchema7 | undefined) ?? { type: "object", properties: {} },
+    ...(f.strict == null ? {} : { strict: f.strict }),
+    path: `tools[${index}].function.name`
+  }))
+
+const invalid = (issues: ReadonlyArray<string>) => Effect.fail(new InvalidRequest({ issues }))
+
+/**
+ * A Chat Completions body as the internal request (docs/DESIGN.md §14): an
+ * unknown field, a documented one parley cannot honour and a broken
+ * conversation answer 400 naming the field, before anything runs.
+ */
+export const decodeCompletionRequest = (
+  body: unknown
+): Effect.Effect<Decoded<CompletionWire>, InvalidRequest> => {
+  const unknown = unknownFieldIssues(body, known, unsupportedFields, "")
+  const unsupported = unsupportedFieldIssues(body)
+  const result = decode(body)
+  if (Result.isFailure(result) || unknown.length > 0 || unsupported.length > 0) {
+    return invalid([
+      ...unknown,
+      ...unsupported,
+      ...(Result.isFailure(result) ? describeIssues(result.failure.issue) : [])
+    ])
+  }
+  const request = result.success
+  const messageIssues = request.messages.flatMap((message, index) =>
+    unknownFieldIssues(message, messageFields, none, `messages[${index}]`)
+  )
+  if (messageIssues.length > 0) return invalid(messageIssues)
+  const conversation = toConversation(request.messages)
+  if (!("messages" in conversation)) return invalid(conversation)
+  const clientTools = clientToolsOf(request)
+  const maxOutputTokens = request.max_completion_tokens ?? request.max_tokens ?? undefined
+  const internal: InternalChatRequest = {
+    model: request.model,
+    messages: conversation.messages,
+    stream: request.stream === true,
+    prune: request.prune ?? false,
+    pruneOptions: {
+      targetTokens: pruneDefaults.targetTokens,
+      preserveRecentMessages: pruneDefaults.preserveRecentMessages,
+      ...request.pruneOptions
+    },
+    contextStrategy: request.contextStrategy ?? "error",
+    validateOnly: false,
+    ...(conversation.system === undefined ? {} : { systemPrompt: conversation.system }),
+    ...(request.promptType === undefined ? {} : { promptType: request.promptType }),
+    ...(request.allowedTools === undefined ? {} : { allowedTools: request.allowedTools }),
+    ...(request.sandboxId === undefined ? {} : { sandboxId: request.sandboxId }),
+    ...(request.context === undefined ? {} : { context: request.context }),
+    ...(request.toolContext === undefined ? {} : { toolContext: request.toolContext }),
+    clientTools,
+    toolChoice: toolChoiceOf(request.tool_choice),
+    settings: settingsOf(request),
+    maxOutputTokens,
+    approvalRefusal: refusal
+  }
+  return Effect.succeed({
+    request: internal,
+    wire: {
+      model: request.model,
+      includeUsage: request.stream_options?.include_usage === true,
+      clientTools: new Set(clientTools.map((tool) => tool.name))
+    }
+  })
+}
+
+const messageFields = new Set(["role", "content", "name", "tool_calls", "tool_call_id", "refusal", "reasoning_content"])

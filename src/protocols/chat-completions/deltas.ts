@@ -1,0 +1,117 @@
+import type { UIMessageChunk } from "ai"
+import type { RunSummary, Usage } from "../../agent/RunSummary.ts"
+
+/** What one run chunk adds to the answer's message, in OpenAI's delta form. */
+export interface Delta {
+  readonly role?: "assistant"
+  readonly content?: string
+  readonly reasoning_content?: string
+  readonly tool_calls?: ReadonlyArray<ToolCallDelta>
+}
+
+export interface ToolCallDelta {
+  readonly index: number
+  readonly id?: string
+  readonly type?: "function"
+  readonly function: { readonly name?: string; readonly arguments: string }
+}
+
+const argumentsOf = (input: unknown) => typeof input === "string" ? input : JSON.stringify(input ?? {})
+
+/** parley's finish reasons in OpenAI's words; a limit of parley's cut the answer short, as `length` says. */
+export const finishReasonOf = (summary: RunSummary, calledClientTools: boolean): string => {
+  if (calledClientTools) return "tool_calls"
+  switch (summary.finishReason) {
+    case "length":
+    case "step-limit":
+    case "timeout":
+    case "budget":
+      return "length"
+    case "content-filter":
+      return "content_filter"
+    default:
+      return "stop"
+  }
+}
+
+export const usageOf = (usage: Usage) => {
+  const prompt = usage.inputTokens ?? 0
+  const completion = usage.outputTokens ?? 0
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: usage.totalTokens ?? prompt + completion,
+    prompt_tokens_details: { cached_tokens: usage.cachedInputTokens ?? 0 },
+    completion_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0 }
+  }
+}
+
+/**
+ * The run's chunks as Chat Completions deltas (docs/DESIGN.md §14): text
+ * and reasoning as they come, the text of later steps after a blank line,
+ * the client's tool calls as `tool_calls` numbered in call order. parley's
+ * own tool calls ran on the server and are not the client's: they are left
+ * out. One per answer: it numbers the calls and remembers the steps.
+ */
+export class CompletionDeltas {
+  private readonly clientTools: ReadonlySet<string>
+  private readonly calls = new Map<string, { readonly index: number; streamed: boolean }>()
+  private wroteText = false
+  private separate = false
+  summary: RunSummary | undefined
+
+  constructor(clientTools: ReadonlySet<string>) {
+    this.clientTools = clientTools
+  }
+
+  get calledClientTools(): boolean {
+    return this.calls.size > 0
+  }
+
+  delta(chunk: UIMessageChunk): Delta | undefined {
+    switch (chunk.type) {
+      case "start":
+        return { role: "assistant", content: "" }
+      case "start-step":
+        this.separate = this.wroteText
+        return undefined
+      case "text-delta": {
+        if (chunk.delta === "") return undefined
+        const content = this.separate ? `\n\n${chunk.delta}` : chunk.delta
+        this.separate = false
+        this.wroteText = true
+        return { content }
+      }
+      case "reasoning-delta":
+        return chunk.delta === "" ? undefined : { reasoning_content: chunk.delta }
+      case "tool-input-start":
+        return this.clientTools.has(chunk.toolName) ? this.open(chunk.toolCallId, chunk.toolName, "") : undefined
+      case "tool-input-delta": {
+        const call = this.calls.get(chunk.toolCallId)
+        if (call === undefined || chunk.inputTextDelta === "") return undefined
+        call.streamed = true
+        return { tool_calls: [{ index: call.index, function: { arguments: chunk.inputTextDelta } }] }
+      }
+      case "tool-input-available": {
+        if (!this.clientTools.has(chunk.toolName)) return undefined
+        const call = this.calls.get(chunk.toolCallId)
+        // A provider that gives a call whole streams no input: its arguments go at once.
+        if (call === undefined) return this.open(chunk.toolCallId, chunk.toolName, argumentsOf(chunk.input))
+        if (call.streamed) return undefined
+        call.streamed = true
+        return { tool_calls: [{ index: call.index, function: { arguments: argumentsOf(chunk.input) } }] }
+      }
+      case "finish":
+        this.summary = chunk.messageMetadata as RunSummary
+        return undefined
+      default:
+        return undefined
+    }
+  }
+
+  private open(id: string, name: string, args: string): Delta {
+    const index = this.calls.size
+    this.calls.set(id, { index, streamed: args !== "" })
+    return { tool_calls: [{ index, id, type: "function", function: { name, arguments: args } }] }
+  }
+}

@@ -1,0 +1,17 @@
+import type { ChatProtocol } from "../../http/chatProtocol.ts"
+import { openAiErrorBody } from "../openai/error.ts"
+import { collectCompletion } from "./collect.ts"
+import { type CompletionWire, decodeCompletionRequest } from "./decode.ts"
+import { completionStream } from "./encode.ts"
+
+/**
+ * OpenAI's Chat Completions, `POST /v1/chat/completions` (docs/DESIGN.md
+ * §14): any OpenAI client reaches parley's governed tool loop unchanged.
+ */
+export const chatCompletionsProtocol: ChatProtocol<CompletionWire> = {
+  name: "chat-completions",
+  decode: decodeCompletionRequest,
+  stream: completionStream,
+  collect: collectCompletion,
+  errorBody: openAiErrorBody
+}
