@@ -128,3 +128,21 @@ describe("POST /v1/chat/completions through the openai SDK (issue 20 part 2)", (
       .rejects.toBeInstanceOf(OpenAI.BadRequestError)
   })
 })
+
+describe("a stream that breaks off on /v1/chat/completions", () => {
+  it("ends with an error event the SDK raises, after the text so far", async () => {
+    gateway.upstream.enqueue({ type: "broken", afterChunks: 2 })
+    const stream = await client.chat.completions.create({
+      model: "test/m1",
+      messages: [{ role: "user", content: "Go" }],
+      stream: true
+    })
+    let text = ""
+    const error = await (async () => {
+      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? ""
+    })().catch((e: unknown) => e)
+    expect(text.length).toBeGreaterThan(0)
+    expect(error).toBeInstanceOf(OpenAI.APIError)
+    expect(String((error as Error).message)).toContain("test")
+  })
+})

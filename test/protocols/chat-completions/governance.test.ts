@@ -1,0 +1,124 @@
+import OpenAI from "openai"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startGateway, type TestGateway, UPSTREAM_API_KEY } from "../../support/gateway.ts"
+import { bearer, postJson } from "../../support/http.ts"
+import { makeTestTool } from "../../support/tools.ts"
+
+let gateway: TestGateway
+let secret: string
+let client: OpenAI
+
+beforeAll(async () => {
+  gateway = await startGateway({ tools: [makeTestTool({ name: "echo" }), makeTestTool({ name: "dangerous" })] })
+  ;({ secret } = await gateway.createKey({ approve: ["dangerous"] }))
+  client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: secret, maxRetries: 0 })
+})
+afterAll(() => gateway.close())
+
+const ask = (extra: Record<string, unknown> = {}, on = client) =>
+  on.chat.completions.create({ model: "test/m1", messages: [{ role: "user", content: "Hi" }], ...extra } as never)
+
+const url = () => `${gateway.url}/v1/chat/completions`
+const body = { model: "test/m1", messages: [{ role: "user", content: "Hi" }] }
+
+describe("the same governance as /api/v1/chat on /v1/chat/completions (issue 20 parts 4 and 5)", () => {
+  it("refuses a model the key may not use with PermissionDeniedError, correlation id in the header", async () => {
+    const { secret: narrow } = await gateway.createKey({ models: ["test/m2"] })
+    const response = await postJson(url(), body, bearer(narrow))
+    expect(response.status).toBe(403)
+    expect(response.headers.get("x-correlation-id")).toBeTruthy()
+    expect(await response.json()).toMatchObject({
+      error: { type: "permission_error", code: "model_not_allowed", param: "model" }
+    })
+    const narrowClient = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: narrow, maxRetries: 0 })
+    await expect(ask({}, narrowClient)).rejects.toBeInstanceOf(OpenAI.PermissionDeniedError)
+  })
+
+  it("answers a 401 without a correlation id", async () => {
+    const response = await postJson(url(), body, bearer("pk_wrong"))
+    expect(response.status).toBe(401)
+    expect(response.headers.get("x-correlation-id")).toBeNull()
+    expect((await response.json()).error.type).toBe("authentication_error")
+  })
+
+  it("refuses past a limit with RateLimitError and Retry-After", async () => {
+    const { secret: limited } = await gateway.createKey({ limits: { requestsPerMinute: 1 } })
+    gateway.upstream.enqueue({ type: "text", text: "ok" })
+    expect((await postJson(url(), body, bearer(limited))).status).toBe(200)
+    const refused = await postJson(url(), body, bearer(limited))
+    expect(refused.status).toBe(429)
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0)
+    expect((await refused.json()).error).toMatchObject({ type: "rate_limit_error", code: "limit_exceeded" })
+    const limitedClient = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: limited, maxRetries: 0 })
+    await expect(ask({}, limitedClient)).rejects.toBeInstanceOf(OpenAI.RateLimitError)
+  })
+
+  it("passes a provider's refusal on as InternalServerError without its key", async () => {
+    gateway.upstream.enqueue({
+      type: "error",
+      status: 400,
+      body: { error: { message: `bad request for key ${UPSTREAM_API_KEY}` } }
+    })
+    const error = await ask().catch((e) => e)
+    expect(error).toBeInstanceOf(OpenAI.InternalServerError)
+    expect(error.status).toBe(500)
+    expect(JSON.stringify(error.error)).not.toContain(UPSTREAM_API_KEY)
+  })
+
+  it("refuses a server tool that needs approval as a tool error naming the rule, and goes on", async () => {
+    gateway.upstream.enqueue({
+      type: "tool-calls",
+      calls: [{ id: "call_d", name: "dangerous", arguments: { text: "x" } }]
+    })
+    gateway.upstream.enqueue({ type: "text", text: "I may not." })
+    const completion = await client.chat.completions.create({
+      model: "test/m1",
+      messages: [{ role: "user", content: "Do it" }],
+      // @ts-expect-error parley's server-tool fields ride along as extra body fields
+      allowedTools: ["dangerous"]
+    })
+    expect(completion.choices[0]!.message.content).toBe("I may not.")
+    const told = gateway.upstream.requests.at(-1)!.body.messages.at(-1)
+    expect(told).toMatchObject({ role: "tool", tool_call_id: "call_d" })
+    expect(told.content).toContain("approvalRequired")
+  })
+
+  it("records the ledger row with protocol chat-completions", async () => {
+    const { id, secret: own } = await gateway.createKey()
+    gateway.upstream.enqueue({ type: "text", text: "ok", usage: { promptTokens: 5, completionTokens: 1 } })
+    expect((await postJson(url(), body, bearer(own))).status).toBe(200)
+    const [row] = await gateway.ledgerRows({ keyId: id })
+    expect(row).toMatchObject({ protocol: "chat-completions", status: 200, model: "test/m1" })
+  })
+
+  it("aborts the model call when the client goes away", async () => {
+    gateway.upstream.enqueue({ type: "hang" })
+    const controller = new AbortController()
+    const before = gateway.upstream.requests.length
+    // parley answers once the model does: the request waits for its first chunk when the client leaves.
+    const pending = client.chat.completions.create(
+      { model: "test/m1", messages: [{ role: "user", content: "Hang" }], stream: true },
+      { signal: controller.signal }
+    ).catch((error: unknown) => error)
+    await expect.poll(() => gateway.upstream.requests.length, { timeout: 3_000 }).toBe(before + 1)
+    const upstreamCall = gateway.upstream.requests.at(-1)!
+    controller.abort()
+    expect(await pending).toBeInstanceOf(OpenAI.APIUserAbortError)
+    await expect.poll(() => upstreamCall.aborted, { timeout: 3_000 }).toBe(true)
+  })
+
+  it("takes an image as a data URL part and sends it to the model", async () => {
+    gateway.upstream.enqueue({ type: "text", text: "A dot." })
+    const png =
+      "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+    await client.chat.completions.create({
+      model: "test/m1",
+      messages: [{
+        role: "user",
+        content: [{ type: "text", text: "What is it?" }, { type: "image_url", image_url: { url: png } }]
+      }]
+    })
+    const content = gateway.upstream.requests.at(-1)!.body.messages.at(-1).content
+    expect(content[1]).toMatchObject({ type: "image_url", image_url: { url: png } })
+  })
+})
