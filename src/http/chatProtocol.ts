@@ -36,7 +36,7 @@ export interface ChatProtocol<Wire = unknown> {
   readonly collect: (run: CollectedRun, answering: Answering<Wire>) => unknown
   /**
    * A failure before the answer began, in the protocol's error envelope; `undefined` for one nothing expected.
-   * A 401 goes without the correlation id header.
+   * A 401 goes without the correlation id header. `wire` is there once the body was decoded.
    */
-  readonly errorBody: (failure: ApiFailure | undefined, correlationId: string) => ErrorBody
+  readonly errorBody: (failure: ApiFailure | undefined, correlationId: string, wire: Wire | undefined) => ErrorBody
 }

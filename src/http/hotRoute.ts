@@ -44,6 +44,8 @@ export const makeHotRoute = <Wire>(protocol: ChatProtocol<Wire>) =>
     const observer = yield* requestObserver
     const tracing = yield* Tracing
     const chatRun = yield* makeChatRun
+    // A request's decoded options, for the errors after decoding (their paths are the body's own).
+    const decoded = new WeakMap<RequestFacts, Wire>()
 
     const answer = (
       req: IncomingMessage,
@@ -62,6 +64,7 @@ export const makeHotRoute = <Wire>(protocol: ChatProtocol<Wire>) =>
         log.keyed(key)
         const body = facts.body = yield* readJsonBody(req, res, config.bodyLimitBytes)
         const { request, wire } = yield* protocol.decode(body)
+        decoded.set(facts, wire)
         const plan = facts.plan = yield* planner.plan(request, key)
         const headers = planHeaders(plan, correlationId)
         if (plan._tag === "Report") return writeJson(res, 200, plan.report, headers)
@@ -102,7 +105,7 @@ export const makeHotRoute = <Wire>(protocol: ChatProtocol<Wire>) =>
         if (sse?.started) return Effect.sync(() => sse.fail(failure.value))
         return Effect.sync(() => {
           settleUnreadBody(req, res)
-          writeError(res, protocol.errorBody(failure.value, correlationId), correlationId)
+          writeError(res, protocol.errorBody(failure.value, correlationId, decoded.get(facts)), correlationId)
         })
       }
       return logUnexpected(cause, correlationId).pipe(
@@ -110,7 +113,7 @@ export const makeHotRoute = <Wire>(protocol: ChatProtocol<Wire>) =>
           if (sse?.started) sse.fail(undefined)
           else if (!res.headersSent) {
             settleUnreadBody(req, res)
-            writeError(res, protocol.errorBody(undefined, correlationId), correlationId)
+            writeError(res, protocol.errorBody(undefined, correlationId, undefined), correlationId)
           } else res.destroy()
         }))
       )
@@ -123,7 +126,7 @@ export const makeHotRoute = <Wire>(protocol: ChatProtocol<Wire>) =>
       if (sse?.started) return sse.fail(failure)
       if (res.headersSent) return void res.destroy()
       settleUnreadBody(req, res)
-      writeError(res, protocol.errorBody(failure, correlationId), correlationId)
+      writeError(res, protocol.errorBody(failure, correlationId, undefined), correlationId)
     }
 
     return ((req, res) => {

@@ -19,6 +19,8 @@ export interface CompletionWire {
   readonly includeUsage: boolean
   /** The client's tools: their calls are `tool_calls`; parley's never are. */
   readonly clientTools: ReadonlySet<string>
+  /** Where each message of the internal conversation is in the body (./messages.ts). */
+  readonly origins: ReadonlyArray<number>
 }
 
 const decode = Schema.decodeUnknownResult(CompletionRequest, { errors: "all" })
@@ -96,7 +98,8 @@ export const decodeCompletionRequest = (
     ])
   }
   const request = result.success
-  const messageIssues = request.messages.flatMap((message, index) =>
+  // The body's own messages: decoding dropped the fields it does not know.
+  const messageIssues = (body as { readonly messages: ReadonlyArray<unknown> }).messages.flatMap((message, index) =>
     unknownFieldIssues(message, messageFields, none, `messages[${index}]`)
   )
   if (messageIssues.length > 0) return invalid(messageIssues)
@@ -133,7 +136,8 @@ export const decodeCompletionRequest = (
     wire: {
       model: request.model,
       includeUsage: request.stream_options?.include_usage === true,
-      clientTools: new Set(clientTools.map((tool) => tool.name))
+      clientTools: new Set(clientTools.map((tool) => tool.name)),
+      origins: conversation.origins
     }
   })
 }

@@ -7,6 +7,8 @@ type Part = UIMessage["parts"][number]
 export interface Conversation {
   readonly system: string | undefined
   readonly messages: ReadonlyArray<UIMessage>
+  /** Where each of `messages` is in the body's `messages`: errors name the client's own places. */
+  readonly origins: ReadonlyArray<number>
 }
 
 const dataUrlType = /^data:([^;,]+)[;,]/
@@ -70,6 +72,7 @@ export const toConversation = (messages: ReadonlyArray<CompletionMessage>): Conv
 const convert = (messages: ReadonlyArray<CompletionMessage>): Conversation => {
   const system: Array<string> = []
   const out: Array<UIMessage> = []
+  const origins: Array<number> = []
   let leading = true
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index]!
@@ -80,15 +83,20 @@ const convert = (messages: ReadonlyArray<CompletionMessage>): Conversation => {
       case "developer": {
         const text = textOf(message.content)
         if (leading) system.push(text)
-        else out.push({ id, role: "system", parts: [{ type: "text", text }] })
+        else {
+          origins.push(index)
+          out.push({ id, role: "system", parts: [{ type: "text", text }] })
+        }
         continue
       }
       case "user":
         leading = false
+        origins.push(index)
         out.push({ id, role: "user", parts: contentParts(message.content, at, true) })
         continue
       case "assistant": {
         leading = false
+        origins.push(index)
         const parts: Array<Part> = []
         if (typeof message.reasoning_content === "string" && message.reasoning_content !== "") {
           parts.push({ type: "reasoning", text: message.reasoning_content })
@@ -132,5 +140,5 @@ const convert = (messages: ReadonlyArray<CompletionMessage>): Conversation => {
         throw new Refused(`"${at}.role" "function" is deprecated and not supported: use "tool" messages`)
     }
   }
-  return { system: system.length === 0 ? undefined : system.join("\n\n"), messages: out }
+  return { system: system.length === 0 ? undefined : system.join("\n\n"), messages: out, origins }
 }

@@ -1,5 +1,6 @@
 import type { ChatProtocol } from "../../http/chatProtocol.ts"
 import { openAiErrorBody } from "../openai/error.ts"
+import { withBodyPaths } from "./bodyPaths.ts"
 import { collectCompletion } from "./collect.ts"
 import { type CompletionWire, decodeCompletionRequest } from "./decode.ts"
 import { completionStream } from "./encode.ts"
@@ -13,5 +14,6 @@ export const chatCompletionsProtocol: ChatProtocol<CompletionWire> = {
   decode: decodeCompletionRequest,
   stream: completionStream,
   collect: collectCompletion,
-  errorBody: openAiErrorBody
+  errorBody: (failure, _correlationId, wire) =>
+    openAiErrorBody(failure === undefined || wire === undefined ? failure : withBodyPaths(failure, wire.origins))
 }

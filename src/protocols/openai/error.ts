@@ -27,11 +27,17 @@ const snakeCase = (tag: string) => tag.replace(/(?<=[a-z0-9])([A-Z])/g, "_$1").t
 // A request failure's first issue starts with the field it is about, quoted (domain/requestIssues.ts).
 const paramOf = (failure: ApiFailure): string | null => {
   switch (failure._tag) {
-    case "InvalidRequest":
-      return /^"([^"]+)"/.exec(failure.issues[0] ?? "")?.[1] ?? null
+    case "InvalidRequest": {
+      const first = failure.issues[0] ?? ""
+      // The model id's own message is a whole sentence (domain/ChatRequest.ts).
+      return first.startsWith("Invalid model format") ? "model" : /^"([^"]+)"/.exec(first)?.[1] ?? null
+    }
     case "InvalidHistory":
     case "InvalidApproval":
+    case "UnfetchablePart":
       return failure.path
+    case "EmptyConversation":
+      return "messages"
     case "UnknownModel":
     case "ModelNotAllowed":
       return "model"

@@ -121,4 +121,28 @@ describe("the same governance as /api/v1/chat on /v1/chat/completions (issue 20 
     const content = gateway.upstream.requests.at(-1)!.body.messages.at(-1).content
     expect(content[1]).toMatchObject({ type: "image_url", image_url: { url: png } })
   })
+
+  it("names the body's own place of an image URL the outbound policy will not fetch", async () => {
+    const response = await postJson(url(), {
+      model: "test/m1",
+      messages: [
+        { role: "system", content: "Look closely." },
+        {
+          role: "user",
+          content: [{ type: "text", text: "What is it?" }, {
+            type: "image_url",
+            image_url: { url: "http://127.0.0.1:9/cat.png" }
+          }]
+        }
+      ]
+    }, bearer(secret))
+    expect(response.status).toBe(400)
+    const { error } = await response.json()
+    expect(error).toMatchObject({
+      type: "invalid_request_error",
+      code: "unfetchable_part",
+      param: "messages[1].content[1]"
+    })
+    expect(error.message).toContain(`"messages[1].content[1]"`)
+  })
 })

@@ -20,11 +20,11 @@ describe("the ui protocol words failures in a stream as its error bodies do", ()
   })
 
   it("error bodies are the spec's, and nothing internal for the unexpected", () => {
-    expect(uiProtocol.errorBody(new ServerShuttingDown(), "c1")).toMatchObject({
+    expect(uiProtocol.errorBody(new ServerShuttingDown(), "c1", undefined)).toMatchObject({
       status: 503,
       body: { correlationId: "c1" }
     })
-    expect(uiProtocol.errorBody(undefined, "c1")).toMatchObject({
+    expect(uiProtocol.errorBody(undefined, "c1", undefined)).toMatchObject({
       status: 500,
       body: { error: "InternalServerError", message: "An unexpected error occurred", correlationId: "c1" }
     })

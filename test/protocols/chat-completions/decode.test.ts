@@ -1,0 +1,139 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Arbitrary, Effect, Exit, Schema } from "effect"
+import { InvalidRequest } from "../../../src/domain/requestErrors.ts"
+import { decodeCompletionRequest } from "../../../src/protocols/chat-completions/decode.ts"
+import { CompletionRequest } from "../../../src/protocols/chat-completions/request.ts"
+import { validBodies } from "./generators.ts"
+
+const user = [{ role: "user", content: "Hi" }]
+const body = (extra: Record<string, unknown> = {}) => ({ model: "test/m1", messages: user, ...extra })
+
+/** Decoding never dies: it succeeds, or fails with an InvalidRequest with issues. */
+const decodesOrRejects = (value: unknown) =>
+  Effect.gen(function*() {
+    const exit = yield* Effect.exit(decodeCompletionRequest(value))
+    if (Exit.isFailure(exit)) {
+      const error = yield* Effect.flip(exit)
+      assert.instanceOf(error, InvalidRequest)
+      assert.isTrue(error.issues.length > 0)
+    }
+    return exit
+  })
+
+const issues = (value: unknown) => Effect.map(Effect.flip(decodeCompletionRequest(value)), (error) => error.issues)
+
+describe("decodeCompletionRequest", () => {
+  it.effect.each(
+    [
+      [body({ n: 2 }), `"n" is not supported: parley answers one choice: leave it out or send 1`],
+      [body({ logprobs: true }), `"logprobs" is not supported: parley does not return log probabilities`],
+      [body({ mystery: 1 }), `"mystery" is not a known field`],
+      [body({ temprature: 1 }), `"temprature" is not a known field (did you mean "temperature"?)`],
+      [body({ temperature: 3 }), `"temperature" must be a number from 0 to 2`],
+      [body({ messages: [{ role: "tool", tool_call_id: "x", content: "r" }] }), `"messages[0]" is a tool message`],
+      [
+        body({
+          messages: [{
+            role: "assistant",
+            content: null,
+            tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "{}" } }]
+          }]
+        }),
+        `"messages[0].tool_calls[0]" (id "c") has no answer`
+      ],
+      [
+        body({ messages: [{ role: "function", name: "f", content: "x" }] }),
+        `"messages[0].role" "function" is deprecated`
+      ],
+      [body({ messages: [{ role: "user", content: "x", extra: 1 }] }), `"messages[0].extra" is not a known field`]
+    ] as const
+  )("%j → %s", ([value, start]) =>
+    Effect.gen(function*() {
+      const found = yield* issues(value)
+      assert.isTrue(found.some((issue) => issue.startsWith(start)), found.join("; "))
+    }))
+
+  it.effect("takes the defaults a client spells out", () =>
+    Effect.gen(function*() {
+      const { request } = yield* decodeCompletionRequest(
+        body({ n: 1, logprobs: false, store: false, service_tier: "auto", modalities: ["text"] })
+      )
+      assert.strictEqual(request.model, "test/m1")
+    }))
+
+  it.effect("maps the settings, the leading instructions and the client's tools", () =>
+    Effect.gen(function*() {
+      const { request, wire } = yield* decodeCompletionRequest(body({
+        messages: [{ role: "developer", content: "Be brief." }, ...user],
+        temperature: 0.5,
+        stop: "END",
+        max_completion_tokens: 40,
+        reasoning_effort: "low",
+        response_format: { type: "json_schema", json_schema: { name: "a", schema: { type: "object" } } },
+        tools: [{ type: "function", function: { name: "lookup", parameters: { type: "object" } } }],
+        tool_choice: { type: "function", function: { name: "lookup" } },
+        stream: true,
+        stream_options: { include_usage: true }
+      }))
+      assert.strictEqual(request.systemPrompt, "Be brief.")
+      assert.deepStrictEqual(request.settings, {
+        temperature: 0.5,
+        stopSequences: ["END"],
+        responseFormat: { type: "json", name: "a", schema: { type: "object" } },
+        reasoning: "low"
+      })
+      assert.strictEqual(request.maxOutputTokens, 40)
+      assert.deepStrictEqual(request.toolChoice, { type: "tool", toolName: "lookup" })
+      assert.deepStrictEqual(request.clientTools?.map((tool) => tool.name), ["lookup"])
+      assert.deepStrictEqual(wire, {
+        model: "test/m1",
+        includeUsage: true,
+        clientTools: new Set(["lookup"]),
+        origins: [1]
+      })
+    }))
+})
+
+const knownFields = Object.keys(CompletionRequest.fields)
+
+describe("decodeCompletionRequest: properties", () => {
+  it.effect.prop("any valid body decodes, its conversation whole", [validBodies], ([value]) =>
+    Effect.gen(function*() {
+      const { request } = yield* decodeCompletionRequest(value)
+      assert.strictEqual(request.model, value.model)
+      assert.strictEqual(request.stream, value.stream === true)
+      const tools = value.messages.filter((message: { role: string }) => message.role === "tool").length
+      const parts = request.messages.flatMap((message) => message.parts).filter((part) => part.type === "dynamic-tool")
+      assert.strictEqual(parts.length, tools)
+    }))
+
+  it.effect.prop(
+    "a valid body with one field set to anything decodes or answers 400 naming that field",
+    [validBodies, Arbitrary.schema(Schema.Literals(knownFields)), Arbitrary.schema(Schema.Json)],
+    ([value, field, wrong]) =>
+      Effect.gen(function*() {
+        const exit = yield* decodesOrRejects({ ...value, [field]: wrong })
+        if (Exit.isSuccess(exit)) return
+        const error = yield* Effect.flip(exit)
+        const names = (issue: string) =>
+          issue.startsWith(`"${field}`) || (field === "model" && issue.startsWith("Invalid model format"))
+        assert.isTrue(error.issues.some(names), error.issues.join("; "))
+      })
+  )
+
+  it.effect.prop(
+    "a field OpenAI does not document answers 400 naming it",
+    [validBodies, Arbitrary.schema(Schema.String.check(Schema.isPattern(/^x_[a-z]{1,10}$/)))],
+    ([value, field]) =>
+      Effect.gen(function*() {
+        const found = yield* issues({ ...value, [field]: 1 })
+        assert.include(found[0], `"${field}" is not a known field`)
+      })
+  )
+
+  it.effect.prop(
+    "any JSON value decodes or is an InvalidRequest, never a defect",
+    [Arbitrary.schema(Schema.Json)],
+    ([json]) => Effect.asVoid(decodesOrRejects(json))
+  )
+})
