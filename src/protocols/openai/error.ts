@@ -1,6 +1,6 @@
 import type { ErrorBody } from "../../http/errorResponse.ts"
-import { type ApiFailure, type Status, wireError } from "../../http/errorTable.ts"
 import { UNEXPECTED_MESSAGE } from "../../http/errorResponse.ts"
+import { type ApiFailure, type Status, wireError } from "../../http/errorTable.ts"
 
 /**
  * OpenAI's error envelope `{error: {message, type, param, code}}` for the
@@ -34,6 +34,7 @@ const paramOf = (failure: ApiFailure): string | null => {
       return failure.path
     case "UnknownModel":
     case "ModelNotAllowed":
+    case "ModelNotFound":
       return "model"
     case "UnknownTool":
     case "ToolNotAllowed":
