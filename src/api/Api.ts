@@ -2,6 +2,7 @@ import { HttpApi, OpenApi } from "effect/http-api"
 import { AdminApi } from "./AdminApi.ts"
 import { CatalogApi } from "./CatalogApi.ts"
 import { ChatApi } from "./ChatApi.ts"
+import { OpenAiApi } from "./OpenAiApi.ts"
 import { openNestedObjects } from "./openNestedObjects.ts"
 import { SandboxApi } from "./SandboxApi.ts"
 import { SystemApi } from "./SystemApi.ts"
@@ -13,6 +14,7 @@ export class Api extends HttpApi.make("parley")
   .add(SystemApi)
   .add(SandboxApi)
   .add(AdminApi)
+  .add(OpenAiApi)
   .annotateMerge(
     OpenApi.annotations({
       title: "parley",
@@ -24,8 +26,9 @@ export class Api extends HttpApi.make("parley")
 {}
 
 /**
- * The part of the contract the router serves: all but chat, which the
- * gateway's server answers before routing (`http/hotRoute.ts`).
+ * The part of the contract the router serves with its handlers: all but chat,
+ * which the gateway's server answers before routing (`http/hotRoute.ts`), and
+ * the OpenAI doors, routed to a protocol's own route (`protocols/openai/`).
  */
 export class RoutedApi extends HttpApi.make("parley")
   .add(CatalogApi)

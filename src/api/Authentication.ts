@@ -11,7 +11,7 @@ export class CurrentKey extends Context.Service<CurrentKey, ApiKey>()("parley/ap
  * given `Bearer`, sent `Basic username:password` in its examples.
  * Credentials are compared case-insensitively either way (RFC 9110 §11.1).
  */
-const ApiKeyBearer = HttpApiSecurity.http({ scheme: "bearer" }).pipe(
+export const ApiKeyBearer = HttpApiSecurity.http({ scheme: "bearer" }).pipe(
   HttpApiSecurity.annotateMerge(OpenApi.annotations({
     format: "parley API key",
     description: "An API key from `npx parley keys create`, sent as `Authorization: Bearer <key>`."

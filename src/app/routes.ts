@@ -13,6 +13,7 @@ import { McpEndpoint } from "../http/mcpEndpoint.ts"
 import { MetricsRoute } from "../http/metricsRoute.ts"
 import { SandboxHandlers } from "../http/sandboxHandlers.ts"
 import { SystemHandlers } from "../http/systemHandlers.ts"
+import { OpenAiModelsRoute } from "../protocols/openai/models.ts"
 
 // Generated from the whole contract: chat is declared here although the server answers it before routing.
 const OpenApiDocument = HttpRouter.use((router) =>
@@ -43,13 +44,17 @@ const docsPage: HttpApiScalar.ScalarConfig & {
   customCss: ":root { --scalar-font: system-ui, sans-serif; --scalar-font-code: ui-monospace, monospace; }"
 }
 
-/** Every routed endpoint (all but POST /api/v1/chat), /openapi.json, the docs page, /mcp, the console and the gateway middleware. */
+/**
+ * Every routed endpoint (all but POST /api/v1/chat), the OpenAI doors' model
+ * list, /openapi.json, the docs page, /mcp, the console and the gateway middleware.
+ */
 export const Routes = Layer.mergeAll(
   HttpApiBuilder.layer(RoutedApi).pipe(
     Layer.provide([CatalogHandlers, SystemHandlers, SandboxHandlers, AdminHandlers]),
     Layer.provide([AuthenticationLive, AdminAuthenticationLive])
   ),
   OpenApiDocument,
+  OpenAiModelsRoute,
   MetricsRoute,
   McpEndpoint,
   HttpApiScalar.layer(Api, { path: "/docs", scalar: docsPage }),

@@ -62,9 +62,12 @@ export class ApiKeys extends Context.Service<ApiKeys, {
    * From the raw Authorization header value. Fails with the spec's exact 401
    * messages, or 503 when the external authentication service cannot answer.
    * The key's allow-lists are the effective ones (key ∩ account).
+   * `apiKey` is an `x-api-key` header's value, for the routes that take one
+   * (Anthropic's clients send it): read only when Authorization is absent.
    */
   readonly authenticate: (
-    authorization: string | undefined
+    authorization: string | undefined,
+    apiKey?: string | undefined
   ) => Effect.Effect<ApiKey, Unauthenticated | AuthServiceUnavailable>
   readonly create: (input: NewKey) => Effect.Effect<{ key: ApiKey; secret: string }>
   /** Every key, or one account's (as stored: not narrowed by the account). */
@@ -110,10 +113,11 @@ export class ApiKeys extends Context.Service<ApiKeys, {
         }
 
         // Untraced: a span costs ~20 µs a call, and this runs on every request (BENCHMARKS.md).
-        const authenticate = Effect.fnUntraced(function*(authorization: string | undefined) {
-          if (authorization === undefined || authorization.trim() === "") return yield* new MissingAuthorization()
-          const token = bearer.exec(authorization)?.[1]
-          if (token === undefined) return yield* new InvalidAuthorizationFormat()
+        const authenticate = Effect.fnUntraced(function*(authorization: string | undefined, apiKey?: string) {
+          const hasAuthorization = authorization !== undefined && authorization.trim() !== ""
+          const token = hasAuthorization ? bearer.exec(authorization)?.[1] : apiKey?.trim()
+          if (hasAuthorization && token === undefined) return yield* new InvalidAuthorizationFormat()
+          if (token === undefined || token === "") return yield* new MissingAuthorization()
           // Only tokens that cannot be local keys go out: an unknown `pk_…` is never sent to a third party.
           if (!looksLikeSecret(token)) {
             return introspect === undefined ? yield* new InvalidApiKey() : yield* introspect(token)

@@ -1,4 +1,5 @@
 import { Clock, Effect } from "effect"
+import { HttpServerResponse } from "effect/http"
 
 /**
  * A small time-bounded cache of encoded response bodies. GET /models and
@@ -18,3 +19,10 @@ export const makeResponseCache = (ttlMillis: number, maxEntries = 1_000) => {
     })
   return { get, clear: Effect.sync(() => entries.clear()) }
 }
+
+/** A cached body as JSON the client may keep too: `private`, for it is one key's. */
+export const cachedJson = (body: string, maxAgeSeconds = 3600) =>
+  HttpServerResponse.text(body, {
+    contentType: "application/json",
+    headers: { "cache-control": `private, max-age=${maxAgeSeconds}` }
+  })

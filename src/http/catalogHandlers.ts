@@ -1,27 +1,20 @@
 import { Effect } from "effect"
-import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { CurrentKey } from "../api/Authentication.ts"
-import { allowsModel, allowsTool } from "../domain/ApiKey.ts"
+import { allowsTool } from "../domain/ApiKey.ts"
 import { configSchemaDocument } from "../domain/ChatContext.ts"
 import { promptTypeDescriptions, promptTypes } from "../domain/PromptType.ts"
 import { McpRegistry } from "../mcp/McpRegistry.ts"
-import { ModelRegistry } from "../models/ModelRegistry.ts"
 import { ChangeFeed } from "../store/ChangeFeed.ts"
 import type { Tool } from "../tools/Tool.ts"
 import { ToolRegistry } from "../tools/ToolRegistry.ts"
-import { makeResponseCache } from "./ResponseCache.ts"
+import { makeKeyModels } from "./keyModels.ts"
+import { cachedJson, makeResponseCache } from "./ResponseCache.ts"
 
 const HOUR_MS = 3_600_000
 /** With MCP servers, a key's tools follow the servers' lists (kept 5 min by default; docs/DESIGN.md §9). */
 const MCP_MAX_AGE_S = 60
-
-const cachedJson = (body: string, maxAgeSeconds = 3600) =>
-  HttpServerResponse.text(body, {
-    contentType: "application/json",
-    headers: { "cache-control": `private, max-age=${maxAgeSeconds}` }
-  })
 
 const describeTool = (tool: Tool) => ({
   name: tool.name,
@@ -37,41 +30,28 @@ export const CatalogHandlers = HttpApiBuilder.group(
   Api,
   "catalog",
   Effect.fn(function*(handlers) {
-    const models = yield* ModelRegistry
+    const keyModels = yield* makeKeyModels((models) => ({
+      success: true,
+      data: {
+        models: models.map(({ categories, contextWindow, id, name }) => ({ id, name, categories, contextWindow }))
+      }
+    }))
     const tools = yield* ToolRegistry
     const mcp = yield* McpRegistry
-    const modelsCache = makeResponseCache(HOUR_MS)
-    // A SIGHUP reload replaces the catalog (docs/DESIGN.md §8): the answers built from the old one go with it.
-    let cachedCatalog = models.catalog
     const toolsCache = makeResponseCache(HOUR_MS)
     // Bodies are kept by allow-list, so a key's new lists already pick another entry; the tools of MCP servers
     // are not in that key, so their changes clear the bodies, and key and account changes do too, on every
     // instance (docs/DESIGN.md §8). Changes are rare; the next request rebuilds.
     const feed = yield* ChangeFeed
-    const clear = () => Effect.andThen(modelsCache.clear, toolsCache.clear)
-    yield* Effect.forEach(["keys", "accounts", "mcp-servers"] as const, (topic) => feed.subscribe(topic, clear))
+    yield* Effect.forEach(
+      ["keys", "accounts", "mcp-servers"] as const,
+      (topic) => feed.subscribe(topic, () => toolsCache.clear)
+    )
     const promptTypeList = promptTypes.map((id) => ({ id, description: promptTypeDescriptions[id] }))
     const configSchema = configSchemaDocument()
 
     return handlers
-      .handle("models", () =>
-        Effect.gen(function*() {
-          const key = yield* CurrentKey
-          if (models.catalog !== cachedCatalog) {
-            cachedCatalog = models.catalog
-            yield* modelsCache.clear
-          }
-          const body = yield* modelsCache.get(key.allowedModels.join("\n"), () =>
-            JSON.stringify({
-              success: true,
-              data: {
-                models: models.catalog
-                  .filter((entry) => allowsModel(key, entry.id))
-                  .map(({ id, name, categories, contextWindow }) => ({ id, name, categories, contextWindow }))
-              }
-            }))
-          return cachedJson(body)
-        }))
+      .handle("models", () => Effect.flatMap(Effect.service(CurrentKey), keyModels))
       .handle("tools", () =>
         Effect.gen(function*() {
           const key = yield* CurrentKey

@@ -40,14 +40,15 @@ export const unexpectedBody = (correlationId: string): ErrorBody => ({
   }
 })
 
-const toResponse = ({ body, headers, status }: ErrorBody) =>
+/** An error body, in whichever envelope, as the routed response. */
+export const errorBodyResponse = ({ body, headers, status }: ErrorBody): HttpServerResponse.HttpServerResponse =>
   HttpServerResponse.jsonUnsafe(body, { status, ...(headers === undefined ? {} : { headers }) })
 
 export const renderError = (failure: ApiFailure, correlationId: string): HttpServerResponse.HttpServerResponse =>
-  toResponse(errorBody(failure, correlationId))
+  errorBodyResponse(errorBody(failure, correlationId))
 
 export const unexpectedError = (correlationId: string): HttpServerResponse.HttpServerResponse =>
-  toResponse(unexpectedBody(correlationId))
+  errorBodyResponse(unexpectedBody(correlationId))
 
 /** Renders a failure of a routed handler, with the request's correlation id. */
 export const errorResponse = (failure: ApiFailure): Effect.Effect<HttpServerResponse.HttpServerResponse> =>

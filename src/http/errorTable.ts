@@ -23,6 +23,7 @@ import type {
   ForeignOrigin,
   InvalidMetricsToken,
   MethodNotAllowed,
+  ModelNotFound,
   RouteNotFound,
   ServerShuttingDown,
   UnreadableBody
@@ -57,6 +58,7 @@ export type ApiFailure =
   | UnreadableBody
   | BodyTooLarge
   | RouteNotFound
+  | ModelNotFound
   | MethodNotAllowed
   | SandboxNotFound
   | SandboxElsewhere
@@ -172,6 +174,7 @@ const table: { readonly [Tag in ApiFailure["_tag"]]: Row<Failure<Tag>> } = {
   SandboxForbidden: row(403, (e) => ({ sandboxId: e.sandboxId })),
   SandboxOwnedByOperator: row(403, (e) => ({ sandboxId: e.sandboxId })),
   RouteNotFound: row(404),
+  ModelNotFound: row(404, (e) => ({ model: e.model })),
   MethodNotAllowed: row(405, (e) => ({ allowed: e.allowed })),
   SandboxNotFound: (e) => ({
     status: 404,

@@ -35,6 +35,18 @@ export class RouteNotFound extends Schema.TaggedError<RouteNotFound>()("RouteNot
   }
 }
 
+/**
+ * GET /v1/models/{model} of a model that does not exist or that the key may
+ * not use: one answer for both, so a key cannot probe which models exist.
+ */
+export class ModelNotFound extends Schema.TaggedError<ModelNotFound>()("ModelNotFound", {
+  model: Schema.String
+}) {
+  override get message() {
+    return `The model "${this.model}" does not exist or your API key may not use it. GET /v1/models lists the ones it may.`
+  }
+}
+
 /** `path` has an endpoint, but not for `method` (docs/DESIGN.md §3.22); `allowed` are the methods it answers. */
 export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()("MethodNotAllowed", {
   method: Schema.String,

@@ -9,6 +9,9 @@ const ROUTES: ReadonlyArray<readonly [RegExp, string]> = [
   [/^\/api\/v1\/(models|tools|prompt-types|config-schema)$/, "/api/v1/$1"],
   [/^\/api\/v1\/sandboxes$/, "/api/v1/sandboxes"],
   [/^\/api\/v1\/sandboxes\/[^/]+$/, "/api/v1/sandboxes/:id"],
+  [/^\/v1\/models$/, "/v1/models"],
+  // A model id holds a `/`: the rest of the path is the id.
+  [/^\/v1\/models\/.+$/, "/v1/models/:model"],
   [/^\/admin\/v1(\/|$)/, "/admin/v1"],
   [/^\/console(\/|$)/, "/console"],
   [/^\/(health|ready|metrics|openapi\.json|docs|mcp)$/, "/$1"]

@@ -65,6 +65,35 @@ describe("/openapi.json", () => {
     assert.strictEqual(spec.components.schemas.Sandbox.properties.display.properties.width.type, "integer")
   })
 
+  it("documents GET /v1/models and /v1/models/{model}: OpenAI's shapes, either key header, OpenAI's errors (docs/DESIGN.md §14)", () => {
+    const schemaOf = (response: any) => {
+      const schema = response.content["application/json"].schema
+      return spec.components.schemas[schema.$ref.split("/").at(-1)]
+    }
+    const list = spec.paths["/v1/models"].get
+    const retrieve = spec.paths["/v1/models/{model}"].get
+    for (const operation of [list, retrieve]) {
+      assert.deepStrictEqual(operation.tags, ["openai"])
+      assert.deepStrictEqual(operation.security, [{ bearer: [] }, { apiKey: [] }])
+      assert.hasAllKeys(schemaOf(operation.responses["401"]).properties.error.properties, [
+        "message",
+        "type",
+        "param",
+        "code"
+      ])
+    }
+    assert.deepInclude(spec.components.securitySchemes.apiKey, { type: "apiKey", in: "header", name: "x-api-key" })
+    assert.strictEqual(schemaOf(list.responses["200"]).properties.data.items.$ref, "#/components/schemas/OpenAiModel")
+    const model = schemaOf(retrieve.responses["200"])
+    assert.sameMembers(model.required, ["id", "object", "created", "owned_by"])
+    assert.strictEqual(model.properties.created.type, "integer")
+    assert.property(retrieve.responses, "404")
+    assert.deepStrictEqual(retrieve.parameters.map((parameter: any) => [parameter.name, parameter.in]), [[
+      "model",
+      "path"
+    ]])
+  })
+
   it("documents the MCP server routes under the admin tag, with no header values in the view (docs/DESIGN.md §9)", () => {
     const routes = [
       ["get", "/admin/v1/mcp-servers"],

@@ -69,6 +69,21 @@ describe("ApiKeys.authenticate", () => {
       assert.strictEqual((yield* keys.authenticate(`bearer  ${created.secret}`)).id, key.id)
     }).pipe(Effect.provide(keysOn("sqlite::memory:"))))
 
+  it.effect("takes an x-api-key value when Authorization is absent, never over it", () =>
+    Effect.gen(function*() {
+      const keys = yield* ApiKeys
+      const { key, secret } = yield* newKey()
+      assert.strictEqual((yield* keys.authenticate(undefined, secret)).id, key.id)
+      assert.strictEqual((yield* keys.authenticate(" ", ` ${secret} `)).id, key.id)
+      const refused = (authorization: string | undefined, apiKey: string) =>
+        Effect.map(Effect.flip(keys.authenticate(authorization, apiKey)), (error) => error.message)
+      assert.strictEqual(yield* refused(undefined, " "), "Missing authorization header")
+      assert.strictEqual(yield* refused(undefined, `${secret}x`), "Invalid or expired API key")
+      // A present Authorization header decides, whatever x-api-key says.
+      assert.strictEqual(yield* refused("Bearer nope", secret), "Invalid or expired API key")
+      assert.strictEqual(yield* refused(secret, secret), "Invalid authorization format. Use: Bearer <token>")
+    }).pipe(Effect.provide(keysOn("sqlite::memory:"))))
+
   it.effect("rejects inactive and revoked keys; revocation is final", () =>
     Effect.gen(function*() {
       const keys = yield* ApiKeys

@@ -114,7 +114,11 @@ describe("SIGHUP", () => {
 
   const modelIds = async () => {
     const response = await fetch(`${gateway.url}/api/v1/models`, { headers: bearer(gateway.key) })
-    return ((await response.json()).data.models as Array<{ id: string }>).map((model) => model.id)
+    const ids = ((await response.json()).data.models as Array<{ id: string }>).map((model) => model.id)
+    // The OpenAI door keeps bodies of its own: it must drop them with the old catalog too.
+    const openAi = await fetch(`${gateway.url}/v1/models`, { headers: bearer(gateway.key) })
+    expect(((await openAi.json()).data as Array<{ id: string }>).map((model) => model.id)).toEqual(ids)
+    return ids
   }
 
   it("reloads the providers and models of a good file, and keeps them on a bad one", async () => {

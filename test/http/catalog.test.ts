@@ -134,7 +134,7 @@ describe("GET /prompt-types and /config-schema", () => {
 })
 
 describe("OpenAPI", () => {
-  it("documents every /api/v1 and /admin/v1 endpoint", async () => {
+  it("documents every /api/v1, /admin/v1 and /v1 endpoint", async () => {
     const document = await (await fetch(`${gateway.url}/openapi.json`)).json()
     expect(Object.keys(document.paths).sort()).toEqual(
       [
@@ -166,7 +166,9 @@ describe("OpenAPI", () => {
         "/api/v1/sandboxes/{id}",
         "/api/v1/tools",
         "/health",
-        "/ready"
+        "/ready",
+        "/v1/models",
+        "/v1/models/{model}"
       ]
     )
     expect(document.info.version).toBe("1.0.0")

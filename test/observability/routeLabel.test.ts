@@ -10,18 +10,23 @@ describe("routeLabel", () => {
     expect(routeLabel("/console")).toBe("/console")
     expect(routeLabel("/console/assets/app-1a2b.js")).toBe("/console")
     expect(routeLabel("/mcp")).toBe("/mcp")
+    expect(routeLabel("/v1/models")).toBe("/v1/models")
+    // A model id holds a `/` of its own, raw or encoded.
+    expect(routeLabel("/v1/models/openai/gpt-5-mini")).toBe("/v1/models/:model")
+    expect(routeLabel("/v1/models/hub%2Forg%2Fmodel-a")).toBe("/v1/models/:model")
   })
 
   it("puts everything else under other", () => {
     expect(routeLabel("/api/v1/admin/keys")).toBe("other")
     expect(routeLabel("/administrator")).toBe("other")
     expect(routeLabel("/no/such/path/42")).toBe("other")
+    expect(routeLabel("/v1/modelsx")).toBe("other")
   })
 
   it("tells the protocol of a protocol's route, and none of any other (docs/DESIGN.md §14)", () => {
     expect(protocolOfRoute(routeLabel("/api/v1/chat"))).toBe("ui")
     expect(protocolOfRoute(routeLabel("/mcp"))).toBe("mcp")
-    for (const path of ["/admin/v1/requests", "/api/v1/models", "/health", "/no/such/path"]) {
+    for (const path of ["/admin/v1/requests", "/api/v1/models", "/v1/models", "/health", "/no/such/path"]) {
       expect(protocolOfRoute(routeLabel(path))).toBeUndefined()
     }
   })

@@ -40,6 +40,7 @@ const paramOf = (failure: ApiFailure): string | null => {
       return "messages"
     case "UnknownModel":
     case "ModelNotAllowed":
+    case "ModelNotFound":
       return "model"
     case "UnknownTool":
     case "ToolNotAllowed":
