@@ -20,5 +20,5 @@ const OpenAiErrorBody = Schema.Struct({
 })
 
 /** OpenAI's error body at each status the OpenAI doors document in OpenAPI. */
-export const openAiErrorAt = (status: 401 | 404 | 500 | 503) =>
+export const openAiErrorAt = (status: 400 | 401 | 403 | 404 | 413 | 429 | 500 | 503) =>
   OpenAiErrorBody.annotate({ identifier: `OpenAiError${status}` }).pipe(HttpApiSchema.status(status))

@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar, OpenApi } from "effect/http-api"
-import { Api, RoutedApi } from "../api/Api.ts"
+import { RoutedApi } from "../api/Api.ts"
 import { contractRoutes } from "../api/contractRoutes.ts"
 import { AdminAuthenticationLive } from "../http/admin/adminAuthentication.ts"
 import { AdminHandlers } from "../http/admin/adminHandlers.ts"
@@ -14,10 +14,11 @@ import { MetricsRoute } from "../http/metricsRoute.ts"
 import { SandboxHandlers } from "../http/sandboxHandlers.ts"
 import { SystemHandlers } from "../http/systemHandlers.ts"
 import { OpenAiModelsRoute } from "../protocols/openai/models.ts"
+import { Contract } from "./contract.ts"
 
 // Generated from the whole contract: chat is declared here although the server answers it before routing.
 const OpenApiDocument = HttpRouter.use((router) =>
-  Effect.suspend(() => router.add("GET", "/openapi.json", HttpServerResponse.jsonUnsafe(OpenApi.fromApi(Api))))
+  Effect.suspend(() => router.add("GET", "/openapi.json", HttpServerResponse.jsonUnsafe(OpenApi.fromApi(Contract))))
 )
 
 /**
@@ -57,11 +58,11 @@ export const Routes = Layer.mergeAll(
   OpenAiModelsRoute,
   MetricsRoute,
   McpEndpoint,
-  HttpApiScalar.layer(Api, { path: "/docs", scalar: docsPage }),
+  HttpApiScalar.layer(Contract, { path: "/docs", scalar: docsPage }),
   ConsoleRoutes,
   // Every route served, so that a known path asked with another method answers 405 (docs/DESIGN.md §3.22).
   gatewayMiddleware([
-    ...contractRoutes(Api),
+    ...contractRoutes(Contract),
     { method: "GET", path: "/openapi.json" },
     { method: "GET", path: "/docs" },
     { method: "GET", path: "/metrics" },

@@ -167,6 +167,7 @@ describe("OpenAPI", () => {
         "/api/v1/tools",
         "/health",
         "/ready",
+        "/v1/chat/completions",
         "/v1/models",
         "/v1/models/{model}"
       ]
