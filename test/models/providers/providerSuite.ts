@@ -42,6 +42,11 @@ export interface ProviderCase {
   readonly wholeAnswers: boolean
   /** The wire has an error event inside a stream (the scripted upstream's `stream-error`). */
   readonly streamErrors?: boolean
+  /**
+   * The signature the wire puts on thinking that must come back with the calls it preceded (Anthropic's
+   * thinking blocks): the tool loop's first answer then thinks too, and the request after it must carry it.
+   */
+  readonly thinkingSignature?: string
   /** parley's usage of the tool loop below: what the wire reports (reasoning and cached tokens where it does). */
   readonly toolLoopUsage: Record<string, number>
 }
@@ -49,10 +54,11 @@ export interface ProviderCase {
 const echo = makeTestTool({ name: "echo" })
 const SYSTEM = "You are a test assistant."
 
-const toolLoop = (): Array<Script> => [
+const toolLoop = (spec: ProviderCase): Array<Script> => [
   {
     type: "tool-calls",
     calls: [{ name: "echo", arguments: { text: "ping" } }],
+    ...(spec.thinkingSignature === undefined ? {} : { reasoning: "Echo it first." }),
     usage: { input: 40, output: 6 }
   },
   {
@@ -296,7 +302,7 @@ export const providerSuite = (spec: ProviderCase) => {
     it.live("JSON: runs the tool call on the server, answers with text and the usage of both steps", () =>
       Effect.promise(async () => {
         const before = upstream.requests.length
-        upstream.enqueue(...toolLoop())
+        upstream.enqueue(...toolLoop(spec))
         const { body, response } = await chat({ stream: false, allowedTools: ["echo"] })
         expect(response.status).toBe(200)
         const parts = body.data.messages[1].parts
@@ -315,14 +321,17 @@ export const providerSuite = (spec: ProviderCase) => {
         const sent = upstream.requests.slice(before)
         expect(sent.map((request) => spec.keyOf(request))).toEqual([spec.apiKey, spec.apiKey])
         expect(sent.map((request) => request.model)).toEqual([firstModel, firstModel])
+        if (spec.thinkingSignature !== undefined) {
+          expect(JSON.stringify(sent[1]!.body)).toContain(spec.thinkingSignature)
+        }
         expect(JSON.stringify(body)).not.toContain(spec.apiKey)
       }))
 
     it.live("stream: the AI SDK client reads the same message as the JSON answer", () =>
       Effect.promise(async () => {
-        upstream.enqueue(...toolLoop())
+        upstream.enqueue(...toolLoop(spec))
         const json = await chat({ stream: false, allowedTools: ["echo"] })
-        upstream.enqueue(...toolLoop())
+        upstream.enqueue(...toolLoop(spec))
         const streamed = await chatThroughAiSdk(
           gateway.url,
           secret,
@@ -431,8 +440,8 @@ export const providerSuite = (spec: ProviderCase) => {
 
     it.live("streamText over the same upstream gives the same text, tool calls and usage as parley", () =>
       Effect.promise(async () => {
-        mine.enqueue(...toolLoop())
-        sdk.enqueue(...toolLoop())
+        mine.enqueue(...toolLoop(spec))
+        sdk.enqueue(...toolLoop(spec))
         const messages: Array<UIMessage> = [{
           id: "u1",
           role: "user",
@@ -450,13 +459,19 @@ export const providerSuite = (spec: ProviderCase) => {
         })
         assert.isUndefined(reference.thrown)
 
+        // parley forwards no provider's custom content (StepTranslator): Anthropic's `anthropic.message_start`
+        // (its message id, model and raw usage) is for the AI SDK's callers only.
+        const forwarded = reference.chunks.filter((chunk) => chunk.type !== "custom")
         expect(renumber(normalize(parley.chunks), ["toolCallId"])).toEqual(
-          renumber(normalize(reference.chunks), ["toolCallId"])
+          renumber(normalize(forwarded), ["toolCallId"])
         )
         // What each sent the provider, step by step: the history of the tool loop included.
         const bodies = (upstream: ScriptedUpstream) =>
           renumber(upstream.requests.map((request) => request.body), ["id"])
         expect(bodies(mine)).toEqual(bodies(sdk))
+        if (spec.thinkingSignature !== undefined) {
+          expect(JSON.stringify(mine.requests[1]!.body)).toContain(spec.thinkingSignature)
+        }
 
         const referenceMessage = await messageOf(reference.chunks)
         expect(textOf(parley.message)).toBe("The tool said ping.")

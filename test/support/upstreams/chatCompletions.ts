@@ -60,7 +60,7 @@ const usageOf = (usage: ScriptUsage | undefined): Required<ScriptUsage> => ({
 const finishReason = (script: ScriptedAnswer) =>
   script.type === "tool-calls" ? "tool_calls" : script.length === true ? "length" : "stop"
 
-const reasoningOf = (script: ScriptedAnswer) => script.type === "text" ? script.reasoning ?? "" : ""
+const reasoningOf = (script: ScriptedAnswer) => script.reasoning ?? ""
 
 export const chatCompletionsWire = (dialect: Dialect): Wire => {
   const error = (status: number, message?: string, retryAfter?: number): WireAnswer => ({

@@ -76,7 +76,7 @@ const callPart = (call: Extract<ScriptedAnswer, { type: "tool-calls" }>["calls"]
 })
 
 const textOf = (script: ScriptedAnswer) => script.text ?? ""
-const reasoningOf = (script: ScriptedAnswer) => script.type === "text" ? script.reasoning ?? "" : ""
+const reasoningOf = (script: ScriptedAnswer) => script.reasoning ?? ""
 const finishOf = (script: ScriptedAnswer) => script.type === "text" && script.length === true ? "MAX_TOKENS" : "STOP"
 
 /** The whole answer's parts: thoughts, text, function calls. */

@@ -47,6 +47,8 @@ export type Script =
       readonly type: "tool-calls"
       readonly calls: ReadonlyArray<ScriptCall>
       readonly text?: string
+      /** Thinking before the calls (which Anthropic signs, to be sent back with the calls' results). */
+      readonly reasoning?: string
       readonly usage?: ScriptUsage
     }
     /** The provider refuses with its own error body; `message` replaces its usual text. */
@@ -101,6 +103,10 @@ export interface ScriptedUpstream {
 
 /** One delta per word (spaces kept with the word before them). */
 export const words = (text: string): Array<string> => text.match(/\s*\S+\s*/g) ?? (text === "" ? [] : [text])
+
+/** A server-sent event named by its `type`, which its data repeats (Anthropic's and the Responses API's). */
+export const namedEvent = (type: string, fields: object) =>
+  `event: ${type}\ndata: ${JSON.stringify({ type, ...fields })}\n\n`
 
 const wait = (ms: number | undefined) =>
   ms === undefined || ms <= 0 ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, ms))

@@ -1,4 +1,5 @@
 import {
+  namedEvent as event,
   type Script,
   type ScriptedAnswer,
   type ScriptedRequest,
@@ -64,7 +65,7 @@ interface Items {
 }
 
 const itemsOf = (script: ScriptedAnswer, nextId: () => string): Items => {
-  const reasoning = script.type === "text" ? script.reasoning ?? "" : ""
+  const reasoning = script.reasoning ?? ""
   const text = script.text ?? ""
   return {
     ...(reasoning === "" ? {} : { reasoning: { id: `rs_${nextId()}`, text: reasoning } }),
@@ -120,8 +121,6 @@ const responseOf = (request: ScriptedRequest, id: string, status: string, output
   status,
   ...(usage === undefined ? {} : { usage })
 })
-
-const event = (type: string, fields: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...fields })}\n\n`
 
 const streamEvents = (script: ScriptedAnswer, request: ScriptedRequest, nextId: () => string): Array<string> => {
   const id = `resp_${nextId()}`
