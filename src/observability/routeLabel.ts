@@ -9,6 +9,7 @@ const ROUTES: ReadonlyArray<readonly [RegExp, string]> = [
   [/^\/api\/v1\/(models|tools|prompt-types|config-schema)$/, "/api/v1/$1"],
   [/^\/api\/v1\/sandboxes$/, "/api/v1/sandboxes"],
   [/^\/api\/v1\/sandboxes\/[^/]+$/, "/api/v1/sandboxes/:id"],
+  [/^\/v1\/chat\/completions$/, "/v1/chat/completions"],
   [/^\/v1\/models$/, "/v1/models"],
   // A model id holds a `/`: the rest of the path is the id.
   [/^\/v1\/models\/.+$/, "/v1/models/:model"],
@@ -27,6 +28,7 @@ const KNOWN_LIMIT = 1_000
  */
 const PROTOCOLS: ReadonlyMap<string, Protocol> = new Map([
   ["/api/v1/chat", "ui"],
+  ["/v1/chat/completions", "chat-completions"],
   ["/mcp", "mcp"]
 ])
 

@@ -91,6 +91,14 @@ describe("/metrics (docs/DESIGN.md §8)", () => {
     const response = await postJson(`${gateway.url}/api/v1/chat`, chatBody({ allowedTools: ["echo"] }), bearer(secret))
     expect(response.status).toBe(200)
     await response.text()
+    gateway.upstream.enqueue({ type: "text", text: "ok", usage: { promptTokens: 1, completionTokens: 1 } })
+    const completions = await postJson(
+      `${gateway.url}/v1/chat/completions`,
+      { model: "test/m1", messages: [{ role: "user", content: "Hi" }] },
+      bearer(secret)
+    )
+    expect(completions.status).toBe(200)
+    await completions.text()
     const unknown = await fetch(`${gateway.url}/no/such/path/42`)
     expect(unknown.status).toBe(404)
     const after = await scrape()
@@ -98,13 +106,15 @@ describe("/metrics (docs/DESIGN.md §8)", () => {
     const moved = (name: string, labels = "") => sample(after, name, labels) - sample(before, name, labels)
     // A protocol's route carries its protocol (docs/DESIGN.md §14); any other route has no such label.
     expect(moved("parley_http_requests_total", `route="/api/v1/chat",status="200",protocol="ui"`)).toBe(1)
+    expect(moved("parley_http_requests_total", `route="/v1/chat/completions",status="200",protocol="chat-completions"`))
+      .toBe(1)
     expect(moved("parley_http_requests_total", `route="other",status="404"`)).toBe(1)
     expect(moved("parley_http_request_duration_seconds_count", `route="/api/v1/chat",protocol="ui"`)).toBe(1)
     expect(moved("parley_http_request_duration_seconds_count", `route="other"`)).toBe(1)
-    expect(moved("parley_model_calls_total", `provider="test",model="m1",outcome="ok"`)).toBe(2)
-    expect(moved("parley_model_tokens_total", `provider="test",model="m1",type="input"`)).toBe(40)
-    expect(moved("parley_model_tokens_total", `provider="test",model="m1",type="output"`)).toBe(12)
-    expect(moved("parley_model_time_to_first_token_seconds_count", `provider="test",model="m1"`)).toBe(2)
+    expect(moved("parley_model_calls_total", `provider="test",model="m1",outcome="ok"`)).toBe(3)
+    expect(moved("parley_model_tokens_total", `provider="test",model="m1",type="input"`)).toBe(41)
+    expect(moved("parley_model_tokens_total", `provider="test",model="m1",type="output"`)).toBe(13)
+    expect(moved("parley_model_time_to_first_token_seconds_count", `provider="test",model="m1"`)).toBe(3)
     expect(moved("parley_tool_calls_total", `tool="echo",outcome="ok"`)).toBe(1)
     expect(moved("parley_tool_duration_seconds_count", `tool="echo"`)).toBe(1)
     // Raw paths never become labels.

@@ -26,6 +26,7 @@ describe("routeLabel", () => {
   it("tells the protocol of a protocol's route, and none of any other (docs/DESIGN.md §14)", () => {
     expect(protocolOfRoute(routeLabel("/api/v1/chat"))).toBe("ui")
     expect(protocolOfRoute(routeLabel("/mcp"))).toBe("mcp")
+    expect(protocolOfRoute(routeLabel("/v1/chat/completions"))).toBe("chat-completions")
     for (const path of ["/admin/v1/requests", "/api/v1/models", "/v1/models", "/health", "/no/such/path"]) {
       expect(protocolOfRoute(routeLabel(path))).toBeUndefined()
     }
