@@ -62,8 +62,9 @@ export const makeHotRoute = <Wire>(protocol: ChatProtocol<Wire>) =>
           () => ({})
         )
         log.keyed(key)
-        const body = facts.body = yield* readJsonBody(req, res, config.bodyLimitBytes)
+        const body = yield* readJsonBody(req, res, config.bodyLimitBytes)
         const { request, wire } = yield* protocol.decode(body)
+        facts.model = request.model
         decoded.set(facts, wire)
         const plan = facts.plan = yield* planner.plan(request, key)
         const headers = planHeaders(plan, correlationId)

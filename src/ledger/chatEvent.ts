@@ -3,7 +3,6 @@ import type { RunSummary } from "../agent/RunSummary.ts"
 import type { ChatPlan } from "../chat/chatPlan.ts"
 import type { ApiKey } from "../domain/ApiKey.ts"
 import type { FinishReason } from "../domain/ChatResponse.ts"
-import { isRecord } from "../domain/isRecord.ts"
 import type { ChatProtocolName } from "../domain/protocols.ts"
 import type { UsageEvent } from "../domain/UsageEvent.ts"
 import type { Outcome } from "../domain/usageOutcomes.ts"
@@ -16,7 +15,8 @@ export interface ChatFacts {
   /** The chat route's protocol (docs/DESIGN.md §14), by contract name. */
   readonly protocol: ChatProtocolName
   key?: ApiKey
-  body?: unknown
+  /** The model the request named, once its protocol decoded the body (never read from a raw body). */
+  model?: string
   plan?: ChatPlan
   summary?: RunSummary
   /** The limit that refused the request with a 429 (docs/DESIGN.md §11). */
@@ -36,11 +36,8 @@ export interface ChatEnding {
 /** The status of a request whose client left before any answer (nginx's "client closed request"). */
 export const CLIENT_LEFT = 499
 
-// The request's own words; capped so a junk value cannot bloat the ledger.
+// The request's own words; capped so a long id cannot bloat the ledger.
 const MAX_MODEL_LENGTH = 200
-
-const modelNamed = (body: unknown): string | null =>
-  isRecord(body) && typeof body.model === "string" ? body.model.slice(0, MAX_MODEL_LENGTH) : null
 
 // The model's own reasons all mean the run ended as the model chose (docs/DESIGN.md §7).
 const outcomeOfReason = (reason: FinishReason): Outcome =>
@@ -91,7 +88,7 @@ export const chatEvent = (
     keyId: key.id,
     correlationId,
     protocol: facts.protocol,
-    model: meter?.model ?? modelNamed(facts.body),
+    model: meter?.model ?? facts.model?.slice(0, MAX_MODEL_LENGTH) ?? null,
     status: ending.status ?? CLIENT_LEFT,
     outcome: outcomeOf(facts, ending),
     finishReason: facts.summary?.finishReason ?? null,
