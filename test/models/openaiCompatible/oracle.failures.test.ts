@@ -2,7 +2,7 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible"
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart } from "@ai-sdk/provider"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
-import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { nodeFetch } from "../../../src/models/nodeFetch.ts"
 import { OpenAICompatibleChatModel } from "../../../src/models/openaiCompatible/OpenAICompatibleChatModel.ts"
 import { API_KEY, comparable, generateOutcome, type Pair, startPair, streamOutcome, userPrompt } from "./pair.ts"
@@ -119,9 +119,12 @@ describe.each(fetches)("failures equal the AI SDK model's over %s", (_, fetch, c
   it("doGenerate: an abort while the answer is awaited", async () => {
     pair.enqueue({ type: "hang" }, { type: "hang" })
     const outcomes = []
-    for (const model of [pair.sdk, pair.mine]) {
+    for (const [model, upstream] of [[pair.sdk, pair.sdkUpstream], [pair.mine, pair.myUpstream]] as const) {
       const controller = new AbortController()
-      setTimeout(() => controller.abort(), 30)
+      // Once the upstream has the request (a fixed delay lost that race on a loaded machine: nothing to abort upstream).
+      const seen = upstream.requests.length
+      void vi.waitFor(() => expect(upstream.requests.length).toBeGreaterThan(seen), { timeout: 5_000 })
+        .then(() => controller.abort())
       outcomes.push(await generateOutcome(model, { prompt: userPrompt("Hi"), abortSignal: controller.signal }))
     }
     same(outcomes[1], outcomes[0])
