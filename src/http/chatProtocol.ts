@@ -28,6 +28,8 @@ export interface Answering<Wire> {
 export interface ChatProtocol<Wire = unknown> {
   /** Its contract name (`ui`, `chat-completions`…): the ledger's `protocol` column says it. */
   readonly name: ChatProtocolName
+  /** The key may come in `x-api-key` too (Anthropic's clients send it there), not only `Authorization: Bearer`. */
+  readonly apiKeyHeader?: boolean | undefined
   /** The body, parsed, as the internal request (never seen raw by the planner). */
   readonly decode: (body: unknown) => Effect.Effect<Decoded<Wire>, InvalidRequest>
   /** How one answer is streamed: a protocol whose chunks number or name the answer keeps that per stream. */

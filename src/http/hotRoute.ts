@@ -57,7 +57,10 @@ export const makeHotRoute = <Wire>(protocol: ChatProtocol<Wire>) =>
       Effect.gen(function*() {
         const key = facts.key = yield* traced(
           tracing,
-          keys.authenticate(req.headers.authorization),
+          keys.authenticate(
+            req.headers.authorization,
+            protocol.apiKeyHeader === true ? req.headers["x-api-key"] as string | undefined : undefined
+          ),
           "authenticate",
           () => ({})
         )

@@ -2,11 +2,11 @@ import type { JSONSchema7, LanguageModelV4ToolChoice } from "@ai-sdk/provider"
 import { Effect, Result, Schema } from "effect"
 import type { CallSettings } from "../../agent/AgentRun.ts"
 import type { DecodedClientTool, InternalChatRequest } from "../../chat/chatRequest.ts"
-import { pruneDefaults } from "../../domain/PruneOptions.ts"
 import { InvalidRequest } from "../../domain/requestErrors.ts"
 import { describeIssues } from "../../domain/requestIssues.ts"
 import { unknownFieldIssues } from "../../domain/unknownFields.ts"
 import type { Decoded } from "../../http/chatProtocol.ts"
+import { approvalRefusal, defined, extraFields } from "../extraFields.ts"
 import { toConversation } from "./messages.ts"
 import { CompletionRequest } from "./request.ts"
 import { unsupportedFieldIssues, unsupportedFields } from "./unsupported.ts"
@@ -27,9 +27,7 @@ const decode = Schema.decodeUnknownResult(CompletionRequest, { errors: "all" })
 const known = new Set(Object.keys(CompletionRequest.fields))
 const none = new Set<string>()
 
-const refusal = (toolName: string) =>
-  `Error: tool ${toolName} needs a person's approval (the key's approvalRequired list), which ` +
-  `/v1/chat/completions cannot ask for: call it through POST /api/v1/chat, where approvals are supported`
+const refusal = approvalRefusal("/v1/chat/completions")
 
 const toolChoiceOf = (choice: CompletionRequest["tool_choice"]): LanguageModelV4ToolChoice | undefined =>
   choice === undefined
@@ -48,12 +46,6 @@ const responseFormatOf = (format: CompletionRequest["response_format"]): CallSet
     ...(description === undefined ? {} : { description }),
     ...(schema === undefined ? {} : { schema: schema as JSONSchema7 })
   }
-}
-
-// Only what was asked: an absent setting leaves the provider's default.
-const defined = <T extends Record<string, unknown>>(value: T): T => {
-  for (const key in value) if (value[key] === undefined || value[key] === null) delete value[key]
-  return value
 }
 
 const settingsOf = (body: CompletionRequest): CallSettings =>
@@ -111,20 +103,8 @@ export const decodeCompletionRequest = (
     model: request.model,
     messages: conversation.messages,
     stream: request.stream === true,
-    prune: request.prune ?? false,
-    pruneOptions: {
-      targetTokens: pruneDefaults.targetTokens,
-      preserveRecentMessages: pruneDefaults.preserveRecentMessages,
-      ...request.pruneOptions
-    },
-    contextStrategy: request.contextStrategy ?? "error",
-    validateOnly: false,
+    ...extraFields(request),
     ...(conversation.system === undefined ? {} : { systemPrompt: conversation.system }),
-    ...(request.promptType === undefined ? {} : { promptType: request.promptType }),
-    ...(request.allowedTools === undefined ? {} : { allowedTools: request.allowedTools }),
-    ...(request.sandboxId === undefined ? {} : { sandboxId: request.sandboxId }),
-    ...(request.context === undefined ? {} : { context: request.context }),
-    ...(request.toolContext === undefined ? {} : { toolContext: request.toolContext }),
     clientTools,
     toolChoice: toolChoiceOf(request.tool_choice),
     settings: settingsOf(request),
