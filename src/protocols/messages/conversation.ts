@@ -152,7 +152,8 @@ const convert = (top: MessagesRequest["system"], messages: ReadonlyArray<Message
       throw new Refused(`"messages[${index - 1}]" has a tool_use (id "${id}") without a tool_result in "${at}"`)
     }
     waiting = next
-    if (parts.length > 0 || message.role === "assistant") {
+    // A user message of nothing but tool results has said all it had to say in the assistant's tool parts.
+    if (parts.length > 0 || message.role === "assistant" || blocks.length === 0) {
       push(index, { id: `m${index}`, role: message.role, parts }, where)
     }
   }
