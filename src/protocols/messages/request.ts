@@ -1,7 +1,6 @@
 import { Schema } from "effect"
 import { ChatRequest, ContextStrategy, ModelId } from "../../domain/ChatRequest.ts"
 import { PruneOptions } from "../../domain/PruneOptions.ts"
-import { ReasoningEffort } from "../chat-completions/request.ts"
 
 /**
  * The body of `POST /v1/messages` as parley takes it (docs/DESIGN.md §14):
@@ -107,8 +106,11 @@ export const Thinking = Schema.Union([
 ])
 export type Thinking = typeof Thinking.Type
 
+// The AI SDK's reasoning efforts, which hold Anthropic's (`low`…`max`).
+const Effort = Schema.Literals(["none", "minimal", "low", "medium", "high", "xhigh", "max"])
+
 export const OutputConfig = Schema.Struct({
-  effort: Schema.optionalKey(Schema.NullOr(ReasoningEffort)),
+  effort: Schema.optionalKey(Schema.NullOr(Effort)),
   format: Schema.optionalKey(Schema.NullOr(Schema.Struct({
     type: Schema.Literal("json_schema"),
     schema: Schema.Record(Schema.String, Schema.Unknown)
