@@ -2,33 +2,36 @@ import type { InternalChatRequest } from "../chat/chatRequest.ts"
 import type { ChatRequest } from "../domain/ChatRequest.ts"
 import { pruneDefaults } from "../domain/PruneOptions.ts"
 
-type Extra = Partial<
-  Pick<
-    ChatRequest,
-    "allowedTools" | "promptType" | "sandboxId" | "context" | "toolContext" | "contextStrategy" | "prune"
+type Extra =
+  & Partial<
+    Pick<
+      ChatRequest,
+      "allowedTools" | "promptType" | "sandboxId" | "context" | "toolContext" | "contextStrategy" | "prune"
+    >
   >
-> & { readonly pruneOptions?: Partial<ChatRequest["pruneOptions"]> | undefined }
+  & { readonly pruneOptions?: Partial<ChatRequest["pruneOptions"]> | undefined }
 
 /**
  * The spec's fields a standard door takes as extra top-level body fields
  * (../../shared/design/round3.md part A), as the internal request has them,
  * the spec's defaults filled in.
  */
-export const extraFields = (request: Extra) => ({
-  prune: request.prune ?? false,
-  pruneOptions: {
-    targetTokens: pruneDefaults.targetTokens,
-    preserveRecentMessages: pruneDefaults.preserveRecentMessages,
-    ...request.pruneOptions
-  },
-  contextStrategy: request.contextStrategy ?? "error",
-  validateOnly: false,
-  ...(request.promptType === undefined ? {} : { promptType: request.promptType }),
-  ...(request.allowedTools === undefined ? {} : { allowedTools: request.allowedTools }),
-  ...(request.sandboxId === undefined ? {} : { sandboxId: request.sandboxId }),
-  ...(request.context === undefined ? {} : { context: request.context }),
-  ...(request.toolContext === undefined ? {} : { toolContext: request.toolContext })
-}) satisfies Partial<InternalChatRequest>
+export const extraFields = (request: Extra) =>
+  ({
+    prune: request.prune ?? false,
+    pruneOptions: {
+      targetTokens: pruneDefaults.targetTokens,
+      preserveRecentMessages: pruneDefaults.preserveRecentMessages,
+      ...request.pruneOptions
+    },
+    contextStrategy: request.contextStrategy ?? "error",
+    validateOnly: false,
+    ...(request.promptType === undefined ? {} : { promptType: request.promptType }),
+    ...(request.allowedTools === undefined ? {} : { allowedTools: request.allowedTools }),
+    ...(request.sandboxId === undefined ? {} : { sandboxId: request.sandboxId }),
+    ...(request.context === undefined ? {} : { context: request.context }),
+    ...(request.toolContext === undefined ? {} : { toolContext: request.toolContext })
+  }) satisfies Partial<InternalChatRequest>
 
 /** A door that cannot carry approval requests refuses such a call as a tool error naming the rule (as `/mcp`). */
 export const approvalRefusal = (path: string) => (toolName: string) =>

@@ -2,7 +2,7 @@ import type { UIMessageChunk } from "ai"
 import { createServer, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterEach, describe, expect, it } from "vitest"
-import { type StreamEncoding, SseWriter } from "../../src/http/SseWriter.ts"
+import { SseWriter, type StreamEncoding } from "../../src/http/SseWriter.ts"
 
 const encoding = (everyMs: number): StreamEncoding => ({
   headers: {},

@@ -22,7 +22,11 @@ class Refused {
 
 const imagePart = (block: ImageBlock): Part =>
   block.source.type === "base64"
-    ? { type: "file", mediaType: block.source.media_type, url: `data:${block.source.media_type};base64,${block.source.data}` }
+    ? {
+      type: "file",
+      mediaType: block.source.media_type,
+      url: `data:${block.source.media_type};base64,${block.source.data}`
+    }
     : { type: "file", mediaType: "image/*", url: block.source.url }
 
 const blocksOf = (content: Message["content"]): ReadonlyArray<ContentBlock> =>
@@ -34,7 +38,11 @@ const textOf = (content: Message["content"] | ToolResultBlock["content"]): strin
     : (content ?? []).map((block) => ("text" in block && typeof block.text === "string" ? block.text : "")).join("")
 
 const systemOf = (system: MessagesRequest["system"]): string | undefined =>
-  system === undefined ? undefined : typeof system === "string" ? system : system.map((block) => block.text).join("\n\n")
+  system === undefined
+    ? undefined
+    : typeof system === "string"
+    ? system
+    : system.map((block) => block.text).join("\n\n")
 
 // A signature goes back to the provider that made it (Anthropic's reads it from the reasoning part's metadata).
 const thinkingPart = (block: ContentBlock): Part | undefined => {
@@ -95,11 +103,17 @@ const convert = (top: MessagesRequest["system"], messages: ReadonlyArray<Message
     const at = `messages[${index}]`
     const blocks = blocksOf(message.content)
     if (waiting.size > 0 && message.role !== "user") {
-      throw new Refused(`"messages[${index - 1}]" has tool_use blocks that the next message, a user one, must answer with tool_result blocks`)
+      throw new Refused(
+        `"messages[${
+          index - 1
+        }]" has tool_use blocks that the next message, a user one, must answer with tool_result blocks`
+      )
     }
     if (message.role === "system") {
       if (leading) system.push(textOf(message.content))
-      else push(index, { id: `m${index}`, role: "system", parts: [{ type: "text", text: textOf(message.content) }] }, [at])
+      else {push(index, { id: `m${index}`, role: "system", parts: [{ type: "text", text: textOf(message.content) }] }, [
+          at
+        ])}
       continue
     }
     leading = false
@@ -118,15 +132,22 @@ const convert = (top: MessagesRequest["system"], messages: ReadonlyArray<Message
         if (block.type === "tool_result" && "tool_use_id" in block) {
           const call = waiting.get(block.tool_use_id)
           if (call === undefined) {
-            throw new Refused(`"${place}" answers tool_use "${block.tool_use_id}", which the assistant message before it did not make`)
+            throw new Refused(
+              `"${place}" answers tool_use "${block.tool_use_id}", which the assistant message before it did not make`
+            )
           }
           waiting.delete(block.tool_use_id)
           const text = textOf(block.content)
-          Object.assign(call, block.is_error === true
-            ? { state: "output-error", errorText: text }
-            : { state: "output-available", output: text })
+          Object.assign(
+            call,
+            block.is_error === true
+              ? { state: "output-error", errorText: text }
+              : { state: "output-available", output: text }
+          )
           if (typeof block.content !== "string") {
-            block.content?.forEach((inner, i) => inner.type === "image" && add(imagePart(inner), `${place}.content[${i}]`))
+            block.content?.forEach((inner, i) =>
+              inner.type === "image" && add(imagePart(inner), `${place}.content[${i}]`)
+            )
           }
           return
         }
@@ -159,7 +180,11 @@ const convert = (top: MessagesRequest["system"], messages: ReadonlyArray<Message
   }
   if (waiting.size > 0) {
     const [id] = waiting.keys()
-    throw new Refused(`"messages[${messages.length - 1}]" has a tool_use (id "${id}") that no tool_result answers: send the result in a user message after it`)
+    throw new Refused(
+      `"messages[${
+        messages.length - 1
+      }]" has a tool_use (id "${id}") that no tool_result answers: send the result in a user message after it`
+    )
   }
   return { system: system.length === 0 ? undefined : system.join("\n\n"), messages: out, origins, places }
 }

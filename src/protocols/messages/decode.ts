@@ -31,7 +31,6 @@ const unsupported: ReadonlyMap<string, string> = new Map([
 ])
 const messageFields = new Set(["role", "content"])
 
-
 const toolChoiceOf = (choice: MessagesRequest["tool_choice"]): LanguageModelV4ToolChoice | undefined => {
   if (choice === undefined) return undefined
   switch (choice.type) {
@@ -97,7 +96,11 @@ const decoder = (schema: typeof MessagesRequest | typeof CountTokensRequest) => 
     )
     const result = decode(body)
     if (Result.isFailure(result) || unknown.length > 0 || refused.length > 0) {
-      return invalid([...unknown, ...refused, ...(Result.isFailure(result) ? describeIssues(result.failure.issue) : [])])
+      return invalid([
+        ...unknown,
+        ...refused,
+        ...(Result.isFailure(result) ? describeIssues(result.failure.issue) : [])
+      ])
     }
     const request = result.success as MessagesRequest
     // The body's own messages: decoding dropped the fields it does not know.

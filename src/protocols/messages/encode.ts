@@ -10,7 +10,8 @@ const headers: Readonly<Record<string, string>> = { "cache-control": "no-cache",
 /** Anthropic's SDKs and Claude Code take a quiet stream for a dead one; Anthropic pings every 15 s. */
 const PING_EVERY_MS = 15_000
 
-const event = <T extends { readonly type: string }>(value: T) => `event: ${value.type}\ndata: ${JSON.stringify(value)}\n\n`
+const event = <T extends { readonly type: string }>(value: T) =>
+  `event: ${value.type}\ndata: ${JSON.stringify(value)}\n\n`
 
 /** The answer's id, `msg_` and the request's correlation id, so that a client's logs meet parley's. */
 export const messageId = (correlationId: string) => `msg_${correlationId}`
@@ -45,7 +46,9 @@ export const messagesStream = ({ correlationId, wire }: Answering<MessagesWire>)
     headers,
     chunk: (chunk: UIMessageChunk) => {
       if (failed) return ""
-      if (chunk.type === "start") return event({ type: "message_start", message: messageShell(correlationId, wire.model) })
+      if (chunk.type === "start") {
+        return event({ type: "message_start", message: messageShell(correlationId, wire.model) })
+      }
       let text = ""
       for (const each of events.events(chunk)) text += event(each)
       const summary = chunk.type === "finish" ? events.summary : undefined

@@ -86,7 +86,9 @@ export class MessageEvents {
   events(chunk: UIMessageChunk): ReadonlyArray<BlockEvent> {
     switch (chunk.type) {
       case "text-delta":
-        return chunk.delta === "" ? [] : this.delta(`t${chunk.id}`, { type: "text", text: "" }, { type: "text_delta", text: chunk.delta })
+        return chunk.delta === ""
+          ? []
+          : this.delta(`t${chunk.id}`, { type: "text", text: "" }, { type: "text_delta", text: chunk.delta })
       case "reasoning-start": {
         const data = anthropicMeta(chunk, "redactedData")
         if (data === undefined) return []
@@ -98,9 +100,13 @@ export class MessageEvents {
       }
       case "reasoning-delta": {
         const thinking: BlockStart = { type: "thinking", thinking: "", signature: "" }
-        const text = chunk.delta === "" ? [] : this.delta(`r${chunk.id}`, thinking, { type: "thinking_delta", thinking: chunk.delta })
+        const text = chunk.delta === ""
+          ? []
+          : this.delta(`r${chunk.id}`, thinking, { type: "thinking_delta", thinking: chunk.delta })
         const signature = anthropicMeta(chunk, "signature")
-        return signature === undefined ? text : [...text, ...this.delta(`r${chunk.id}`, thinking, { type: "signature_delta", signature })]
+        return signature === undefined
+          ? text
+          : [...text, ...this.delta(`r${chunk.id}`, thinking, { type: "signature_delta", signature })]
       }
       case "text-end":
         return this.close(`t${chunk.id}`)
@@ -112,7 +118,11 @@ export class MessageEvents {
         const call = this.open.get(`c${chunk.toolCallId}`)
         if (call === undefined || chunk.inputTextDelta === "") return []
         call.streamed = true
-        return [{ type: "content_block_delta", index: call.index, delta: { type: "input_json_delta", partial_json: chunk.inputTextDelta } }]
+        return [{
+          type: "content_block_delta",
+          index: call.index,
+          delta: { type: "input_json_delta", partial_json: chunk.inputTextDelta }
+        }]
       }
       case "tool-input-available": {
         if (!this.clientTools.has(chunk.toolName)) return []
@@ -121,7 +131,11 @@ export class MessageEvents {
         const call = this.open.get(`c${chunk.toolCallId}`)!
         const input: ReadonlyArray<BlockEvent> = call.streamed
           ? []
-          : [{ type: "content_block_delta", index: call.index, delta: { type: "input_json_delta", partial_json: argumentsOf(chunk.input) } }]
+          : [{
+            type: "content_block_delta",
+            index: call.index,
+            delta: { type: "input_json_delta", partial_json: argumentsOf(chunk.input) }
+          }]
         return [...opened, ...input, ...this.close(`c${chunk.toolCallId}`)]
       }
       case "finish":

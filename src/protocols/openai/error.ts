@@ -56,9 +56,15 @@ export const openAiError = (message: string, type: string, code: string | null, 
 
 /** A failure in OpenAI's envelope; a 429 says when to retry in `Retry-After`. */
 export const openAiErrorBody = (failure: ApiFailure | undefined): ErrorBody => {
-  if (failure === undefined) return { status: 500, body: openAiError(UNEXPECTED_MESSAGE, errorTypes[500], "internal_error") }
+  if (failure === undefined) {
+    return { status: 500, body: openAiError(UNEXPECTED_MESSAGE, errorTypes[500], "internal_error") }
+  }
   const { message, status } = wireError(failure)
-  return withRetryAfter(failure, status, openAiError(message, errorTypes[status], snakeCase(failure._tag), paramOf(failure)))
+  return withRetryAfter(
+    failure,
+    status,
+    openAiError(message, errorTypes[status], snakeCase(failure._tag), paramOf(failure))
+  )
 }
 
 /** An error body of any envelope, with `Retry-After` when a limit refused the request. */

@@ -161,7 +161,11 @@ describe("POST /v1/messages through @anthropic-ai/sdk (issue 21 part 2)", () => 
 describe("a stream that breaks off on /v1/messages", () => {
   it("ends with an error event the SDK raises, after the text so far", async () => {
     gateway.upstream.enqueue({ type: "broken", afterChunks: 2 })
-    const stream = client.messages.stream({ model: "test/m1", max_tokens: 100, messages: [{ role: "user", content: "Go" }] })
+    const stream = client.messages.stream({
+      model: "test/m1",
+      max_tokens: 100,
+      messages: [{ role: "user", content: "Go" }]
+    })
     let text = ""
     const error = await (async () => {
       for await (const event of stream) {

@@ -75,7 +75,10 @@ describe("the same governance as /api/v1/chat on /v1/messages (issue 21 parts 2 
   })
 
   it("refuses a server tool that needs approval as a tool error naming the rule, and goes on", async () => {
-    gateway.upstream.enqueue({ type: "tool-calls", calls: [{ id: "call_d", name: "dangerous", arguments: { text: "x" } }] })
+    gateway.upstream.enqueue({
+      type: "tool-calls",
+      calls: [{ id: "call_d", name: "dangerous", arguments: { text: "x" } }]
+    })
     gateway.upstream.enqueue({ type: "text", text: "I may not." })
     const message = await ask(client, { allowedTools: ["dangerous"] })
     expect(message.content).toEqual([{ type: "text", text: "I may not." }])
