@@ -1,6 +1,22 @@
+import { Schema } from "effect"
 import type { InternalChatRequest } from "../chat/chatRequest.ts"
-import type { ChatRequest } from "../domain/ChatRequest.ts"
-import { pruneDefaults } from "../domain/PruneOptions.ts"
+import { ChatRequest, ContextStrategy } from "../domain/ChatRequest.ts"
+import { pruneDefaults, PruneOptions } from "../domain/PruneOptions.ts"
+import { unknownFieldIssues } from "../domain/unknownFields.ts"
+
+const spec = ChatRequest.fields
+
+/** The spec's server-tool fields, as a standard door's body schema takes them (../../shared/design/round3.md part A). */
+export const extraFieldSchemas = {
+  allowedTools: spec.allowedTools,
+  promptType: spec.promptType,
+  sandboxId: spec.sandboxId,
+  context: spec.context,
+  toolContext: spec.toolContext,
+  contextStrategy: Schema.optionalKey(ContextStrategy),
+  prune: Schema.optionalKey(Schema.Boolean),
+  pruneOptions: Schema.optionalKey(PruneOptions)
+}
 
 type Extra =
   & Partial<
@@ -43,3 +59,11 @@ export const defined = <T extends Record<string, unknown>>(value: T): T => {
   for (const key in value) if (value[key] === undefined || value[key] === null) delete value[key]
   return value
 }
+
+const none = new Set<string>()
+
+/** The unknown fields of a decoded body's own messages, which decoding dropped. */
+export const unknownMessageFields = (body: unknown, fields: ReadonlySet<string>): ReadonlyArray<string> =>
+  (body as { readonly messages: ReadonlyArray<unknown> }).messages.flatMap((message, index) =>
+    unknownFieldIssues(message, fields, none, `messages[${index}]`)
+  )

@@ -6,7 +6,7 @@ import { InvalidRequest } from "../../domain/requestErrors.ts"
 import { describeIssues } from "../../domain/requestIssues.ts"
 import { unknownFieldIssues } from "../../domain/unknownFields.ts"
 import type { Decoded } from "../../http/chatProtocol.ts"
-import { approvalRefusal, defined, extraFields } from "../extraFields.ts"
+import { approvalRefusal, defined, extraFields, unknownMessageFields } from "../extraFields.ts"
 import { toConversation } from "./messages.ts"
 import { CompletionRequest } from "./request.ts"
 import { unsupportedFieldIssues, unsupportedFields } from "./unsupported.ts"
@@ -25,7 +25,6 @@ export interface CompletionWire {
 
 const decode = Schema.decodeUnknownResult(CompletionRequest, { errors: "all" })
 const known = new Set(Object.keys(CompletionRequest.fields))
-const none = new Set<string>()
 
 const refusal = approvalRefusal("/v1/chat/completions")
 
@@ -90,10 +89,7 @@ export const decodeCompletionRequest = (
     ])
   }
   const request = result.success
-  // The body's own messages: decoding dropped the fields it does not know.
-  const messageIssues = (body as { readonly messages: ReadonlyArray<unknown> }).messages.flatMap((message, index) =>
-    unknownFieldIssues(message, messageFields, none, `messages[${index}]`)
-  )
+  const messageIssues = unknownMessageFields(body, messageFields)
   if (messageIssues.length > 0) return invalid(messageIssues)
   const conversation = toConversation(request.messages)
   if (!("messages" in conversation)) return invalid(conversation)

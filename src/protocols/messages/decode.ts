@@ -6,7 +6,7 @@ import { InvalidRequest } from "../../domain/requestErrors.ts"
 import { describeIssues } from "../../domain/requestIssues.ts"
 import { unknownFieldIssues } from "../../domain/unknownFields.ts"
 import type { Decoded } from "../../http/chatProtocol.ts"
-import { approvalRefusal, defined, extraFields } from "../extraFields.ts"
+import { approvalRefusal, defined, extraFields, unknownMessageFields } from "../extraFields.ts"
 import { toConversation } from "./conversation.ts"
 import { CountTokensRequest, MessagesRequest, type Thinking } from "./request.ts"
 
@@ -23,7 +23,6 @@ export interface MessagesWire {
 }
 
 const known = new Set(Object.keys(MessagesRequest.fields))
-const none = new Set<string>()
 // Documented fields parley cannot honour: each answers 400 naming it.
 const unsupported: ReadonlyMap<string, string> = new Map([
   ["mcp_servers", "parley's tools are named in allowedTools; hosted MCP servers on this door are not done yet"],
@@ -103,10 +102,7 @@ const decoder = (schema: typeof MessagesRequest | typeof CountTokensRequest) => 
       ])
     }
     const request = result.success as MessagesRequest
-    // The body's own messages: decoding dropped the fields it does not know.
-    const messageIssues = (body as { readonly messages: ReadonlyArray<unknown> }).messages.flatMap((message, index) =>
-      unknownFieldIssues(message, messageFields, none, `messages[${index}]`)
-    )
+    const messageIssues = unknownMessageFields(body, messageFields)
     if (messageIssues.length > 0) return invalid(messageIssues)
     const conversation = toConversation(request.system, request.messages)
     if (!("messages" in conversation)) return invalid(conversation)

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
-import { ChatRequest, ContextStrategy, ModelId } from "../../domain/ChatRequest.ts"
-import { PruneOptions } from "../../domain/PruneOptions.ts"
+import { ModelId } from "../../domain/ChatRequest.ts"
+import { extraFieldSchemas } from "../extraFields.ts"
 
 /**
  * The body of `POST /v1/messages` as parley takes it (docs/DESIGN.md §14):
@@ -117,8 +117,6 @@ export const OutputConfig = Schema.Struct({
   })))
 })
 
-const spec = ChatRequest.fields
-
 export const MessagesRequest = Schema.Struct({
   model: ModelId,
   messages: Schema.Array(Message).annotate({ message: "must be an array" }),
@@ -138,14 +136,7 @@ export const MessagesRequest = Schema.Struct({
   context_management: Schema.optionalKey(Schema.Unknown),
   service_tier: Schema.optionalKey(Schema.Literals(["auto", "standard_only"])),
   // The spec's server-tool fields ride along (../../../shared/design/round3.md part A).
-  allowedTools: spec.allowedTools,
-  promptType: spec.promptType,
-  sandboxId: spec.sandboxId,
-  context: spec.context,
-  toolContext: spec.toolContext,
-  contextStrategy: Schema.optionalKey(ContextStrategy),
-  prune: Schema.optionalKey(Schema.Boolean),
-  pruneOptions: Schema.optionalKey(PruneOptions)
+  ...extraFieldSchemas
 }).annotate({ message: "body must be a JSON object", identifier: "MessagesRequest" })
 export type MessagesRequest = typeof MessagesRequest.Type
 
