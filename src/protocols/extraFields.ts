@@ -1,7 +1,9 @@
-import { Schema } from "effect"
+import { Effect, Result, Schema, type SchemaIssue } from "effect"
 import type { InternalChatRequest } from "../chat/chatRequest.ts"
 import { ChatRequest, ContextStrategy } from "../domain/ChatRequest.ts"
 import { pruneDefaults, PruneOptions } from "../domain/PruneOptions.ts"
+import { InvalidRequest } from "../domain/requestErrors.ts"
+import { describeIssues } from "../domain/requestIssues.ts"
 import { unknownFieldIssues } from "../domain/unknownFields.ts"
 
 const spec = ChatRequest.fields
@@ -62,8 +64,37 @@ export const defined = <T extends Record<string, unknown>>(value: T): T => {
 
 const none = new Set<string>()
 
-/** The unknown fields of a decoded body's own messages, which decoding dropped. */
-export const unknownMessageFields = (body: unknown, fields: ReadonlySet<string>): ReadonlyArray<string> =>
-  (body as { readonly messages: ReadonlyArray<unknown> }).messages.flatMap((message, index) =>
-    unknownFieldIssues(message, fields, none, `messages[${index}]`)
+/** What a standard door's body may hold, beside its schema. */
+export interface BodyFields {
+  readonly known: ReadonlySet<string>
+  /** Documented fields the door cannot honour (or only at some values): `issues` words them. */
+  readonly refused: ReadonlySet<string>
+  readonly refusedIssues: (body: unknown) => ReadonlyArray<string>
+  /** The fields of a message of `messages`. */
+  readonly message: ReadonlySet<string>
+}
+
+/**
+ * A standard door's body decoded, or one 400 with every issue: unknown
+ * fields at the top, documented ones the door cannot honour, the schema's
+ * own, then the unknown fields of the messages (which decoding dropped).
+ */
+export const decodeDoorBody = <A>(
+  body: unknown,
+  decode: (body: unknown) => Result.Result<A, { readonly issue: SchemaIssue.Issue }>,
+  fields: BodyFields
+): Effect.Effect<A, InvalidRequest> => {
+  const unknown = unknownFieldIssues(body, fields.known, fields.refused, "")
+  const refused = fields.refusedIssues(body)
+  const result = decode(body)
+  if (Result.isFailure(result) || unknown.length > 0 || refused.length > 0) {
+    const issues = [...unknown, ...refused, ...(Result.isFailure(result) ? describeIssues(result.failure.issue) : [])]
+    return Effect.fail(new InvalidRequest({ issues }))
+  }
+  const messageIssues = (body as { readonly messages: ReadonlyArray<unknown> }).messages.flatMap((message, index) =>
+    unknownFieldIssues(message, fields.message, none, `messages[${index}]`)
   )
+  return messageIssues.length > 0
+    ? Effect.fail(new InvalidRequest({ issues: messageIssues }))
+    : Effect.succeed(result.success)
+}

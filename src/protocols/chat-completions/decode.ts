@@ -1,12 +1,10 @@
 import type { JSONSchema7, LanguageModelV4ToolChoice } from "@ai-sdk/provider"
-import { Effect, Result, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import type { CallSettings } from "../../agent/AgentRun.ts"
 import type { DecodedClientTool, InternalChatRequest } from "../../chat/chatRequest.ts"
 import { InvalidRequest } from "../../domain/requestErrors.ts"
-import { describeIssues } from "../../domain/requestIssues.ts"
-import { unknownFieldIssues } from "../../domain/unknownFields.ts"
 import type { Decoded } from "../../http/chatProtocol.ts"
-import { approvalRefusal, defined, extraFields, unknownMessageFields } from "../extraFields.ts"
+import { approvalRefusal, type BodyFields, decodeDoorBody, defined, extraFields } from "../extraFields.ts"
 import { toConversation } from "./messages.ts"
 import { CompletionRequest } from "./request.ts"
 import { unsupportedFieldIssues, unsupportedFields } from "./unsupported.ts"
@@ -24,7 +22,6 @@ export interface CompletionWire {
 }
 
 const decode = Schema.decodeUnknownResult(CompletionRequest, { errors: "all" })
-const known = new Set(Object.keys(CompletionRequest.fields))
 
 const refusal = approvalRefusal("/v1/chat/completions")
 
@@ -77,20 +74,10 @@ const invalid = (issues: ReadonlyArray<string>) => Effect.fail(new InvalidReques
  */
 export const decodeCompletionRequest = (
   body: unknown
-): Effect.Effect<Decoded<CompletionWire>, InvalidRequest> => {
-  const unknown = unknownFieldIssues(body, known, unsupportedFields, "")
-  const unsupported = unsupportedFieldIssues(body)
-  const result = decode(body)
-  if (Result.isFailure(result) || unknown.length > 0 || unsupported.length > 0) {
-    return invalid([
-      ...unknown,
-      ...unsupported,
-      ...(Result.isFailure(result) ? describeIssues(result.failure.issue) : [])
-    ])
-  }
-  const request = result.success
-  const messageIssues = unknownMessageFields(body, messageFields)
-  if (messageIssues.length > 0) return invalid(messageIssues)
+): Effect.Effect<Decoded<CompletionWire>, InvalidRequest> =>
+  Effect.flatMap(decodeDoorBody(body, decode, fields), (request) => fromRequest(request))
+
+const fromRequest = (request: CompletionRequest): Effect.Effect<Decoded<CompletionWire>, InvalidRequest> => {
   const conversation = toConversation(request.messages)
   if (!("messages" in conversation)) return invalid(conversation)
   const clientTools = clientToolsOf(request)
@@ -118,4 +105,9 @@ export const decodeCompletionRequest = (
   })
 }
 
-const messageFields = new Set(["role", "content", "name", "tool_calls", "tool_call_id", "refusal", "reasoning_content"])
+const fields: BodyFields = {
+  known: new Set(Object.keys(CompletionRequest.fields)),
+  refused: unsupportedFields,
+  refusedIssues: unsupportedFieldIssues,
+  message: new Set(["role", "content", "name", "tool_calls", "tool_call_id", "refusal", "reasoning_content"])
+}

@@ -1,12 +1,10 @@
 import type { JSONSchema7, LanguageModelV4ToolChoice } from "@ai-sdk/provider"
-import { Effect, Result, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import type { CallSettings } from "../../agent/AgentRun.ts"
 import type { DecodedClientTool, InternalChatRequest } from "../../chat/chatRequest.ts"
 import { InvalidRequest } from "../../domain/requestErrors.ts"
-import { describeIssues } from "../../domain/requestIssues.ts"
-import { unknownFieldIssues } from "../../domain/unknownFields.ts"
 import type { Decoded } from "../../http/chatProtocol.ts"
-import { approvalRefusal, defined, extraFields, unknownMessageFields } from "../extraFields.ts"
+import { approvalRefusal, type BodyFields, decodeDoorBody, defined, extraFields } from "../extraFields.ts"
 import { toConversation } from "./conversation.ts"
 import { CountTokensRequest, MessagesRequest, type Thinking } from "./request.ts"
 
@@ -16,19 +14,16 @@ export interface MessagesWire {
   readonly model: string
   /** The client's tools: their calls are `tool_use` blocks; parley's never are. */
   readonly clientTools: ReadonlySet<string>
-  readonly stopSequences: ReadonlyArray<string>
   /** Where each message of the internal conversation, and each of its parts, is in the body (./conversation.ts). */
   readonly origins: ReadonlyArray<number>
   readonly places: ReadonlyArray<ReadonlyArray<string>>
 }
 
-const known = new Set(Object.keys(MessagesRequest.fields))
 // Documented fields parley cannot honour: each answers 400 naming it.
 const unsupported: ReadonlyMap<string, string> = new Map([
   ["mcp_servers", "parley's tools are named in allowedTools; hosted MCP servers on this door are not done yet"],
   ["container", "parley's sandboxes are named by sandboxId"]
 ])
-const messageFields = new Set(["role", "content"])
 
 const toolChoiceOf = (choice: MessagesRequest["tool_choice"]): LanguageModelV4ToolChoice | undefined => {
   if (choice === undefined) return undefined
@@ -84,54 +79,48 @@ const clientToolsOf = (body: MessagesRequest): ReadonlyArray<DecodedClientTool> 
       : []
   )
 
-const invalid = (issues: ReadonlyArray<string>) => Effect.fail(new InvalidRequest({ issues }))
+const fields: BodyFields = {
+  known: new Set(Object.keys(MessagesRequest.fields)),
+  refused: new Set(unsupported.keys()),
+  refusedIssues: (body) =>
+    [...unsupported].flatMap(([field, why]) =>
+      typeof body === "object" && body !== null && field in body ? [`"${field}" is not supported: ${why}`] : []
+    ),
+  message: new Set(["role", "content"])
+}
+
+const fromRequest = (request: MessagesRequest): Effect.Effect<Decoded<MessagesWire>, InvalidRequest> => {
+  const conversation = toConversation(request.system, request.messages)
+  if (!("messages" in conversation)) return Effect.fail(new InvalidRequest({ issues: conversation }))
+  const clientTools = clientToolsOf(request)
+  const internal: InternalChatRequest = {
+    model: request.model,
+    messages: conversation.messages,
+    stream: request.stream === true,
+    ...extraFields(request),
+    ...(conversation.system === undefined ? {} : { systemPrompt: conversation.system }),
+    clientTools,
+    skippedTools: (request.tools ?? []).filter((tool) => !isClientTool(tool)).map((tool) => tool.name),
+    toolChoice: toolChoiceOf(request.tool_choice),
+    settings: settingsOf(request),
+    maxOutputTokens: request.max_tokens,
+    approvalRefusal: approvalRefusal("/v1/messages")
+  }
+  return Effect.succeed({
+    request: internal,
+    wire: {
+      model: request.model,
+      clientTools: new Set(clientTools.map((tool) => tool.name)),
+      origins: conversation.origins,
+      places: conversation.places
+    }
+  })
+}
 
 const decoder = (schema: typeof MessagesRequest | typeof CountTokensRequest) => {
   const decode = Schema.decodeUnknownResult(schema, { errors: "all" })
-  return (body: unknown): Effect.Effect<Decoded<MessagesWire>, InvalidRequest> => {
-    const unknown = unknownFieldIssues(body, known, new Set(unsupported.keys()), "")
-    const refused = [...unsupported].flatMap(([field, why]) =>
-      typeof body === "object" && body !== null && field in body ? [`"${field}" is not supported: ${why}`] : []
-    )
-    const result = decode(body)
-    if (Result.isFailure(result) || unknown.length > 0 || refused.length > 0) {
-      return invalid([
-        ...unknown,
-        ...refused,
-        ...(Result.isFailure(result) ? describeIssues(result.failure.issue) : [])
-      ])
-    }
-    const request = result.success as MessagesRequest
-    const messageIssues = unknownMessageFields(body, messageFields)
-    if (messageIssues.length > 0) return invalid(messageIssues)
-    const conversation = toConversation(request.system, request.messages)
-    if (!("messages" in conversation)) return invalid(conversation)
-    const clientTools = clientToolsOf(request)
-    const skippedTools = (request.tools ?? []).filter((tool) => !isClientTool(tool)).map((tool) => tool.name)
-    const internal: InternalChatRequest = {
-      model: request.model,
-      messages: conversation.messages,
-      stream: request.stream === true,
-      ...extraFields(request),
-      ...(conversation.system === undefined ? {} : { systemPrompt: conversation.system }),
-      clientTools,
-      skippedTools,
-      toolChoice: toolChoiceOf(request.tool_choice),
-      settings: settingsOf(request),
-      maxOutputTokens: request.max_tokens,
-      approvalRefusal: approvalRefusal("/v1/messages")
-    }
-    return Effect.succeed({
-      request: internal,
-      wire: {
-        model: request.model,
-        clientTools: new Set(clientTools.map((tool) => tool.name)),
-        stopSequences: request.stop_sequences ?? [],
-        origins: conversation.origins,
-        places: conversation.places
-      }
-    })
-  }
+  return (body: unknown): Effect.Effect<Decoded<MessagesWire>, InvalidRequest> =>
+    Effect.flatMap(decodeDoorBody(body, decode, fields), (request) => fromRequest(request as MessagesRequest))
 }
 
 /**
