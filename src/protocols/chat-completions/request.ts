@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { ModelId } from "../../domain/ChatRequest.ts"
-import { extraFieldSchemas } from "../extraFields.ts"
+import { extraFieldSchemas } from "../doorBody.ts"
 
 /**
  * The body of `POST /v1/chat/completions` as parley takes it (docs/DESIGN.md

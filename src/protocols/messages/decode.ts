@@ -4,7 +4,7 @@ import type { CallSettings } from "../../agent/AgentRun.ts"
 import type { DecodedClientTool, InternalChatRequest } from "../../chat/chatRequest.ts"
 import { InvalidRequest } from "../../domain/requestErrors.ts"
 import type { Decoded } from "../../http/chatProtocol.ts"
-import { approvalRefusal, type BodyFields, decodeDoorBody, defined, extraFields } from "../extraFields.ts"
+import { approvalRefusal, type BodyFields, decodeDoorBody, defined, extraFields } from "../doorBody.ts"
 import { toConversation } from "./conversation.ts"
 import { CountTokensRequest, MessagesRequest, type Thinking } from "./request.ts"
 
