@@ -2,6 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Arbitrary, Effect, Schema } from "effect"
 import { afterAll, beforeAll } from "vitest"
 import { MessagesRequest } from "../../../src/protocols/messages/request.ts"
+import { fuzzedBodies } from "../../support/doorProperties.ts"
 import { startFuzzGateway } from "../../support/fuzz/fuzzGateway.ts"
 import type { TestGateway } from "../../support/gateway.ts"
 import { validBodies } from "./generators.ts"
@@ -19,27 +20,10 @@ const DOCUMENTED = new Set([200, 400, 401, 403, 413])
 
 const fields = Object.keys(MessagesRequest.fields)
 
-// A valid body, the same with one field set to any JSON, any JSON at all, or the valid body's text cut short.
 const cases = Arbitrary.all({
-  body: validBodies.pipe(Arbitrary.map((body) => ({ ...body, model: "test/m1" }))),
-  kind: Arbitrary.schema(Schema.Literals(["valid", "field", "json", "cut"])),
-  path: Arbitrary.schema(Schema.Literals(["/v1/messages", "/v1/messages/count_tokens"])),
-  field: Arbitrary.schema(Schema.Literals(fields)),
-  json: Arbitrary.schema(Schema.Json),
-  cut: Arbitrary.schema(Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 1 })))
-}).pipe(Arbitrary.map(({ body, cut, field, json, kind, path }) => {
-  const text = JSON.stringify(body)
-  switch (kind) {
-    case "valid":
-      return { path, text, valid: true }
-    case "field":
-      return { path, text: JSON.stringify({ ...body, [field]: json }), valid: false }
-    case "json":
-      return { path, text: JSON.stringify(json), valid: false }
-    case "cut":
-      return { path, text: text.slice(0, Math.floor(cut * (text.length - 1))), valid: false }
-  }
-}))
+  body: fuzzedBodies(validBodies, fields),
+  path: Arbitrary.schema(Schema.Literals(["/v1/messages", "/v1/messages/count_tokens"]))
+}).pipe(Arbitrary.map(({ body, path }) => ({ ...body, path })))
 
 const post = (path: string, text: string) =>
   Effect.promise(async () => {
