@@ -30,12 +30,20 @@ type Extra =
   & { readonly pruneOptions?: Partial<ChatRequest["pruneOptions"]> | undefined }
 
 /**
- * The spec's fields a standard door takes as extra top-level body fields
- * (../../shared/design/round3.md part A), as the internal request has them,
- * the spec's defaults filled in.
+ * What every standard door's internal request holds alike: the model, the
+ * conversation and its system prompt, `stream`, and the spec's fields it
+ * takes as extra top-level body fields (../../shared/design/round3.md part
+ * A), the spec's defaults filled in.
  */
-export const extraFields = (request: Extra) =>
+export const commonFields = (
+  request: Extra & { readonly model: string; readonly stream?: boolean | null | undefined },
+  conversation: { readonly system: string | undefined; readonly messages: InternalChatRequest["messages"] }
+) =>
   ({
+    model: request.model,
+    messages: conversation.messages,
+    stream: request.stream === true,
+    ...(conversation.system === undefined ? {} : { systemPrompt: conversation.system }),
     prune: request.prune ?? false,
     pruneOptions: {
       targetTokens: pruneDefaults.targetTokens,

@@ -4,7 +4,7 @@ import type { CallSettings } from "../../agent/AgentRun.ts"
 import type { DecodedClientTool, InternalChatRequest } from "../../chat/chatRequest.ts"
 import { InvalidRequest } from "../../domain/requestErrors.ts"
 import type { Decoded } from "../../http/chatProtocol.ts"
-import { approvalRefusal, type BodyFields, decodeDoorBody, defined, extraFields } from "../doorBody.ts"
+import { approvalRefusal, type BodyFields, commonFields, decodeDoorBody, defined } from "../doorBody.ts"
 import { toConversation } from "./messages.ts"
 import { CompletionRequest } from "./request.ts"
 import { unsupportedFieldIssues, unsupportedFields } from "./unsupported.ts"
@@ -83,11 +83,7 @@ const fromRequest = (request: CompletionRequest): Effect.Effect<Decoded<Completi
   const clientTools = clientToolsOf(request)
   const maxOutputTokens = request.max_completion_tokens ?? request.max_tokens ?? undefined
   const internal: InternalChatRequest = {
-    model: request.model,
-    messages: conversation.messages,
-    stream: request.stream === true,
-    ...extraFields(request),
-    ...(conversation.system === undefined ? {} : { systemPrompt: conversation.system }),
+    ...commonFields(request, conversation),
     clientTools,
     toolChoice: toolChoiceOf(request.tool_choice),
     settings: settingsOf(request),

@@ -4,7 +4,7 @@ import type { CallSettings } from "../../agent/AgentRun.ts"
 import type { DecodedClientTool, InternalChatRequest } from "../../chat/chatRequest.ts"
 import { InvalidRequest } from "../../domain/requestErrors.ts"
 import type { Decoded } from "../../http/chatProtocol.ts"
-import { approvalRefusal, type BodyFields, decodeDoorBody, defined, extraFields } from "../doorBody.ts"
+import { approvalRefusal, type BodyFields, commonFields, decodeDoorBody, defined } from "../doorBody.ts"
 import { toConversation } from "./conversation.ts"
 import { CountTokensRequest, MessagesRequest, type Thinking } from "./request.ts"
 
@@ -94,11 +94,7 @@ const fromRequest = (request: MessagesRequest): Effect.Effect<Decoded<MessagesWi
   if (!("messages" in conversation)) return Effect.fail(new InvalidRequest({ issues: conversation }))
   const clientTools = clientToolsOf(request)
   const internal: InternalChatRequest = {
-    model: request.model,
-    messages: conversation.messages,
-    stream: request.stream === true,
-    ...extraFields(request),
-    ...(conversation.system === undefined ? {} : { systemPrompt: conversation.system }),
+    ...commonFields(request, conversation),
     clientTools,
     skippedTools: (request.tools ?? []).filter((tool) => !isClientTool(tool)).map((tool) => tool.name),
     toolChoice: toolChoiceOf(request.tool_choice),

@@ -90,7 +90,7 @@ export const Tool = Schema.Struct({
   description: Schema.optionalKey(Text),
   input_schema: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown)),
   cache_control: CacheControl
-}).annotate({ message: "a tool must have a name" })
+})
 export type Tool = typeof Tool.Type
 
 const Parallel = { disable_parallel_tool_use: Schema.optionalKey(Schema.Boolean) }
