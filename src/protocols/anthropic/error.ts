@@ -13,7 +13,7 @@ import { errorTypes, withRetryAfter } from "../openai/error.ts"
  */
 const types: { readonly [S in Status]: string } = { ...errorTypes, 503: "overloaded_error" }
 
-export const anthropicError = (type: string, message: string) => ({ type: "error", error: { type, message } })
+const anthropicError = (type: string, message: string) => ({ type: "error", error: { type, message } })
 
 /** A failure in Anthropic's envelope; a 429 says when to retry in `Retry-After`. */
 export const anthropicErrorBody = (failure: ApiFailure | undefined): ErrorBody => {

@@ -14,7 +14,7 @@ const event = <T extends { readonly type: string }>(value: T) =>
   `event: ${value.type}\ndata: ${JSON.stringify(value)}\n\n`
 
 /** The answer's id, `msg_` and the request's correlation id, so that a client's logs meet parley's. */
-export const messageId = (correlationId: string) => `msg_${correlationId}`
+const messageId = (correlationId: string) => `msg_${correlationId}`
 
 /** The message as `message_start` carries it, and as the whole answer begins. */
 export const messageShell = (correlationId: string, model: string) => ({

@@ -2,13 +2,13 @@ import type { UIMessageChunk } from "ai"
 import type { RunSummary, Usage } from "../../agent/RunSummary.ts"
 
 /** A content block as `content_block_start` opens it. */
-export type BlockStart =
+type BlockStart =
   | { readonly type: "text"; readonly text: "" }
   | { readonly type: "thinking"; readonly thinking: ""; readonly signature: "" }
   | { readonly type: "redacted_thinking"; readonly data: string }
   | { readonly type: "tool_use"; readonly id: string; readonly name: string; readonly input: {} }
 
-export type BlockDelta =
+type BlockDelta =
   | { readonly type: "text_delta"; readonly text: string }
   | { readonly type: "thinking_delta"; readonly thinking: string }
   | { readonly type: "signature_delta"; readonly signature: string }

@@ -60,7 +60,7 @@ export const ThinkingBlock = Schema.Struct({
   signature: Schema.optionalKey(Text)
 })
 
-export const RedactedThinkingBlock = Schema.Struct({ type: Schema.Literal("redacted_thinking"), data: Text })
+const RedactedThinkingBlock = Schema.Struct({ type: Schema.Literal("redacted_thinking"), data: Text })
 
 // Any other block type is named in a 400 by the mapping, rather than "does not match".
 const OtherBlock = Schema.Struct({ type: Text })
@@ -109,7 +109,7 @@ export type Thinking = typeof Thinking.Type
 // The AI SDK's reasoning efforts, which hold Anthropic's (`low`…`max`).
 const Effort = Schema.Literals(["none", "minimal", "low", "medium", "high", "xhigh", "max"])
 
-export const OutputConfig = Schema.Struct({
+const OutputConfig = Schema.Struct({
   effort: Schema.optionalKey(Schema.NullOr(Effort)),
   format: Schema.optionalKey(Schema.NullOr(Schema.Struct({
     type: Schema.Literal("json_schema"),
