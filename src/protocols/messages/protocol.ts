@@ -12,11 +12,15 @@ import { messagesStream } from "./encode.ts"
 export const messagesProtocol: ChatProtocol<MessagesWire> = {
   name: "messages",
   apiKeyHeader: true,
+  answerHeaders: (correlationId) => ({ "request-id": correlationId }),
   decode: decodeMessagesRequest,
   stream: messagesStream,
   collect: collectMessage,
-  errorBody: (failure, _correlationId, wire) =>
-    anthropicErrorBody(
+  errorBody: (failure, correlationId, wire) => {
+    const answer = anthropicErrorBody(
       failure === undefined || wire === undefined ? failure : withBodyPaths(failure, wire.origins, wire.places)
     )
+    // As the correlation id's own header, never on a 401.
+    return answer.status === 401 ? answer : { ...answer, headers: { ...answer.headers, "request-id": correlationId } }
+  }
 }

@@ -42,7 +42,8 @@ describe("POST /v1/messages through @anthropic-ai/sdk (issue 21 part 2)", () => 
       stop_sequence: null,
       usage: { input_tokens: 6, output_tokens: 2, cache_read_input_tokens: 4, cache_creation_input_tokens: 0 }
     })
-    expect(message.id).toMatch(/^msg_/)
+    // The message's id and the SDK's request id are parley's correlation id.
+    expect(message.id).toBe(`msg_${message._request_id}`)
     const sent = gateway.upstream.requests.at(-1)!.body
     expect(sent.messages[0]).toMatchObject({ role: "system", content: "Be brief." })
     expect(sent.max_tokens).toBe(100)

@@ -40,6 +40,8 @@ describe("the same governance as /api/v1/chat on /v1/messages (issue 21 parts 2 
     const response = await postJson(url(), body, { "x-api-key": narrow })
     expect(response.status).toBe(403)
     expect(response.headers.get("x-correlation-id")).toBeTruthy()
+    // Anthropic's SDKs read the id from request-id.
+    expect(response.headers.get("request-id")).toBe(response.headers.get("x-correlation-id"))
     expect(await response.json()).toMatchObject({ type: "error", error: { type: "permission_error" } })
     await expect(ask(clientOf(narrow))).rejects.toBeInstanceOf(Anthropic.PermissionDeniedError)
   })
@@ -48,6 +50,7 @@ describe("the same governance as /api/v1/chat on /v1/messages (issue 21 parts 2 
     const response = await postJson(url(), body, { "x-api-key": "pk_wrong" })
     expect(response.status).toBe(401)
     expect(response.headers.get("x-correlation-id")).toBeNull()
+    expect(response.headers.get("request-id")).toBeNull()
     expect(await response.json()).toMatchObject({ type: "error", error: { type: "authentication_error" } })
   })
 
