@@ -34,6 +34,7 @@ export type CallSettings = Pick<
   LanguageModelV4CallOptions,
   | "temperature"
   | "topP"
+  | "topK"
   | "stopSequences"
   | "seed"
   | "responseFormat"

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { makeHotRoute, type NodeRoute } from "../http/hotRoute.ts"
 import { chatCompletionsProtocol } from "../protocols/chat-completions/protocol.ts"
+import { messagesProtocol } from "../protocols/messages/protocol.ts"
 import { uiProtocol } from "../protocols/ui/protocol.ts"
 
 /** The routes answered on Node's own request and response, by `METHOD path`. */
@@ -11,11 +12,12 @@ export type HotRoutes = ReadonlyMap<string, NodeRoute>
  * adding its folder and a row here. Everything else goes to the router.
  */
 export const makeHotRoutes = Effect.map(
-  Effect.all([makeHotRoute(uiProtocol), makeHotRoute(chatCompletionsProtocol)]),
-  ([ui, chatCompletions]): HotRoutes =>
+  Effect.all([makeHotRoute(uiProtocol), makeHotRoute(chatCompletionsProtocol), makeHotRoute(messagesProtocol)]),
+  ([ui, chatCompletions, messages]): HotRoutes =>
     new Map([
       ["POST /api/v1/chat", ui],
-      ["POST /v1/chat/completions", chatCompletions]
+      ["POST /v1/chat/completions", chatCompletions],
+      ["POST /v1/messages", messages]
     ])
 )
 

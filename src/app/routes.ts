@@ -13,6 +13,7 @@ import { McpEndpoint } from "../http/mcpEndpoint.ts"
 import { MetricsRoute } from "../http/metricsRoute.ts"
 import { SandboxHandlers } from "../http/sandboxHandlers.ts"
 import { SystemHandlers } from "../http/systemHandlers.ts"
+import { CountTokensRoute } from "../protocols/messages/countTokens.ts"
 import { OpenAiModelsRoute } from "../protocols/openai/models.ts"
 import { Contract } from "./contract.ts"
 
@@ -56,6 +57,7 @@ export const Routes = Layer.mergeAll(
   ),
   OpenApiDocument,
   OpenAiModelsRoute,
+  CountTokensRoute,
   MetricsRoute,
   McpEndpoint,
   HttpApiScalar.layer(Contract, { path: "/docs", scalar: docsPage }),

@@ -190,7 +190,7 @@ const make = Effect.gen(function*() {
       input,
       tools: {
         used: usable.map((check) => check.name),
-        skipped: [...failed.map((check) => check.name), ...unavailable]
+        skipped: [...failed.map((check) => check.name), ...unavailable, ...chat.skippedTools ?? []]
       },
       pruned: pruned?.pruned === true
     } satisfies ChatPlan

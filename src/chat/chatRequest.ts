@@ -20,6 +20,8 @@ export type InternalChatRequest = Omit<ChatRequest, "messages"> & {
   readonly messages: ReadonlyArray<UIMessage>
   /** The tools the client runs itself; a call of one ends the run. */
   readonly clientTools?: ReadonlyArray<DecodedClientTool> | undefined
+  /** Hosted tools the client asked for that parley does not provide: dropped, and named in `X-Tools-Skipped`. */
+  readonly skippedTools?: ReadonlyArray<string> | undefined
   /** How the model picks a tool on the first call (`auto` otherwise). */
   readonly toolChoice?: LanguageModelV4ToolChoice | undefined
   readonly settings?: CallSettings | undefined

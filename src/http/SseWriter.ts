@@ -16,6 +16,12 @@ export interface StreamEncoding {
   readonly end: string
   /** Ends a stream that broke off outside the run; `undefined` for a failure nothing expected. */
   readonly broken: (failure: ApiFailure | undefined) => string
+  /**
+   * An event sent once the stream began whenever nothing else was sent for
+   * `everyMs` (Anthropic's `ping`), so that proxies and clients do not take a
+   * long tool call for a dead connection.
+   */
+  readonly keepAlive?: { readonly everyMs: number; readonly text: string } | undefined
 }
 
 /**
@@ -45,6 +51,8 @@ export class SseWriter implements ClientPace, Required<RunSink> {
   private pending = ""
   private scheduled = false
   private drained: Promise<void> = Promise.resolve()
+  private lastWriteAt = 0
+  private keepAliveTimer: ReturnType<typeof setTimeout> | undefined = undefined
   started = false
   behind = false
   /** `Date.now()` when the status line went out (the usage ledger's time to first byte). */
@@ -79,6 +87,7 @@ export class SseWriter implements ClientPace, Required<RunSink> {
   }
 
   private close(last: string): void {
+    clearTimeout(this.keepAliveTimer)
     this.writeHead()
     const text = this.pending + last
     this.pending = ""
@@ -100,7 +109,23 @@ export class SseWriter implements ClientPace, Required<RunSink> {
     const text = this.pending
     this.pending = ""
     this.res.write(text)
+    if (this.encoding.keepAlive !== undefined) this.armKeepAlive(this.encoding.keepAlive)
     if (this.res.writableLength > HIGH_WATER_BYTES && !this.behind) this.fallBehind()
+  }
+
+  // One timer a stream, re-armed only when it fires: a write costs a clock read, not a timer.
+  private armKeepAlive(keepAlive: NonNullable<StreamEncoding["keepAlive"]>): void {
+    this.lastWriteAt = Date.now()
+    if (this.keepAliveTimer !== undefined) return
+    const tick = () => {
+      if (this.res.writableEnded || this.res.destroyed) return
+      const quiet = Date.now() - this.lastWriteAt
+      if (quiet >= keepAlive.everyMs) this.push(keepAlive.text)
+      this.keepAliveTimer = setTimeout(tick, quiet >= keepAlive.everyMs ? keepAlive.everyMs : keepAlive.everyMs - quiet)
+      this.keepAliveTimer.unref()
+    }
+    this.keepAliveTimer = setTimeout(tick, keepAlive.everyMs)
+    this.keepAliveTimer.unref()
   }
 
   // Past the high-water mark the last write returned false, so 'drain' comes once the socket took it all.

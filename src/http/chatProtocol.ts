@@ -28,6 +28,10 @@ export interface Answering<Wire> {
 export interface ChatProtocol<Wire = unknown> {
   /** Its contract name (`ui`, `chat-completions`…): the ledger's `protocol` column says it. */
   readonly name: ChatProtocolName
+  /** The key may come in `x-api-key` too (Anthropic's clients send it there), not only `Authorization: Bearer`. */
+  readonly apiKeyHeader?: boolean | undefined
+  /** Headers of each answer beside the correlation id's (Anthropic's SDKs read the id from `request-id`). */
+  readonly answerHeaders?: ((correlationId: string) => Readonly<Record<string, string>>) | undefined
   /** The body, parsed, as the internal request (never seen raw by the planner). */
   readonly decode: (body: unknown) => Effect.Effect<Decoded<Wire>, InvalidRequest>
   /** How one answer is streamed: a protocol whose chunks number or name the answer keeps that per stream. */

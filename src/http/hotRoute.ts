@@ -57,7 +57,10 @@ export const makeHotRoute = <Wire>(protocol: ChatProtocol<Wire>) =>
       Effect.gen(function*() {
         const key = facts.key = yield* traced(
           tracing,
-          keys.authenticate(req.headers.authorization),
+          keys.authenticate(
+            req.headers.authorization,
+            protocol.apiKeyHeader === true ? req.headers["x-api-key"] as string | undefined : undefined
+          ),
           "authenticate",
           () => ({})
         )
@@ -67,7 +70,7 @@ export const makeHotRoute = <Wire>(protocol: ChatProtocol<Wire>) =>
         facts.model = request.model
         decoded.set(facts, wire)
         const plan = facts.plan = yield* planner.plan(request, key)
-        const headers = planHeaders(plan, correlationId)
+        const headers = { ...planHeaders(plan, correlationId), ...protocol.answerHeaders?.(correlationId) }
         if (plan._tag === "Report") return writeJson(res, 200, plan.report, headers)
         // Admitted by governance before the model is called (chatRun.ts, docs/DESIGN.md §11).
         return yield* chatRun(protocol, res, { plan, wire, correlationId }, headers, facts, log)

@@ -168,6 +168,8 @@ describe("OpenAPI", () => {
         "/health",
         "/ready",
         "/v1/chat/completions",
+        "/v1/messages",
+        "/v1/messages/count_tokens",
         "/v1/models",
         "/v1/models/{model}"
       ]

@@ -78,6 +78,23 @@ describe("/metrics (docs/DESIGN.md §8)", () => {
     expect(text).toContain(`parley_sandboxes{state="active"} 0`)
   })
 
+  it("labels both Messages routes with protocol messages (issue 21)", async () => {
+    const before = await scrape()
+    gateway.upstream.enqueue({ type: "text", text: "ok" })
+    const body = { model: "test/m1", max_tokens: 10, messages: [{ role: "user", content: "Hi" }] }
+    const message = await postJson(`${gateway.url}/v1/messages`, body, { "x-api-key": secret })
+    expect(message.status).toBe(200)
+    await message.text()
+    const counted = await postJson(`${gateway.url}/v1/messages/count_tokens?beta=true`, body, { "x-api-key": secret })
+    expect(counted.status).toBe(200)
+    await counted.text()
+    const after = await scrape()
+    const moved = (labels: string) =>
+      sample(after, "parley_http_requests_total", labels) - sample(before, "parley_http_requests_total", labels)
+    expect(moved(`route="/v1/messages",status="200",protocol="messages"`)).toBe(1)
+    expect(moved(`route="/v1/messages/count_tokens",status="200",protocol="messages"`)).toBe(1)
+  })
+
   it("counters and histograms move with requests, model calls and tool calls", async () => {
     const before = await scrape()
     gateway.upstream.enqueue(

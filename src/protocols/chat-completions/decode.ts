@@ -1,12 +1,10 @@
 import type { JSONSchema7, LanguageModelV4ToolChoice } from "@ai-sdk/provider"
-import { Effect, Result, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import type { CallSettings } from "../../agent/AgentRun.ts"
 import type { DecodedClientTool, InternalChatRequest } from "../../chat/chatRequest.ts"
-import { pruneDefaults } from "../../domain/PruneOptions.ts"
 import { InvalidRequest } from "../../domain/requestErrors.ts"
-import { describeIssues } from "../../domain/requestIssues.ts"
-import { unknownFieldIssues } from "../../domain/unknownFields.ts"
 import type { Decoded } from "../../http/chatProtocol.ts"
+import { approvalRefusal, type BodyFields, commonFields, decodeDoorBody, defined } from "../doorBody.ts"
 import { toConversation } from "./messages.ts"
 import { CompletionRequest } from "./request.ts"
 import { unsupportedFieldIssues, unsupportedFields } from "./unsupported.ts"
@@ -24,12 +22,8 @@ export interface CompletionWire {
 }
 
 const decode = Schema.decodeUnknownResult(CompletionRequest, { errors: "all" })
-const known = new Set(Object.keys(CompletionRequest.fields))
-const none = new Set<string>()
 
-const refusal = (toolName: string) =>
-  `Error: tool ${toolName} needs a person's approval (the key's approvalRequired list), which ` +
-  `/v1/chat/completions cannot ask for: call it through POST /api/v1/chat, where approvals are supported`
+const refusal = approvalRefusal("/v1/chat/completions")
 
 const toolChoiceOf = (choice: CompletionRequest["tool_choice"]): LanguageModelV4ToolChoice | undefined =>
   choice === undefined
@@ -48,12 +42,6 @@ const responseFormatOf = (format: CompletionRequest["response_format"]): CallSet
     ...(description === undefined ? {} : { description }),
     ...(schema === undefined ? {} : { schema: schema as JSONSchema7 })
   }
-}
-
-// Only what was asked: an absent setting leaves the provider's default.
-const defined = <T extends Record<string, unknown>>(value: T): T => {
-  for (const key in value) if (value[key] === undefined || value[key] === null) delete value[key]
-  return value
 }
 
 const settingsOf = (body: CompletionRequest): CallSettings =>
@@ -86,45 +74,16 @@ const invalid = (issues: ReadonlyArray<string>) => Effect.fail(new InvalidReques
  */
 export const decodeCompletionRequest = (
   body: unknown
-): Effect.Effect<Decoded<CompletionWire>, InvalidRequest> => {
-  const unknown = unknownFieldIssues(body, known, unsupportedFields, "")
-  const unsupported = unsupportedFieldIssues(body)
-  const result = decode(body)
-  if (Result.isFailure(result) || unknown.length > 0 || unsupported.length > 0) {
-    return invalid([
-      ...unknown,
-      ...unsupported,
-      ...(Result.isFailure(result) ? describeIssues(result.failure.issue) : [])
-    ])
-  }
-  const request = result.success
-  // The body's own messages: decoding dropped the fields it does not know.
-  const messageIssues = (body as { readonly messages: ReadonlyArray<unknown> }).messages.flatMap((message, index) =>
-    unknownFieldIssues(message, messageFields, none, `messages[${index}]`)
-  )
-  if (messageIssues.length > 0) return invalid(messageIssues)
+): Effect.Effect<Decoded<CompletionWire>, InvalidRequest> =>
+  Effect.flatMap(decodeDoorBody(body, decode, fields), (request) => fromRequest(request))
+
+const fromRequest = (request: CompletionRequest): Effect.Effect<Decoded<CompletionWire>, InvalidRequest> => {
   const conversation = toConversation(request.messages)
   if (!("messages" in conversation)) return invalid(conversation)
   const clientTools = clientToolsOf(request)
   const maxOutputTokens = request.max_completion_tokens ?? request.max_tokens ?? undefined
   const internal: InternalChatRequest = {
-    model: request.model,
-    messages: conversation.messages,
-    stream: request.stream === true,
-    prune: request.prune ?? false,
-    pruneOptions: {
-      targetTokens: pruneDefaults.targetTokens,
-      preserveRecentMessages: pruneDefaults.preserveRecentMessages,
-      ...request.pruneOptions
-    },
-    contextStrategy: request.contextStrategy ?? "error",
-    validateOnly: false,
-    ...(conversation.system === undefined ? {} : { systemPrompt: conversation.system }),
-    ...(request.promptType === undefined ? {} : { promptType: request.promptType }),
-    ...(request.allowedTools === undefined ? {} : { allowedTools: request.allowedTools }),
-    ...(request.sandboxId === undefined ? {} : { sandboxId: request.sandboxId }),
-    ...(request.context === undefined ? {} : { context: request.context }),
-    ...(request.toolContext === undefined ? {} : { toolContext: request.toolContext }),
+    ...commonFields(request, conversation),
     clientTools,
     toolChoice: toolChoiceOf(request.tool_choice),
     settings: settingsOf(request),
@@ -142,4 +101,9 @@ export const decodeCompletionRequest = (
   })
 }
 
-const messageFields = new Set(["role", "content", "name", "tool_calls", "tool_call_id", "refusal", "reasoning_content"])
+const fields: BodyFields = {
+  known: new Set(Object.keys(CompletionRequest.fields)),
+  refused: unsupportedFields,
+  refusedIssues: unsupportedFieldIssues,
+  message: new Set(["role", "content", "name", "tool_calls", "tool_call_id", "refusal", "reasoning_content"])
+}

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
-import { ChatRequest, ContextStrategy, ModelId } from "../../domain/ChatRequest.ts"
-import { PruneOptions } from "../../domain/PruneOptions.ts"
+import { ModelId } from "../../domain/ChatRequest.ts"
+import { extraFieldSchemas } from "../doorBody.ts"
 
 /**
  * The body of `POST /v1/chat/completions` as parley takes it (docs/DESIGN.md
@@ -80,8 +80,6 @@ export const ResponseFormat = Schema.Union([
 
 export const ReasoningEffort = Schema.Literals(["none", "minimal", "low", "medium", "high", "xhigh"])
 
-const spec = ChatRequest.fields
-
 export const CompletionRequest = Schema.Struct({
   model: ModelId,
   messages: Schema.Array(CompletionMessage).annotate({ message: "must be an array" }),
@@ -109,13 +107,6 @@ export const CompletionRequest = Schema.Struct({
   prompt_cache_key: Schema.optionalKey(Text),
   safety_identifier: Schema.optionalKey(Text),
   // The spec's server-tool fields ride along (../../../shared/design/round3.md part A).
-  allowedTools: spec.allowedTools,
-  promptType: spec.promptType,
-  sandboxId: spec.sandboxId,
-  context: spec.context,
-  toolContext: spec.toolContext,
-  contextStrategy: Schema.optionalKey(ContextStrategy),
-  prune: Schema.optionalKey(Schema.Boolean),
-  pruneOptions: Schema.optionalKey(PruneOptions)
+  ...extraFieldSchemas
 }).annotate({ message: "body must be a JSON object", identifier: "ChatCompletionRequest" })
 export type CompletionRequest = typeof CompletionRequest.Type

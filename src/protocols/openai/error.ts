@@ -9,7 +9,7 @@ import { type ApiFailure, type Status, wireError } from "../../http/errorTable.t
  * parley's failure (snake case) and `param` the field a request failure is
  * about. Shared by `chat-completions`, `responses` and `GET /v1/models`.
  */
-const types: { readonly [S in Status]: string } = {
+export const errorTypes: { readonly [S in Status]: string } = {
   400: "invalid_request_error",
   401: "authentication_error",
   403: "permission_error",
@@ -56,11 +56,19 @@ export const openAiError = (message: string, type: string, code: string | null, 
 
 /** A failure in OpenAI's envelope; a 429 says when to retry in `Retry-After`. */
 export const openAiErrorBody = (failure: ApiFailure | undefined): ErrorBody => {
-  if (failure === undefined) return { status: 500, body: openAiError(UNEXPECTED_MESSAGE, types[500], "internal_error") }
-  const { message, status } = wireError(failure)
-  const body = openAiError(message, types[status], snakeCase(failure._tag), paramOf(failure))
-  if (failure._tag === "LimitExceeded") {
-    return { status, body, headers: { "retry-after": String(failure.retryAfterSeconds) } }
+  if (failure === undefined) {
+    return { status: 500, body: openAiError(UNEXPECTED_MESSAGE, errorTypes[500], "internal_error") }
   }
-  return { status, body }
+  const { message, status } = wireError(failure)
+  return withRetryAfter(
+    failure,
+    status,
+    openAiError(message, errorTypes[status], snakeCase(failure._tag), paramOf(failure))
+  )
 }
+
+/** An error body of any envelope, with `Retry-After` when a limit refused the request. */
+export const withRetryAfter = (failure: ApiFailure, status: number, body: Record<string, unknown>): ErrorBody =>
+  failure._tag === "LimitExceeded"
+    ? { status, body, headers: { "retry-after": String(failure.retryAfterSeconds) } }
+    : { status, body }

@@ -1,9 +1,7 @@
-import { Cause, Effect } from "effect"
-import { HttpRouter, type HttpServerRequest, type HttpServerResponse } from "effect/http"
-import { ApiKeys } from "../../auth/ApiKeys.ts"
+import { Effect } from "effect"
+import { HttpRouter, type HttpServerResponse } from "effect/http"
 import { allowsModel, type ApiKey } from "../../domain/ApiKey.ts"
-import { CorrelationId } from "../../http/CorrelationId.ts"
-import { errorBodyResponse, logUnexpected } from "../../http/errorResponse.ts"
+import { makeKeyedRoute } from "../../http/keyedRoute.ts"
 import { makeKeyModels } from "../../http/keyModels.ts"
 import { ModelNotFound } from "../../http/requestErrors.ts"
 import { cachedJson } from "../../http/ResponseCache.ts"
@@ -30,31 +28,15 @@ type Answer = Effect.Effect<HttpServerResponse.HttpServerResponse, ModelNotFound
 /**
  * GET /v1/models and GET /v1/models/{model} (docs/DESIGN.md §14): OpenAI's
  * model list and model object, of the models the key may use, every failure
- * in OpenAI's envelope. Not under /api/, so the key is checked here, from
- * `Authorization: Bearer` or `x-api-key`; the gateway middleware still gives
- * the correlation id (every answer but a 401 carries it), logs and metrics.
+ * in OpenAI's envelope; the key is checked here (../../http/keyedRoute.ts).
  * A model id holds a `/`, so the rest of the path is the id, sent as is or
  * percent-encoded (OpenAI's SDKs send `%2F`; the router decodes it).
  */
 export const OpenAiModelsRoute = HttpRouter.use((router) =>
   Effect.gen(function*() {
-    const keys = yield* ApiKeys
+    const keyed = yield* makeKeyedRoute(openAiErrorBody)
     const registry = yield* ModelRegistry
     const list = yield* makeKeyModels((models) => ({ object: "list", data: models.map(openAiModel) }))
-
-    const keyed = (request: HttpServerRequest.HttpServerRequest, answer: (key: ApiKey) => Answer) =>
-      keys.authenticate(request.headers.authorization, request.headers["x-api-key"]).pipe(
-        Effect.flatMap(answer),
-        Effect.catch((failure) => Effect.succeed(errorBodyResponse(openAiErrorBody(failure)))),
-        Effect.catchCause((cause) =>
-          Cause.hasInterruptsOnly(cause) ?
-            Effect.failCause(cause) :
-            Effect.flatMap(
-              Effect.service(CorrelationId),
-              (id) => Effect.as(logUnexpected(cause, id), errorBodyResponse(openAiErrorBody(undefined)))
-            )
-        )
-      )
 
     // Unknown and not allowed answer alike, so a key cannot probe which models exist.
     const retrieve = (key: ApiKey, id: string): Answer => {

@@ -1,6 +1,6 @@
 import { createOpenAI } from "@ai-sdk/openai"
-import { generateText, jsonSchema, stepCountIs, streamText, tool } from "ai"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, it } from "vitest"
+import { generateWithClientTool, streamWithClientTool } from "../../support/aiSdkClientTool.ts"
 import { startGateway, type TestGateway } from "../../support/gateway.ts"
 
 let gateway: TestGateway
@@ -13,67 +13,10 @@ beforeAll(async () => {
 })
 afterAll(() => gateway.close())
 
-// A tool the AI SDK runs in the client: parley hands its call back, and the SDK's next step sends the result.
-const weather = tool({
-  description: "The weather in a city",
-  inputSchema: jsonSchema<{ city: string }>({
-    type: "object",
-    properties: { city: { type: "string" } },
-    required: ["city"]
-  }),
-  execute: async ({ city }) => `sunny in ${city}`
-})
-
 describe("the AI SDK's OpenAI chat model pointed at parley (issue 20)", () => {
-  it("generateText runs a client tool round trip over two requests", async () => {
-    gateway.upstream.enqueue({
-      type: "tool-calls",
-      calls: [{ id: "call_1", name: "weather", arguments: { city: "Oslo" } }]
-    })
-    gateway.upstream.enqueue({
-      type: "text",
-      text: "It is sunny in Oslo.",
-      usage: { promptTokens: 30, completionTokens: 6 }
-    })
-    const before = gateway.upstream.requests.length
-    const result = await generateText({
-      model: provider.chat("test/m1"),
-      prompt: "Weather in Oslo?",
-      tools: { weather },
-      stopWhen: stepCountIs(3)
-    })
-    expect(result.text).toBe("It is sunny in Oslo.")
-    expect(result.steps.map((step) => step.finishReason)).toEqual(["tool-calls", "stop"])
-    expect(result.steps[0]!.toolResults[0]).toMatchObject({ toolName: "weather", output: "sunny in Oslo" })
-    expect(result.totalUsage.inputTokens).toBeGreaterThan(30)
-    // Through parley, each SDK step is one request upstream, the tool's result in the second.
-    const sent = gateway.upstream.requests.slice(before)
-    expect(sent).toHaveLength(2)
-    expect(sent[1]!.body.messages.at(-1)).toMatchObject({
-      role: "tool",
-      tool_call_id: "call_1",
-      content: "sunny in Oslo"
-    })
-  })
+  it("generateText runs a client tool round trip over two requests", () =>
+    generateWithClientTool(gateway, provider.chat("test/m1")))
 
-  it("streamText streams the text, the tool call and the usage", async () => {
-    gateway.upstream.enqueue({
-      type: "tool-calls",
-      calls: [{ id: "call_2", name: "weather", arguments: { city: "Rome" } }]
-    })
-    gateway.upstream.enqueue({ type: "text", text: "Sunny in Rome." })
-    const result = streamText({
-      model: provider.chat("test/m1"),
-      prompt: "Weather in Rome?",
-      tools: { weather },
-      stopWhen: stepCountIs(3)
-    })
-    const deltas: Array<string> = []
-    for await (const part of result.fullStream) if (part.type === "text-delta") deltas.push(part.text)
-    expect(deltas.join("")).toBe("Sunny in Rome.")
-    expect(deltas.length).toBeGreaterThan(1)
-    const steps = await result.steps
-    expect(steps[0]!.toolCalls[0]).toMatchObject({ toolName: "weather", input: { city: "Rome" } })
-    expect((await result.totalUsage).totalTokens).toBeGreaterThan(0)
-  })
+  it("streamText streams the text, the tool call and the usage", () =>
+    streamWithClientTool(gateway, provider.chat("test/m1")))
 })

@@ -1,16 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Ajv2020 } from "ajv/dist/2020.js"
-import { OpenApi } from "effect/http-api"
 import { afterAll, beforeAll } from "vitest"
-import { Contract } from "../../../src/app/contract.ts"
+import { contractSchema as schema, spec } from "../../support/contractSchemas.ts"
 import { startGateway, type TestGateway } from "../../support/gateway.ts"
 import { bearer, postJson } from "../../support/http.ts"
 import { validBodies } from "./generators.ts"
-
-const spec = OpenApi.fromApi(Contract) as unknown as Record<string, any>
-const ajv = new Ajv2020({ strict: false, allErrors: true })
-ajv.addSchema({ ...spec, $id: "parley-openapi" })
-const schema = (name: string) => ajv.getSchema(`parley-openapi#/components/schemas/${name}`)!
 
 let gateway: TestGateway
 let secret: string

@@ -1,24 +1,12 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Arbitrary, Effect, Exit, Schema } from "effect"
-import { InvalidRequest } from "../../../src/domain/requestErrors.ts"
+import { Effect } from "effect"
 import { decodeCompletionRequest } from "../../../src/protocols/chat-completions/decode.ts"
 import { CompletionRequest } from "../../../src/protocols/chat-completions/request.ts"
+import { doorDecoderProperties } from "../../support/doorProperties.ts"
 import { validBodies } from "./generators.ts"
 
 const user = [{ role: "user", content: "Hi" }]
 const body = (extra: Record<string, unknown> = {}) => ({ model: "test/m1", messages: user, ...extra })
-
-/** Decoding never dies: it succeeds, or fails with an InvalidRequest with issues. */
-const decodesOrRejects = (value: unknown) =>
-  Effect.gen(function*() {
-    const exit = yield* Effect.exit(decodeCompletionRequest(value))
-    if (Exit.isFailure(exit)) {
-      const error = yield* Effect.flip(exit)
-      assert.instanceOf(error, InvalidRequest)
-      assert.isTrue(error.issues.length > 0)
-    }
-    return exit
-  })
 
 const issues = (value: unknown) => Effect.map(Effect.flip(decodeCompletionRequest(value)), (error) => error.issues)
 
@@ -107,33 +95,5 @@ describe("decodeCompletionRequest: properties", () => {
       assert.strictEqual(parts.length, tools)
     }))
 
-  it.effect.prop(
-    "a valid body with one field set to anything decodes or answers 400 naming that field",
-    [validBodies, Arbitrary.schema(Schema.Literals(knownFields)), Arbitrary.schema(Schema.Json)],
-    ([value, field, wrong]) =>
-      Effect.gen(function*() {
-        const exit = yield* decodesOrRejects({ ...value, [field]: wrong })
-        if (Exit.isSuccess(exit)) return
-        const error = yield* Effect.flip(exit)
-        const names = (issue: string) =>
-          issue.startsWith(`"${field}`) || (field === "model" && issue.startsWith("Invalid model format"))
-        assert.isTrue(error.issues.some(names), error.issues.join("; "))
-      })
-  )
-
-  it.effect.prop(
-    "a field OpenAI does not document answers 400 naming it",
-    [validBodies, Arbitrary.schema(Schema.String.check(Schema.isPattern(/^x_[a-z]{1,10}$/)))],
-    ([value, field]) =>
-      Effect.gen(function*() {
-        const found = yield* issues({ ...value, [field]: 1 })
-        assert.include(found[0], `"${field}" is not a known field`)
-      })
-  )
-
-  it.effect.prop(
-    "any JSON value decodes or is an InvalidRequest, never a defect",
-    [Arbitrary.schema(Schema.Json)],
-    ([json]) => Effect.asVoid(decodesOrRejects(json))
-  )
+  doorDecoderProperties(decodeCompletionRequest, validBodies, knownFields)
 })

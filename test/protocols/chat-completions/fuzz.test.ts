@@ -1,7 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Arbitrary, Effect, Schema } from "effect"
+import { Effect } from "effect"
 import { afterAll, beforeAll } from "vitest"
 import { CompletionRequest } from "../../../src/protocols/chat-completions/request.ts"
+import { fuzzedBodies } from "../../support/doorProperties.ts"
 import { startFuzzGateway } from "../../support/fuzz/fuzzGateway.ts"
 import type { TestGateway } from "../../support/gateway.ts"
 import { validBodies } from "./generators.ts"
@@ -19,26 +20,7 @@ const DOCUMENTED = new Set([200, 400, 401, 403, 413])
 
 const fields = Object.keys(CompletionRequest.fields)
 
-// A valid body, the same with one field set to any JSON, any JSON at all, or the valid body's text cut short.
-const cases = Arbitrary.all({
-  body: validBodies.pipe(Arbitrary.map((body) => ({ ...body, model: "test/m1" }))),
-  kind: Arbitrary.schema(Schema.Literals(["valid", "field", "json", "cut"])),
-  field: Arbitrary.schema(Schema.Literals(fields)),
-  json: Arbitrary.schema(Schema.Json),
-  cut: Arbitrary.schema(Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 1 })))
-}).pipe(Arbitrary.map(({ body, cut, field, json, kind }) => {
-  const text = JSON.stringify(body)
-  switch (kind) {
-    case "valid":
-      return { text, valid: true }
-    case "field":
-      return { text: JSON.stringify({ ...body, [field]: json }), valid: false }
-    case "json":
-      return { text: JSON.stringify(json), valid: false }
-    case "cut":
-      return { text: text.slice(0, Math.floor(cut * (text.length - 1))), valid: false }
-  }
-}))
+const cases = fuzzedBodies(validBodies, fields)
 
 const post = (text: string) =>
   Effect.promise(async () => {

@@ -1,0 +1,26 @@
+import type { ChatProtocol } from "../../http/chatProtocol.ts"
+import { anthropicErrorBody } from "../anthropic/error.ts"
+import { withBodyPaths } from "../chat-completions/bodyPaths.ts"
+import { collectMessage } from "./collect.ts"
+import { decodeMessagesRequest, type MessagesWire } from "./decode.ts"
+import { messagesStream } from "./encode.ts"
+
+/**
+ * Anthropic's Messages, `POST /v1/messages` (docs/DESIGN.md §14): Anthropic's
+ * SDKs and Claude Code reach parley's governed tool loop unchanged.
+ */
+export const messagesProtocol: ChatProtocol<MessagesWire> = {
+  name: "messages",
+  apiKeyHeader: true,
+  answerHeaders: (correlationId) => ({ "request-id": correlationId }),
+  decode: decodeMessagesRequest,
+  stream: messagesStream,
+  collect: collectMessage,
+  errorBody: (failure, correlationId, wire) => {
+    const answer = anthropicErrorBody(
+      failure === undefined || wire === undefined ? failure : withBodyPaths(failure, wire.origins, wire.places)
+    )
+    // As the correlation id's own header, never on a 401.
+    return answer.status === 401 ? answer : { ...answer, headers: { ...answer.headers, "request-id": correlationId } }
+  }
+}

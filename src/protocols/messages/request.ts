@@ -1,0 +1,145 @@
+import { Schema } from "effect"
+import { ModelId } from "../../domain/ChatRequest.ts"
+import { extraFieldSchemas } from "../doorBody.ts"
+
+/**
+ * The body of `POST /v1/messages` as parley takes it (docs/DESIGN.md §14):
+ * Anthropic's fields parley honours, those Claude Code sends that ask for
+ * nothing parley must do, and the spec's server-tool fields as extra
+ * top-level fields. The turn rules (a `tool_use` answered by the next
+ * message's `tool_result`) are the mapping's (./conversation.ts).
+ */
+
+const Text = Schema.String.annotate({ message: "must be a string" })
+const Count = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)).annotate({
+  message: "must be an integer of 1 or more"
+})
+const unit = Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 1 })).annotate({
+  message: "must be a number from 0 to 1"
+})
+// Prompt-caching marks: taken, for the provider decides what it caches.
+const CacheControl = Schema.optionalKey(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown)))
+
+export const TextBlock = Schema.Struct({
+  type: Schema.Literal("text"),
+  text: Text,
+  cache_control: CacheControl,
+  citations: Schema.optionalKey(Schema.NullOr(Schema.Array(Schema.Unknown)))
+})
+
+export const ImageBlock = Schema.Struct({
+  type: Schema.Literal("image"),
+  source: Schema.Union([
+    Schema.Struct({ type: Schema.Literal("base64"), media_type: Text, data: Text }),
+    Schema.Struct({ type: Schema.Literal("url"), url: Text })
+  ]),
+  cache_control: CacheControl
+})
+export type ImageBlock = typeof ImageBlock.Type
+
+export const ToolUseBlock = Schema.Struct({
+  type: Schema.Literal("tool_use"),
+  id: Text,
+  name: Text,
+  input: Schema.Unknown,
+  cache_control: CacheControl
+})
+
+export const ToolResultBlock = Schema.Struct({
+  type: Schema.Literal("tool_result"),
+  tool_use_id: Text,
+  content: Schema.optionalKey(Schema.Union([Text, Schema.Array(Schema.Union([TextBlock, ImageBlock]))])),
+  is_error: Schema.optionalKey(Schema.Boolean),
+  cache_control: CacheControl
+})
+export type ToolResultBlock = typeof ToolResultBlock.Type
+
+export const ThinkingBlock = Schema.Struct({
+  type: Schema.Literal("thinking"),
+  thinking: Text,
+  signature: Schema.optionalKey(Text)
+})
+
+const RedactedThinkingBlock = Schema.Struct({ type: Schema.Literal("redacted_thinking"), data: Text })
+
+// Any other block type is named in a 400 by the mapping, rather than "does not match".
+const OtherBlock = Schema.Struct({ type: Text })
+
+export const ContentBlock = Schema.Union([
+  TextBlock,
+  ImageBlock,
+  ToolUseBlock,
+  ToolResultBlock,
+  ThinkingBlock,
+  RedactedThinkingBlock,
+  OtherBlock
+])
+export type ContentBlock = typeof ContentBlock.Type
+
+export const Message = Schema.Struct({
+  // `system` inside `messages` is a beta Claude Code uses.
+  role: Schema.Literals(["user", "assistant", "system"]),
+  content: Schema.Union([Text, Schema.Array(ContentBlock)])
+})
+export type Message = typeof Message.Type
+
+/** A tool the client runs (`input_schema`), or a hosted one of Anthropic's (a `type` such as `web_search_20250305`). */
+export const Tool = Schema.Struct({
+  name: Text,
+  type: Schema.optionalKey(Schema.NullOr(Text)),
+  description: Schema.optionalKey(Text),
+  input_schema: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown)),
+  cache_control: CacheControl
+})
+export type Tool = typeof Tool.Type
+
+const Parallel = { disable_parallel_tool_use: Schema.optionalKey(Schema.Boolean) }
+
+export const ToolChoice = Schema.Union([
+  Schema.Struct({ type: Schema.Literals(["auto", "any", "none"]), ...Parallel }),
+  Schema.Struct({ type: Schema.Literal("tool"), name: Text, ...Parallel })
+])
+
+export const Thinking = Schema.Union([
+  Schema.Struct({ type: Schema.Literal("enabled"), budget_tokens: Count }),
+  Schema.Struct({ type: Schema.Literals(["adaptive", "disabled"]) })
+])
+export type Thinking = typeof Thinking.Type
+
+// The AI SDK's reasoning efforts, which hold Anthropic's (`low`…`max`).
+const Effort = Schema.Literals(["none", "minimal", "low", "medium", "high", "xhigh", "max"])
+
+const OutputConfig = Schema.Struct({
+  effort: Schema.optionalKey(Schema.NullOr(Effort)),
+  format: Schema.optionalKey(Schema.NullOr(Schema.Struct({
+    type: Schema.Literal("json_schema"),
+    schema: Schema.Record(Schema.String, Schema.Unknown)
+  })))
+})
+
+export const MessagesRequest = Schema.Struct({
+  model: ModelId,
+  messages: Schema.Array(Message).annotate({ message: "must be an array" }),
+  system: Schema.optionalKey(Schema.Union([Text, Schema.Array(TextBlock)])),
+  max_tokens: Count,
+  stream: Schema.optionalKey(Schema.Boolean),
+  stop_sequences: Schema.optionalKey(Schema.Array(Text)),
+  temperature: Schema.optionalKey(unit),
+  top_p: Schema.optionalKey(unit),
+  top_k: Schema.optionalKey(Count),
+  tools: Schema.optionalKey(Schema.Array(Tool)),
+  tool_choice: Schema.optionalKey(ToolChoice),
+  thinking: Schema.optionalKey(Thinking),
+  metadata: Schema.optionalKey(Schema.Struct({ user_id: Schema.optionalKey(Schema.NullOr(Text)) })),
+  output_config: Schema.optionalKey(OutputConfig),
+  // Claude Code's: asks the provider to clear old tool results; parley's pruner does its own (prune).
+  context_management: Schema.optionalKey(Schema.Unknown),
+  service_tier: Schema.optionalKey(Schema.Literals(["auto", "standard_only"])),
+  // The spec's server-tool fields ride along (../../../shared/design/round3.md part A).
+  ...extraFieldSchemas
+}).annotate({ message: "body must be a JSON object", identifier: "MessagesRequest" })
+export type MessagesRequest = typeof MessagesRequest.Type
+
+/** `/v1/messages/count_tokens`: the same body, `max_tokens` left out as Anthropic's takes it (or not). */
+export const CountTokensRequest = Schema.Struct({ ...MessagesRequest.fields, max_tokens: Schema.optionalKey(Count) })
+  .annotate({ message: "body must be a JSON object", identifier: "MessagesCountTokensRequest" })

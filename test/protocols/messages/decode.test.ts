@@ -1,0 +1,105 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { decodeMessagesRequest } from "../../../src/protocols/messages/decode.ts"
+import { MessagesRequest } from "../../../src/protocols/messages/request.ts"
+import { doorDecoderProperties } from "../../support/doorProperties.ts"
+import { validBodies } from "./generators.ts"
+
+const user = [{ role: "user", content: "Hi" }]
+const body = (extra: Record<string, unknown> = {}) => ({ model: "test/m1", max_tokens: 10, messages: user, ...extra })
+const use = { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "f", input: {} }] }
+
+const issues = (value: unknown) => Effect.map(Effect.flip(decodeMessagesRequest(value)), (error) => error.issues)
+
+describe("decodeMessagesRequest", () => {
+  it.effect.each(
+    [
+      [{ model: "test/m1", messages: user }, `"max_tokens" is required`],
+      [body({ mcp_servers: [] }), `"mcp_servers" is not supported`],
+      [body({ mystery: 1 }), `"mystery" is not a known field`],
+      [body({ temperature: 3 }), `"temperature" must be a number from 0 to 1`],
+      [body({ messages: [use] }), `"messages[0]" has a tool_use (id "t1") that no tool_result answers`],
+      [body({ messages: [use, { role: "assistant", content: "x" }] }), `"messages[0]" has tool_use blocks`],
+      [
+        body({ messages: [use, { role: "user", content: "x" }] }),
+        `"messages[0]" has a tool_use (id "t1") without a tool_result in "messages[1]"`
+      ],
+      [
+        body({ messages: [{ role: "user", content: [{ type: "tool_result", tool_use_id: "x", content: "r" }] }] }),
+        `"messages[0].content[0]" answers tool_use "x"`
+      ],
+      [
+        body({ messages: [{ role: "user", content: [{ type: "document", source: {} }] }] }),
+        `"messages[0].content[0]" is a document block`
+      ],
+      [body({ messages: [{ role: "user", content: "x", extra: 1 }] }), `"messages[0].extra" is not a known field`]
+    ] as const
+  )("%j → %s", ([value, start]) =>
+    Effect.gen(function*() {
+      const found = yield* issues(value)
+      assert.isTrue(found.some((issue) => issue.startsWith(start)), found.join("; "))
+    }))
+
+  it.effect("takes what Claude Code sends that asks for nothing parley must do", () =>
+    Effect.gen(function*() {
+      const { request } = yield* decodeMessagesRequest(body({
+        messages: [{ role: "system", content: "From the beta." }, ...user],
+        thinking: { type: "adaptive" },
+        output_config: { effort: "high" },
+        context_management: { edits: [{ type: "clear_thinking_20251015", keep: "all" }] },
+        metadata: { user_id: "u" },
+        service_tier: "auto",
+        stream: true
+      }))
+      assert.strictEqual(request.systemPrompt, "From the beta.")
+      assert.deepStrictEqual(request.settings, { reasoning: "high" })
+    }))
+
+  it.effect("maps the settings, the system prompt, the thinking budget and the tools", () =>
+    Effect.gen(function*() {
+      const { request, wire } = yield* decodeMessagesRequest(body({
+        system: [{ type: "text", text: "Be brief." }],
+        messages: [{ role: "system", content: "And kind." }, ...user],
+        temperature: 0.5,
+        top_k: 5,
+        stop_sequences: ["END"],
+        thinking: { type: "enabled", budget_tokens: 2_000 },
+        tools: [
+          { name: "lookup", input_schema: { type: "object" } },
+          { type: "web_search_20250305", name: "web_search" }
+        ],
+        tool_choice: { type: "tool", name: "lookup" }
+      }))
+      assert.strictEqual(request.systemPrompt, "Be brief.\n\nAnd kind.")
+      assert.deepStrictEqual(request.settings, {
+        temperature: 0.5,
+        topK: 5,
+        stopSequences: ["END"],
+        reasoning: "low"
+      })
+      assert.strictEqual(request.maxOutputTokens, 10)
+      assert.deepStrictEqual(request.toolChoice, { type: "tool", toolName: "lookup" })
+      assert.deepStrictEqual(request.clientTools?.map((tool) => tool.name), ["lookup"])
+      assert.deepStrictEqual(request.skippedTools, ["web_search"])
+      assert.deepStrictEqual(wire.origins, [1])
+    }))
+})
+
+const knownFields = Object.keys(MessagesRequest.fields)
+
+describe("decodeMessagesRequest: properties", () => {
+  it.effect.prop("any valid body decodes, its conversation whole", [validBodies], ([value]) =>
+    Effect.gen(function*() {
+      const { request } = yield* decodeMessagesRequest(value)
+      assert.strictEqual(request.model, value.model)
+      assert.strictEqual(request.stream, value.stream === true)
+      const results = value.messages.flatMap((message: { content: unknown }) =>
+        Array.isArray(message.content) ? message.content : []
+      ).filter((block: { type: string }) => block.type === "tool_result").length
+      const parts = request.messages.flatMap((message) => message.parts).filter((part) => part.type === "dynamic-tool")
+      assert.strictEqual(parts.length, results)
+      assert.isTrue(parts.every((part) => part.state === "output-available" || part.state === "output-error"))
+    }))
+
+  doorDecoderProperties(decodeMessagesRequest, validBodies, knownFields)
+})
