@@ -148,7 +148,11 @@ export const runProcess = (spec: ProcessSpec): Effect.Effect<ProcessResult, Sand
         resume(Effect.succeed({ stdout, stderr, exitCode: killed ? null : code, timedOut, outputLimited }))
       }
       if (child.stdout?.closed !== false && child.stderr?.closed !== false) return finish()
-      const grace = setTimeout(finish, CLOSE_GRACE_MS)
+      // The grace is counted from the exit, but what the command wrote before it exited may still be unread:
+      // the exit can be reaped in the poll that read only part of it, and a loop kept busy for longer than the
+      // grace (other screenshots' PNGs, a loaded machine) runs this timer before the next poll reads the rest.
+      // setImmediate runs after that poll, so it is read first.
+      const grace = setTimeout(() => setImmediate(finish), CLOSE_GRACE_MS)
       child.once("close", () => {
         clearTimeout(grace)
         finish()
