@@ -3,7 +3,8 @@ import { closeSync, openSync } from "node:fs"
 import { type DesktopJail, isRunning } from "./desktopClaim.ts"
 import type { SandboxFolders } from "./folders.ts"
 import { bwrapArgs, findOnHost, hostIdentity, limitArgs } from "./jail.ts"
-import { type ProcessResult, runProcess, scriptFd } from "./runProcess.ts"
+import { joinGateArgs, openJoinGate } from "./joinGate.ts"
+import { extraFd, type ProcessResult, runProcess, scriptFd } from "./runProcess.ts"
 import { SandboxUnavailable } from "./Sandbox.ts"
 import type { SandboxLimits } from "./SandboxSettings.ts"
 
@@ -87,23 +88,30 @@ export const runJailed = (
   }
   const { argv } = command
   const script = "bashScript" in argv ? new TextEncoder().encode(argv.bashScript) : undefined
-  const run = (fds: ReadonlyArray<number>) =>
-    runProcess({
+  const run = (fds: ReadonlyArray<number>) => {
+    // Joining a desktop, the command waits for the gateway before it starts (joinGate.ts).
+    const gate = command.session === undefined
+      ? undefined
+      : { info: extraFd(fds, script), block: extraFd(fds, script) + 1 }
+    return runProcess({
       file: programs.prlimit,
       args: [
         ...limitArgs(limits, { cpu: true }),
         "--",
         programs.bwrap,
+        ...(gate === undefined ? [] : joinGateArgs(gate)),
         ...bwrapArgs(jail, "bashScript" in argv ? readScript(scriptFd(fds)) : argv)
       ],
       identity: hostIdentity(command.uid),
       stdin: command.stdin,
       script,
       fds,
+      extraPipes: gate === undefined ? undefined : { count: 2, onSpawn: (child) => openJoinGate(child, gate) },
       timeoutMs: command.timeoutMs,
       keep: command.keep,
       stopAfterBytes: command.stopAfterBytes
     })
+  }
   if (command.session === undefined) return run([])
   return Effect.acquireUseRelease(
     openNamespaces(command.session),

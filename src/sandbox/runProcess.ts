@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { spawn, type StdioOptions } from "node:child_process"
+import { type ChildProcess, spawn, type StdioOptions } from "node:child_process"
 import { OutputCapture } from "./OutputCapture.ts"
 import { SandboxUnavailable } from "./Sandbox.ts"
 
@@ -17,6 +17,12 @@ export interface ProcessSpec {
    * fits, and stdin stays the command's own.
    */
   readonly script?: Uint8Array | undefined
+  /**
+   * `count` more pipes, handed to the child as the descriptors after the
+   * script's (`extraFd`), which `onSpawn` talks over once the child runs
+   * (runJailed's join gate, joinGate.ts).
+   */
+  readonly extraPipes?: { readonly count: number; readonly onSpawn: (child: ChildProcess) => void } | undefined
   readonly timeoutMs: number
   readonly keep: { readonly headBytes: number; readonly tailBytes: number }
   /** The process group is stopped once stdout and stderr together exceed this. */
@@ -45,6 +51,10 @@ const CLOSE_GRACE_MS = 150
 /** The descriptor a ProcessSpec's `script` arrives on. */
 export const scriptFd = (fds: ReadonlyArray<number>): number => 3 + fds.length
 
+/** The descriptor of a ProcessSpec's first extra pipe: after `fds` and the script's pipe, if any. */
+export const extraFd = (fds: ReadonlyArray<number>, script: Uint8Array | undefined): number =>
+  scriptFd(fds) + (script === undefined ? 0 : 1)
+
 const killGroup = (pid: number | undefined) => {
   if (pid === undefined) return
   try {
@@ -67,7 +77,8 @@ export const runProcess = (spec: ProcessSpec): Effect.Effect<ProcessResult, Sand
       "pipe",
       "pipe",
       ...(spec.fds ?? []),
-      ...(spec.script === undefined ? [] : ["pipe" as const])
+      ...(spec.script === undefined ? [] : ["pipe" as const]),
+      ...Array.from({ length: spec.extraPipes?.count ?? 0 }, () => "pipe" as const)
     ]
     let child: ReturnType<typeof spawn>
     try {
@@ -116,6 +127,7 @@ export const runProcess = (spec: ProcessSpec): Effect.Effect<ProcessResult, Sand
     }
     feed(child.stdin, spec.stdin)
     feed(child.stdio[scriptFd(spec.fds ?? [])], spec.script)
+    spec.extraPipes?.onSpawn(child)
 
     child.once("error", (error) => {
       clearTimeout(timer)
@@ -136,7 +148,11 @@ export const runProcess = (spec: ProcessSpec): Effect.Effect<ProcessResult, Sand
         resume(Effect.succeed({ stdout, stderr, exitCode: killed ? null : code, timedOut, outputLimited }))
       }
       if (child.stdout?.closed !== false && child.stderr?.closed !== false) return finish()
-      const grace = setTimeout(finish, CLOSE_GRACE_MS)
+      // The grace is counted from the exit, but what the command wrote before it exited may still be unread:
+      // the exit can be reaped in the poll that read only part of it, and a loop kept busy for longer than the
+      // grace (other screenshots' PNGs, a loaded machine) runs this timer before the next poll reads the rest.
+      // setImmediate runs after that poll, so it is read first.
+      const grace = setTimeout(() => setImmediate(finish), CLOSE_GRACE_MS)
       child.once("close", () => {
         clearTimeout(grace)
         finish()

@@ -62,10 +62,7 @@ const screenshot = async (port: number, key: string, sandboxId: string) => {
 describe("desktops under parley serve --workers", () => {
   it(
     "start one display server per sandbox, which actions through either worker share and which ends with its worker",
-    // Retried: a desktop action across workers fails now and then (a screenshot whose XWD dump comes back
-    // truncated, an action killed with 137), a known bug of the shared display (issue note, 2026-11-27) that
-    // is still to be found; every assertion holds on each attempt.
-    { timeout: 150_000, retry: 2 },
+    { timeout: 150_000 },
     async () => {
       const port = await freePort()
       const folder = mkdtempSync(join(base, "run-"))
@@ -96,8 +93,10 @@ describe("desktops under parley serve --workers", () => {
         // A window opened through one worker (whose command starts the desktop) shows on the screenshots taken
         // through both.
         const first = await createDesktop()
+        // The command ends once the window is mapped, however long xev takes on a busy machine.
         const opened = await callTool(port, key, "bash", {
-          command: "xev -geometry 200x150+100+100 >/dev/null 2>&1 & sleep 0.5",
+          command: "stdbuf -oL xev -geometry 200x150+100+100 > xev.log 2>&1 & " +
+            "until grep -qs MapNotify xev.log; do sleep 0.05; done",
           _sandboxId: first.id
         })
         expect(JSON.parse(opened.content[0]!.text!)).toMatchObject({ exit_code: 0 })

@@ -1,6 +1,6 @@
 import { afterAll, assert, describe, it, layer } from "@effect/vitest"
 import { Effect, Fiber, Layer, Option } from "effect"
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { hostIdentity } from "../../src/sandbox/jail.ts"
 import { SandboxProvider } from "../../src/sandbox/SandboxProvider.ts"
@@ -119,10 +119,12 @@ layer(Layer.mergeAll(testSandboxes(root), testStore(root)), { excludeTestService
         const started = yield* sandboxes.run(id, {
           command: "stdbuf -oL xev -geometry 200x150+100+100 > xev.log 2>&1 & sleep 0.3; echo $DISPLAY"
         })
-        assert.strictEqual(started.stdout, ":0\n")
-        assert.isTrue(
-          yield* Effect.promise(() => eventually(() => existsSync(join(root, id, "workspace", "xev.log")), 5_000))
-        )
+        // Should it print nothing, the exit code and stderr say why (137: killed, say).
+        assert.strictEqual(started.stdout, ":0\n", `exit code ${started.exitCode}, stderr: ${started.stderr}`)
+        // xev outlives its command; the actions below need its window mapped, however long that takes.
+        const xevLog = join(root, id, "workspace", "xev.log")
+        const mapped = () => existsSync(xevLog) && readFileSync(xevLog, "utf8").includes("MapNotify")
+        assert.isTrue(yield* waitFor(mapped, 10_000), "xev maps its window")
         for (
           const action of [
             { action: "mouse_move", coordinate: [150, 150] },
