@@ -65,7 +65,7 @@ export const startChild = async (
   )
 }
 
-const spawnChild = (
+export const spawnChild = (
   entry: string,
   file: string,
   env: Record<string, string>,

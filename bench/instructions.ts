@@ -3,13 +3,14 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import http from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { parleyBody } from "./scenarios.ts"
+import { doorOption, DOORS } from "./scenarios.ts"
 import { full } from "./settings.ts"
 import { startTarget } from "./setup.ts"
 
 /**
- * `node bench/instructions.ts [json|stream|tools] [--warmup=N] [--requests=N] [--sources]`:
- * the gateway's machine instructions per request at concurrency 1, counted
+ * `node bench/instructions.ts [json|stream|tools] [--door=ui|chat-completions] [--warmup=N] [--requests=N] [--sources]`:
+ * the gateway's machine instructions per request at concurrency 1 through one
+ * of its doors (`ui`, `POST /api/v1/chat`, unless `--door` names another), counted
  * by valgrind's callgrind (all its threads, user space only: the kernel's
  * part of a socket write is not in it). Unlike CPU time, the count hardly
  * moves when other processes share the machine, so an A/B of a change needs
@@ -23,10 +24,12 @@ const option = (name: string, fallback: number) =>
 const scenario = args.find((arg) => !arg.startsWith("--")) ?? "json"
 const warmup = option("warmup", 3_000)
 const requests = option("requests", 500)
+const doorName = doorOption(args)
+const { body: doorBody } = DOORS[doorName]
 const bodies: Record<string, string> = {
-  json: parleyBody.text(false),
-  stream: parleyBody.text(true),
-  tools: parleyBody.toolLoop()
+  json: doorBody.text(false),
+  stream: doorBody.text(true),
+  tools: doorBody.toolLoop()
 }
 const body = bodies[scenario]
 if (body === undefined) throw new Error(`unknown scenario ${scenario}: use json, stream or tools`)
@@ -40,18 +43,19 @@ const wrapper = [
   "--smc-check=all-non-file",
   `--callgrind-out-file=${join(outDir, "callgrind.out.%p")}`
 ]
-const target = await startTarget(full, undefined, args.includes("--sources"), wrapper)
+const target = await startTarget(full, { fromSources: args.includes("--sources"), wrapper })
 const callgrind = (...flags: Array<string>) =>
   execFileSync("callgrind_control", [...flags, String(target.gateway.pid)], { stdio: "pipe" })
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
-const url = new URL(target.chatUrl)
+const door = target.doors.find((door) => door.name === doorName)!
+const url = new URL(door.url)
 const send = () =>
   new Promise<void>((resolve, reject) => {
     const req = http.request(url, {
       method: "POST",
       agent,
-      headers: { ...target.auth, "content-type": "application/json", "content-length": Buffer.byteLength(body) }
+      headers: { ...door.headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) }
     }, (res) => {
       res.resume()
       res.once("end", () => res.statusCode === 200 ? resolve() : reject(new Error(`status ${res.statusCode}`)))
@@ -75,7 +79,9 @@ try {
     dumps.find((text) => text.includes("measured"))
   const total = Number(/^(?:totals|summary): (\d+)/m.exec(measured ?? "")?.[1])
   if (!Number.isFinite(total)) throw new Error("no callgrind dump of the measured requests")
-  console.log(JSON.stringify({ scenario, warmup, requests, instructionsPerRequest: Math.round(total / requests) }))
+  console.log(
+    JSON.stringify({ scenario, door: doorName, warmup, requests, instructionsPerRequest: Math.round(total / requests) })
+  )
 } finally {
   agent.destroy()
   await target.stop()

@@ -2,7 +2,7 @@ import { cpus, loadavg, totalmem } from "node:os"
 import { badWorkers, parseWorkers } from "../src/app/workers.ts"
 import { memoryOf } from "./children.ts"
 import { manyStreams, nonStreaming, streaming, type Target, toolLoop, warmUp } from "./phases.ts"
-import { rounded, type Row, table, verdict } from "./report.ts"
+import { type DoorRatio, type DoorRow, doorSummary, doorTable, rounded, type Row, table, verdict } from "./report.ts"
 import { full, smoke } from "./settings.ts"
 import { startTarget } from "./setup.ts"
 import { compareWorkers } from "./workers.ts"
@@ -11,14 +11,23 @@ import { compareWorkers } from "./workers.ts"
  * `npm run bench` (`-- --smoke` for the CI run): starts the scripted upstream
  * and the gateway as child processes on a fresh SQLite file, warms up, runs
  * every figure of issue 6 direct and through parley in alternation, prints a
- * table and one JSON line. `--cpu-prof=DIR` writes the gateway's CPU profile
+ * table and one JSON line. The non-streaming and streaming figures are taken
+ * through each of the gateway's doors, `ui` (`POST /api/v1/chat`, the main
+ * table) and `chat-completions` (`POST /v1/chat/completions`), interleaved in
+ * every round and printed side by side with their ratio (issue 20);
+ * `--baseline=REF` adds the ui door of REF's gateway to that A/B
+ * (`bench/setup.ts`). `--cpu-prof=DIR` writes the gateway's CPU profile
  * (`--sources`: of the gateway run from its TypeScript, so it names files);
- * `--only=c1` runs the concurrency-1 figures alone (~40 s), for measuring a
- * latency fix before and after; `--workers auto` (or a count) compares c=50
- * through one worker and through that many (`bench/workers.ts`), alone.
- * Never fails on timing: only on a broken setup.
+ * `--rounds=N` takes every alternated figure over N rounds instead of 3
+ * (smoke: 1), for a busy machine; `--only=c1` runs the concurrency-1 figures
+ * alone (~40 s), for measuring a latency fix before and after; `--workers
+ * auto` (or a count) compares c=50 through one worker and through that many
+ * (`bench/workers.ts`), alone. Never fails on timing: only on a broken setup.
  */
-const settings = process.argv.includes("--smoke") ? smoke : full
+const roundsArg = process.argv.find((arg) => arg.startsWith("--rounds="))?.slice("--rounds=".length)
+const baseSettings = process.argv.includes("--smoke") ? smoke : full
+const settings = roundsArg === undefined ? baseSettings : { ...baseSettings, rounds: Number(roundsArg) }
+if (!(Number.isInteger(settings.rounds) && settings.rounds > 0)) throw new Error(`--rounds=${roundsArg}: a count`)
 const onlyC1 = process.argv.includes("--only=c1")
 const workersAt = process.argv.findIndex((arg) => arg === "--workers" || arg.startsWith("--workers="))
 const workersArg = workersAt === -1
@@ -27,6 +36,7 @@ const workersArg = workersAt === -1
   ? process.argv[workersAt]!.slice("--workers=".length)
   : process.argv[workersAt + 1] ?? ""
 const profileDir = process.argv.find((arg) => arg.startsWith("--cpu-prof="))?.slice("--cpu-prof=".length)
+const baseline = process.argv.find((arg) => arg.startsWith("--baseline="))?.slice("--baseline=".length)
 const MiB = 1024 * 1024
 const log = (text: string) => process.stderr.write(`[bench] ${text}\n`)
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -47,6 +57,63 @@ const c1Rows = (c1: Awaited<ReturnType<typeof nonStreaming>>): Array<Row> => [
   { figure: "c=1 gateway main thread per request: idle (I/O wait)", parley: c1.mainThread.idleMs, unit: "ms" }
 ]
 
+type NonStreaming = Awaited<ReturnType<typeof nonStreaming>>
+type Streaming = Awaited<ReturnType<typeof streaming>>
+
+/** A phase's figures through `door`: the first door's are the phase's own, the others' under `doors`. */
+const through = <F>(result: F & { readonly doors: Readonly<Record<string, F>> }, target: Target, door: string): F =>
+  door === target.doors[0]!.name ? result : result.doors[door]!
+
+const doorRow = <F>(
+  target: Target,
+  result: F & { readonly doors: Readonly<Record<string, F>> },
+  figure: string,
+  unit: string,
+  pick: (figures: F) => number,
+  higherIsBetter = false
+): DoorRow => ({
+  figure,
+  unit,
+  values: Object.fromEntries(target.doors.map((door) => [door.name, pick(through(result, target, door.name))])),
+  higherIsBetter
+})
+
+const c1DoorRows = (target: Target, c1: NonStreaming): Array<DoorRow> => [
+  doorRow(target, c1, "c=1 added p50", "ms", (door) => door.parley.p50 - c1.direct.p50),
+  doorRow(target, c1, "c=1 p50", "ms", (door) => door.parley.p50),
+  doorRow(target, c1, "CPU per request, non-streaming c=1", "ms", (door) => door.cpuMsPerRequest),
+  doorRow(target, c1, "c=1 gateway main thread on a CPU per request", "ms", (door) => door.mainThread.onCpuMs)
+]
+
+const laterDoorRows = (target: Target, c50: NonStreaming, stream: Streaming): Array<DoorRow> => [
+  doorRow(target, c50, "c=50 req/s", "req/s", (door) => door.parley.rps, true),
+  doorRow(target, c50, "c=50 p50", "ms", (door) => door.parley.p50),
+  doorRow(target, c50, "CPU per request, non-streaming c=50", "ms", (door) => door.cpuMsPerRequest),
+  doorRow(target, stream, "stream added TTFB p50", "ms", (door) => door.parley.ttfbP50 - stream.direct.ttfbP50),
+  doorRow(target, stream, "stream added [DONE] p50", "ms", (door) => door.parley.doneP50 - stream.direct.doneP50),
+  doorRow(target, stream, `stream req/s, c=${settings.streamConcurrency}`, "req/s", (door) => door.parley.rps, true),
+  doorRow(target, stream, "CPU per streamed 20-chunk answer", "ms", (door) => door.cpuMsPerRequest)
+]
+
+/** chat-completions against ui; with a baseline, this tree's ui against the baseline's. */
+const doorRatios = (target: Target): Array<DoorRatio> => [
+  { of: "chat-completions", to: "ui" },
+  ...target.doors.slice(2).map((door) => ({ of: "ui", to: door.name }))
+]
+
+/** The door A/B: a table for the terminal, a summary for the JSON line. */
+const doorReport = (target: Target, rows: ReadonlyArray<DoorRow>) => {
+  const ratios = doorRatios(target)
+  const doors = target.doors.map((door) => door.name)
+  return { text: doorTable(rows, doors, ratios), json: { names: doors, figures: doorSummary(rows, ratios) } }
+}
+
+/** Phases in which a door answered nothing: the run is broken, not slow. */
+const unanswered = (target: Target, counts: Record<string, (door: string) => number>) =>
+  Object.entries(counts).flatMap(([phase, count]) =>
+    target.doors.filter((door) => !(count(door.name) > 0)).map((door) => `${phase} (${door.name})`)
+  )
+
 /** `--only=c1`: warm-up, then the concurrency-1 run alone. */
 const concurrencyOne = async (target: Target) => {
   log(`${settings.name} run, c=1 only; warming up`)
@@ -54,11 +121,19 @@ const concurrencyOne = async (target: Target) => {
   await settle(1_000)
   log("non-streaming, concurrency 1")
   const c1 = await nonStreaming(target, 1, settings.seconds.c1)
-  if (!(c1.parley.requests > 0)) process.exitCode = 1
+  const broken = unanswered(target, { c1: (door) => through(c1, target, door).parley.requests })
+  if (broken.length > 0) process.exitCode = 1
+  const doors = doorReport(target, c1DoorRows(target, c1))
   console.log(table(c1Rows(c1)))
-  console.log(`${loadAverages(loadavg())}; failed requests: ${c1.parley.failures + c1.direct.failures}`)
+  console.log(`\n${doors.text}\n`)
+  if (broken.length > 0) console.log(`BROKEN: parley answered nothing in ${broken.join(", ")}`)
+  const failures = c1.direct.failures +
+    target.doors.reduce((n, door) => n + through(c1, target, door.name).parley.failures, 0)
+  console.log(`${loadAverages(loadavg())}; failed requests: ${failures}`)
   console.log(
-    JSON.stringify(rounded({ bench: "parley", settings: `${settings.name}, c=1 only`, nonStreaming: { c1 } }))
+    JSON.stringify(
+      rounded({ bench: "parley", settings: `${settings.name}, c=1 only`, nonStreaming: { c1 }, doors: doors.json })
+    )
   )
 }
 
@@ -133,21 +208,29 @@ const everything = async (target: Target) => {
       target: { limit: open.streams, atLeast: true }
     }
   ]
-  const failures = c1.parley.failures + c1.direct.failures + c50.parley.failures + c50.direct.failures +
-    stream.parley.failures + stream.direct.failures + stream.loadFailures + loop.failures
+  const failures = c1.direct.failures + c50.direct.failures + stream.direct.failures + loop.failures +
+    target.doors.reduce((n, { name }) => {
+      const s = through(stream, target, name)
+      return n + through(c1, target, name).parley.failures + through(c50, target, name).parley.failures +
+        s.parley.failures + s.loadFailures
+    }, 0)
 
-  // Slow is reported, broken is not: a phase in which parley answered nothing fails the run (and CI).
-  const answered = {
-    c1: c1.parley.requests,
-    c50: c50.parley.requests,
-    stream: stream.parley.rps,
-    toolLoop: loop.loopP50,
-    open: open.completed
-  }
-  const broken = Object.entries(answered).filter(([, value]) => !(value > 0)).map(([name]) => name)
+  // Slow is reported, broken is not: a phase in which parley answered nothing (through any door) fails the run (and CI).
+  const broken = [
+    ...unanswered(target, {
+      c1: (door) => through(c1, target, door).parley.requests,
+      c50: (door) => through(c50, target, door).parley.requests,
+      stream: (door) => through(stream, target, door).parley.rps
+    }),
+    ...Object.entries({ toolLoop: loop.loopP50, open: open.completed })
+      .filter(([, value]) => !(value > 0))
+      .map(([name]) => name)
+  ]
   if (broken.length > 0) process.exitCode = 1
+  const doors = doorReport(target, [...c1DoorRows(target, c1), ...laterDoorRows(target, c50, stream)])
 
   console.log(table(rows))
+  console.log(`\n${doors.text}\n`)
   console.log(
     `open streams: ${open.connections} client connections × ${open.pipelining} pipelined; ` +
       `peak upstream connections ${open.peakUpstreamConnections}; ${open.seconds.toFixed(1)} s; lag max ${
@@ -166,6 +249,7 @@ const everything = async (target: Target) => {
     streaming: stream,
     toolLoop: loop,
     openStreams: open,
+    doors: doors.json,
     rss: {
       startMiB: rssStart / MiB,
       idleMiB: rssIdle / MiB,
@@ -197,7 +281,11 @@ const workers = async (text: string) => {
 if (workersArg !== undefined) {
   await workers(workersArg)
 } else {
-  const target = await startTarget(settings, profileDir, process.argv.includes("--sources"))
+  const target = await startTarget(settings, {
+    cpuProfileDir: profileDir,
+    fromSources: process.argv.includes("--sources"),
+    baseline
+  })
   try {
     await (onlyC1 ? concurrencyOne(target) : everything(target))
   } finally {

@@ -2,12 +2,22 @@ import type { Child } from "./children.ts"
 import { memoryOf } from "./children.ts"
 import { load, type LoadResult } from "./load.ts"
 import { openStreams } from "./openStreams.ts"
-import { directBody, parleyBody } from "./scenarios.ts"
+import { directBody, type DoorBodies } from "./scenarios.ts"
 import type { Settings } from "./settings.ts"
 import { median } from "./stats.ts"
 import { timeStreams } from "./streamTiming.ts"
 
-/** The two processes under test and how to reach them. */
+/** One door of a gateway: where a chat goes, with which key and body, and whose CPU it costs. */
+export interface Door {
+  /** `ui` (`POST /api/v1/chat`), `chat-completions` (`POST /v1/chat/completions`), `ui@REF` for a baseline tree's. */
+  readonly name: string
+  readonly url: string
+  readonly headers: Record<string, string>
+  readonly body: DoorBodies
+  readonly gateway: Child
+}
+
+/** The processes under test and how to reach them. */
 export interface Target {
   readonly settings: Settings
   readonly upstream: Child
@@ -17,6 +27,12 @@ export interface Target {
   /** `…/api/v1/chat` of the gateway. */
   readonly chatUrl: string
   readonly auth: Record<string, string>
+  /**
+   * The doors measured A/B in each round: the gateway's ui door first (the
+   * figures of the main table), its chat-completions door, and a baseline
+   * tree's ui door when one runs (`--baseline=REF`).
+   */
+  readonly doors: ReadonlyArray<Door>
 }
 
 interface GatewayStats {
@@ -26,19 +42,19 @@ interface GatewayStats {
   readonly lag: { readonly p50: number; readonly p99: number; readonly max: number }
 }
 
-const stats = (target: Target) => target.gateway.ask<GatewayStats>({ type: "stats" })
+const stats = (gateway: Child) => gateway.ask<GatewayStats>({ type: "stats" })
 
 /**
  * Runs `work` and returns its result with the gateway's CPU time spent
  * meanwhile (ms), its peak RSS, and how its main thread spent the time (ms):
  * on a CPU, waiting for one (run queue), idle in the event loop.
  */
-const measured = async <A>(target: Target, work: () => Promise<A>) => {
+const measured = async <A>(gateway: Child, work: () => Promise<A>) => {
   let peakRss = 0
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, memoryOf(target.gateway.pid).rss)), 100)
-  const before = await stats(target)
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, memoryOf(gateway.pid).rss)), 100)
+  const before = await stats(gateway)
   const result = await work()
-  const after = await stats(target)
+  const after = await stats(gateway)
   clearInterval(sampler)
   const mainThread = {
     onCpuMs: (after.mainThread.onCpuNs - before.mainThread.onCpuNs) / 1e6,
@@ -65,6 +81,35 @@ const alternate = async <A, B>(rounds: number, a: () => Promise<A>, b: () => Pro
   return { a: as, b: bs }
 }
 
+/**
+ * `rounds` rounds of the direct run followed by every door once, the doors'
+ * order rotated each round, so that drift in machine load and the place in a
+ * round hit every door alike.
+ */
+const interleave = async <D, A>(
+  rounds: number,
+  doors: ReadonlyArray<Door>,
+  direct: () => Promise<D>,
+  run: (door: Door) => Promise<A>
+) => {
+  const directRuns: Array<D> = []
+  const byDoor = new Map<string, Array<A>>(doors.map((door) => [door.name, []]))
+  for (let round = 0; round < rounds; round++) {
+    directRuns.push(await direct())
+    for (let i = 0; i < doors.length; i++) {
+      const door = doors[(round + i) % doors.length]!
+      byDoor.get(door.name)!.push(await run(door))
+    }
+  }
+  return { direct: directRuns, of: (door: Door) => byDoor.get(door.name)! }
+}
+
+/** The first door's figures at the top level (the main table's), every other door's under `doors`. */
+const byDoor = <F>(doors: ReadonlyArray<Door>, figures: (door: Door) => F) => {
+  const [first, ...others] = doors
+  return { ...figures(first!), doors: Object.fromEntries(others.map((door) => [door.name, figures(door)])) }
+}
+
 const medianOf = <A>(runs: ReadonlyArray<A>, pick: (run: A) => number) => median(runs.map(pick))
 
 const summarize = (runs: ReadonlyArray<LoadResult>) => ({
@@ -76,57 +121,68 @@ const summarize = (runs: ReadonlyArray<LoadResult>) => ({
   failures: runs.reduce((n, r) => n + r.failures, 0)
 })
 
-/** Both kinds of request through both paths for a few seconds, so every figure is taken warm. */
+/** Every kind of request through every path for a few seconds, so every figure is taken warm. */
 export const warmUp = async (target: Target) => {
   const seconds = target.settings.warmupSeconds
   await load({ url: target.directUrl, body: directBody.text(true), connections: 10, durationSeconds: seconds })
-  for (const body of [parleyBody.text(false), parleyBody.text(true), parleyBody.toolLoop()]) {
-    await load({ url: target.chatUrl, body, headers: target.auth, connections: 10, durationSeconds: seconds })
+  for (const [i, door] of target.doors.entries()) {
+    const bodies = [door.body.text(false), door.body.text(true), ...(i === 0 ? [door.body.toolLoop()] : [])]
+    for (const body of bodies) {
+      await load({ url: door.url, body, headers: door.headers, connections: 10, durationSeconds: seconds })
+    }
   }
 }
 
-/** Non-streaming POST /chat against the upstream's own non-streaming answer, at one concurrency. */
+/** Non-streaming chats through every door against the upstream's own non-streaming answer, at one concurrency. */
 export const nonStreaming = async (target: Target, connections: number, seconds: number) => {
-  const runs = await alternate(
+  const runs = await interleave(
     target.settings.rounds,
+    target.doors,
     () => load({ url: target.directUrl, body: directBody.text(false), connections, durationSeconds: seconds }),
-    () =>
+    (door) =>
       measured(
-        target,
+        door.gateway,
         () =>
           load({
-            url: target.chatUrl,
-            body: parleyBody.text(false),
-            headers: target.auth,
+            url: door.url,
+            body: door.body.text(false),
+            headers: door.headers,
             connections,
             durationSeconds: seconds
           })
       )
   )
   return {
-    direct: summarize(runs.a),
-    parley: summarize(runs.b.map((run) => run.result)),
-    cpuMsPerRequest: medianOf(runs.b, (run) => run.cpuMs / run.result.requests),
-    /** Per request, the gateway's main thread: on a CPU, runnable but waiting for one, idle in the event loop (ms). */
-    mainThread: {
-      onCpuMs: medianOf(runs.b, (run) => run.mainThread.onCpuMs / run.result.requests),
-      runQueueMs: medianOf(runs.b, (run) => run.mainThread.runQueueMs / run.result.requests),
-      idleMs: medianOf(runs.b, (run) => run.mainThread.idleMs / run.result.requests)
-    },
-    peakRss: Math.max(...runs.b.map((run) => run.peakRss))
+    direct: summarize(runs.direct),
+    ...byDoor(target.doors, (door) => {
+      const b = runs.of(door)
+      return {
+        parley: summarize(b.map((run) => run.result)),
+        cpuMsPerRequest: medianOf(b, (run) => run.cpuMs / run.result.requests),
+        /** Per request, the gateway's main thread: on a CPU, runnable but waiting for one, idle in the event loop (ms). */
+        mainThread: {
+          onCpuMs: medianOf(b, (run) => run.mainThread.onCpuMs / run.result.requests),
+          runQueueMs: medianOf(b, (run) => run.mainThread.runQueueMs / run.result.requests),
+          idleMs: medianOf(b, (run) => run.mainThread.idleMs / run.result.requests)
+        },
+        peakRss: Math.max(...b.map((run) => run.peakRss))
+      }
+    })
   }
 }
 
-/** 20-chunk streamed answers: first byte and [DONE] one at a time, then CPU per answer under load. */
+/** 20-chunk streamed answers through every door: first byte and [DONE] one at a time, then CPU per answer under load. */
 export const streaming = async (target: Target) => {
   const { settings } = target
-  const timing = await alternate(
+  const timing = await interleave(
     settings.rounds,
+    target.doors,
     () => timeStreams(target.directUrl, directBody.text(true), {}, settings.streamProbes),
-    () => timeStreams(target.chatUrl, parleyBody.text(true), target.auth, settings.streamProbes)
+    (door) => timeStreams(door.url, door.body.text(true), door.headers, settings.streamProbes)
   )
-  const loaded = await alternate(
+  const loaded = await interleave(
     settings.rounds,
+    target.doors,
     () =>
       load({
         url: target.directUrl,
@@ -134,17 +190,17 @@ export const streaming = async (target: Target) => {
         connections: settings.streamConcurrency,
         durationSeconds: settings.seconds.streamLoad
       }),
-    () =>
-      measured(target, () =>
+    (door) =>
+      measured(door.gateway, () =>
         load({
-          url: target.chatUrl,
-          body: parleyBody.text(true),
-          headers: target.auth,
+          url: door.url,
+          body: door.body.text(true),
+          headers: door.headers,
           connections: settings.streamConcurrency,
           durationSeconds: settings.seconds.streamLoad
         }))
   )
-  const times = (runs: typeof timing.a) => ({
+  const times = (runs: typeof timing.direct) => ({
     ttfbP50: medianOf(runs, (r) => r.ttfbP50),
     ttfbP99: medianOf(runs, (r) => r.ttfbP99),
     doneP50: medianOf(runs, (r) => r.doneP50),
@@ -152,10 +208,12 @@ export const streaming = async (target: Target) => {
     failures: runs.reduce((n, r) => n + r.failures, 0)
   })
   return {
-    direct: { ...times(timing.a), rps: medianOf(loaded.a, (r) => r.rps) },
-    parley: { ...times(timing.b), rps: medianOf(loaded.b, (r) => r.result.rps) },
-    cpuMsPerRequest: medianOf(loaded.b, (run) => run.cpuMs / run.result.requests),
-    loadFailures: loaded.b.reduce((n, run) => n + run.result.failures, 0)
+    direct: { ...times(timing.direct), rps: medianOf(loaded.direct, (r) => r.rps) },
+    ...byDoor(target.doors, (door) => ({
+      parley: { ...times(timing.of(door)), rps: medianOf(loaded.of(door), (r) => r.result.rps) },
+      cpuMsPerRequest: medianOf(loaded.of(door), (run) => run.cpuMs / run.result.requests),
+      loadFailures: loaded.of(door).reduce((n, run) => n + run.result.failures, 0)
+    }))
   }
 }
 
@@ -167,11 +225,11 @@ export const toolLoop = async (target: Target) => {
     () => load({ url: target.directUrl, body: directBody.toolSteps(), connections: 1, durationSeconds: seconds }),
     () =>
       measured(
-        target,
+        target.gateway,
         () =>
           load({
             url: target.chatUrl,
-            body: parleyBody.toolLoop(),
+            body: target.doors[0]!.body.toolLoop(),
             headers: target.auth,
             connections: 1,
             durationSeconds: seconds
@@ -192,21 +250,21 @@ export const toolLoop = async (target: Target) => {
   }
 }
 
-/** Many streams open at once against the slow upstream: memory, event-loop lag, completion. */
-export const manyStreams = async (target: Target) => {
+/** Many streams open at once through one door (the first) against the slow upstream: memory, event-loop lag, completion. */
+export const manyStreams = async (target: Target, door: Door = target.doors[0]!) => {
   const { openStreams: o } = target.settings
-  const before = await stats(target)
+  const before = await stats(door.gateway)
   const result = await openStreams({
-    url: target.chatUrl,
-    body: parleyBody.slow(),
-    headers: target.auth,
+    url: door.url,
+    body: door.body.slow(),
+    headers: door.headers,
     streams: o.streams,
     batch: o.batch,
     batchIntervalMs: o.batchIntervalMs,
     timeoutMs: o.timeoutMs,
-    gatewayPid: target.gateway.pid,
+    gatewayPid: door.gateway.pid,
     upstreamPid: target.upstream.pid
   })
-  const after = await stats(target)
+  const after = await stats(door.gateway)
   return { ...result, lagP99: after.lag.p99, lagMax: after.lag.max, rssBefore: before.rss }
 }

@@ -1,13 +1,14 @@
 import { memoryOf } from "./children.ts"
 import { load } from "./load.ts"
 import { manyStreams } from "./phases.ts"
-import { directBody, parleyBody } from "./scenarios.ts"
+import { directBody, doorOption, DOORS } from "./scenarios.ts"
 import { full } from "./settings.ts"
 import { startTarget } from "./setup.ts"
 
 /**
- * `npm run bench:one -- <json|stream|tools|open> [seconds|streams] [--cpu-prof=DIR] [--heap-snapshot] [--sources]`:
- * one scenario through the gateway at concurrency 50 (1 for the tool loop),
+ * `npm run bench:one -- <json|stream|tools|open> [seconds|streams] [--door=ui|chat-completions] [--cpu-prof=DIR] [--heap-snapshot] [--sources]`:
+ * one scenario through one of the gateway's doors (`ui`, `POST /api/v1/chat`,
+ * unless `--door` names another) at concurrency 50 (1 for the tool loop),
  * for measuring one fix before and after. Prints req/s, p50, the gateway's
  * CPU per request and its RSS after start and at its peak during the run
  * (`open`: the open-streams run of the full bench); with
@@ -17,10 +18,12 @@ import { startTarget } from "./setup.ts"
  */
 const [scenario = "json", secondsArg = "10"] = process.argv.slice(2).filter((arg) => !arg.startsWith("--"))
 const profileDir = process.argv.find((arg) => arg.startsWith("--cpu-prof="))?.slice("--cpu-prof=".length)
+const doorName = doorOption(process.argv)
+const { body: doorBody } = DOORS[doorName]
 const bodies: Record<string, string> = {
-  json: parleyBody.text(false),
-  stream: parleyBody.text(true),
-  tools: parleyBody.toolLoop()
+  json: doorBody.text(false),
+  stream: doorBody.text(true),
+  tools: doorBody.toolLoop()
 }
 const body = bodies[scenario]
 if (body === undefined && scenario !== "open") {
@@ -32,9 +35,9 @@ const streams = body === undefined && process.argv.slice(2).filter((arg) => !arg
   : full.openStreams.streams
 const target = await startTarget(
   { ...full, openStreams: { ...full.openStreams, streams } },
-  profileDir,
-  process.argv.includes("--sources")
+  { cpuProfileDir: profileDir, fromSources: process.argv.includes("--sources") }
 )
+const door = target.doors.find((door) => door.name === doorName)!
 const MiB = 2 ** 20
 const rssStart = memoryOf(target.gateway.pid).rss
 try {
@@ -47,7 +50,7 @@ try {
         target.gateway.ask<{ file: string }>({ type: "heap-snapshot" })
       )
       : undefined
-    const open = await manyStreams(target)
+    const open = await manyStreams(target, door)
     if (snapshot !== undefined) console.log(`heap snapshot: ${(await snapshot).file} (node bench/heapSummary.ts FILE)`)
     console.log(JSON.stringify({ ...open, rssStartMiB: rssStart / MiB, peakRssMiB: open.peakRss / MiB }))
   } else {
@@ -60,14 +63,14 @@ try {
 async function measure(body: string) {
   await load({ url: target.directUrl, body: directBody.text(true), connections: 10, durationSeconds: 1 })
   const connections = scenario === "tools" ? 1 : 50
-  await load({ url: target.chatUrl, body, headers: target.auth, connections, durationSeconds: 2 })
+  await load({ url: door.url, body, headers: door.headers, connections, durationSeconds: 2 })
   const before = await target.gateway.ask<{ cpuMicros: number }>({ type: "stats" })
   let peakRss = 0
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, memoryOf(target.gateway.pid).rss)), 100)
   const result = await load({
-    url: target.chatUrl,
+    url: door.url,
     body,
-    headers: target.auth,
+    headers: door.headers,
     connections,
     durationSeconds: Number(secondsArg)
   })
@@ -75,7 +78,9 @@ async function measure(body: string) {
   const after = await target.gateway.ask<{ cpuMicros: number }>({ type: "stats" })
   const cpuMs = (after.cpuMicros - before.cpuMicros) / 1000 / result.requests
   console.log(
-    `${scenario} c=${connections}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(3)} ms, ` +
+    `${scenario} through ${doorName} c=${connections}: ${result.rps.toFixed(0)} req/s, p50 ${
+      result.p50.toFixed(3)
+    } ms, ` +
       `CPU ${cpuMs.toFixed(3)} ms/request, ${result.requests} requests, ${result.failures} failures, ` +
       `RSS ${(rssStart / MiB).toFixed(0)} MiB after start, peak ${(peakRss / MiB).toFixed(0)} MiB`
   )

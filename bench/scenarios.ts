@@ -82,10 +82,45 @@ export const directBody = {
   }
 }
 
+/** What the bench sends through one of parley's doors. */
+export interface DoorBodies {
+  readonly text: (stream: boolean) => string
+  /** Two calls of the gateway's `bench_echo` tool, then text. */
+  readonly toolLoop: () => string
+  /** A streamed answer from the slow model (the open-streams run). */
+  readonly slow: () => string
+}
+
 /** Bodies of POST /api/v1/chat. */
-export const parleyBody = {
+export const parleyBody: DoorBodies = {
   text: (stream: boolean) => JSON.stringify({ model: `${PROVIDER}/text`, messages: [user], stream }),
   toolLoop: () =>
     JSON.stringify({ model: `${PROVIDER}/tools`, messages: [user], stream: false, allowedTools: [TOOL_NAME] }),
   slow: () => JSON.stringify({ model: `${PROVIDER}/slow`, messages: [user], stream: true })
+}
+
+const streamed = { stream: true, stream_options: { include_usage: true } }
+
+/** Bodies of POST /v1/chat/completions, as an OpenAI client sends them; the tool loop's tool rides as `allowedTools`. */
+export const completionsBody: DoorBodies = {
+  text: (stream: boolean) =>
+    JSON.stringify({ model: `${PROVIDER}/text`, messages: [user], ...(stream ? streamed : {}) }),
+  toolLoop: () => JSON.stringify({ model: `${PROVIDER}/tools`, messages: [user], allowedTools: [TOOL_NAME] }),
+  slow: () => JSON.stringify({ model: `${PROVIDER}/slow`, messages: [user], ...streamed })
+}
+
+/** parley's doors the bench measures: the spec's chat and OpenAI's Chat Completions. */
+export const DOORS = {
+  ui: { path: "/api/v1/chat", body: parleyBody },
+  "chat-completions": { path: "/v1/chat/completions", body: completionsBody }
+} as const satisfies Record<string, { readonly path: string; readonly body: DoorBodies }>
+export type DoorName = keyof typeof DOORS
+
+export const isDoorName = (name: string): name is DoorName => Object.hasOwn(DOORS, name)
+
+/** `--door=NAME` of a command line (`ui` when absent); throws on an unknown door. */
+export const doorOption = (args: ReadonlyArray<string>): DoorName => {
+  const name = args.find((arg) => arg.startsWith("--door="))?.slice("--door=".length) ?? "ui"
+  if (!isDoorName(name)) throw new Error(`unknown door ${name}: use ${Object.keys(DOORS).join(" or ")}`)
+  return name
 }

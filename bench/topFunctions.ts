@@ -24,8 +24,9 @@ const self = new Map<number, number>()
 profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)))
 const total = [...self.values()].reduce((a, b) => a + b, 0)
 
-const shorten = (url: string) =>
-  url.replace(/^.*node_modules\//, "").replace(/^file:\/\/.*?\/(src|bench|test)\//, "$1/")
+// The last `/src/`, `/bench/` or `/test/` of a path is the project's folder: a checkout may itself lie in a
+// folder of that name (`/work/wt/bench/src/…`), and none of the three has a subfolder of those names.
+const shorten = (url: string) => url.replace(/^.*node_modules\//, "").replace(/^file:\/\/.*\/(src|bench|test)\//, "$1/")
 const add = (map: Map<string, number>, key: string, micros: number) => map.set(key, (map.get(key) ?? 0) + micros)
 const functions = new Map<string, number>()
 const files = new Map<string, number>()
