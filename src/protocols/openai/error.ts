@@ -50,7 +50,7 @@ const paramOf = (failure: ApiFailure): string | null => {
   }
 }
 
-export const openAiError = (message: string, type: string, code: string | null, param: string | null = null) => ({
+const openAiError = (message: string, type: string, code: string | null, param: string | null = null) => ({
   error: { message, type, param, code }
 })
 
