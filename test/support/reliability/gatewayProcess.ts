@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process"
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -37,6 +37,8 @@ export interface GatewayProcess {
 export interface ProcessStats {
   readonly rss: number
   readonly openFiles: number
+  /** What each open file is (`readlink` of /proc/PID/fd/N, numbers of sockets and pipes dropped), sorted. */
+  readonly fileKinds: ReadonlyArray<string>
   /** `process.getActiveResourcesInfo()` counted by kind (`Timeout`, `TCPSocketWrap` …). */
   readonly resources: Readonly<Record<string, number>>
   readonly heapUsed: number
@@ -56,6 +58,14 @@ export interface GatewayProcessOptions {
 const root = fileURLToPath(new URL("../../../", import.meta.url))
 const probe = fileURLToPath(new URL("./probe.ts", import.meta.url))
 const STARTUP_MS = 30_000
+
+const fileKind = (pid: number, fd: string): string => {
+  try {
+    return readlinkSync(`/proc/${pid}/fd/${fd}`).replace(/:\[\d+\]$/, "")
+  } catch {
+    return "closed"
+  }
+}
 import { freePort } from "../freePort.ts"
 
 export { freePort }
@@ -155,9 +165,11 @@ export const startGatewayProcess = async (options: GatewayProcessOptions): Promi
         clearTimeout(timer)
         child.off("message", onMessage)
         const status = readFileSync(`/proc/${child.pid}/status`, "utf8")
+        const fds = readdirSync(`/proc/${child.pid}/fd`)
         resolve({
           rss: Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) * 1024,
-          openFiles: readdirSync(`/proc/${child.pid}/fd`).length,
+          openFiles: fds.length,
+          fileKinds: fds.map((fd) => fileKind(child.pid!, fd)).sort(),
           resources: message.resources,
           heapUsed: message.memory.heapUsed,
           external: message.memory.external
