@@ -3,6 +3,7 @@ import { badWorkers, parseWorkers } from "../src/app/workers.ts"
 import { memoryOf } from "./children.ts"
 import { manyStreams, nonStreaming, streaming, type Target, toolLoop, warmUp } from "./phases.ts"
 import { type DoorRatio, type DoorRow, doorSummary, doorTable, rounded, type Row, table, verdict } from "./report.ts"
+import { DOORS } from "./scenarios.ts"
 import { full, smoke } from "./settings.ts"
 import { startTarget } from "./setup.ts"
 import { compareWorkers } from "./workers.ts"
@@ -13,7 +14,8 @@ import { compareWorkers } from "./workers.ts"
  * every figure of issue 6 direct and through parley in alternation, prints a
  * table and one JSON line. The non-streaming and streaming figures are taken
  * through each of the gateway's doors, `ui` (`POST /api/v1/chat`, the main
- * table) and `chat-completions` (`POST /v1/chat/completions`), interleaved in
+ * table), `chat-completions` (`POST /v1/chat/completions`) and `messages`
+ * (`POST /v1/messages`), interleaved in
  * every round and printed side by side with their ratio (issue 20);
  * `--baseline=REF` adds the ui door of REF's gateway to that A/B
  * (`bench/setup.ts`). `--cpu-prof=DIR` writes the gateway's CPU profile
@@ -95,10 +97,10 @@ const laterDoorRows = (target: Target, c50: NonStreaming, stream: Streaming): Ar
   doorRow(target, stream, "CPU per streamed 20-chunk answer", "ms", (door) => door.cpuMsPerRequest)
 ]
 
-/** chat-completions against ui; with a baseline, this tree's ui against the baseline's. */
+/** Each other door against ui; with a baseline (`ui@REF`, after this tree's doors), this tree's ui against it. */
 const doorRatios = (target: Target): Array<DoorRatio> => [
-  { of: "chat-completions", to: "ui" },
-  ...target.doors.slice(2).map((door) => ({ of: "ui", to: door.name }))
+  ...Object.keys(DOORS).filter((name) => name !== "ui").map((name) => ({ of: name, to: "ui" })),
+  ...target.doors.slice(Object.keys(DOORS).length).map((door) => ({ of: "ui", to: door.name }))
 ]
 
 /** The door A/B: a table for the terminal, a summary for the JSON line. */

@@ -9,7 +9,7 @@ import { timeStreams } from "./streamTiming.ts"
 
 /** One door of a gateway: where a chat goes, with which key and body, and whose CPU it costs. */
 export interface Door {
-  /** `ui` (`POST /api/v1/chat`), `chat-completions` (`POST /v1/chat/completions`), `ui@REF` for a baseline tree's. */
+  /** A name of `DOORS` (`ui`, `chat-completions`, `messages`), or `ui@REF` for a baseline tree's. */
   readonly name: string
   readonly url: string
   readonly headers: Record<string, string>
@@ -29,7 +29,7 @@ export interface Target {
   readonly auth: Record<string, string>
   /**
    * The doors measured A/B in each round: the gateway's ui door first (the
-   * figures of the main table), its chat-completions door, and a baseline
+   * figures of the main table), its other doors, and a baseline
    * tree's ui door when one runs (`--baseline=REF`).
    */
   readonly doors: ReadonlyArray<Door>

@@ -109,10 +109,20 @@ export const completionsBody: DoorBodies = {
   slow: () => JSON.stringify({ model: `${PROVIDER}/slow`, messages: [user], ...streamed })
 }
 
-/** parley's doors the bench measures: the spec's chat and OpenAI's Chat Completions. */
+/** Bodies of POST /v1/messages, as an Anthropic client sends them (`max_tokens` is required there). */
+export const messagesBody: DoorBodies = {
+  text: (stream: boolean) =>
+    JSON.stringify({ model: `${PROVIDER}/text`, max_tokens: 1024, messages: [user], ...(stream ? { stream } : {}) }),
+  toolLoop: () =>
+    JSON.stringify({ model: `${PROVIDER}/tools`, max_tokens: 1024, messages: [user], allowedTools: [TOOL_NAME] }),
+  slow: () => JSON.stringify({ model: `${PROVIDER}/slow`, max_tokens: 1024, messages: [user], stream: true })
+}
+
+/** parley's doors the bench measures: the spec's chat, OpenAI's Chat Completions and Anthropic's Messages. */
 export const DOORS = {
   ui: { path: "/api/v1/chat", body: parleyBody },
-  "chat-completions": { path: "/v1/chat/completions", body: completionsBody }
+  "chat-completions": { path: "/v1/chat/completions", body: completionsBody },
+  messages: { path: "/v1/messages", body: messagesBody }
 } as const satisfies Record<string, { readonly path: string; readonly body: DoorBodies }>
 export type DoorName = keyof typeof DOORS
 
