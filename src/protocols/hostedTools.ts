@@ -1,9 +1,11 @@
 import { Effect } from "effect"
+import type { InternalChatRequest } from "../chat/chatRequest.ts"
 import { allowsTool, type ApiKey } from "../domain/ApiKey.ts"
 import { InvalidRequest } from "../domain/requestErrors.ts"
 import type { McpServerUnavailable } from "../mcp/mcpErrors.ts"
 import type { McpRegistry } from "../mcp/McpRegistry.ts"
 import { mcpToolName, serverOf } from "../mcp/toolNames.ts"
+import { checkTool, isUsable, mergeContext } from "../tools/contextCheck.ts"
 import type { ToolRegistry } from "../tools/ToolRegistry.ts"
 
 /** The label of parley's own tools (what its `/mcp` lists for the key); any other label is a configured server's id. */
@@ -25,6 +27,9 @@ export interface HostedServerAsk {
   /** The body's place of the ask, for the issues that name it (`mcp_servers[0]`, `tools[2]`). */
   readonly path: string
 }
+
+/** The request's own fields resolving reads: the extra field's `allowedTools`, and what lets a tool run. */
+export type HostedRequest = Pick<InternalChatRequest, "allowedTools" | "context" | "toolContext" | "sandboxId">
 
 /** What resolving reads: parley's own tools and the configured MCP servers. */
 export interface HostedToolServices {
@@ -65,6 +70,9 @@ const sameUrl = (asked: string, own: string): boolean => {
  * as `/mcp` lists them; a configured server's from its tool list, which
  * fails as unavailable when it cannot be listed); one with `allowedTools`
  * names those, so a tool off the key's list is refused as not allowed.
+ * parley's tools asked as a whole leave out those this request could not
+ * run (context or a sandbox it lacks), as `/mcp` would refuse their calls:
+ * a tool named outright is held to the request's `contextStrategy`.
  * Checked before anything connects: an unknown label (400 naming the labels
  * the key may use), a `url` on `parley` or not the configured server's own
  * (400: parley connects only to servers its operator configured), a
@@ -74,7 +82,7 @@ export const resolveHostedTools = (
   services: HostedToolServices,
   key: ApiKey,
   asks: ReadonlyArray<HostedServerAsk>,
-  allowedTools: ReadonlyArray<string> | undefined
+  request: HostedRequest
 ): Effect.Effect<ReadonlyArray<string>, InvalidRequest | McpServerUnavailable> => {
   const configured = new Map(services.mcp.servers().map((server) => [server.id, server]))
   const issues: Array<string> = []
@@ -105,21 +113,26 @@ export const resolveHostedTools = (
   }
   if (issues.length > 0) return Effect.fail(new InvalidRequest({ issues }))
   return Effect.map(
-    Effect.forEach(asks, (ask) => namesOf(services, key, ask), { concurrency: "unbounded" }),
-    (lists) => [...new Set([...allowedTools ?? [], ...lists.flat()])]
+    Effect.forEach(asks, (ask) => namesOf(services, key, ask, request), { concurrency: "unbounded" }),
+    (lists) => [...new Set([...request.allowedTools ?? [], ...lists.flat()])]
   )
 }
 
 const namesOf = (
   services: HostedToolServices,
   key: ApiKey,
-  ask: HostedServerAsk
+  ask: HostedServerAsk,
+  request: HostedRequest
 ): Effect.Effect<ReadonlyArray<string>, McpServerUnavailable> => {
   if (ask.allowedTools !== undefined) {
     return Effect.succeed(ask.allowedTools.map((name) => parleyToolName(ask.label, name)))
   }
   if (ask.label === PARLEY_LABEL) {
-    return Effect.succeed(services.tools.all.flatMap((tool) => allowsTool(key, tool.name) ? [tool.name] : []))
+    const runnable = services.tools.all.filter((tool) =>
+      allowsTool(key, tool.name) &&
+      isUsable(checkTool(tool, mergeContext(tool.name, request.context, request.toolContext), request.sandboxId))
+    )
+    return Effect.succeed(runnable.map((tool) => tool.name))
   }
   return Effect.map(
     services.mcp.toolsOf(ask.label),

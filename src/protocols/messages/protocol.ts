@@ -25,7 +25,7 @@ export const makeMessagesProtocol = Effect.gen(function*() {
         asks.length === 0
           ? Effect.succeed({ request, wire })
           : Effect.map(
-            resolveHostedTools(services, key, asks, request.allowedTools),
+            resolveHostedTools(services, key, asks, request),
             (allowedTools) => ({ request: { ...request, allowedTools }, wire })
           )),
     stream: messagesStream,

@@ -27,11 +27,16 @@ beforeAll(async () => {
     tools: [
       makeTestTool({ name: "echo" }),
       makeTestTool({ name: "dangerous" }),
-      makeTestTool({ name: "secret", execute: (input) => Effect.sync(() => ranSecret.push(input)) })
+      makeTestTool({ name: "secret", execute: (input) => Effect.sync(() => ranSecret.push(input)) }),
+      makeTestTool({ name: "needs_token", requiredContext: [{ field: "token" }] }),
+      makeTestTool({ name: "shell", requiresSandbox: true })
     ],
     config: { mcpServers: [httpServerEntry("dict", dict.url)] }
   })
-  ;({ secret } = await gateway.createKey({ tools: ["echo", "dangerous", "dict__*"], approve: ["dangerous"] }))
+  ;({ secret } = await gateway.createKey({
+    tools: ["echo", "dangerous", "needs_token", "shell", "dict__*"],
+    approve: ["dangerous"]
+  }))
   client = new Anthropic({ baseURL: gateway.url, apiKey: secret, maxRetries: 0 })
 }, 30_000)
 afterAll(async () => {
@@ -84,7 +89,8 @@ describe("mcp_servers on /v1/messages: parley's tools as hosted MCP tools (issue
     const message = await ask([server({ name: "parley" })])
     expect(message.content).toEqual(echoed)
     expect(message.stop_reason).toBe("end_turn")
-    // The key's tools, and only those: `secret` is off its allow-list.
+    // The key's tools, and only those: `secret` is off its allow-list; this request could not run
+    // `needs_token` (no context) nor `shell` (no sandbox).
     expect(offered().sort()).toEqual(["dangerous", "echo"])
   })
 
@@ -136,6 +142,18 @@ describe("mcp_servers on /v1/messages: parley's tools as hosted MCP tools (issue
       server({ name: "dict", tool_configuration: { enabled: false } })
     ])
     expect(offered()).toEqual(["echo"])
+  })
+
+  it("offers a tool needing context once the extra field gives it; named outright without, a 400", async () => {
+    gateway.upstream.enqueue({ type: "text", text: "ok" })
+    const body = { mcp_servers: [{ type: "url", name: "parley" }], context: { token: "t" } }
+    expect((await issue(body)).status).toBe(200)
+    expect(offered().sort()).toEqual(["dangerous", "echo", "needs_token"])
+    const named = await issue({
+      mcp_servers: [{ type: "url", name: "parley", tool_configuration: { allowed_tools: ["needs_token"] } }]
+    })
+    expect(named.status).toBe(400)
+    expect(named.body.error.message).toContain("token")
   })
 
   it("refuses a call of a tool off the key's allow-list as a tool error, and never runs it", async () => {
