@@ -2,6 +2,7 @@ import Anthropic from "@anthropic-ai/sdk"
 import type { BetaRequestMCPServerURLDefinition } from "@anthropic-ai/sdk/resources/beta/messages"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { contractSchema } from "../../support/contractSchemas.ts"
 import { startGateway, type TestGateway } from "../../support/gateway.ts"
 import { postJson } from "../../support/http.ts"
 import { httpServerEntry } from "../../support/mcp/everything.ts"
@@ -89,6 +90,8 @@ describe("mcp_servers on /v1/messages: parley's tools as hosted MCP tools (issue
     const message = await ask([server({ name: "parley" })])
     expect(message.content).toEqual(echoed)
     expect(message.stop_reason).toBe("end_turn")
+    const validate = contractSchema("AnthropicMessage")
+    expect(validate(JSON.parse(JSON.stringify(message))), JSON.stringify(validate.errors)).toBe(true)
     // The key's tools, and only those: `secret` is off its allow-list; this request could not run
     // `needs_token` (no context) nor `shell` (no sandbox).
     expect(offered().sort()).toEqual(["dangerous", "echo"])
