@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { makeHotRoute, type NodeRoute } from "../http/hotRoute.ts"
 import { chatCompletionsProtocol } from "../protocols/chat-completions/protocol.ts"
-import { messagesProtocol } from "../protocols/messages/protocol.ts"
+import { makeMessagesProtocol } from "../protocols/messages/protocol.ts"
 import { uiProtocol } from "../protocols/ui/protocol.ts"
 
 /** The routes answered on Node's own request and response, by `METHOD path`. */
@@ -12,7 +12,11 @@ export type HotRoutes = ReadonlyMap<string, NodeRoute>
  * adding its folder and a row here. Everything else goes to the router.
  */
 export const makeHotRoutes = Effect.map(
-  Effect.all([makeHotRoute(uiProtocol), makeHotRoute(chatCompletionsProtocol), makeHotRoute(messagesProtocol)]),
+  Effect.all([
+    makeHotRoute(uiProtocol),
+    makeHotRoute(chatCompletionsProtocol),
+    Effect.flatMap(makeMessagesProtocol, makeHotRoute)
+  ]),
   ([ui, chatCompletions, messages]): HotRoutes =>
     new Map([
       ["POST /api/v1/chat", ui],

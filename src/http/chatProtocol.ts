@@ -2,8 +2,10 @@ import type { Effect } from "effect"
 import type { CollectedRun } from "../agent/Agent.ts"
 import type { RunPlan } from "../chat/chatPlan.ts"
 import type { InternalChatRequest } from "../chat/chatRequest.ts"
+import type { ApiKey } from "../domain/ApiKey.ts"
 import type { ChatProtocolName } from "../domain/protocols.ts"
 import type { InvalidRequest } from "../domain/requestErrors.ts"
+import type { McpServerUnavailable } from "../mcp/mcpErrors.ts"
 import type { ErrorBody } from "./errorResponse.ts"
 import type { ApiFailure } from "./errorTable.ts"
 import type { StreamEncoding } from "./SseWriter.ts"
@@ -32,8 +34,11 @@ export interface ChatProtocol<Wire = unknown> {
   readonly apiKeyHeader?: boolean | undefined
   /** Headers of each answer beside the correlation id's (Anthropic's SDKs read the id from `request-id`). */
   readonly answerHeaders?: ((correlationId: string) => Readonly<Record<string, string>>) | undefined
-  /** The body, parsed, as the internal request (never seen raw by the planner). */
-  readonly decode: (body: unknown) => Effect.Effect<Decoded<Wire>, InvalidRequest>
+  /**
+   * The body, parsed, as the internal request (never seen raw by the planner). The key is the
+   * authenticated caller's: hosted MCP tools (`protocols/hostedTools.ts`) are what it may use.
+   */
+  readonly decode: (body: unknown, key: ApiKey) => Effect.Effect<Decoded<Wire>, InvalidRequest | McpServerUnavailable>
   /** How one answer is streamed: a protocol whose chunks number or name the answer keeps that per stream. */
   readonly stream: (answering: Answering<Wire>) => StreamEncoding
   /** The whole answer of a run sent in one piece: the protocol's fold over its chunks. */

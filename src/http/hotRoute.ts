@@ -66,7 +66,7 @@ export const makeHotRoute = <Wire>(protocol: ChatProtocol<Wire>) =>
         )
         log.keyed(key)
         const body = yield* readJsonBody(req, res, config.bodyLimitBytes)
-        const { request, wire } = yield* protocol.decode(body)
+        const { request, wire } = yield* protocol.decode(body, key)
         facts.model = request.model
         decoded.set(facts, wire)
         const plan = facts.plan = yield* planner.plan(request, key)

@@ -3,6 +3,8 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/ht
 import { OpenAiAuthentication } from "../../api/OpenAiApi.ts"
 import { CountTokensRequest, MessagesRequest, ThinkingBlock, ToolUseBlock } from "./request.ts"
 
+const text = Schema.Struct({ type: Schema.Literal("text"), text: Schema.String })
+
 const Tokens = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
 
 /** Anthropic's error envelope (../anthropic/error.ts). */
@@ -21,12 +23,25 @@ export const AnthropicMessage = Schema.Struct({
   role: Schema.Literal("assistant"),
   model: Schema.String,
   content: Schema.Array(Schema.Union([
-    Schema.Struct({ type: Schema.Literal("text"), text: Schema.String }),
+    text,
     ThinkingBlock,
     Schema.Struct({ type: Schema.Literal("redacted_thinking"), data: Schema.String }),
     ToolUseBlock.annotate({
       description: "A call of the client's own tools; parley's tools ran on the server and never appear here."
-    })
+    }),
+    Schema.Struct({
+      type: Schema.Literal("mcp_tool_use"),
+      id: Schema.String,
+      name: Schema.String.annotate({ description: "The tool's name on its server." }),
+      server_name: Schema.String.annotate({ description: "`parley` or the configured MCP server's id." }),
+      input: Schema.Unknown
+    }).annotate({ description: "A call parley ran of a tool of a hosted MCP server (only when `mcp_servers` asked)." }),
+    Schema.Struct({
+      type: Schema.Literal("mcp_tool_result"),
+      tool_use_id: Schema.String,
+      is_error: Schema.Boolean,
+      content: Schema.Array(text)
+    }).annotate({ description: "That call's outcome; a call parley refused is an error naming why." })
   ])),
   stop_reason: Schema.Literals(["end_turn", "max_tokens", "stop_sequence", "tool_use", "pause_turn", "refusal"]),
   stop_sequence: Schema.NullOr(Schema.String),
@@ -56,7 +71,7 @@ export class MessagesApi extends HttpApiGroup.make("messages")
       error: errors
     }).annotateMerge(OpenApi.annotations({
       description:
-        "Anthropic's Messages: give Anthropic's SDKs and Claude Code the base URL of parley itself (no /v1). The key goes in `x-api-key` or `Authorization: Bearer`. parley's server tools run inside the request when named in the extra field `allowedTools`; the client's own `tools` come back as `tool_use` blocks."
+        "Anthropic's Messages: give Anthropic's SDKs and Claude Code the base URL of parley itself (no /v1). The key goes in `x-api-key` or `Authorization: Bearer`. parley's server tools run inside the request when named in the extra field `allowedTools`, or as hosted MCP tools named by `mcp_servers` (`parley` or a configured server's id; their calls show as `mcp_tool_use` and `mcp_tool_result` blocks); the client's own `tools` come back as `tool_use` blocks."
     })),
     HttpApiEndpoint.post("countMessageTokens", "/messages/count_tokens", {
       payload: CountTokensRequest,

@@ -1,7 +1,9 @@
 import type { UIMessage } from "ai"
+import { parleyToolName } from "../hostedTools.ts"
 import type { ContentBlock, ImageBlock, Message, MessagesRequest, ToolResultBlock } from "./request.ts"
 
 type Part = UIMessage["parts"][number]
+type ToolPart = Part & { type: "dynamic-tool" }
 
 /** The conversation as the core takes it: `system` and the leading system messages as the system prompt. */
 export interface Conversation {
@@ -59,6 +61,14 @@ const thinkingPart = (block: ContentBlock): Part | undefined => {
   return undefined
 }
 
+// A result's text as the tool part's output: `is_error`, an error output.
+const outcome = (block: { readonly is_error?: boolean; readonly content?: ToolResultBlock["content"] }) => {
+  const text = textOf(block.content)
+  return block.is_error === true
+    ? { state: "output-error", errorText: text }
+    : { state: "output-available", output: text }
+}
+
 const refuse = (at: string, block: ContentBlock, role: string): never => {
   throw new Refused(`"${at}" is a ${block.type} block, which parley does not take in a ${role} message`)
 }
@@ -91,7 +101,7 @@ const convert = (top: MessagesRequest["system"], messages: ReadonlyArray<Message
   const origins: Array<number> = []
   const places: Array<Array<string>> = []
   // The results the last assistant message waits for, by tool_use id.
-  let waiting = new Map<string, Part & { type: "dynamic-tool" }>()
+  let waiting = new Map<string, ToolPart>()
   let leading = true
   const push = (index: number, message: UIMessage, at: ReadonlyArray<string>) => {
     origins.push(index)
@@ -123,7 +133,9 @@ const convert = (top: MessagesRequest["system"], messages: ReadonlyArray<Message
       parts.push(part)
       where.push(place)
     }
-    const next = new Map<string, Part & { type: "dynamic-tool" }>()
+    const next = new Map<string, ToolPart>()
+    // The hosted MCP calls parley ran (`mcp_tool_use`), answered in the same message by `mcp_tool_result`.
+    const hosted = new Map<string, ToolPart>()
     blocks.forEach((block, b) => {
       const place = `${at}.content[${b}]`
       if (block.type === "text" && "text" in block) return add({ type: "text", text: block.text }, place)
@@ -137,13 +149,7 @@ const convert = (top: MessagesRequest["system"], messages: ReadonlyArray<Message
             )
           }
           waiting.delete(block.tool_use_id)
-          const text = textOf(block.content)
-          Object.assign(
-            call,
-            block.is_error === true
-              ? { state: "output-error", errorText: text }
-              : { state: "output-available", output: text }
-          )
+          Object.assign(call, outcome(block))
           if (typeof block.content !== "string") {
             block.content?.forEach((inner, i) =>
               inner.type === "image" && add(imagePart(inner), `${place}.content[${i}]`)
@@ -155,19 +161,34 @@ const convert = (top: MessagesRequest["system"], messages: ReadonlyArray<Message
       }
       const thinking = thinkingPart(block)
       if (thinking !== undefined) return add(thinking, place)
-      if (block.type === "tool_use" && "input" in block) {
+      if ((block.type === "tool_use" || block.type === "mcp_tool_use") && "input" in block) {
         const call = {
           type: "dynamic-tool" as const,
-          toolName: block.name,
+          toolName: "server_name" in block ? parleyToolName(block.server_name, block.name) : block.name,
           toolCallId: block.id,
           state: "input-available" as const,
           input: block.input ?? {}
         }
-        next.set(block.id, call as never)
+        ;(block.type === "tool_use" ? next : hosted).set(block.id, call as never)
         return add(call, place)
+      }
+      if (block.type === "mcp_tool_result" && "tool_use_id" in block) {
+        const call = hosted.get(block.tool_use_id)
+        if (call === undefined) {
+          throw new Refused(
+            `"${place}" answers mcp_tool_use "${block.tool_use_id}", which this message did not make before it`
+          )
+        }
+        hosted.delete(block.tool_use_id)
+        Object.assign(call, outcome(block))
+        return
       }
       return refuse(place, block, "assistant")
     })
+    if (hosted.size > 0) {
+      const [id] = hosted.keys()
+      throw new Refused(`"${at}" has an mcp_tool_use (id "${id}") without its mcp_tool_result after it`)
+    }
     if (waiting.size > 0) {
       const [id] = waiting.keys()
       throw new Refused(`"messages[${index - 1}]" has a tool_use (id "${id}") without a tool_result in "${at}"`)

@@ -5,7 +5,9 @@ import type { DecodedClientTool, InternalChatRequest } from "../../chat/chatRequ
 import { InvalidRequest } from "../../domain/requestErrors.ts"
 import type { Decoded } from "../../http/chatProtocol.ts"
 import { approvalRefusal, type BodyFields, commonFields, decodeDoorBody, defined } from "../doorBody.ts"
+import type { HostedServerAsk } from "../hostedTools.ts"
 import { toConversation } from "./conversation.ts"
+import { hostedAsksOf, mcpServerIssues } from "./mcpServers.ts"
 import { CountTokensRequest, MessagesRequest, type Thinking } from "./request.ts"
 
 /** What the answer of a Messages request needs of its body. */
@@ -14,6 +16,8 @@ export interface MessagesWire {
   readonly model: string
   /** The client's tools: their calls are `tool_use` blocks; parley's never are. */
   readonly clientTools: ReadonlySet<string>
+  /** `mcp_servers` was asked: parley's tool calls show as `mcp_tool_use` and `mcp_tool_result` blocks. */
+  readonly hosted: boolean
   /** Where each message of the internal conversation, and each of its parts, is in the body (./conversation.ts). */
   readonly origins: ReadonlyArray<number>
   readonly places: ReadonlyArray<ReadonlyArray<string>>
@@ -21,7 +25,6 @@ export interface MessagesWire {
 
 // Documented fields parley cannot honour: each answers 400 naming it.
 const unsupported: ReadonlyMap<string, string> = new Map([
-  ["mcp_servers", "parley's tools are named in allowedTools; hosted MCP servers on this door are not done yet"],
   ["container", "parley's sandboxes are named by sandboxId"]
 ])
 
@@ -82,14 +85,21 @@ const clientToolsOf = (body: MessagesRequest): ReadonlyArray<DecodedClientTool> 
 const fields: BodyFields = {
   known: new Set(Object.keys(MessagesRequest.fields)),
   refused: new Set(unsupported.keys()),
-  refusedIssues: (body) =>
-    [...unsupported].flatMap(([field, why]) =>
+  refusedIssues: (body) => [
+    ...[...unsupported].flatMap(([field, why]) =>
       typeof body === "object" && body !== null && field in body ? [`"${field}" is not supported: ${why}`] : []
     ),
+    ...mcpServerIssues(body)
+  ],
   message: new Set(["role", "content"])
 }
 
-const fromRequest = (request: MessagesRequest): Effect.Effect<Decoded<MessagesWire>, InvalidRequest> => {
+/** A decoded body and the hosted MCP servers it asks for, which the protocol resolves for the key (./protocol.ts). */
+export interface DecodedMessages extends Decoded<MessagesWire> {
+  readonly asks: ReadonlyArray<HostedServerAsk>
+}
+
+const fromRequest = (request: MessagesRequest): Effect.Effect<DecodedMessages, InvalidRequest> => {
   const conversation = toConversation(request.system, request.messages)
   if (!("messages" in conversation)) return Effect.fail(new InvalidRequest({ issues: conversation }))
   const clientTools = clientToolsOf(request)
@@ -104,9 +114,11 @@ const fromRequest = (request: MessagesRequest): Effect.Effect<Decoded<MessagesWi
   }
   return Effect.succeed({
     request: internal,
+    asks: hostedAsksOf(request.mcp_servers ?? []),
     wire: {
       model: request.model,
       clientTools: new Set(clientTools.map((tool) => tool.name)),
+      hosted: request.mcp_servers !== undefined,
       origins: conversation.origins,
       places: conversation.places
     }
@@ -115,7 +127,7 @@ const fromRequest = (request: MessagesRequest): Effect.Effect<Decoded<MessagesWi
 
 const decoder = (schema: typeof MessagesRequest | typeof CountTokensRequest) => {
   const decode = Schema.decodeUnknownResult(schema, { errors: "all" })
-  return (body: unknown): Effect.Effect<Decoded<MessagesWire>, InvalidRequest> =>
+  return (body: unknown): Effect.Effect<DecodedMessages, InvalidRequest> =>
     Effect.flatMap(decodeDoorBody(body, decode, fields), (request) => fromRequest(request as MessagesRequest))
 }
 

@@ -36,7 +36,7 @@ export const messageShell = (correlationId: string, model: string) => ({
  * (the SDKs raise it), and the run's closing chunks after it are dropped.
  */
 export const messagesStream = ({ correlationId, wire }: Answering<MessagesWire>): StreamEncoding => {
-  const events = new MessageEvents(wire.clientTools)
+  const events = new MessageEvents(wire.clientTools, wire.hosted)
   let failed = false
   const error = (body: unknown) => {
     failed = true

@@ -1,5 +1,6 @@
 import type { UIMessageChunk } from "ai"
 import type { RunSummary, Usage } from "../../agent/RunSummary.ts"
+import { hostedToolOf } from "../hostedTools.ts"
 
 /** A content block as `content_block_start` opens it. */
 type BlockStart =
@@ -7,6 +8,19 @@ type BlockStart =
   | { readonly type: "thinking"; readonly thinking: ""; readonly signature: "" }
   | { readonly type: "redacted_thinking"; readonly data: string }
   | { readonly type: "tool_use"; readonly id: string; readonly name: string; readonly input: {} }
+  | {
+    readonly type: "mcp_tool_use"
+    readonly id: string
+    readonly name: string
+    readonly server_name: string
+    readonly input: unknown
+  }
+  | {
+    readonly type: "mcp_tool_result"
+    readonly tool_use_id: string
+    readonly is_error: boolean
+    readonly content: ReadonlyArray<{ readonly type: "text"; readonly text: string }>
+  }
 
 type BlockDelta =
   | { readonly type: "text_delta"; readonly text: string }
@@ -21,6 +35,13 @@ export type BlockEvent =
   | { readonly type: "content_block_stop"; readonly index: number }
 
 const argumentsOf = (input: unknown) => typeof input === "string" ? input : JSON.stringify(input ?? {})
+
+const mcpResult = (toolUseId: string, isError: boolean, text: string): BlockStart => ({
+  type: "mcp_tool_result",
+  tool_use_id: toolUseId,
+  is_error: isError,
+  content: [{ type: "text", text }]
+})
 
 const anthropicMeta = (chunk: { readonly providerMetadata?: unknown }, field: "signature" | "redactedData") => {
   const value = (chunk.providerMetadata as { anthropic?: Record<string, unknown> } | undefined)?.anthropic?.[field]
@@ -65,18 +86,25 @@ export const usageOf = (usage: Usage) => {
  * §14): text, thinking (with its signature where the provider gives one) and
  * the client's tool calls as `tool_use` blocks, numbered in order. parley's
  * own tool calls ran on the server and are not the client's: they are left
- * out. One per answer: it numbers the blocks.
+ * out, unless the request asked for `mcp_servers` (`hosted`), where each is
+ * an `mcp_tool_use` block, whole, and its outcome an `mcp_tool_result`
+ * block (a call the loop refused is one with `is_error`). One per answer:
+ * it numbers the blocks.
  */
 export class MessageEvents {
   private readonly clientTools: ReadonlySet<string>
+  private readonly hosted: boolean
+  // The server tool calls shown, whose results follow.
+  private readonly shown = new Set<string>()
   // Open blocks by what opened them: `t`, `r` or `c` and a text, reasoning or tool call id.
   private readonly open = new Map<string, { readonly index: number; streamed: boolean }>()
   private next = 0
   private calls = 0
   summary: RunSummary | undefined
 
-  constructor(clientTools: ReadonlySet<string>) {
+  constructor(clientTools: ReadonlySet<string>, hosted: boolean) {
     this.clientTools = clientTools
+    this.hosted = hosted
   }
 
   get calledClientTools(): boolean {
@@ -92,11 +120,7 @@ export class MessageEvents {
       case "reasoning-start": {
         const data = anthropicMeta(chunk, "redactedData")
         if (data === undefined) return []
-        const index = this.next++
-        return [{ type: "content_block_start", index, content_block: { type: "redacted_thinking", data } }, {
-          type: "content_block_stop",
-          index
-        }]
+        return this.whole({ type: "redacted_thinking", data })
       }
       case "reasoning-delta": {
         const thinking: BlockStart = { type: "thinking", thinking: "", signature: "" }
@@ -125,7 +149,7 @@ export class MessageEvents {
         }]
       }
       case "tool-input-available": {
-        if (!this.clientTools.has(chunk.toolName)) return []
+        if (!this.clientTools.has(chunk.toolName)) return this.serverCall(chunk.toolCallId, chunk.toolName, chunk.input)
         // A provider that gives a call whole streams no input: its arguments go at once.
         const opened = this.open.has(`c${chunk.toolCallId}`) ? [] : this.openCall(chunk.toolCallId, chunk.toolName)
         const call = this.open.get(`c${chunk.toolCallId}`)!
@@ -138,6 +162,19 @@ export class MessageEvents {
           }]
         return [...opened, ...input, ...this.close(`c${chunk.toolCallId}`)]
       }
+      case "tool-input-error":
+        return this.clientTools.has(chunk.toolName) ? [] : [
+          ...this.serverCall(chunk.toolCallId, chunk.toolName, chunk.input),
+          ...this.serverResult(chunk.toolCallId, true, chunk.errorText)
+        ]
+      case "tool-output-available":
+        return this.serverResult(
+          chunk.toolCallId,
+          false,
+          typeof chunk.output === "string" ? chunk.output : JSON.stringify(chunk.output)
+        )
+      case "tool-output-error":
+        return this.serverResult(chunk.toolCallId, true, chunk.errorText)
       case "finish":
         this.summary = chunk.messageMetadata as RunSummary
         return [...this.open.keys()].flatMap((id) => this.close(id))
@@ -159,6 +196,23 @@ export class MessageEvents {
     this.calls++
     this.open.set(`c${id}`, { index, streamed: false })
     return [{ type: "content_block_start", index, content_block: { type: "tool_use", id, name, input: {} } }]
+  }
+
+  private whole(start: BlockStart): ReadonlyArray<BlockEvent> {
+    const index = this.next++
+    return [{ type: "content_block_start", index, content_block: start }, { type: "content_block_stop", index }]
+  }
+
+  private serverCall(id: string, toolName: string, input: unknown): ReadonlyArray<BlockEvent> {
+    if (!this.hosted) return []
+    this.shown.add(id)
+    const { name, server } = hostedToolOf(toolName)
+    return this.whole({ type: "mcp_tool_use", id, name, server_name: server, input: input ?? {} })
+  }
+
+  private serverResult(id: string, isError: boolean, text: string): ReadonlyArray<BlockEvent> {
+    if (!this.shown.delete(id)) return []
+    return this.whole(mcpResult(id, isError, text))
   }
 
   private close(id: string): ReadonlyArray<BlockEvent> {

@@ -62,6 +62,24 @@ export const ThinkingBlock = Schema.Struct({
 
 const RedactedThinkingBlock = Schema.Struct({ type: Schema.Literal("redacted_thinking"), data: Text })
 
+/** A call of a hosted MCP server's tool that parley ran, as its answer gave it (./mcpServers.ts). */
+export const McpToolUseBlock = Schema.Struct({
+  type: Schema.Literal("mcp_tool_use"),
+  id: Text,
+  name: Text,
+  server_name: Text,
+  input: Schema.Unknown,
+  cache_control: CacheControl
+})
+
+export const McpToolResultBlock = Schema.Struct({
+  type: Schema.Literal("mcp_tool_result"),
+  tool_use_id: Text,
+  is_error: Schema.optionalKey(Schema.Boolean),
+  content: Schema.optionalKey(Schema.Union([Text, Schema.Array(TextBlock)])),
+  cache_control: CacheControl
+})
+
 // Any other block type is named in a 400 by the mapping, rather than "does not match".
 const OtherBlock = Schema.Struct({ type: Text })
 
@@ -72,6 +90,8 @@ export const ContentBlock = Schema.Union([
   ToolResultBlock,
   ThinkingBlock,
   RedactedThinkingBlock,
+  McpToolUseBlock,
+  McpToolResultBlock,
   OtherBlock
 ])
 export type ContentBlock = typeof ContentBlock.Type
@@ -92,6 +112,20 @@ export const Tool = Schema.Struct({
   cache_control: CacheControl
 })
 export type Tool = typeof Tool.Type
+
+/** A hosted MCP server (`mcp-client-2025-04-04`): `parley` or a configured server's id (./mcpServers.ts). */
+export const McpServer = Schema.Struct({
+  type: Schema.Literal("url"),
+  name: Text,
+  url: Schema.optionalKey(Text),
+  // Refused whatever its value (./mcpServers.ts), which is why it is not read here: it is never echoed.
+  authorization_token: Schema.optionalKey(Schema.Unknown),
+  tool_configuration: Schema.optionalKey(Schema.NullOr(Schema.Struct({
+    enabled: Schema.optionalKey(Schema.NullOr(Schema.Boolean)),
+    allowed_tools: Schema.optionalKey(Schema.NullOr(Schema.Array(Text)))
+  })))
+})
+export type McpServer = typeof McpServer.Type
 
 const Parallel = { disable_parallel_tool_use: Schema.optionalKey(Schema.Boolean) }
 
@@ -129,6 +163,7 @@ export const MessagesRequest = Schema.Struct({
   top_k: Schema.optionalKey(Count),
   tools: Schema.optionalKey(Schema.Array(Tool)),
   tool_choice: Schema.optionalKey(ToolChoice),
+  mcp_servers: Schema.optionalKey(Schema.Array(McpServer)),
   thinking: Schema.optionalKey(Thinking),
   metadata: Schema.optionalKey(Schema.Struct({ user_id: Schema.optionalKey(Schema.NullOr(Text)) })),
   output_config: Schema.optionalKey(OutputConfig),

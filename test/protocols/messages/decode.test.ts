@@ -15,7 +15,24 @@ describe("decodeMessagesRequest", () => {
   it.effect.each(
     [
       [{ model: "test/m1", messages: user }, `"max_tokens" is required`],
-      [body({ mcp_servers: [] }), `"mcp_servers" is not supported`],
+      [body({ container: "c1" }), `"container" is not supported`],
+      [
+        body({ mcp_servers: [{ type: "url", name: "parley", authorization_token: "t" }] }),
+        `"mcp_servers[0].authorization_token" is not taken`
+      ],
+      [
+        body({ mcp_servers: [{ type: "url", name: "a" }, { type: "url", name: "a" }] }),
+        `"mcp_servers[1].name" repeats the server name "a"`
+      ],
+      [
+        body({
+          messages: [{
+            role: "assistant",
+            content: [{ type: "mcp_tool_result", tool_use_id: "u9", content: "r" }]
+          }]
+        }),
+        `"messages[0].content[0]" answers mcp_tool_use "u9"`
+      ],
       [body({ mystery: 1 }), `"mystery" is not a known field`],
       [body({ temperature: 3 }), `"temperature" must be a number from 0 to 1`],
       [body({ messages: [use] }), `"messages[0]" has a tool_use (id "t1") that no tool_result answers`],
@@ -82,6 +99,24 @@ describe("decodeMessagesRequest", () => {
       assert.deepStrictEqual(request.clientTools?.map((tool) => tool.name), ["lookup"])
       assert.deepStrictEqual(request.skippedTools, ["web_search"])
       assert.deepStrictEqual(wire.origins, [1])
+      assert.isFalse(wire.hosted)
+    }))
+
+  it.effect("takes mcp_servers as the doors' hosted asks, a disabled server with no tools", () =>
+    Effect.gen(function*() {
+      const { asks, wire } = yield* decodeMessagesRequest(body({
+        mcp_servers: [
+          { type: "url", name: "parley" },
+          { type: "url", name: "docs", url: "https://docs.example/mcp", tool_configuration: { allowed_tools: ["q"] } },
+          { type: "url", name: "off", tool_configuration: { enabled: false, allowed_tools: ["q"] } }
+        ]
+      }))
+      assert.deepStrictEqual(asks, [
+        { label: "parley", path: "mcp_servers[0]" },
+        { label: "docs", path: "mcp_servers[1]", url: "https://docs.example/mcp", allowedTools: ["q"] },
+        { label: "off", path: "mcp_servers[2]", allowedTools: [] }
+      ])
+      assert.isTrue(wire.hosted)
     }))
 })
 

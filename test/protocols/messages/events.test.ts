@@ -30,7 +30,7 @@ describe("the Messages door's events (docs/DESIGN.md §14)", () => {
   })
 
   it("numbers the blocks, shows redacted thinking and the client's calls, and never parley's own", () => {
-    const events = new MessageEvents(new Set(["weather"]))
+    const events = new MessageEvents(new Set(["weather"]), false)
     const chunks: Array<UIMessageChunk> = [
       { type: "reasoning-start", id: "r0", providerMetadata: { anthropic: { redactedData: "xyz" } } },
       { type: "reasoning-end", id: "r0" },
@@ -62,5 +62,56 @@ describe("the Messages door's events (docs/DESIGN.md §14)", () => {
     expect(stops.sort()).toEqual([0, 1, 2, 3])
     expect(events.calledClientTools).toBe(true)
     expect(JSON.stringify(all)).not.toContain("echo")
+  })
+
+  it("with mcp_servers asked, shows parley's calls whole as mcp_tool_use and their outcomes as mcp_tool_result", () => {
+    const events = new MessageEvents(new Set(), true)
+    const chunks: Array<UIMessageChunk> = [
+      { type: "tool-input-start", toolCallId: "c1", toolName: "docs__search", dynamic: true },
+      { type: "tool-input-delta", toolCallId: "c1", inputTextDelta: "{\"q\":" },
+      { type: "tool-input-available", toolCallId: "c1", toolName: "docs__search", input: { q: "x" }, dynamic: true },
+      { type: "tool-input-available", toolCallId: "c2", toolName: "echo", input: { text: "y" }, dynamic: true },
+      { type: "tool-output-available", toolCallId: "c1", output: { hits: 2 }, dynamic: true },
+      { type: "tool-output-error", toolCallId: "c2", errorText: "needs approval", dynamic: true },
+      {
+        type: "tool-input-error",
+        toolCallId: "c3",
+        toolName: "bash",
+        input: {},
+        errorText: "unavailable",
+        dynamic: true
+      },
+      // An output of a call never shown (none here) opens nothing.
+      { type: "tool-output-available", toolCallId: "c9", output: "stray", dynamic: true }
+    ]
+    const all = chunks.flatMap((chunk) => events.events(chunk))
+    expect(all.filter((event) => event.type === "content_block_delta")).toEqual([])
+    expect(all.filter((event) => event.type === "content_block_start").map((event) => event.content_block)).toEqual([
+      { type: "mcp_tool_use", id: "c1", name: "search", server_name: "docs", input: { q: "x" } },
+      { type: "mcp_tool_use", id: "c2", name: "echo", server_name: "parley", input: { text: "y" } },
+      {
+        type: "mcp_tool_result",
+        tool_use_id: "c1",
+        is_error: false,
+        content: [{ type: "text", text: "{\"hits\":2}" }]
+      },
+      {
+        type: "mcp_tool_result",
+        tool_use_id: "c2",
+        is_error: true,
+        content: [{ type: "text", text: "needs approval" }]
+      },
+      { type: "mcp_tool_use", id: "c3", name: "bash", server_name: "parley", input: {} },
+      { type: "mcp_tool_result", tool_use_id: "c3", is_error: true, content: [{ type: "text", text: "unavailable" }] }
+    ])
+    expect(all.filter((event) => event.type === "content_block_stop").map((event) => event.index)).toEqual([
+      0,
+      1,
+      2,
+      3,
+      4,
+      5
+    ])
+    expect(events.calledClientTools).toBe(false)
   })
 })

@@ -83,7 +83,13 @@ const Options = Schema.Struct({
   ])),
   tool_choice: Schema.optionalKey(Schema.Struct({ type: Schema.Literals(["auto", "any", "none"]) })),
   metadata: Schema.optionalKey(Schema.Struct({ user_id: Schema.String })),
-  service_tier: Schema.optionalKey(Schema.Literal("auto"))
+  service_tier: Schema.optionalKey(Schema.Literal("auto")),
+  // parley's own tools, the one hosted server every gateway has (a name twice is refused).
+  mcp_servers: Schema.optionalKey(Schema.Tuple([Schema.Struct({
+    type: Schema.Literal("url"),
+    name: Schema.Literal("parley"),
+    tool_configuration: Schema.optionalKey(Schema.Struct({ enabled: Schema.optionalKey(Schema.Boolean) }))
+  })]))
 })
 
 // Anthropic refuses a conversation that does not end with a user turn's content; so do these bodies.
