@@ -1,6 +1,6 @@
 import type { ChatProtocol } from "../../http/chatProtocol.ts"
 import { anthropicErrorBody } from "../anthropic/error.ts"
-import { withBodyPaths } from "../chat-completions/bodyPaths.ts"
+import { withBodyPaths } from "../bodyPaths.ts"
 import { collectMessage } from "./collect.ts"
 import { decodeMessagesRequest, type MessagesWire } from "./decode.ts"
 import { messagesStream } from "./encode.ts"
