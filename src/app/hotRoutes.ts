@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { makeHotRoute, type NodeRoute } from "../http/hotRoute.ts"
 import { chatCompletionsProtocol } from "../protocols/chat-completions/protocol.ts"
 import { messagesProtocol } from "../protocols/messages/protocol.ts"
+import { responsesProtocol } from "../protocols/responses/protocol.ts"
 import { uiProtocol } from "../protocols/ui/protocol.ts"
 
 /** The routes answered on Node's own request and response, by `METHOD path`. */
@@ -12,11 +13,17 @@ export type HotRoutes = ReadonlyMap<string, NodeRoute>
  * adding its folder and a row here. Everything else goes to the router.
  */
 export const makeHotRoutes = Effect.map(
-  Effect.all([makeHotRoute(uiProtocol), makeHotRoute(chatCompletionsProtocol), makeHotRoute(messagesProtocol)]),
-  ([ui, chatCompletions, messages]): HotRoutes =>
+  Effect.all([
+    makeHotRoute(uiProtocol),
+    makeHotRoute(chatCompletionsProtocol),
+    makeHotRoute(responsesProtocol),
+    makeHotRoute(messagesProtocol)
+  ]),
+  ([ui, chatCompletions, responses, messages]): HotRoutes =>
     new Map([
       ["POST /api/v1/chat", ui],
       ["POST /v1/chat/completions", chatCompletions],
+      ["POST /v1/responses", responses],
       ["POST /v1/messages", messages]
     ])
 )
