@@ -6,7 +6,7 @@ import { outcomeOf, responseShell, usageOf } from "./response.ts"
 
 /** A run answered in one piece as the response object (docs/DESIGN.md §14): the stream's finished items. */
 export const collectResponse = (run: CollectedRun, { correlationId, wire }: Answering<ResponsesWire>) => {
-  const items = new ResponseItems(wire.clientTools, correlationId)
+  const items = new ResponseItems(wire.clientTools, correlationId, wire.includeEncrypted)
   for (const chunk of run.chunks) items.events(chunk)
   return {
     ...responseShell(correlationId, wire, Math.floor(Date.now() / 1000)),

@@ -19,6 +19,8 @@ export interface ResponsesWire {
   /** Where each message of the internal conversation, and each of its parts, is in `input` (./input.ts). */
   readonly origins: ReadonlyArray<number>
   readonly places: ReadonlyArray<ReadonlyArray<string>>
+  /** `include` asked for `reasoning.encrypted_content` (./encryptedReasoning.ts). */
+  readonly includeEncrypted: boolean
   /** The request's settings the response object repeats, as OpenAI's does. */
   readonly echo: Readonly<Record<string, unknown>>
 }
@@ -116,6 +118,7 @@ const fromRequest = (request: ResponsesRequest): Effect.Effect<Decoded<Responses
       clientTools: new Set(clientTools.map((tool) => tool.name)),
       origins: conversation.origins,
       places: conversation.places,
+      includeEncrypted: request.include?.includes("reasoning.encrypted_content") === true,
       echo: echoOf(request, tools.filter(isFunction))
     }
   })

@@ -19,7 +19,7 @@ const headers: Readonly<Record<string, string>> = { "cache-control": "no-cache",
  * open end incomplete and the run's closing chunks after it are dropped.
  */
 export const responsesStream = ({ correlationId, wire }: Answering<ResponsesWire>): StreamEncoding => {
-  const items = new ResponseItems(wire.clientTools, correlationId)
+  const items = new ResponseItems(wire.clientTools, correlationId, wire.includeEncrypted)
   const shell = responseShell(correlationId, wire, Math.floor(Date.now() / 1000))
   let sequence = 0
   let failed = false

@@ -1,6 +1,7 @@
 import type { UIMessage } from "ai"
 import { imagePart } from "../openai/imagePart.ts"
 import { orIssues, Refused } from "../refused.ts"
+import { reasoningMetadata } from "./encryptedReasoning.ts"
 import { approvalResponseIssue } from "./hostedMcp.ts"
 import type {
   ContentPart,
@@ -44,17 +45,19 @@ const contentPart = (part: ContentPart, place: string, role: string): Part => {
   throw new Refused(`"${place}" is a ${part.type} part, which parley does not take in a ${role} message`)
 }
 
-// A provider that reads its own reasoning back (OpenAI's Responses models) finds it in the part's metadata.
+/**
+ * Reasoning goes back as the reasoning part of the assistant's turn, its
+ * encrypted content and id in the part's metadata, where the provider that
+ * made it reads it back (./encryptedReasoning.ts). An item without text is dropped: no provider parley
+ * speaks to reads OpenAI's encrypted reasoning (type `openai` is its Chat
+ * Completions), and an empty turn would reach the model as an empty message.
+ */
 const reasoningPart = (item: ReasoningItem): Part | undefined => {
   const text = (item.content != null && item.content.length > 0 ? item.content : item.summary)
     .map((part) => part.text).join("\n\n")
-  const encrypted = item.encrypted_content ?? undefined
-  if (text === "" && encrypted === undefined) return undefined
-  const openai = {
-    ...(item.id == null ? {} : { itemId: item.id }),
-    ...(encrypted === undefined ? {} : { reasoningEncryptedContent: encrypted })
-  }
-  return { type: "reasoning", text, ...(Object.keys(openai).length === 0 ? {} : { providerMetadata: { openai } }) }
+  if (text === "") return undefined
+  const providerMetadata = reasoningMetadata(item.id, item.encrypted_content)
+  return { type: "reasoning", text, ...(providerMetadata === undefined ? {} : { providerMetadata }) }
 }
 
 const parsedArguments = (text: string, at: string): unknown => {

@@ -1,5 +1,6 @@
 import type { UIMessageChunk } from "ai"
 import type { RunSummary } from "../../agent/RunSummary.ts"
+import { encryptedOf } from "./encryptedReasoning.ts"
 
 /** An output item as the response lists it (`message`, `reasoning`, `function_call`). */
 export type OutputItem = Record<string, unknown> & { readonly id: string; readonly type: string }
@@ -12,15 +13,10 @@ interface Open {
   readonly item: OutputItem
   text: string
   streamed: boolean
+  encrypted?: string | undefined
 }
 
 const argumentsOf = (input: unknown) => typeof input === "string" ? input : JSON.stringify(input ?? {})
-
-const encryptedOf = (chunk: { readonly providerMetadata?: unknown }): string | undefined => {
-  const value = (chunk.providerMetadata as { openai?: Record<string, unknown> } | undefined)?.openai
-    ?.reasoningEncryptedContent
-  return typeof value === "string" && value !== "" ? value : undefined
-}
 
 /**
  * The run's chunks as the Responses stream's item events (docs/DESIGN.md
@@ -41,10 +37,16 @@ export class ResponseItems {
   private next = 0
   summary: RunSummary | undefined
 
-  /** `prefix` makes the items' ids unique to the answer (the correlation id). */
-  constructor(clientTools: ReadonlySet<string>, prefix: string) {
+  private readonly withEncrypted: boolean
+
+  /**
+   * `prefix` makes the items' ids unique to the answer (the correlation id);
+   * `withEncrypted`: reasoning items carry `encrypted_content` (`include` asked for it).
+   */
+  constructor(clientTools: ReadonlySet<string>, prefix: string, withEncrypted: boolean) {
     this.clientTools = clientTools
     this.prefix = prefix
+    this.withEncrypted = withEncrypted
   }
 
   get calledClientTools(): boolean {
@@ -70,9 +72,16 @@ export class ResponseItems {
         return [...opened, ...part, { type: "response.output_text.delta", ...at, delta: chunk.delta, logprobs: [] }]
       }
       case "reasoning-delta": {
-        if (chunk.delta === "") return []
+        const encrypted = encryptedOf(chunk.providerMetadata)
+        // A signature comes in a delta of its own, without text.
+        if (chunk.delta === "") {
+          const open = this.open.get(`r${chunk.id}`)
+          if (open !== undefined) open.encrypted = encrypted ?? open.encrypted
+          return []
+        }
         const [opened, found] = this.opened(`r${chunk.id}`, "rs", (id) => ({ id, type: "reasoning", summary: [] }))
         found.text += chunk.delta
+        found.encrypted = encrypted ?? found.encrypted
         const at = { item_id: found.item.id, output_index: found.index, summary_index: 0 }
         const part = opened.length === 0
           ? []
@@ -82,13 +91,13 @@ export class ResponseItems {
       case "text-end":
         return this.close(`t${chunk.id}`)
       case "reasoning-end": {
-        const found = this.open.get(`r${chunk.id}`)
-        const encrypted = encryptedOf(chunk)
-        if (found === undefined && encrypted !== undefined) {
-          // Reasoning the provider gave only encrypted is an item still: the client sends it back.
-          this.opened(`r${chunk.id}`, "rs", (id) => ({ id, type: "reasoning", summary: [] }))
-        }
-        return this.close(`r${chunk.id}`, encrypted)
+        const encrypted = encryptedOf(chunk.providerMetadata)
+        // Reasoning the provider gave only encrypted is an item still: the client sends it back.
+        const [opened, found] = this.open.has(`r${chunk.id}`) || encrypted === undefined
+          ? [[], this.open.get(`r${chunk.id}`)]
+          : this.opened(`r${chunk.id}`, "rs", (id) => ({ id, type: "reasoning", summary: [] }))
+        if (found !== undefined) found.encrypted = encrypted ?? found.encrypted
+        return [...opened, ...this.close(`r${chunk.id}`)]
       }
       case "tool-input-start":
         return this.clientTools.has(chunk.toolName) ? this.openCall(chunk.toolCallId, chunk.toolName) : []
@@ -128,7 +137,7 @@ export class ResponseItems {
 
   /** Ends the items still open (a run that failed or broke off), as incomplete. */
   closeAll(status = "completed"): ReadonlyArray<ItemEvent> {
-    return [...this.open.keys()].flatMap((key) => this.close(key, undefined, status))
+    return [...this.open.keys()].flatMap((key) => this.close(key, status))
   }
 
   private opened(key: string, kind: string, item: (id: string) => OutputItem): [ReadonlyArray<ItemEvent>, Open] {
@@ -152,11 +161,11 @@ export class ResponseItems {
     }))[0]
   }
 
-  private close(key: string, encrypted?: string, status = "completed"): ReadonlyArray<ItemEvent> {
+  private close(key: string, status = "completed"): ReadonlyArray<ItemEvent> {
     const found = this.open.get(key)
     if (found === undefined) return []
     this.open.delete(key)
-    const { index: output_index, item, text } = found
+    const { encrypted, index: output_index, item, text } = found
     const done = (finished: OutputItem): ReadonlyArray<ItemEvent> => {
       this.output[output_index] = finished
       return [{ type: "response.output_item.done", output_index, item: finished }]
@@ -179,10 +188,8 @@ export class ResponseItems {
             { type: "response.reasoning_summary_text.done", ...at, summary_index: 0, text },
             { type: "response.reasoning_summary_part.done", ...at, summary_index: 0, part: summary[0] }
           ]
-        return [
-          ...closing,
-          ...done({ ...item, summary, ...(encrypted === undefined ? {} : { encrypted_content: encrypted }) })
-        ]
+        const kept = this.withEncrypted && encrypted !== undefined ? { encrypted_content: encrypted } : {}
+        return [...closing, ...done({ ...item, summary, ...kept })]
       }
       default:
         return [
