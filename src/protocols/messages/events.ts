@@ -1,5 +1,6 @@
 import type { UIMessageChunk } from "ai"
 import type { RunSummary, Usage } from "../../agent/RunSummary.ts"
+import { argumentsOf } from "../toolArguments.ts"
 
 /** A content block as `content_block_start` opens it. */
 type BlockStart =
@@ -19,8 +20,6 @@ export type BlockEvent =
   | { readonly type: "content_block_start"; readonly index: number; readonly content_block: BlockStart }
   | { readonly type: "content_block_delta"; readonly index: number; readonly delta: BlockDelta }
   | { readonly type: "content_block_stop"; readonly index: number }
-
-const argumentsOf = (input: unknown) => typeof input === "string" ? input : JSON.stringify(input ?? {})
 
 const anthropicMeta = (chunk: { readonly providerMetadata?: unknown }, field: "signature" | "redactedData") => {
   const value = (chunk.providerMetadata as { anthropic?: Record<string, unknown> } | undefined)?.anthropic?.[field]

@@ -1,5 +1,6 @@
 import type { UIMessageChunk } from "ai"
 import type { RunSummary } from "../../agent/RunSummary.ts"
+import { argumentsOf } from "../toolArguments.ts"
 import { encryptedOf } from "./encryptedReasoning.ts"
 
 /** An output item as the response lists it (`message`, `reasoning`, `function_call`). */
@@ -15,8 +16,6 @@ interface Open {
   streamed: boolean
   encrypted?: string | undefined
 }
-
-const argumentsOf = (input: unknown) => typeof input === "string" ? input : JSON.stringify(input ?? {})
 
 /**
  * The run's chunks as the Responses stream's item events (docs/DESIGN.md
