@@ -36,6 +36,12 @@ describe("POST /v1/responses in /openapi.json (issue 21 part 1)", () => {
     ])
   })
 
+  it("answers another method on the door 405 with Allow: POST", async () => {
+    const response = await fetch(`${gateway.url}/v1/responses`, { headers: bearer(secret) })
+    assert.strictEqual(response.status, 405)
+    assert.strictEqual(response.headers.get("allow"), "POST")
+  })
+
   it.prop("every valid body validates against the contract's ResponsesRequest", [validBodies], ([body]) => {
     const validate = schema("ResponsesRequest")
     assert.isTrue(validate(body), JSON.stringify(validate.errors))

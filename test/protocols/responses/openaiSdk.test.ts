@@ -90,6 +90,17 @@ describe("POST /v1/responses through the openai SDK (issue 21 part 1)", () => {
     expect(completed.response.usage?.total_tokens).toBeGreaterThan(0)
   })
 
+  it("gives the SDK's stream helper a final response built from the events", async () => {
+    gateway.upstream.enqueue({ type: "text", text: "Built from deltas", reasoning: "first this" })
+    const stream = client.responses.stream({ model: "test/m1", input: "Go" })
+    let deltas = ""
+    stream.on("response.output_text.delta", (event) => (deltas += event.delta))
+    const final = await stream.finalResponse()
+    expect(deltas).toBe("Built from deltas")
+    expect(final.output_text).toBe("Built from deltas")
+    expect(final.status).toBe("completed")
+  })
+
   it("hands a call of the client's tool back as a function_call item, and takes its output in the next request", async () => {
     gateway.upstream.enqueue({
       type: "tool-calls",
