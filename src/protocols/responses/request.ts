@@ -19,6 +19,9 @@ const between = (minimum: number, maximum: number) =>
   Schema.Number.check(Schema.isBetween({ minimum, maximum })).annotate({
     message: `must be a number from ${minimum} to ${maximum}`
   })
+/** A `type` other than those a schema of this file takes: only the mapping names it (never a known one half-sent). */
+const otherThan = (known: ReadonlyArray<string>) =>
+  Text.check(Schema.makeFilter((type: string) => !known.includes(type), { message: `is not a known type` }))
 const Status = Schema.optionalKey(Schema.NullOr(Schema.Literals(["in_progress", "completed", "incomplete"])))
 const Id = Schema.optionalKey(Schema.NullOr(Text))
 
@@ -37,7 +40,7 @@ export const OutputText = Schema.Struct({
 })
 const Refusal = Schema.Struct({ type: Schema.Literal("refusal"), refusal: Text })
 // Any other part type is named in a 400 by the mapping, rather than "does not match".
-const OtherPart = Schema.Struct({ type: Text })
+const OtherPart = Schema.Struct({ type: otherThan(["input_text", "input_image", "output_text", "refusal"]) })
 
 export const ContentPart = Schema.Union([InputText, InputImage, OutputText, Refusal, OtherPart])
 export type ContentPart = typeof ContentPart.Type
@@ -93,7 +96,9 @@ export const ApprovalResponseItem = Schema.Struct({
 })
 
 // Other item types (`web_search_call`, `item_reference`…) are named in a 400 by the mapping.
-const OtherItem = Schema.Struct({ type: Text })
+const OtherItem = Schema.Struct({
+  type: otherThan(["message", "function_call", "function_call_output", "reasoning", "mcp_approval_response"])
+})
 
 export const InputItem = Schema.Union([
   MessageItem,
@@ -117,7 +122,7 @@ export const FunctionTool = Schema.Struct({
 export type FunctionTool = typeof FunctionTool.Type
 
 /** A hosted tool (`web_search`, `mcp`, Codex's `custom` tools…): its own fields are its type's. */
-const HostedTool = Schema.Struct({ type: Text, name: Schema.optionalKey(Schema.NullOr(Text)) })
+const HostedTool = Schema.Struct({ type: otherThan(["function"]), name: Schema.optionalKey(Schema.NullOr(Text)) })
 
 export const Tool = Schema.Union([FunctionTool, HostedTool])
 export type Tool = typeof Tool.Type

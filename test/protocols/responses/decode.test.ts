@@ -28,6 +28,14 @@ describe("decodeResponsesRequest", () => {
         `"input[0]" answers call_id "c9"`
       ],
       [body({ input: [{ ...call, arguments: "{" }, user] }), `"input[0].arguments" must be JSON`],
+      // A known type half-sent is the schema's to name, never the mapping's to trip on.
+      [body({ input: [{ type: "function_call", name: "f" }] }), `"input[0].call_id" is required`],
+      [body({ input: [{ type: "message", content: "x" }] }), `"input[0].role" is required`],
+      [
+        body({ input: [{ role: "user", content: [{ type: "input_text" }] }] }),
+        `"input[0].content[0].text" is required`
+      ],
+      [body({ tools: [{ type: "function", name: "bad name" }] }), `"tools[0].name" must be 1 to 64`],
       [body({ input: [{ type: "item_reference", id: "msg_1" }] }), `"input[0]" is a item_reference item`],
       [
         body({ input: [{ type: "mcp_approval_response", approval_request_id: "a", approve: true }] }),
