@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { makeHotRoute, type NodeRoute } from "../http/hotRoute.ts"
 import { chatCompletionsProtocol } from "../protocols/chat-completions/protocol.ts"
 import { makeMessagesProtocol } from "../protocols/messages/protocol.ts"
+import { responsesProtocol } from "../protocols/responses/protocol.ts"
 import { uiProtocol } from "../protocols/ui/protocol.ts"
 
 /** The routes answered on Node's own request and response, by `METHOD path`. */
@@ -15,12 +16,14 @@ export const makeHotRoutes = Effect.map(
   Effect.all([
     makeHotRoute(uiProtocol),
     makeHotRoute(chatCompletionsProtocol),
+    makeHotRoute(responsesProtocol),
     Effect.flatMap(makeMessagesProtocol, makeHotRoute)
   ]),
-  ([ui, chatCompletions, messages]): HotRoutes =>
+  ([ui, chatCompletions, responses, messages]): HotRoutes =>
     new Map([
       ["POST /api/v1/chat", ui],
       ["POST /v1/chat/completions", chatCompletions],
+      ["POST /v1/responses", responses],
       ["POST /v1/messages", messages]
     ])
 )

@@ -10,6 +10,7 @@ const ROUTES: ReadonlyArray<readonly [RegExp, string]> = [
   [/^\/api\/v1\/sandboxes$/, "/api/v1/sandboxes"],
   [/^\/api\/v1\/sandboxes\/[^/]+$/, "/api/v1/sandboxes/:id"],
   [/^\/v1\/chat\/completions$/, "/v1/chat/completions"],
+  [/^\/v1\/responses$/, "/v1/responses"],
   [/^\/v1\/messages(\/count_tokens)?$/, "/v1/messages$1"],
   [/^\/v1\/models$/, "/v1/models"],
   // A model id holds a `/`: the rest of the path is the id.
@@ -30,6 +31,7 @@ const KNOWN_LIMIT = 1_000
 const PROTOCOLS: ReadonlyMap<string, Protocol> = new Map([
   ["/api/v1/chat", "ui"],
   ["/v1/chat/completions", "chat-completions"],
+  ["/v1/responses", "responses"],
   ["/v1/messages", "messages"],
   ["/v1/messages/count_tokens", "messages"],
   ["/mcp", "mcp"]

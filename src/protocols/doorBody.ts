@@ -78,8 +78,8 @@ export interface BodyFields {
   /** Documented fields the door cannot honour (or only at some values): `issues` words them. */
   readonly refused: ReadonlySet<string>
   readonly refusedIssues: (body: unknown) => ReadonlyArray<string>
-  /** The fields of a message of `messages`. */
-  readonly message: ReadonlySet<string>
+  /** The fields of a message of `messages`; absent for a door without `messages` (its mapping checks its items). */
+  readonly message?: ReadonlySet<string> | undefined
 }
 
 /**
@@ -99,9 +99,9 @@ export const decodeDoorBody = <A>(
     const issues = [...unknown, ...refused, ...(Result.isFailure(result) ? describeIssues(result.failure.issue) : [])]
     return Effect.fail(new InvalidRequest({ issues }))
   }
-  const messageIssues = (body as { readonly messages: ReadonlyArray<unknown> }).messages.flatMap((message, index) =>
-    unknownFieldIssues(message, fields.message, none, `messages[${index}]`)
-  )
+  const known = fields.message
+  const messageIssues = known === undefined ? [] : (body as { readonly messages: ReadonlyArray<unknown> }).messages
+    .flatMap((message, index) => unknownFieldIssues(message, known, none, `messages[${index}]`))
   return messageIssues.length > 0
     ? Effect.fail(new InvalidRequest({ issues: messageIssues }))
     : Effect.succeed(result.success)

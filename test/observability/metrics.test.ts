@@ -95,6 +95,19 @@ describe("/metrics (docs/DESIGN.md §8)", () => {
     expect(moved(`route="/v1/messages/count_tokens",status="200",protocol="messages"`)).toBe(1)
   })
 
+  it("labels the Responses route with protocol responses (issue 21)", async () => {
+    const before = await scrape()
+    gateway.upstream.enqueue({ type: "text", text: "ok" })
+    const response = await postJson(`${gateway.url}/v1/responses`, { model: "test/m1", input: "Hi" }, bearer(secret))
+    expect(response.status).toBe(200)
+    await response.text()
+    const after = await scrape()
+    const labels = `route="/v1/responses",status="200",protocol="responses"`
+    expect(
+      sample(after, "parley_http_requests_total", labels) - sample(before, "parley_http_requests_total", labels)
+    ).toBe(1)
+  })
+
   it("counters and histograms move with requests, model calls and tool calls", async () => {
     const before = await scrape()
     gateway.upstream.enqueue(

@@ -22,12 +22,14 @@ describe("routeLabel", () => {
     expect(routeLabel("/no/such/path/42")).toBe("other")
     expect(routeLabel("/v1/modelsx")).toBe("other")
     expect(routeLabel("/v1/messages/batches")).toBe("other")
+    expect(routeLabel("/v1/responses/resp_1")).toBe("other")
   })
 
   it("tells the protocol of a protocol's route, and none of any other (docs/DESIGN.md §14)", () => {
     expect(protocolOfRoute(routeLabel("/api/v1/chat"))).toBe("ui")
     expect(protocolOfRoute(routeLabel("/mcp"))).toBe("mcp")
     expect(protocolOfRoute(routeLabel("/v1/chat/completions"))).toBe("chat-completions")
+    expect(protocolOfRoute(routeLabel("/v1/responses"))).toBe("responses")
     expect(protocolOfRoute(routeLabel("/v1/messages"))).toBe("messages")
     expect(protocolOfRoute(routeLabel("/v1/messages/count_tokens"))).toBe("messages")
     for (const path of ["/admin/v1/requests", "/api/v1/models", "/v1/models", "/health", "/no/such/path"]) {

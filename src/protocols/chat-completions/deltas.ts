@@ -1,5 +1,6 @@
 import type { UIMessageChunk } from "ai"
 import type { RunSummary, Usage } from "../../agent/RunSummary.ts"
+import { argumentsOf } from "../toolArguments.ts"
 
 /** What one run chunk adds to the answer's message, in OpenAI's delta form. */
 export interface Delta {
@@ -15,8 +16,6 @@ export interface ToolCallDelta {
   readonly type?: "function"
   readonly function: { readonly name?: string; readonly arguments: string }
 }
-
-const argumentsOf = (input: unknown) => typeof input === "string" ? input : JSON.stringify(input ?? {})
 
 /** parley's finish reasons in OpenAI's words; a limit of parley's cut the answer short, as `length` says. */
 export const finishReasonOf = (summary: RunSummary, calledClientTools: boolean): string => {

@@ -1,4 +1,6 @@
 import type { UIMessage } from "ai"
+import { imagePart } from "../openai/imagePart.ts"
+import { orIssues, Refused } from "../refused.ts"
 import type { CompletionMessage, ContentPart, ToolCall } from "./request.ts"
 
 type Part = UIMessage["parts"][number]
@@ -11,22 +13,10 @@ export interface Conversation {
   readonly origins: ReadonlyArray<number>
 }
 
-const dataUrlType = /^data:([^;,]+)[;,]/
-
-// OpenAI's image parts carry a URL; a data URL names its type, any other is an image of a type its server tells.
-const imagePart = (url: string): Part => ({ type: "file", mediaType: dataUrlType.exec(url)?.[1] ?? "image/*", url })
-
 const textOf = (content: CompletionMessage["content"]): string =>
   typeof content === "string"
     ? content
     : (content ?? []).map((part) => part.text ?? part.refusal ?? "").join("")
-
-class Refused {
-  readonly issue: string
-  constructor(issue: string) {
-    this.issue = issue
-  }
-}
 
 const contentParts = (content: CompletionMessage["content"], at: string, images: boolean): Array<Part> => {
   if (typeof content === "string") return content === "" ? [] : [{ type: "text", text: content }]
@@ -60,14 +50,8 @@ const parsedArguments = (call: ToolCall, at: string): unknown => {
  * carry, as OpenAI requires them (every call answered, every answer called).
  * A list of issues when the conversation breaks a rule.
  */
-export const toConversation = (messages: ReadonlyArray<CompletionMessage>): Conversation | ReadonlyArray<string> => {
-  try {
-    return convert(messages)
-  } catch (error) {
-    if (error instanceof Refused) return [error.issue]
-    throw error
-  }
-}
+export const toConversation = (messages: ReadonlyArray<CompletionMessage>): Conversation | ReadonlyArray<string> =>
+  orIssues(() => convert(messages))
 
 const convert = (messages: ReadonlyArray<CompletionMessage>): Conversation => {
   const system: Array<string> = []

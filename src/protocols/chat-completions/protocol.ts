@@ -1,6 +1,6 @@
 import type { ChatProtocol } from "../../http/chatProtocol.ts"
+import { withBodyPaths } from "../bodyPaths.ts"
 import { openAiErrorBody } from "../openai/error.ts"
-import { withBodyPaths } from "./bodyPaths.ts"
 import { collectCompletion } from "./collect.ts"
 import { type CompletionWire, decodeCompletionRequest } from "./decode.ts"
 import { completionStream } from "./encode.ts"

@@ -1,14 +1,12 @@
 import { Schema } from "effect"
-import { isRecord } from "../../domain/isRecord.ts"
+import { refusedFields } from "../refusedFields.ts"
 
 /**
- * OpenAI's documented request fields that parley cannot honour
- * (docs/DESIGN.md §14), each with the values that ask for nothing (sent by
- * clients that spell out defaults; the contract declares just those) and
- * what to do instead. Any other value answers 400 naming the field: a client
- * must not believe it got what it asked.
+ * OpenAI's documented Chat Completions fields that parley cannot honour
+ * (docs/DESIGN.md §14), each with the values that ask for nothing and what
+ * to do instead.
  */
-const unsupported = {
+const unsupported = refusedFields({
   n: { harmless: Schema.NullOr(Schema.Literal(1)), why: "parley answers one choice: leave it out or send 1" },
   audio: { harmless: Schema.Null, why: "parley answers text" },
   modalities: {
@@ -31,36 +29,8 @@ const unsupported = {
     why: `parley picks no service tier: leave it out or send "auto"`
   },
   verbosity: { harmless: Schema.Null, why: "parley does not pass verbosity to its providers" }
-} as const
+})
 
-type Field = keyof typeof unsupported
-
-const fields = Object.keys(unsupported) as ReadonlyArray<Field>
-
-/** The fields the decoder knows to refuse, so that they are not also called unknown. */
-export const unsupportedFields: ReadonlySet<string> = new Set(fields)
-
-/** The fields as the contract declares them: only their values that ask for nothing. */
-export const unsupportedFieldSchemas = Object.fromEntries(
-  fields.map((field) => [
-    field,
-    Schema.optionalKey(unsupported[field].harmless.annotate({
-      description: `Not supported (${unsupported[field].why}); taken only with a value that asks for nothing.`
-    }))
-  ])
-) as { readonly [F in Field]: Schema.optionalKey<(typeof unsupported)[F]["harmless"]> }
-
-const isHarmless: ReadonlyMap<Field, (value: unknown) => boolean> = new Map(
-  fields.map((field) => [field, Schema.is(unsupported[field].harmless)])
-)
-
-export const unsupportedFieldIssues = (body: unknown): ReadonlyArray<string> => {
-  if (!isRecord(body)) return []
-  const issues: Array<string> = []
-  for (const field of fields) {
-    if (field in body && !isHarmless.get(field)!(body[field])) {
-      issues.push(`"${field}" is not supported: ${unsupported[field].why}`)
-    }
-  }
-  return issues
-}
+export const unsupportedFields = unsupported.fields
+export const unsupportedFieldSchemas = unsupported.schemas
+export const unsupportedFieldIssues = unsupported.issues

@@ -1,5 +1,6 @@
 import type { UIMessage } from "ai"
 import { parleyToolName } from "../hostedTools.ts"
+import { orIssues, Refused } from "../refused.ts"
 import type { ContentBlock, ImageBlock, Message, MessagesRequest, ToolResultBlock } from "./request.ts"
 
 type Part = UIMessage["parts"][number]
@@ -13,13 +14,6 @@ export interface Conversation {
   readonly origins: ReadonlyArray<number>
   /** Per message, the body's place of each of its parts (`messages[1].content[2]`). */
   readonly places: ReadonlyArray<ReadonlyArray<string>>
-}
-
-class Refused {
-  readonly issue: string
-  constructor(issue: string) {
-    this.issue = issue
-  }
 }
 
 const imagePart = (block: ImageBlock): Part =>
@@ -84,14 +78,7 @@ const refuse = (at: string, block: ContentBlock, role: string): never => {
 export const toConversation = (
   system: MessagesRequest["system"],
   messages: ReadonlyArray<Message>
-): Conversation | ReadonlyArray<string> => {
-  try {
-    return convert(system, messages)
-  } catch (error) {
-    if (error instanceof Refused) return [error.issue]
-    throw error
-  }
-}
+): Conversation | ReadonlyArray<string> => orIssues(() => convert(system, messages))
 
 const convert = (top: MessagesRequest["system"], messages: ReadonlyArray<Message>): Conversation => {
   const system: Array<string> = []

@@ -1,6 +1,7 @@
 import type { UIMessageChunk } from "ai"
 import type { RunSummary, Usage } from "../../agent/RunSummary.ts"
 import { hostedToolOf } from "../hostedTools.ts"
+import { argumentsOf } from "../toolArguments.ts"
 
 /** A content block as `content_block_start` opens it. */
 type BlockStart =
@@ -33,8 +34,6 @@ export type BlockEvent =
   | { readonly type: "content_block_start"; readonly index: number; readonly content_block: BlockStart }
   | { readonly type: "content_block_delta"; readonly index: number; readonly delta: BlockDelta }
   | { readonly type: "content_block_stop"; readonly index: number }
-
-const argumentsOf = (input: unknown) => typeof input === "string" ? input : JSON.stringify(input ?? {})
 
 const mcpResult = (toolUseId: string, isError: boolean, text: string): BlockStart => ({
   type: "mcp_tool_result",

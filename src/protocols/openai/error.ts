@@ -25,7 +25,7 @@ export const errorTypes: { readonly [S in Status]: string } = {
 const snakeCase = (tag: string) => tag.replace(/(?<=[a-z0-9])([A-Z])/g, "_$1").toLowerCase()
 
 // A request failure's first issue starts with the field it is about, quoted (domain/requestIssues.ts).
-const paramOf = (failure: ApiFailure): string | null => {
+const paramOf = (failure: ApiFailure, conversation: string): string | null => {
   switch (failure._tag) {
     case "InvalidRequest": {
       const first = failure.issues[0] ?? ""
@@ -37,7 +37,7 @@ const paramOf = (failure: ApiFailure): string | null => {
     case "UnfetchablePart":
       return failure.path
     case "EmptyConversation":
-      return "messages"
+      return conversation
     case "UnknownModel":
     case "ModelNotAllowed":
     case "ModelNotFound":
@@ -54,8 +54,11 @@ const openAiError = (message: string, type: string, code: string | null, param: 
   error: { message, type, param, code }
 })
 
-/** A failure in OpenAI's envelope; a 429 says when to retry in `Retry-After`. */
-export const openAiErrorBody = (failure: ApiFailure | undefined): ErrorBody => {
+/**
+ * A failure in OpenAI's envelope; a 429 says when to retry in `Retry-After`.
+ * `conversation` is the body's field of the conversation (`input` on Responses).
+ */
+export const openAiErrorBody = (failure: ApiFailure | undefined, conversation = "messages"): ErrorBody => {
   if (failure === undefined) {
     return { status: 500, body: openAiError(UNEXPECTED_MESSAGE, errorTypes[500], "internal_error") }
   }
@@ -63,7 +66,7 @@ export const openAiErrorBody = (failure: ApiFailure | undefined): ErrorBody => {
   return withRetryAfter(
     failure,
     status,
-    openAiError(message, errorTypes[status], snakeCase(failure._tag), paramOf(failure))
+    openAiError(message, errorTypes[status], snakeCase(failure._tag), paramOf(failure, conversation))
   )
 }
 

@@ -1,49 +1,20 @@
-import { Redacted } from "effect"
 import OpenAI from "openai"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startUpstream } from "../../../src/demo/upstream/server.ts"
 import type { Upstream } from "../../../src/demo/upstream/types.ts"
-import { startGateway, type TestGateway } from "../../support/gateway.ts"
-import { startAnthropicUpstream } from "../../support/upstreams/anthropic.ts"
+import { type ProviderGateway, startProviderGateway } from "../../support/upstreams/providerGateway.ts"
 import type { ScriptedUpstream } from "../../support/upstreams/scripted.ts"
 
-const ANTHROPIC_KEY = "sk-ant-api03-parleyDoorTest0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV-AbCdAA"
-const OPENAI_KEY = "sk-proj-parleyDoorTest0123456789abcdefghijklmnopqrstuvwxyz"
-
+let providers: ProviderGateway
 let anthropic: ScriptedUpstream
 let openai: Upstream
-let gateway: TestGateway
 let client: OpenAI
 
 beforeAll(async () => {
-  anthropic = await startAnthropicUpstream(ANTHROPIC_KEY)
-  openai = await startUpstream({ apiKey: OPENAI_KEY })
-  gateway = await startGateway({
-    providers: [
-      {
-        id: "claude",
-        type: "anthropic",
-        baseURL: anthropic.url,
-        apiKey: Redacted.make(ANTHROPIC_KEY),
-        models: [{ id: "sonnet", name: "Sonnet", categories: ["chat"], contextWindow: 200_000, maxOutputTokens: 8_000 }]
-      },
-      {
-        id: "oa",
-        type: "openai",
-        baseURL: openai.url,
-        apiKey: Redacted.make(OPENAI_KEY),
-        models: [{ id: "gpt", name: "GPT", categories: ["chat"], contextWindow: 128_000 }]
-      }
-    ]
-  })
-  const { secret } = await gateway.createKey()
-  client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: secret, maxRetries: 0 })
+  providers = await startProviderGateway()
+  ;({ anthropic, openai } = providers)
+  client = new OpenAI({ baseURL: `${providers.gateway.url}/v1`, apiKey: providers.secret, maxRetries: 0 })
 })
-afterAll(async () => {
-  await gateway.close()
-  await anthropic.close()
-  await openai.close()
-})
+afterAll(() => providers.close())
 
 const weather: OpenAI.ChatCompletionTool = {
   type: "function",

@@ -1,26 +1,28 @@
-import { UnfetchablePart } from "../../agent/partDownloads.ts"
-import { InvalidHistory } from "../../domain/requestErrors.ts"
-import type { ApiFailure } from "../../http/errorTable.ts"
+import { UnfetchablePart } from "../agent/partDownloads.ts"
+import { InvalidHistory } from "../domain/requestErrors.ts"
+import type { ApiFailure } from "../http/errorTable.ts"
 
 const uiPath = /^messages\[(\d+)\](?:\.parts\[(\d+)\])?/
 
 /**
  * A failure the core found in the conversation names its place in the
  * internal one (`messages[0].parts[1]`); the client is told its own
- * (`messages[2].content[1]`): a user message's parts are its content parts,
- * one for one (./messages.ts), unless `places` names each part's own.
+ * (`messages[2].content[1]`, `input[3].content[0]`): the body's list is
+ * `field`, a message's parts are its content parts, one for one, unless
+ * `places` names each part's own.
  */
 export const withBodyPaths = (
   failure: ApiFailure,
   origins: ReadonlyArray<number>,
-  places?: ReadonlyArray<ReadonlyArray<string>>
+  places?: ReadonlyArray<ReadonlyArray<string>>,
+  field = "messages"
 ): ApiFailure => {
   if (failure._tag !== "UnfetchablePart" && failure._tag !== "InvalidHistory") return failure
   const found = uiPath.exec(failure.path)
   const origin = found === null ? undefined : origins[Number(found[1])]
   if (found === null || origin === undefined) return failure
   const place = found[2] === undefined ? undefined : places?.[Number(found[1])]?.[Number(found[2])]
-  const path = `${place ?? `messages[${origin}]${found[2] === undefined ? "" : `.content[${found[2]}]`}`}${
+  const path = `${place ?? `${field}[${origin}]${found[2] === undefined ? "" : `.content[${found[2]}]`}`}${
     failure.path.slice(found[0].length)
   }`
   return failure._tag === "UnfetchablePart"

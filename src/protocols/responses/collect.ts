@@ -1,0 +1,17 @@
+import type { CollectedRun } from "../../agent/Agent.ts"
+import type { Answering } from "../../http/chatProtocol.ts"
+import type { ResponsesWire } from "./decode.ts"
+import { ResponseItems } from "./items.ts"
+import { outcomeOf, responseShell, usageOf } from "./response.ts"
+
+/** A run answered in one piece as the response object (docs/DESIGN.md §14): the stream's finished items. */
+export const collectResponse = (run: CollectedRun, { correlationId, wire }: Answering<ResponsesWire>) => {
+  const items = new ResponseItems(wire.clientTools, correlationId, wire.includeEncrypted)
+  for (const chunk of run.chunks) items.events(chunk)
+  return {
+    ...responseShell(correlationId, wire, Math.floor(Date.now() / 1000)),
+    ...outcomeOf(run.summary, items.calledClientTools),
+    output: items.output,
+    usage: usageOf(run.summary.usage)
+  }
+}

@@ -1,0 +1,133 @@
+import type { JSONSchema7, LanguageModelV4ToolChoice } from "@ai-sdk/provider"
+import { Effect, Schema } from "effect"
+import type { CallSettings } from "../../agent/AgentRun.ts"
+import type { DecodedClientTool, InternalChatRequest } from "../../chat/chatRequest.ts"
+import { InvalidRequest } from "../../domain/requestErrors.ts"
+import type { Decoded } from "../../http/chatProtocol.ts"
+import { approvalRefusal, type BodyFields, commonFields, decodeDoorBody, defined } from "../doorBody.ts"
+import { hostedMcpToolIssue } from "./hostedMcp.ts"
+import { toConversation } from "./input.ts"
+import { type FunctionTool, ResponsesRequest, type Tool } from "./request.ts"
+import { unsupported } from "./unsupported.ts"
+
+/** What the answer of a Responses request needs of its body. */
+export interface ResponsesWire {
+  /** The model as asked: the response object names it. */
+  readonly model: string
+  /** The client's tools: their calls are `function_call` items; parley's never are. */
+  readonly clientTools: ReadonlySet<string>
+  /** Where each message of the internal conversation, and each of its parts, is in `input` (./input.ts). */
+  readonly origins: ReadonlyArray<number>
+  readonly places: ReadonlyArray<ReadonlyArray<string>>
+  /** `include` asked for `reasoning.encrypted_content` (./encryptedReasoning.ts). */
+  readonly includeEncrypted: boolean
+  /** The request's settings the response object repeats, as OpenAI's does. */
+  readonly echo: Readonly<Record<string, unknown>>
+}
+
+const decode = Schema.decodeUnknownResult(ResponsesRequest, { errors: "all" })
+
+const isFunction = (tool: Tool): tool is FunctionTool => tool.type === "function"
+
+const toolChoiceOf = (choice: ResponsesRequest["tool_choice"]): LanguageModelV4ToolChoice | undefined =>
+  choice == null
+    ? undefined
+    : typeof choice === "string"
+    ? { type: choice }
+    : { type: "tool", toolName: choice.name }
+
+const responseFormatOf = (body: ResponsesRequest): CallSettings["responseFormat"] => {
+  const format = body.text?.format
+  if (format == null || format.type === "text") return undefined
+  if (format.type === "json_object") return { type: "json" }
+  const { description, name, schema } = format as { name: string; schema: object; description?: string | null }
+  return { type: "json", name, schema: schema as JSONSchema7, ...(description == null ? {} : { description }) }
+}
+
+const settingsOf = (body: ResponsesRequest): CallSettings =>
+  defined({
+    temperature: body.temperature ?? undefined,
+    topP: body.top_p ?? undefined,
+    responseFormat: responseFormatOf(body),
+    reasoning: body.reasoning?.effort ?? undefined
+  }) as CallSettings
+
+const clientToolsOf = (tools: ReadonlyArray<Tool>): ReadonlyArray<DecodedClientTool> =>
+  tools.flatMap((tool, index) =>
+    isFunction(tool)
+      ? [{
+        name: tool.name,
+        ...(tool.description == null ? {} : { description: tool.description }),
+        inputSchema: (tool.parameters as JSONSchema7 | null | undefined) ?? { type: "object", properties: {} },
+        ...(tool.strict == null ? {} : { strict: tool.strict }),
+        path: `tools[${index}].name`
+      }]
+      : []
+  )
+
+// What the response object repeats of the request (OpenAI's does; the SDKs type these fields as present).
+const echoOf = (body: ResponsesRequest, tools: ReadonlyArray<FunctionTool>) => ({
+  instructions: body.instructions ?? null,
+  max_output_tokens: body.max_output_tokens ?? null,
+  metadata: body.metadata ?? {},
+  parallel_tool_calls: body.parallel_tool_calls ?? true,
+  reasoning: { effort: body.reasoning?.effort ?? null, summary: body.reasoning?.summary ?? null },
+  temperature: body.temperature ?? null,
+  text: { format: body.text?.format ?? { type: "text" } },
+  tool_choice: body.tool_choice ?? "auto",
+  tools: tools.map((tool) => ({
+    type: "function",
+    name: tool.name,
+    description: tool.description ?? null,
+    parameters: tool.parameters ?? null,
+    strict: tool.strict ?? null
+  })),
+  top_p: body.top_p ?? null,
+  truncation: body.truncation ?? "disabled",
+  ...(body.user === undefined ? {} : { user: body.user })
+})
+
+const fields: BodyFields = {
+  known: new Set(Object.keys(ResponsesRequest.fields)),
+  refused: unsupported.fields,
+  // Items are checked by their schemas and the mapping, which names an unknown type.
+  refusedIssues: unsupported.issues
+}
+
+const fromRequest = (request: ResponsesRequest): Effect.Effect<Decoded<ResponsesWire>, InvalidRequest> => {
+  const tools = request.tools ?? []
+  const mcp = tools.flatMap((tool, index) => tool.type === "mcp" ? [hostedMcpToolIssue(`tools[${index}]`)] : [])
+  if (mcp.length > 0) return Effect.fail(new InvalidRequest({ issues: mcp }))
+  const conversation = toConversation(request.instructions, request.input)
+  if (!("messages" in conversation)) return Effect.fail(new InvalidRequest({ issues: conversation }))
+  const clientTools = clientToolsOf(tools)
+  const internal: InternalChatRequest = {
+    ...commonFields(request, conversation),
+    clientTools,
+    // Hosted tools parley does not provide (Codex always sends `web_search`) are skipped, never refused.
+    skippedTools: tools.filter((tool) => !isFunction(tool)).map((tool) => tool.name ?? tool.type),
+    toolChoice: toolChoiceOf(request.tool_choice),
+    settings: settingsOf(request),
+    maxOutputTokens: request.max_output_tokens ?? undefined,
+    approvalRefusal: approvalRefusal("/v1/responses")
+  }
+  return Effect.succeed({
+    request: internal,
+    wire: {
+      model: request.model,
+      clientTools: new Set(clientTools.map((tool) => tool.name)),
+      origins: conversation.origins,
+      places: conversation.places,
+      includeEncrypted: request.include?.includes("reasoning.encrypted_content") === true,
+      echo: echoOf(request, tools.filter(isFunction))
+    }
+  })
+}
+
+/**
+ * A Responses body as the internal request (docs/DESIGN.md §14): an unknown
+ * field, a documented one parley cannot honour and a broken input answer
+ * 400 naming the field, before anything runs.
+ */
+export const decodeResponsesRequest = (body: unknown): Effect.Effect<Decoded<ResponsesWire>, InvalidRequest> =>
+  Effect.flatMap(decodeDoorBody(body, decode, fields), fromRequest)

@@ -1,0 +1,61 @@
+import type { UIMessageChunk } from "ai"
+import type { Answering } from "../../http/chatProtocol.ts"
+import type { ApiFailure } from "../../http/errorTable.ts"
+import type { StreamEncoding } from "../../http/SseWriter.ts"
+import { openAiErrorBody } from "../openai/error.ts"
+import type { ResponsesWire } from "./decode.ts"
+import { type ItemEvent, ResponseItems } from "./items.ts"
+import { outcomeOf, responseShell, usageOf } from "./response.ts"
+
+const headers: Readonly<Record<string, string>> = { "cache-control": "no-cache", "x-accel-buffering": "no" }
+
+/**
+ * One streamed answer as the Responses API's named events (docs/DESIGN.md
+ * §14), each with its `sequence_number`: `response.created`,
+ * `response.in_progress`, the items' events, then `response.completed` or
+ * `response.incomplete` with the output and the usage. A failure after the
+ * first event is `response.failed` with the error (what OpenAI sends, and
+ * what the SDKs and the AI SDK read as a failed response); the items still
+ * open end incomplete and the run's closing chunks after it are dropped.
+ */
+export const responsesStream = ({ correlationId, wire }: Answering<ResponsesWire>): StreamEncoding => {
+  const items = new ResponseItems(wire.clientTools, correlationId, wire.includeEncrypted)
+  const shell = responseShell(correlationId, wire, Math.floor(Date.now() / 1000))
+  let sequence = 0
+  let failed = false
+  const event = (value: ItemEvent) =>
+    `event: ${value.type}\ndata: ${JSON.stringify({ ...value, sequence_number: sequence++ })}\n\n`
+  const fail = (failure: ApiFailure | undefined) => {
+    if (failed) return ""
+    failed = true
+    let text = ""
+    for (const each of items.closeAll("incomplete")) text += event(each)
+    const { message } = (openAiErrorBody(failure).body as { error: { message: string } }).error
+    return text + event({
+      type: "response.failed",
+      response: { ...shell, status: "failed", error: { code: "server_error", message }, output: items.output }
+    })
+  }
+  return {
+    headers,
+    chunk: (chunk: UIMessageChunk) => {
+      if (failed) return ""
+      if (chunk.type === "start") {
+        return event({ type: "response.created", response: shell }) +
+          event({ type: "response.in_progress", response: shell })
+      }
+      let text = ""
+      for (const each of items.events(chunk)) text += event(each)
+      const summary = chunk.type === "finish" ? items.summary : undefined
+      if (summary === undefined) return text
+      const outcome = outcomeOf(summary, items.calledClientTools)
+      return text + event({
+        type: outcome.status === "completed" ? "response.completed" : "response.incomplete",
+        response: { ...shell, ...outcome, output: items.output, usage: usageOf(summary.usage) }
+      })
+    },
+    failure: fail,
+    end: "",
+    broken: fail
+  }
+}

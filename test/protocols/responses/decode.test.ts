@@ -1,0 +1,137 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { decodeResponsesRequest } from "../../../src/protocols/responses/decode.ts"
+import { ResponsesRequest } from "../../../src/protocols/responses/request.ts"
+import { doorDecoderProperties } from "../../support/doorProperties.ts"
+import { validBodies } from "./generators.ts"
+
+const body = (extra: Record<string, unknown> = {}) => ({ model: "test/m1", input: "Hi", ...extra })
+const call = { type: "function_call", call_id: "c1", name: "f", arguments: "{}" }
+const user = { role: "user", content: "x" }
+
+const issues = (value: unknown) => Effect.map(Effect.flip(decodeResponsesRequest(value)), (error) => error.issues)
+
+describe("decodeResponsesRequest", () => {
+  it.effect.each(
+    [
+      [{ input: "x" }, `"model" is required`],
+      [{ model: "test/m1" }, `"input" is required`],
+      [body({ previous_response_id: "resp_1" }), `"previous_response_id" is not supported: stored responses`],
+      [body({ background: true }), `"background" is not supported: background responses come with stored`],
+      [body({ mystery: 1 }), `"mystery" is not a known field`],
+      [body({ temperature: 3 }), `"temperature" must be a number from 0 to 2`],
+      [body({ tools: [{ type: "mcp", server_label: "parley" }] }), `"tools[0]" is a hosted MCP tool`],
+      [body({ input: [call] }), `"input[0]" (call_id "c1") has no function_call_output`],
+      [body({ input: [call, user] }), `"input[0]" (call_id "c1") has no function_call_output`],
+      [
+        body({ input: [{ type: "function_call_output", call_id: "c9", output: "r" }] }),
+        `"input[0]" answers call_id "c9"`
+      ],
+      [body({ input: [{ ...call, arguments: "{" }, user] }), `"input[0].arguments" must be JSON`],
+      // A known type half-sent is the schema's to name, never the mapping's to trip on.
+      [body({ input: [{ type: "function_call", name: "f" }] }), `"input[0].call_id" is required`],
+      [body({ input: [{ type: "message", content: "x" }] }), `"input[0].role" is required`],
+      [
+        body({ input: [{ role: "user", content: [{ type: "input_text" }] }] }),
+        `"input[0].content[0].text" is required`
+      ],
+      [body({ tools: [{ type: "function", name: "bad name" }] }), `"tools[0].name" must be 1 to 64`],
+      [body({ input: [{ type: "item_reference", id: "msg_1" }] }), `"input[0]" is a item_reference item`],
+      [
+        body({ input: [{ type: "mcp_approval_response", approval_request_id: "a", approve: true }] }),
+        `"input[0]" is an mcp_approval_response, which comes with hosted MCP tools`
+      ],
+      [
+        body({ input: [{ role: "user", content: [{ type: "input_file", file_id: "f" }] }] }),
+        `"input[0].content[0]" is a input_file part`
+      ],
+      [
+        body({ input: [{ role: "user", content: [{ type: "input_image", file_id: "f" }] }] }),
+        `"input[0].content[0]" has no image_url`
+      ]
+    ] as const
+  )("%j → %s", ([value, start]) =>
+    Effect.gen(function*() {
+      const found = yield* issues(value)
+      assert.isTrue(found.some((issue) => issue.startsWith(start)), found.join("; "))
+    }))
+
+  it.effect("maps the settings, the system prompt, the tools and what to skip", () =>
+    Effect.gen(function*() {
+      const { request, wire } = yield* decodeResponsesRequest(body({
+        instructions: "Be brief.",
+        input: [{ type: "message", role: "developer", content: "And kind." }, user],
+        temperature: 0.5,
+        top_p: 0.9,
+        max_output_tokens: 100,
+        reasoning: { effort: "low", summary: "auto" },
+        text: { format: { type: "json_schema", name: "out", schema: { type: "object" } } },
+        tools: [
+          { type: "function", name: "lookup", parameters: { type: "object" }, strict: true },
+          { type: "web_search" },
+          { type: "custom", name: "apply_patch" }
+        ],
+        tool_choice: { type: "function", name: "lookup" },
+        store: true
+      }))
+      assert.strictEqual(request.systemPrompt, "Be brief.\n\nAnd kind.")
+      assert.deepStrictEqual(request.settings, {
+        temperature: 0.5,
+        topP: 0.9,
+        responseFormat: { type: "json", name: "out", schema: { type: "object" } },
+        reasoning: "low"
+      })
+      assert.strictEqual(request.maxOutputTokens, 100)
+      assert.deepStrictEqual(request.toolChoice, { type: "tool", toolName: "lookup" })
+      assert.deepStrictEqual(request.clientTools?.map((tool) => tool.name), ["lookup"])
+      assert.deepStrictEqual(request.skippedTools, ["web_search", "apply_patch"])
+      assert.deepStrictEqual(wire.origins, [1])
+      assert.deepStrictEqual([...wire.clientTools], ["lookup"])
+    }))
+
+  it.effect("keeps reasoning with text for the provider, with its id and encrypted content; drops one without", () =>
+    Effect.gen(function*() {
+      const { request } = yield* decodeResponsesRequest(body({
+        input: [
+          user,
+          { type: "reasoning", id: "rs_1", summary: [{ type: "summary_text", text: "Hm." }], encrypted_content: "enc" },
+          { type: "reasoning", id: "rs_2", summary: [], encrypted_content: "only" },
+          { type: "message", role: "assistant", content: [{ type: "output_text", text: "Hi." }] },
+          user
+        ]
+      }))
+      assert.deepStrictEqual(request.messages[1]!.parts, [
+        {
+          type: "reasoning",
+          text: "Hm.",
+          providerMetadata: { openai: { itemId: "rs_1", reasoningEncryptedContent: "enc" } }
+        },
+        { type: "text", text: "Hi." }
+      ])
+    }))
+})
+
+const knownFields = Object.keys(ResponsesRequest.fields)
+
+describe("decodeResponsesRequest: properties", () => {
+  it.effect.prop(
+    "any valid body decodes, every function call answered",
+    [validBodies],
+    ([value]) =>
+      Effect.gen(function*() {
+        const { request } = yield* decodeResponsesRequest(value)
+        assert.strictEqual(request.model, value.model)
+        assert.strictEqual(request.stream, value.stream === true)
+        const outputs = typeof value.input === "string"
+          ? 0
+          : value.input.filter((item: { type?: string }) => item.type === "function_call_output").length
+        const parts = request.messages.flatMap((message) => message.parts).filter((part) =>
+          part.type === "dynamic-tool"
+        )
+        assert.strictEqual(parts.length, outputs)
+        assert.isTrue(parts.every((part) => part.state === "output-available"))
+      })
+  )
+
+  doorDecoderProperties(decodeResponsesRequest, validBodies, knownFields)
+})
