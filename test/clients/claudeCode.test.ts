@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto"
 import { writeFile } from "node:fs/promises"
 import { join } from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import type { Reply } from "../../src/demo/upstream/types.ts"
 import { clientBin, runClient, tempDir } from "../support/clients/run.ts"
 import { startGateway, type TestGateway, UPSTREAM_API_KEY } from "../support/gateway.ts"
@@ -62,7 +62,8 @@ const script = (tool: string, input: Record<string, unknown>, answer: (result: s
     return { type: "text", text: answer(String(result.content)) }
   })
 
-describe("Claude Code (claude -p) through parley's /v1/messages", () => {
+// Each run takes 1–3 s on a quiet machine; the margin is for a loaded one (runClient kills a run after 60 s).
+describe("Claude Code (claude -p) through parley's /v1/messages", { timeout: 90_000 }, () => {
   it("reads a file with its own Read tool and answers with what it read", async () => {
     const content = `parley-notes-${randomUUID()}`
     const file = join(work.path, "notes.txt")
@@ -102,8 +103,12 @@ describe("Claude Code (claude -p) through parley's /v1/messages", () => {
   })
 
   it("recorded every request in the ledger as protocol messages, and parley refused none", async () => {
-    const rows = await gateway.ledgerRows()
-    expect(rows).toHaveLength(gateway.upstream.requests.length)
+    // A row is pushed as its request ends, which may come just after the client has read the end and left.
+    const rows = await vi.waitFor(async () => {
+      const written = await gateway.ledgerRows()
+      expect(written).toHaveLength(gateway.upstream.requests.length)
+      return written
+    }, { timeout: 10_000 })
     for (const row of rows) expect(row).toMatchObject({ protocol: "messages", status: 200, model: "test/m1" })
     expect(JSON.stringify(rows)).not.toContain(UPSTREAM_API_KEY)
   })

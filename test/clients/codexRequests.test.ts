@@ -67,7 +67,8 @@ const shape = (body: any) => ({
   tools: body.tools.map((tool: any) => [tool.type, tool.name ?? null])
 })
 
-describe("what Codex CLI sends to /v1/responses", () => {
+// Each run takes about a second on a quiet machine; the margin is for a loaded one (runClient kills it after 60 s).
+describe("what Codex CLI sends to /v1/responses", { timeout: 90_000 }, () => {
   it("matches the captured first-turn and tool-turn fixtures", async () => {
     const marker = `parley-codex-${randomBytes(6).toString("hex")}`
     const { run, requests } = await capture(marker)
@@ -107,7 +108,7 @@ describe("what Codex CLI sends to /v1/responses", () => {
   })
 })
 
-describe("the stream events Codex needs", () => {
+describe("the stream events Codex needs", { timeout: 90_000 }, () => {
   it("takes output_item.done for each item and a response.completed carrying only the id", async () => {
     const marker = `parley-codex-${randomBytes(6).toString("hex")}`
     const { run, requests } = await capture(marker, {
