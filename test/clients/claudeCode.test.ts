@@ -32,6 +32,8 @@ const claude = (prompt: string, allowedTools: string) =>
     cwd: work.path,
     env: {
       HOME: home.path,
+      // Claude Code keeps per-project state under $TMPDIR/claude-<uid>: in HOME, it goes when HOME does.
+      TMPDIR: home.path,
       ANTHROPIC_BASE_URL: gateway.url,
       ANTHROPIC_API_KEY: secret,
       ANTHROPIC_MODEL: "test/m1",
