@@ -10,13 +10,14 @@ import { startGateway, type TestGateway, UPSTREAM_API_KEY } from "../support/gat
 // parley's /v1/messages, parley's model the scripted upstream. Issue 21: "Tests with real clients, unchanged".
 
 let gateway: TestGateway
+let keyId: string
 let secret: string
 let home: Awaited<ReturnType<typeof tempDir>>
 let work: Awaited<ReturnType<typeof tempDir>>
 
 beforeAll(async () => {
   gateway = await startGateway()
-  ;({ secret } = await gateway.createKey())
+  ;({ id: keyId, secret } = await gateway.createKey())
   // A HOME of its own: the developer's ~/.claude (settings, credentials, CLAUDE.md) stays out of the run.
   home = await tempDir("claude-home")
   work = await tempDir("claude-work")
@@ -27,15 +28,15 @@ afterAll(async () => {
   await work?.remove()
 })
 
-const claude = (prompt: string, allowedTools: string) =>
-  runClient(clientBin("claude"), ["-p", prompt, "--allowedTools", allowedTools], {
+const claude = (prompt: string, options: ReadonlyArray<string>, key = secret) =>
+  runClient(clientBin("claude"), ["-p", prompt, ...options], {
     cwd: work.path,
     env: {
       HOME: home.path,
       // Claude Code keeps per-project state under $TMPDIR/claude-<uid>: in HOME, it goes when HOME does.
       TMPDIR: home.path,
       ANTHROPIC_BASE_URL: gateway.url,
-      ANTHROPIC_API_KEY: secret,
+      ANTHROPIC_API_KEY: key,
       ANTHROPIC_MODEL: "test/m1",
       // A model id Claude Code does not know gets a 1M-token window and a warning without this.
       CLAUDE_CODE_MAX_CONTEXT_TOKENS: "128000",
@@ -45,6 +46,14 @@ const claude = (prompt: string, allowedTools: string) =>
       DISABLE_TELEMETRY: "1"
     }
   })
+
+/** The key's ledger rows once there are `count` (a row is pushed as its request ends, which may follow the client's exit). */
+const ledger = (id: string, count: number) =>
+  vi.waitFor(async () => {
+    const rows = await gateway.ledgerRows({ keyId: id })
+    expect(rows).toHaveLength(count)
+    return rows
+  }, { timeout: 10_000 })
 
 const toolMessage = (body: any) => body.messages.findLast((message: any) => message.role === "tool")
 
@@ -73,7 +82,7 @@ describe("Claude Code (claude -p) through parley's /v1/messages", { timeout: 90_
     script("Read", { file_path: file }, (result) => `The notes say ${result.match(/parley-notes-[\w-]+/)?.[0]}.`)
     const before = gateway.upstream.requests.length
 
-    const run = await claude("What do the notes in notes.txt say?", "Read")
+    const run = await claude("What do the notes in notes.txt say?", ["--allowedTools", "Read"])
 
     expect(run, run.stderr).toMatchObject({ code: 0 })
     expect(run.stdout.trim()).toBe(`The notes say ${content}.`)
@@ -96,7 +105,7 @@ describe("Claude Code (claude -p) through parley's /v1/messages", { timeout: 90_
     )
     const before = gateway.upstream.requests.length
 
-    const run = await claude("Echo the marker", "Bash(echo:*)")
+    const run = await claude("Echo the marker", ["--allowedTools", "Bash(echo:*)"])
 
     expect(run, run.stderr).toMatchObject({ code: 0 })
     expect(run.stdout.trim()).toBe(`Bash printed: ${marker}`)
@@ -105,13 +114,23 @@ describe("Claude Code (claude -p) through parley's /v1/messages", { timeout: 90_
   })
 
   it("recorded every request in the ledger as protocol messages, and parley refused none", async () => {
-    // A row is pushed as its request ends, which may come just after the client has read the end and left.
-    const rows = await vi.waitFor(async () => {
-      const written = await gateway.ledgerRows()
-      expect(written).toHaveLength(gateway.upstream.requests.length)
-      return written
-    }, { timeout: 10_000 })
+    const rows = await ledger(keyId, gateway.upstream.requests.length)
     for (const row of rows) expect(row).toMatchObject({ protocol: "messages", status: 200, model: "test/m1" })
     expect(JSON.stringify(rows)).not.toContain(UPSTREAM_API_KEY)
+  })
+
+  it("in auto mode, is refused the server's tool-call classifier (safeguards) and goes on with its own", async () => {
+    const { id, secret: own } = await gateway.createKey()
+    gateway.upstream.respondWith((): Reply => ({ type: "text", text: "Nothing to run." }))
+    const before = gateway.upstream.requests.length
+
+    const run = await claude("Anything to run?", ["--permission-mode", "auto"], own)
+
+    expect(run, run.stderr).toMatchObject({ code: 0, stdout: "Nothing to run.\n" })
+    // Its first request asked for the classifier: 400 before the model; the same request without it went through.
+    const [answered, refused] = await ledger(id, 2)
+    expect(refused).toMatchObject({ protocol: "messages", status: 400, outcome: "rejected" })
+    expect(answered).toMatchObject({ protocol: "messages", status: 200 })
+    expect(gateway.upstream.requests.length - before).toBe(1)
   })
 })
