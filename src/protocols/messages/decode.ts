@@ -25,7 +25,10 @@ export interface MessagesWire {
 
 // Documented fields parley cannot honour: each answers 400 naming it.
 const unsupported: ReadonlyMap<string, string> = new Map([
-  ["container", "parley's sandboxes are named by sandboxId"]
+  ["container", "parley's sandboxes are named by sandboxId"],
+  // Claude Code's auto mode asks for Anthropic's classifier of the model's tool calls; a 400 is how a deployment
+  // declines it, and Claude Code then decides with its local classifier. Taking the field would drop the check.
+  ["safeguards", "parley runs no classifier of the model's tool calls; the client's own applies"]
 ])
 
 const toolChoiceOf = (choice: MessagesRequest["tool_choice"]): LanguageModelV4ToolChoice | undefined => {

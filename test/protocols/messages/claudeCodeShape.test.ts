@@ -66,4 +66,22 @@ describe("a request shaped as Claude Code sends it (issue 21 part 4)", () => {
     expect(response.status).toBe(200)
     expect(await response.json()).toMatchObject({ type: "message", content: [{ type: "text", text: "A title" }] })
   })
+
+  it("refuses the classifier of tool calls that auto mode asks for, naming it, so Claude Code uses its local one", async () => {
+    const before = gateway.upstream.requests.length
+    // As Claude Code 2.1.332 sends it with --permission-mode auto (shortened).
+    const safeguards = [{
+      type: "dangerous_tool_use",
+      classifier_context: { v: 1, permission_mode: "auto", platform: "linux", rules: { allow: [], deny: [], ask: [] } }
+    }]
+    const response = await postJson(`${gateway.url}/v1/messages?beta=true`, {
+      ...claudeCodeBody(true),
+      safeguards
+    }, headers())
+    expect(response.status).toBe(400)
+    const body = await response.json()
+    expect(body).toMatchObject({ type: "error", error: { type: "invalid_request_error" } })
+    expect(body.error.message).toContain(`"safeguards" is not supported`)
+    expect(gateway.upstream.requests).toHaveLength(before)
+  })
 })
