@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import codexToolTurn from "../../clients/fixtures/codex-tool-turn.json" with { type: "json" }
 import { startGateway, type TestGateway } from "../../support/gateway.ts"
 import { bearer, postJson } from "../../support/http.ts"
 
@@ -132,5 +133,23 @@ describe("a request shaped as Codex CLI sends it (issue 21 part 4)", () => {
       { role: "assistant", content: "Two entries." },
       { role: "user", content: "Which one is a folder?" }
     ])
+  })
+
+  it("takes the later turn Codex CLI 0.171 sent (captured, test/clients/fixtures) with its own headers", async () => {
+    gateway.upstream.enqueue({ type: "text", text: "Done." })
+    const response = await postJson(`${gateway.url}/v1/responses`, codexToolTurn.body, {
+      ...codexToolTurn.headers,
+      ...bearer(secret)
+    })
+    expect(response.status).toBe(200)
+    expect(response.headers.get("x-tools-skipped")).toBe("multi_agent_v1,web_search")
+    expect(await response.text()).toContain("event: response.completed")
+    const sent = gateway.upstream.requests.at(-1)!.body
+    const offered = codexToolTurn.body.tools.flatMap((tool: any) => tool.type === "function" ? [tool.name] : [])
+    expect(sent.tools.map((tool: any) => tool.function.name)).toEqual(offered)
+    const output = codexToolTurn.body.input.find((item: any) => item.type === "function_call_output") as any
+    expect(sent.messages.find((message: any) => message.role === "tool")).toMatchObject({
+      tool_call_id: output.call_id
+    })
   })
 })
