@@ -8,7 +8,7 @@ import { full } from "./settings.ts"
 import { startTarget } from "./setup.ts"
 
 /**
- * `node bench/instructions.ts [json|stream|tools] [--door=ui|chat-completions|messages] [--warmup=N] [--requests=N] [--sources]`:
+ * `node bench/instructions.ts [json|stream|tools] [--door=ui|chat-completions|responses|messages] [--warmup=N] [--requests=N] [--sources]`:
  * the gateway's machine instructions per request at concurrency 1 through one
  * of its doors (`ui`, `POST /api/v1/chat`, unless `--door` names another), counted
  * by valgrind's callgrind (all its threads, user space only: the kernel's

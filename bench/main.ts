@@ -14,8 +14,8 @@ import { compareWorkers } from "./workers.ts"
  * every figure of issue 6 direct and through parley in alternation, prints a
  * table and one JSON line. The non-streaming and streaming figures are taken
  * through each of the gateway's doors, `ui` (`POST /api/v1/chat`, the main
- * table), `chat-completions` (`POST /v1/chat/completions`) and `messages`
- * (`POST /v1/messages`), interleaved in
+ * table), `chat-completions` (`POST /v1/chat/completions`), `responses`
+ * (`POST /v1/responses`) and `messages` (`POST /v1/messages`), interleaved in
  * every round and printed side by side with their ratio (issue 20);
  * `--baseline=REF` adds the ui door of REF's gateway to that A/B
  * (`bench/setup.ts`). `--cpu-prof=DIR` writes the gateway's CPU profile

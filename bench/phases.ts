@@ -2,14 +2,14 @@ import type { Child } from "./children.ts"
 import { memoryOf } from "./children.ts"
 import { load, type LoadResult } from "./load.ts"
 import { openStreams } from "./openStreams.ts"
-import { directBody, type DoorBodies } from "./scenarios.ts"
+import { directBody, DONE, type DoorBodies } from "./scenarios.ts"
 import type { Settings } from "./settings.ts"
 import { median } from "./stats.ts"
 import { timeStreams } from "./streamTiming.ts"
 
 /** One door of a gateway: where a chat goes, with which key and body, and whose CPU it costs. */
 export interface Door {
-  /** A name of `DOORS` (`ui`, `chat-completions`, `messages`), or `ui@REF` for a baseline tree's. */
+  /** A name of `DOORS` (`ui`, `chat-completions`, `responses`, `messages`), or `ui@REF` for a baseline tree's. */
   readonly name: string
   readonly url: string
   readonly headers: Record<string, string>
@@ -177,8 +177,8 @@ export const streaming = async (target: Target) => {
   const timing = await interleave(
     settings.rounds,
     target.doors,
-    () => timeStreams(target.directUrl, directBody.text(true), {}, settings.streamProbes),
-    (door) => timeStreams(door.url, door.body.text(true), door.headers, settings.streamProbes)
+    () => timeStreams(target.directUrl, directBody.text(true), {}, settings.streamProbes, DONE),
+    (door) => timeStreams(door.url, door.body.text(true), door.headers, settings.streamProbes, door.body.streamEnd)
   )
   const loaded = await interleave(
     settings.rounds,

@@ -89,14 +89,20 @@ export interface DoorBodies {
   readonly toolLoop: () => string
   /** A streamed answer from the slow model (the open-streams run). */
   readonly slow: () => string
+  /** What a whole streamed answer ends with (`[DONE]` of OpenAI's and the spec's streams; the last event of the others). */
+  readonly streamEnd: string
 }
+
+/** The end of the spec's and Chat Completions' streams, and of the upstream's. */
+export const DONE = "data: [DONE]"
 
 /** Bodies of POST /api/v1/chat. */
 export const parleyBody: DoorBodies = {
   text: (stream: boolean) => JSON.stringify({ model: `${PROVIDER}/text`, messages: [user], stream }),
   toolLoop: () =>
     JSON.stringify({ model: `${PROVIDER}/tools`, messages: [user], stream: false, allowedTools: [TOOL_NAME] }),
-  slow: () => JSON.stringify({ model: `${PROVIDER}/slow`, messages: [user], stream: true })
+  slow: () => JSON.stringify({ model: `${PROVIDER}/slow`, messages: [user], stream: true }),
+  streamEnd: DONE
 }
 
 const streamed = { stream: true, stream_options: { include_usage: true } }
@@ -106,7 +112,8 @@ export const completionsBody: DoorBodies = {
   text: (stream: boolean) =>
     JSON.stringify({ model: `${PROVIDER}/text`, messages: [user], ...(stream ? streamed : {}) }),
   toolLoop: () => JSON.stringify({ model: `${PROVIDER}/tools`, messages: [user], allowedTools: [TOOL_NAME] }),
-  slow: () => JSON.stringify({ model: `${PROVIDER}/slow`, messages: [user], ...streamed })
+  slow: () => JSON.stringify({ model: `${PROVIDER}/slow`, messages: [user], ...streamed }),
+  streamEnd: DONE
 }
 
 /** Bodies of POST /v1/messages, as an Anthropic client sends them (`max_tokens` is required there). */
@@ -115,13 +122,23 @@ export const messagesBody: DoorBodies = {
     JSON.stringify({ model: `${PROVIDER}/text`, max_tokens: 1024, messages: [user], ...(stream ? { stream } : {}) }),
   toolLoop: () =>
     JSON.stringify({ model: `${PROVIDER}/tools`, max_tokens: 1024, messages: [user], allowedTools: [TOOL_NAME] }),
-  slow: () => JSON.stringify({ model: `${PROVIDER}/slow`, max_tokens: 1024, messages: [user], stream: true })
+  slow: () => JSON.stringify({ model: `${PROVIDER}/slow`, max_tokens: 1024, messages: [user], stream: true }),
+  streamEnd: "event: message_stop"
 }
 
-/** parley's doors the bench measures: the spec's chat, OpenAI's Chat Completions and Anthropic's Messages. */
+/** Bodies of POST /v1/responses, as an OpenAI client sends them. */
+export const responsesBody: DoorBodies = {
+  text: (stream: boolean) => JSON.stringify({ model: `${PROVIDER}/text`, input: user.content, stream }),
+  toolLoop: () => JSON.stringify({ model: `${PROVIDER}/tools`, input: user.content, allowedTools: [TOOL_NAME] }),
+  slow: () => JSON.stringify({ model: `${PROVIDER}/slow`, input: user.content, stream: true }),
+  streamEnd: "event: response.completed"
+}
+
+/** parley's doors the bench measures: the spec's chat, OpenAI's Chat Completions and Responses, Anthropic's Messages. */
 export const DOORS = {
   ui: { path: "/api/v1/chat", body: parleyBody },
   "chat-completions": { path: "/v1/chat/completions", body: completionsBody },
+  responses: { path: "/v1/responses", body: responsesBody },
   messages: { path: "/v1/messages", body: messagesBody }
 } as const satisfies Record<string, { readonly path: string; readonly body: DoorBodies }>
 export type DoorName = keyof typeof DOORS

@@ -10,10 +10,8 @@ export interface StreamTiming {
   readonly failures: number
 }
 
-const DONE = "data: [DONE]"
-
 /**
- * Time to the first body byte and to `data: [DONE]` of streamed answers, one
+ * Time to the first body byte and to the end (`end`: `data: [DONE]`, or a door's last event) of streamed answers, one
  * request at a time over one kept-alive connection (a latency probe, not a
  * load generator: throughput comes from autocannon).
  */
@@ -21,7 +19,8 @@ export const timeStreams = async (
   url: string,
   body: string,
   headers: Record<string, string>,
-  count: number
+  count: number,
+  end: string
 ): Promise<StreamTiming> => {
   const target = new URL(url)
   const pool = new Pool(target.origin, { connections: 1 })
@@ -39,17 +38,21 @@ export const timeStreams = async (
       })
       let first = 0
       let tail = ""
+      let ended = false
       for await (const chunk of response.body) {
         if (first === 0) first = performance.now()
-        tail = (tail + chunk.toString("utf8")).slice(-64)
+        // The end marker may straddle two chunks, and a last event's data may follow it.
+        const text = tail + chunk.toString("utf8")
+        ended ||= text.includes(end)
+        tail = text.slice(-64)
       }
-      const end = performance.now()
-      if (response.statusCode !== 200 || !tail.includes(DONE)) {
+      const last = performance.now()
+      if (response.statusCode !== 200 || !ended) {
         failures++
         continue
       }
       ttfb.push(first - start)
-      done.push(end - start)
+      done.push(last - start)
     }
   } finally {
     await pool.close()
