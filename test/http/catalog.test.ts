@@ -171,7 +171,8 @@ describe("OpenAPI", () => {
         "/v1/messages",
         "/v1/messages/count_tokens",
         "/v1/models",
-        "/v1/models/{model}"
+        "/v1/models/{model}",
+        "/v1/responses"
       ]
     )
     expect(document.info.version).toBe("1.0.0")
