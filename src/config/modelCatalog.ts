@@ -74,8 +74,8 @@ const pricingOf = (price: ModelPrice): ModelPricing | undefined => {
   return { inputPerMTok: input, outputPerMTok: output, ...(cached === undefined ? {} : { cachedInputPerMTok: cached }) }
 }
 
-const catalogModel = (model: ModelInfo, now: Date): CatalogModel => {
-  const pricing = pricingOf(currentPrice(model, now))
+const catalogModel = (model: ModelInfo, price: ModelPrice): CatalogModel => {
+  const pricing = pricingOf(price)
   return {
     ...(model.name === undefined ? {} : { name: model.name }),
     ...(model.context_window === undefined ? {} : { contextWindow: model.context_window }),
@@ -96,7 +96,7 @@ const fromPackage = (prices: Package): ModelCatalog => {
     const models = (provider?.models ?? []).flatMap((model): Array<ModelConfig> => {
       if (model.deprecated === true || model.name === undefined || model.context_window === undefined) return []
       if (VARIANT.test(model.id) || NOT_CHAT.test(model.id) || served?.test(model.id) === false) return []
-      const data = catalogModel(model, now)
+      const data = catalogModel(model, currentPrice(model, now))
       if (data.pricing === undefined) return []
       return [{ id: model.id, name: model.name, categories: ["chat"], ...data }]
     })
@@ -105,7 +105,7 @@ const fromPackage = (prices: Package): ModelCatalog => {
   }
   const lookup = (type: VendorProviderType, modelId: string): CatalogModel | undefined => {
     const found = prices.calcPrice({}, modelId, { providerId: catalogProviderOf[type] })
-    return found === null ? undefined : catalogModel(found.model, new Date())
+    return found === null ? undefined : catalogModel(found.model, found.model_price)
   }
   return { offered, lookup }
 }
