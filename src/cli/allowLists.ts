@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect"
 import { AppConfig } from "../config/AppConfig.ts"
-import { builtinCatalog } from "../config/builtinCatalogs.ts"
+import { loadModelCatalog } from "../config/modelCatalog.ts"
 import { vendorTypes } from "../config/providerKeys.ts"
 import { serverOf } from "../mcp/toolNames.ts"
 import { builtinToolNames } from "../tools/builtinToolNames.ts"
@@ -27,15 +27,16 @@ const isPattern = (entry: string) => entry === "*" || entry.endsWith("/*")
 
 /**
  * The models parley knows: those of the configured providers (config file and
- * environment, as the server reads them) and every provider type's built-in
- * catalog, which the provider shortcuts add.
+ * environment, as the server reads them) and every provider type's models in
+ * the model catalog, which the provider shortcuts add.
  */
 const knownModels = Effect.gen(function*() {
   const config = yield* Effect.provide(Effect.service(AppConfig), AppConfig.layer)
   const configured = config.providers.flatMap((provider) =>
     provider.models.map((model) => `${provider.id}/${model.id}`)
   )
-  const builtin = vendorTypes.flatMap((type) => (builtinCatalog(type) ?? []).map((model) => `${type}/${model.id}`))
+  const catalog = yield* Effect.promise(loadModelCatalog)
+  const builtin = vendorTypes.flatMap((type) => catalog.offered(type).map((model) => `${type}/${model.id}`))
   return [...new Set([...configured, ...builtin])].sort()
 }).pipe(Effect.mapError((error) => new CliFailure({ message: configurationReport(error) })))
 

@@ -1,8 +1,8 @@
 import { Config, Effect, FileSystem, Option, type Redacted, Result, Schema } from "effect"
 import { resolve } from "node:path"
-import { builtinCatalog } from "./builtinCatalogs.ts"
 import { InvalidConfiguration, schemaIssueLines } from "./configProblems.ts"
 import { type McpServerConfig, toMcpServerConfig } from "./McpServerConfig.ts"
+import { loadModelCatalog, offeredModels } from "./modelCatalog.ts"
 import {
   ConfigFileContent,
   DEFAULT_PROVIDER_TIMEOUTS,
@@ -33,7 +33,7 @@ export interface ConfigFileSettings {
 
 /**
  * Reads, decodes and resolves a config file into providers (keys from
- * `apiKeyEnv` looked up, catalogs filled in) and MCP servers. Fails with
+ * `apiKeyEnv` looked up, model catalog data filled in) and MCP servers. Fails with
  * every problem of the file, each line naming the file and the field.
  */
 export const loadConfigFile = Effect.fn("loadConfigFile")(
@@ -58,6 +58,9 @@ export const loadConfigFile = Effect.fn("loadConfigFile")(
       Effect.mapError((error) => invalid(schemaIssueLines(error.message)))
     )
 
+    const catalog = content.providers.some((entry) => entry.type !== "openai-compatible")
+      ? yield* Effect.promise(loadModelCatalog)
+      : undefined
     const problems: Array<string> = []
     const seen = new Set<string>()
     const providers: Array<ProviderConfig> = []
@@ -81,7 +84,7 @@ export const loadConfigFile = Effect.fn("loadConfigFile")(
       }
       const resolved = {
         id: entry.id,
-        models: entry.models ?? builtinCatalog(entry.type) ?? [],
+        models: offeredModels(catalog, entry.type, entry.models),
         timeouts: {
           firstByteMs: entry.firstByteTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUTS.firstByteMs,
           idleMs: entry.idleTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUTS.idleMs,

@@ -16,7 +16,7 @@ export const ProviderType = Schema.Literals([
 ])
 export type ProviderType = typeof ProviderType.Type
 
-/** The types whose AI SDK package has a conventional key variable and a built-in catalog: all but `openai-compatible`. */
+/** The types whose AI SDK package has a conventional key variable and whose models the model catalog knows: all but `openai-compatible`. */
 export type VendorProviderType = Exclude<ProviderType, "openai-compatible">
 
 const PositiveInt = Schema.Int.check(Schema.isGreaterThan(0))
@@ -31,16 +31,26 @@ export const ModelPricing = Schema.Struct({
 })
 export type ModelPricing = typeof ModelPricing.Type
 
-export const ModelConfig = Schema.Struct({
+/**
+ * One of an entry's `models`, as written: what it gives wins over the model
+ * catalog's data, which fills the rest (docs/DESIGN.md §15).
+ */
+export const ModelEntry = Schema.Struct({
   id: Schema.NonEmptyString,
-  name: Schema.NonEmptyString,
-  categories: Schema.Array(Schema.String),
+  /** Absent: the catalog's name, else the id. */
+  name: Schema.optionalKey(Schema.NonEmptyString),
+  /** Absent: `["chat"]`. */
+  categories: Schema.optionalKey(Schema.Array(Schema.String)),
   contextWindow: Schema.optionalKey(PositiveInt),
   maxOutputTokens: Schema.optionalKey(PositiveInt),
   tokenizer: Schema.optionalKey(TokenizerName),
+  /** Replaces the catalog's prices as a whole: a negotiated rate is not mixed with list prices. */
   pricing: Schema.optionalKey(ModelPricing)
 })
-export type ModelConfig = typeof ModelConfig.Type
+export type ModelEntry = typeof ModelEntry.Type
+
+/** A model as the gateway offers it: its entry with the catalog's data filled in. */
+export type ModelConfig = ModelEntry & { readonly name: string; readonly categories: ReadonlyArray<string> }
 
 /** Model ids read `<provider>/<model>`, so a provider id holds no slash. */
 const ProviderId = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/))
@@ -57,8 +67,8 @@ export const ProviderEntry = Schema.Struct({
   resourceName: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i))),
   /** `azure` only: the `api-version` query parameter; default the package's (`v1`). */
   apiVersion: Schema.optionalKey(Schema.NonEmptyString),
-  /** Required for `openai-compatible`; optional for the other types (their built-in catalog is used). */
-  models: Schema.optionalKey(Schema.Array(ModelConfig)),
+  /** Required for `openai-compatible`; optional for the other types (the model catalog's list is used). */
+  models: Schema.optionalKey(Schema.Array(ModelEntry)),
   /** How long the provider may take to start answering (its response headers); default 60 000. */
   firstByteTimeoutMs: Schema.optionalKey(PositiveInt),
   /** How long a streamed answer may pause between chunks; default 60 000. */

@@ -1,12 +1,12 @@
 import { Config, Effect, Option } from "effect"
-import { builtinCatalog } from "./builtinCatalogs.ts"
+import { loadModelCatalog } from "./modelCatalog.ts"
 import type { ProviderConfig } from "./ProviderConfig.ts"
 import { azureResourceName, conventionalKey, vendorTypes } from "./providerKeys.ts"
 
 /**
  * Providers implied by well-known environment variables (each type's AI SDK
  * package's own key variable: `OPENAI_API_KEY`, `GOOGLE_GENERATIVE_AI_API_KEY`…),
- * each named after its type and with its built-in catalog. Azure's takes
+ * each named after its type and offering the model catalog's models for it. Azure's takes
  * `AZURE_RESOURCE_NAME` as well: its key without it adds nothing.
  */
 export const shortcutProviders = Effect.gen(function*() {
@@ -16,7 +16,7 @@ export const shortcutProviders = Effect.gen(function*() {
   for (const type of vendorTypes) {
     const key = yield* conventionalKey(type)
     if (Option.isNone(key)) continue
-    const models = builtinCatalog(type) ?? []
+    const models = (yield* Effect.promise(loadModelCatalog)).offered(type)
     if (type === "azure") {
       if (Option.isSome(resourceName)) {
         providers.push({ id: type, type, apiKey: key.value, models, resourceName: resourceName.value })

@@ -5,11 +5,13 @@ import { MockLanguageModelV4 } from "ai/test"
 import { Effect, Layer } from "effect"
 import { afterAll, beforeAll } from "vitest"
 import { AppConfig } from "../../src/config/AppConfig.ts"
-import { builtinCatalog } from "../../src/config/builtinCatalogs.ts"
+import { loadModelCatalog } from "../../src/config/modelCatalog.ts"
 import { startUpstream } from "../../src/demo/upstream/server.ts"
 import type { Upstream } from "../../src/demo/upstream/types.ts"
 import { ModelRegistry } from "../../src/models/ModelRegistry.ts"
 import { tempDir, withEnvironment, writeConfigFile } from "../config/fixtures.ts"
+
+const modelCatalog = await loadModelCatalog()
 
 const KEY = "sk-registry-test-key"
 let upstream: Upstream
@@ -138,7 +140,7 @@ describe("ModelRegistry", () => {
       }, tempDir())
       const registry = yield* registryWith({ PARLEY_CONFIG: path })
       for (const type of types) {
-        const catalog = builtinCatalog(type) ?? []
+        const catalog = modelCatalog.offered(type)
         const listed = registry.catalog.filter((entry) => entry.provider === `my-${type}`)
         assert.deepStrictEqual(listed.map((entry) => entry.id), catalog.map((model) => `my-${type}/${model.id}`))
         assert.deepStrictEqual(listed.map((entry) => entry.contextWindow), catalog.map((model) => model.contextWindow))

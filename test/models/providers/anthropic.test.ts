@@ -1,12 +1,14 @@
 import { createAnthropic } from "@ai-sdk/anthropic"
 import { Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { builtinCatalog } from "../../../src/config/builtinCatalogs.ts"
+import { loadModelCatalog } from "../../../src/config/modelCatalog.ts"
 import { startGateway, type TestGateway } from "../../support/gateway.ts"
 import { bearer, postJson } from "../../support/http.ts"
 import { startAnthropicUpstream, THINKING_SIGNATURE } from "../../support/upstreams/anthropic.ts"
 import type { ScriptedUpstream } from "../../support/upstreams/scripted.ts"
 import { providerSuite } from "./providerSuite.ts"
+
+const modelCatalog = await loadModelCatalog()
 
 // A key shaped like the console's (`sk-ant-api03-…`).
 const API_KEY =
@@ -30,7 +32,7 @@ describe("provider type anthropic: Anthropic's statuses", () => {
   let upstream: ScriptedUpstream
   let gateway: TestGateway
   let secret: string
-  const models = builtinCatalog("anthropic") ?? []
+  const models = modelCatalog.offered("anthropic")
 
   beforeAll(async () => {
     upstream = await startAnthropicUpstream(API_KEY)

@@ -1,10 +1,12 @@
 import { createAzure } from "@ai-sdk/azure"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { builtinCatalog } from "../../../src/config/builtinCatalogs.ts"
+import { loadModelCatalog } from "../../../src/config/modelCatalog.ts"
 import { loadAppConfig, writeConfigFile } from "../../config/fixtures.ts"
 import { startAzure } from "../../support/upstreams/azure.ts"
 import { providerSuite } from "./providerSuite.ts"
+
+const modelCatalog = await loadModelCatalog()
 
 // An Azure OpenAI key as the portal shows it: 32 hex digits, just long enough for parley's redaction.
 const apiKey = "3f9a1c07d2b84e6f9a0c5d1e7b2f4a86"
@@ -39,7 +41,7 @@ describe("provider type azure: the resource", () => {
       assert.deepInclude(env, { type: "azure", resourceName: "from-env" })
       assert.deepInclude(url, { type: "azure", baseURL: "http://127.0.0.1:9/openai/v1" })
       assert.notProperty(url, "resourceName")
-      assert.deepStrictEqual(own!.models, builtinCatalog("openai"))
+      assert.deepStrictEqual(own!.models, modelCatalog.offered("openai"))
     }))
 
   it.effect("AZURE_API_KEY without AZURE_RESOURCE_NAME adds no provider", () =>

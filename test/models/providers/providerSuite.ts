@@ -4,7 +4,7 @@ import { readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai"
 import { Effect, Layer, Redacted } from "effect"
 import { afterAll, beforeAll } from "vitest"
 import { AppConfig } from "../../../src/config/AppConfig.ts"
-import { builtinCatalog } from "../../../src/config/builtinCatalogs.ts"
+import { loadModelCatalog } from "../../../src/config/modelCatalog.ts"
 import type { VendorProviderType } from "../../../src/config/ProviderConfig.ts"
 import { keyVariableOf } from "../../../src/config/providerKeys.ts"
 import { ModelRegistry } from "../../../src/models/ModelRegistry.ts"
@@ -15,6 +15,8 @@ import { startGateway, type TestGateway } from "../../support/gateway.ts"
 import { bearer, postJson } from "../../support/http.ts"
 import { makeTestTool } from "../../support/tools.ts"
 import type { Script, ScriptedRequest, ScriptedUpstream } from "../../support/upstreams/scripted.ts"
+
+const modelCatalog = await loadModelCatalog()
 
 /**
  * One provider type, whole: configured in the file and by its package's key
@@ -110,12 +112,12 @@ const finishUsage = (chunks: ReadonlyArray<UIMessageChunk>) => {
 
 export const providerSuite = (spec: ProviderCase) => {
   const variable = keyVariableOf[spec.type]
-  const catalog = builtinCatalog(spec.type) ?? []
+  const catalog = modelCatalog.offered(spec.type)
   const firstModel = catalog[0]!.id
   const environment = spec.environment ?? {}
 
   describe(`provider type ${spec.type}: configuration`, () => {
-    it.effect(`a file entry without models takes its key from ${variable} and offers the built-in catalog`, () =>
+    it.effect(`a file entry without models takes its key from ${variable} and offers the model catalog`, () =>
       Effect.gen(function*() {
         const path = writeConfigFile({ providers: [{ id: "p", type: spec.type, baseURL: "http://127.0.0.1:9/x" }] })
         const config = yield* loadAppConfig({ PARLEY_CONFIG: path, [variable]: spec.apiKey, ...environment })
@@ -176,12 +178,12 @@ export const providerSuite = (spec: ProviderCase) => {
         const malformed = writeConfigFile({
           providers: [
             { id: "c", type: spec.type, apiKey: "k", baseURL: "ftp://nowhere" },
-            { id: "d", type: spec.type, apiKey: "k", models: [{ id: "m", name: "" }] }
+            { id: "d", type: spec.type, apiKey: "k", models: [{ id: "m", name: "", contextWindow: 0 }] }
           ]
         })
         const schemaError = yield* Effect.flip(loadAppConfig({ PARLEY_CONFIG: malformed }))
         for (
-          const field of ["providers[0].baseURL", "providers[1].models[0].name", "providers[1].models[0].categories"]
+          const field of ["providers[0].baseURL", "providers[1].models[0].name", "providers[1].models[0].contextWindow"]
         ) {
           assert.include(schemaError.message, field)
         }
