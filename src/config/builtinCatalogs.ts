@@ -142,7 +142,8 @@ const deepseek: ReadonlyArray<ModelConfig> = [
   }
 ]
 
-const catalogs: Readonly<Record<VendorProviderType, ReadonlyArray<ModelConfig>>> = {
+// None yet for `vertex` and `bedrock`: their entries list their models until the maintained catalog lands.
+const catalogs: Readonly<Record<Exclude<VendorProviderType, "vertex" | "bedrock">, ReadonlyArray<ModelConfig>>> = {
   openai,
   anthropic,
   google,
@@ -155,6 +156,6 @@ const catalogs: Readonly<Record<VendorProviderType, ReadonlyArray<ModelConfig>>>
   deepseek
 }
 
-/** `undefined` for `openai-compatible`: such a server's models cannot be guessed. */
+/** `undefined` for `openai-compatible` (such a server's models cannot be guessed), `vertex` and `bedrock`. */
 export const builtinCatalog = (type: ProviderType): ReadonlyArray<ModelConfig> | undefined =>
-  type === "openai-compatible" ? undefined : catalogs[type]
+  type === "openai-compatible" || type === "vertex" || type === "bedrock" ? undefined : catalogs[type]
