@@ -33,9 +33,17 @@ const baseURLOf = (entry: ProviderEntry) => entry.baseURL === undefined ? {} : {
 const vertex = (entry: ProviderEntry, resolved: Resolved, env: CloudVariables): Outcome => {
   const provider = { ...resolved, type: "vertex" as const, ...baseURLOf(entry) }
   if (resolved.apiKey !== undefined) {
-    return entry.project === undefined && entry.location === undefined ? provider : [
-      ": project and location are for Google credentials: an API key (express mode) names neither; give baseURL for another endpoint"
+    // The package throws building such a model rather than at a request: caught here, it is a problem like the others.
+    const tuned = (entry.models ?? []).findIndex((model) => model.id.startsWith("endpoints/"))
+    const problems = [
+      ...(entry.project === undefined && entry.location === undefined ? [] : [
+        ": project and location are for Google credentials: an API key (express mode) names neither; give baseURL for another endpoint"
+      ]),
+      ...(tuned === -1
+        ? []
+        : [`.models[${tuned}].id: a tuned model's endpoint takes Google credentials, not an API key`])
     ]
+    return problems.length === 0 ? provider : problems
   }
   const project = entry.project ?? Option.getOrUndefined(env.vertexProject)
   const location = entry.location ?? Option.getOrUndefined(env.vertexLocation)

@@ -20,11 +20,11 @@ export const shortcutProviders = Effect.gen(function*() {
   const providers: Array<ProviderConfig> = []
   for (const type of vendorTypes) {
     const key = yield* conventionalKey(type)
+    const models = builtinCatalog(type) ?? []
     if (isCloudType(type)) {
-      const entry = { id: type, type, models: [] }
-      const outcome = cloudProvider(entry, {
+      const outcome = cloudProvider({ id: type, type, models }, {
         id: type,
-        models: [],
+        models,
         ...Option.match(key, {
           onNone: () => ({}),
           onSome: (apiKey) => ({ apiKey })
@@ -35,7 +35,6 @@ export const shortcutProviders = Effect.gen(function*() {
       continue
     }
     if (Option.isNone(key)) continue
-    const models = builtinCatalog(type) ?? []
     if (type === "azure") {
       if (Option.isSome(resourceName)) {
         providers.push({ id: type, type, apiKey: key.value, models, resourceName: resourceName.value })

@@ -39,6 +39,12 @@ describe("provider type vertex: Google credentials", () => {
         providers: [
           { id: "a", type: "vertex", models },
           { id: "b", type: "vertex", apiKey: "k", project: "p", models },
+          {
+            id: "t",
+            type: "vertex",
+            apiKey: "k",
+            models: [...models, { id: "endpoints/42", name: "T", categories: [] }]
+          },
           { id: "c", type: "google", apiKey: "k", location: "us-central1" }
         ]
       })
@@ -46,7 +52,8 @@ describe("provider type vertex: Google credentials", () => {
       assert.include(error.message, "providers[0]: project is required for type vertex with Google credentials")
       assert.include(error.message, "providers[0]: location is required for type vertex with Google credentials")
       assert.include(error.message, "providers[1]: project and location are for Google credentials")
-      assert.include(error.message, "providers[2].location: only for type vertex")
+      assert.include(error.message, "providers[2].models[1].id: a tuned model's endpoint takes Google credentials")
+      assert.include(error.message, "providers[3].location: only for type vertex")
       const badLocation = yield* Effect.flip(loadAppConfig({
         PARLEY_CONFIG: writeConfigFile({ providers: [{ id: "a", type: "vertex", project: "p", models }] }),
         GOOGLE_VERTEX_LOCATION: "us-central1.evil.example"
