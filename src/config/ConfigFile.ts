@@ -1,15 +1,17 @@
 import { Config, Effect, FileSystem, Option, type Redacted, Result, Schema } from "effect"
 import { resolve } from "node:path"
-import { InvalidConfiguration, schemaIssueLines } from "./configProblems.ts"
+import { cloudProvider, isCloudType, isProblems } from "./cloudProviders.ts"
+import { InvalidConfiguration, problemLines, schemaIssueLines } from "./configProblems.ts"
 import { type McpServerConfig, toMcpServerConfig } from "./McpServerConfig.ts"
 import { loadModelCatalog, offeredModels } from "./modelCatalog.ts"
 import {
   ConfigFileContent,
   DEFAULT_PROVIDER_TIMEOUTS,
+  DNS_LABEL,
   type ProviderConfig,
   type ProviderEntry
 } from "./ProviderConfig.ts"
-import { azureResourceName, conventionalKey, keyVariableOf } from "./providerKeys.ts"
+import { azureResourceName, cloudVariables, conventionalKey, keyVariableOf } from "./providerKeys.ts"
 
 export const DEFAULT_CONFIG_FILE = "parley.config.json"
 
@@ -62,6 +64,9 @@ export const loadConfigFile = Effect.fn("loadConfigFile")(
       ? yield* Effect.promise(loadModelCatalog)
       : undefined
     const problems: Array<string> = []
+    const cloud = yield* cloudVariables.pipe(
+      Effect.mapError((error: Config.ConfigError) => invalid(problemLines(error)))
+    )
     const seen = new Set<string>()
     const providers: Array<ProviderConfig> = []
     for (const [index, entry] of content.providers.entries()) {
@@ -76,12 +81,6 @@ export const loadConfigFile = Effect.fn("loadConfigFile")(
         continue
       }
       const apiKey = key.success
-      if (apiKey === undefined && entry.type !== "openai-compatible") {
-        problems.push(
-          `${at}: apiKey or apiKeyEnv is required for type ${entry.type}, or set ${keyVariableOf[entry.type]}`
-        )
-        continue
-      }
       const resolved = {
         id: entry.id,
         models: offeredModels(catalog, entry.type, entry.models),
@@ -91,6 +90,19 @@ export const loadConfigFile = Effect.fn("loadConfigFile")(
           answerMs: entry.answerTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUTS.answerMs
         },
         ...(apiKey === undefined ? {} : { apiKey })
+      }
+      if (isCloudType(entry.type)) {
+        // Google credentials or SigV4 stand in for a key: these types check their own.
+        const outcome = cloudProvider({ ...entry, type: entry.type }, resolved, cloud)
+        if (isProblems(outcome)) problems.push(...outcome.map((problem) => `${at}${problem}`))
+        else providers.push(outcome)
+        continue
+      }
+      if (apiKey === undefined && entry.type !== "openai-compatible") {
+        problems.push(
+          `${at}: apiKey or apiKeyEnv is required for type ${entry.type}, or set ${keyVariableOf[entry.type]}`
+        )
+        continue
       }
       if (entry.type === "azure") {
         const resource = yield* azureResource(entry)
@@ -127,14 +139,29 @@ export const loadConfigFile = Effect.fn("loadConfigFile")(
   }
 )
 
+/** A type's own settings, which no other type takes. */
+const OWN_FIELDS = {
+  resourceName: "azure",
+  apiVersion: "azure",
+  project: "vertex",
+  location: "vertex",
+  region: "bedrock",
+  accessKeyId: "bedrock",
+  secretAccessKey: "bedrock",
+  sessionToken: "bedrock"
+} as const
+
 /** Checks the schema cannot express; the answer starts with the field it is about. */
 const entryProblem = (entry: ProviderEntry): string | undefined => {
   if (entry.apiKey !== undefined && entry.apiKeyEnv !== undefined) return ": give apiKey or apiKeyEnv, not both"
   if (entry.type === "openai-compatible" && entry.models === undefined) {
     return ".models: required for type openai-compatible"
   }
-  if (entry.type !== "azure" && entry.resourceName !== undefined) return ".resourceName: only for type azure"
-  if (entry.type !== "azure" && entry.apiVersion !== undefined) return ".apiVersion: only for type azure"
+  for (const [field, type] of Object.entries(OWN_FIELDS)) {
+    if (entry[field as keyof typeof OWN_FIELDS] !== undefined && entry.type !== type) {
+      return `.${field}: only for type ${type}`
+    }
+  }
   const ids = new Set<string>()
   for (const [index, model] of (entry.models ?? []).entries()) {
     if (ids.has(model.id)) return `.models[${index}].id: duplicate model id "${model.id}"`
@@ -142,8 +169,6 @@ const entryProblem = (entry: ProviderEntry): string | undefined => {
   }
   return undefined
 }
-
-const RESOURCE_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i
 
 /**
  * Where an `azure` entry's requests go: its `baseURL`, else its
@@ -158,7 +183,7 @@ const azureResource = (
     Effect.map(Option.match({
       onNone: () => ": resourceName or baseURL is required for type azure, or set AZURE_RESOURCE_NAME",
       onSome: (name): { readonly resourceName?: string } | string =>
-        RESOURCE_NAME.test(name)
+        DNS_LABEL.test(name)
           ? { resourceName: name }
           : `: AZURE_RESOURCE_NAME "${name}" is not an Azure resource name (letters, digits and hyphens)`
     })),

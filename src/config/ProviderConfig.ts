@@ -8,7 +8,9 @@ export const ProviderType = Schema.Literals([
   "openai-compatible",
   "anthropic",
   "google",
+  "vertex",
   "azure",
+  "bedrock",
   "mistral",
   "groq",
   "xai",
@@ -52,6 +54,9 @@ export type ModelEntry = typeof ModelEntry.Type
 /** A model as the gateway offers it: its entry with the catalog's data filled in. */
 export type ModelConfig = ModelEntry & { readonly name: string; readonly categories: ReadonlyArray<string> }
 
+/** A host name's label: Azure resources, Vertex locations and AWS regions become one. */
+export const DNS_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i
+
 /** Model ids read `<provider>/<model>`, so a provider id holds no slash. */
 const ProviderId = Schema.String.check(Schema.isPattern(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/))
 
@@ -64,10 +69,23 @@ export const ProviderEntry = Schema.Struct({
   /** Name of an environment variable holding the key, so the file itself needs no secret. */
   apiKeyEnv: Schema.optionalKey(Schema.NonEmptyString),
   /** `azure` only: the Azure resource (`https://{resourceName}.openai.azure.com/openai/v1`); else `baseURL`, else `AZURE_RESOURCE_NAME`. */
-  resourceName: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i))),
+  resourceName: Schema.optionalKey(Schema.String.check(Schema.isPattern(DNS_LABEL))),
   /** `azure` only: the `api-version` query parameter; default the package's (`v1`). */
   apiVersion: Schema.optionalKey(Schema.NonEmptyString),
-  /** Required for `openai-compatible`; optional for the other types (the model catalog's list is used). */
+  /** `vertex` with Google credentials: the Google Cloud project; else `GOOGLE_VERTEX_PROJECT`. */
+  project: Schema.optionalKey(Schema.NonEmptyString),
+  /** `vertex` with Google credentials: the region (`us-central1`, `global`); else `GOOGLE_VERTEX_LOCATION`. */
+  location: Schema.optionalKey(Schema.String.check(Schema.isPattern(DNS_LABEL))),
+  /** `bedrock` only: the AWS region (`us-east-1`); else `AWS_REGION`. */
+  region: Schema.optionalKey(Schema.String.check(Schema.isPattern(DNS_LABEL))),
+  /** `bedrock` only: SigV4 credentials; else `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`. */
+  accessKeyId: Schema.optionalKey(Schema.RedactedFromValue(Schema.NonEmptyString)),
+  secretAccessKey: Schema.optionalKey(Schema.RedactedFromValue(Schema.NonEmptyString)),
+  sessionToken: Schema.optionalKey(Schema.RedactedFromValue(Schema.NonEmptyString)),
+  /**
+   * Required for `openai-compatible`, `vertex` and `bedrock` (Bedrock's ids depend on the region's inference
+   * profiles, Vertex's on the project); optional for the other types (the model catalog's list is used).
+   */
   models: Schema.optionalKey(Schema.Array(ModelEntry)),
   /** How long the provider may take to start answering (its response headers); default 60 000. */
   firstByteTimeoutMs: Schema.optionalKey(PositiveInt),
@@ -108,10 +126,34 @@ interface ResolvedProvider {
 /** A provider ready to build models from: key resolved, catalog filled in. */
 export type ProviderConfig =
   | ResolvedProvider & { readonly type: "openai-compatible"; readonly baseURL: string }
-  | ResolvedProvider & { readonly type: Exclude<VendorProviderType, "azure">; readonly baseURL?: string }
+  | ResolvedProvider & {
+    readonly type: Exclude<VendorProviderType, "azure" | "vertex" | "bedrock">
+    readonly baseURL?: string
+  }
   | ResolvedProvider & {
     readonly type: "azure"
     readonly baseURL?: string
     readonly resourceName?: string
     readonly apiVersion?: string
   }
+  /** Without `apiKey` (express mode), Google credentials (ADC) for `project` in `location`. */
+  | ResolvedProvider & {
+    readonly type: "vertex"
+    readonly baseURL?: string
+    readonly project?: string
+    readonly location?: string
+  }
+  /** Without `apiKey` (a Bedrock API key, sent as a bearer token), SigV4-signed with `credentials`. */
+  | ResolvedProvider & {
+    readonly type: "bedrock"
+    readonly baseURL?: string
+    readonly region: string
+    readonly credentials?: AwsCredentials
+  }
+
+/** What SigV4 signs a Bedrock request with. */
+export interface AwsCredentials {
+  readonly accessKeyId: Redacted.Redacted<string>
+  readonly secretAccessKey: Redacted.Redacted<string>
+  readonly sessionToken?: Redacted.Redacted<string>
+}

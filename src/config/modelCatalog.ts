@@ -19,11 +19,11 @@ export interface ModelCatalog {
   readonly lookup: (type: VendorProviderType, modelId: string) => CatalogModel | undefined
 }
 
-// The package's provider per parley type. `vertex` and `bedrock` are here ahead of their
-// provider types so that adding them needs no catalog change. Azure deployments are named
+// The package's provider per parley type (`vertex` and `bedrock` entries list their models;
+// the catalog fills their data). Azure deployments are named
 // after OpenAI's models and priced as OpenAI's (the package's own Azure list is its legacy
 // and partner models, and it falls back to OpenAI's for the rest).
-const catalogProviderOf: { readonly [T in VendorProviderType | "vertex" | "bedrock"]: string } = {
+const catalogProviderOf: { readonly [T in VendorProviderType]: string } = {
   openai: "openai",
   anthropic: "anthropic",
   google: "google",

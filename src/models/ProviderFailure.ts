@@ -36,6 +36,8 @@ const MAX_MESSAGE_LENGTH = 300
 const SECRET_PATTERNS: ReadonlyArray<RegExp> = [
   /\b(?:sk|pk|rk|ak|key|api[-_]?key|sess|tok)[-_][A-Za-z0-9*_-][A-Za-z0-9*._-]{4,}[A-Za-z0-9*_-]/gi,
   /\bBearer\s+\S+/gi,
+  // An AWS access key id (Bedrock's SigV4 errors may quote it): 20 characters, too short for the rule below.
+  /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b/g,
   /\b[A-Za-z0-9+/_-]{32,}={0,2}/g
 ]
 

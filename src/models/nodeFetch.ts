@@ -118,10 +118,12 @@ export const makeNodeFetch = (timeouts?: ResponseTimeouts, wholeAnswerMs?: numbe
 /**
  * Whether the request asks for a stream: most providers' JSON says so with a
  * top-level `"stream":true` (inside a string the quotes are escaped); the
- * Gemini API has a method of its own, `:streamGenerateContent?alt=sse`.
+ * Gemini API has a method of its own, `:streamGenerateContent?alt=sse`, and
+ * Bedrock's Converse API a path, `/converse-stream`.
  */
 const streams = (url: URL, body: string): boolean =>
-  body.includes(`"stream":true`) || url.pathname.endsWith(":streamGenerateContent")
+  body.includes(`"stream":true`) || url.pathname.endsWith(":streamGenerateContent") ||
+  url.pathname.endsWith("/converse-stream")
 
 /** With no timeouts of its own (benchmarks and tests compare it with the global fetch). */
 export const nodeFetch = makeNodeFetch()

@@ -58,6 +58,37 @@ export const modelFactoryFor = async (provider: ProviderConfig): Promise<(modelI
       })
       return (modelId) => google.chat(modelId)
     }
+    case "vertex": {
+      // Gemini on Vertex AI: the Gemini wire under `…/publishers/google/models/{model}`. A key is express
+      // mode's, in `x-goog-api-key`; without one the package signs in with Google credentials (ADC).
+      const { createVertex } = await import("@ai-sdk/google-vertex")
+      const vertex = createVertex({
+        ...baseURL,
+        ...(provider.project === undefined ? {} : { project: provider.project }),
+        ...(provider.location === undefined ? {} : { location: provider.location }),
+        fetch: makeNodeFetch(timeouts, timeouts.answerMs),
+        ...(apiKey === undefined ? {} : { apiKey })
+      })
+      return (modelId) => vertex.languageModel(modelId)
+    }
+    case "bedrock": {
+      // Bedrock's Converse API (`/model/{id}/converse`, `/converse-stream` in AWS's event-stream framing).
+      const { createAmazonBedrock } = await import("@ai-sdk/amazon-bedrock")
+      const credentials = provider.credentials
+      const bedrock = createAmazonBedrock({
+        ...baseURL,
+        region: provider.region,
+        fetch: makeNodeFetch(timeouts, timeouts.answerMs),
+        // An empty key keeps the package from taking AWS_BEARER_TOKEN_BEDROCK over the credentials parley chose.
+        ...(credentials === undefined ? { apiKey: apiKey ?? "" } : {
+          apiKey: "",
+          accessKeyId: Redacted.value(credentials.accessKeyId),
+          secretAccessKey: Redacted.value(credentials.secretAccessKey),
+          ...(credentials.sessionToken === undefined ? {} : { sessionToken: Redacted.value(credentials.sessionToken) })
+        })
+      })
+      return (modelId) => bedrock.languageModel(modelId)
+    }
     case "azure": {
       // Azure OpenAI's v1 API, Chat Completions (`/openai/v1/chat/completions`, the deployment
       // in the body, the key in `api-key`) rather than the package's default Responses API, as

@@ -256,7 +256,10 @@ const readByOthers = new Set([
   "OTEL_BSP_*",
   "OTEL_*",
   "MY_LLM_KEY",
-  "PARLEY_SANDBOX_*"
+  "PARLEY_SANDBOX_*",
+  // Google's auth library (Vertex's credentials) and @ai-sdk/amazon-bedrock (an endpoint without baseURL).
+  "GOOGLE_APPLICATION_CREDENTIALS",
+  "AWS_ENDPOINT_URL_BEDROCK_RUNTIME"
 ])
 
 /** The one read whose name is data: a provider's `apiKeyEnv` (src/config/ConfigFile.ts, resolveApiKey). */

@@ -112,6 +112,10 @@ describe("redact", () => {
     Effect.sync(() => {
       assert.strictEqual(redact("header Bearer abc.def.ghi was rejected"), "header [redacted] was rejected")
       assert.strictEqual(redact("token eyJhbGciOiJIUzI1NiJ9eyJzdWIiOiIxMjM0NTY3ODkwIn0 bad"), "token [redacted] bad")
+      assert.strictEqual(
+        redact("The access key ID AKIAIOSFODNN7EXAMPLE does not exist in our records."),
+        "The access key ID [redacted] does not exist in our records."
+      )
       assert.strictEqual(redact("plain words stay"), "plain words stay")
       assert.isAtMost(redact("word ".repeat(200)).length, 301)
     }))

@@ -5,7 +5,7 @@ import { Effect, Layer, Redacted } from "effect"
 import { afterAll, beforeAll } from "vitest"
 import { AppConfig } from "../../../src/config/AppConfig.ts"
 import { loadModelCatalog } from "../../../src/config/modelCatalog.ts"
-import type { VendorProviderType } from "../../../src/config/ProviderConfig.ts"
+import type { ModelConfig, ProviderConfig, VendorProviderType } from "../../../src/config/ProviderConfig.ts"
 import { keyVariableOf } from "../../../src/config/providerKeys.ts"
 import { ModelRegistry } from "../../../src/models/ModelRegistry.ts"
 import { normalize, referenceRun } from "../../agent/oracle.ts"
@@ -34,6 +34,12 @@ export interface ProviderCase {
   readonly environment?: Record<string, string>
   /** Lines start adds for the type's own settings, where the entries of the start-up check lack them. */
   readonly startProblems?: ReadonlyArray<string>
+  /** The line start gives for an entry with no key, where the type needs more than `apiKey` (Bedrock's SigV4). */
+  readonly missingKeyProblem?: string
+  /** The models every entry lists, for a type without a built-in catalog (`vertex`, `bedrock`). */
+  readonly models?: ReadonlyArray<ModelConfig>
+  /** The type's own settings on a provider built without the config file (Bedrock's `region`). */
+  readonly providerSettings?: Record<string, unknown>
   /** The key as the request carried it (the provider's own header). */
   readonly keyOf: (request: ScriptedRequest) => string | undefined
   /** The AI SDK package's model over `baseURL`, for the oracle. */
@@ -112,34 +118,54 @@ const finishUsage = (chunks: ReadonlyArray<UIMessageChunk>) => {
 
 export const providerSuite = (spec: ProviderCase) => {
   const variable = keyVariableOf[spec.type]
-  const catalog = modelCatalog.offered(spec.type)
+  // A type whose entries list their models (`vertex`, `bedrock`) is configured with them; the others offer the catalog's.
+  const builtin = spec.models === undefined ? modelCatalog.offered(spec.type) : undefined
+  const catalog = builtin ?? spec.models ?? []
+  const listed = builtin === undefined ? { models: catalog } : {}
   const firstModel = catalog[0]!.id
   const environment = spec.environment ?? {}
 
   describe(`provider type ${spec.type}: configuration`, () => {
-    it.effect(`a file entry without models takes its key from ${variable} and offers the model catalog`, () =>
-      Effect.gen(function*() {
-        const path = writeConfigFile({ providers: [{ id: "p", type: spec.type, baseURL: "http://127.0.0.1:9/x" }] })
-        const config = yield* loadAppConfig({ PARLEY_CONFIG: path, [variable]: spec.apiKey, ...environment })
-        const provider = config.providers.find((p) => p.id === "p")!
-        assert.strictEqual(provider.type, spec.type)
-        assert.strictEqual(provider.baseURL, "http://127.0.0.1:9/x")
-        assert.strictEqual(Redacted.value(provider.apiKey!), spec.apiKey)
-        assert.deepStrictEqual(provider.models, catalog)
-        assert.isTrue(catalog.length > 0)
-        for (const model of catalog) {
-          assert.isTrue(model.name.length > 0 && model.categories.length > 0)
-          if (model.contextWindow !== undefined) assert.isTrue(model.contextWindow > 0)
-        }
-      }))
+    it.effect(
+      `a file entry takes its key from ${variable} and offers ${
+        builtin === undefined ? "the models it lists" : "the model catalog without models"
+      }`,
+      () =>
+        Effect.gen(function*() {
+          const path = writeConfigFile({
+            providers: [{ id: "p", type: spec.type, baseURL: "http://127.0.0.1:9/x", ...listed }]
+          })
+          const config = yield* loadAppConfig({ PARLEY_CONFIG: path, [variable]: spec.apiKey, ...environment })
+          const provider = config.providers.find((p) => p.id === "p")!
+          assert.strictEqual(provider.type, spec.type)
+          assert.strictEqual(provider.baseURL, "http://127.0.0.1:9/x")
+          assert.strictEqual(Redacted.value(provider.apiKey!), spec.apiKey)
+          // A listed model keeps what its entry says; the catalog fills the rest (its prices, where it knows the id).
+          assert.deepStrictEqual(provider.models.map((model) => model.id), catalog.map((model) => model.id))
+          provider.models.forEach((model, index) => assert.deepInclude(model, catalog[index]!))
+          assert.isTrue(catalog.length > 0)
+          for (const model of catalog) {
+            assert.isTrue(model.name.length > 0 && model.categories.length > 0)
+            if (model.contextWindow !== undefined) assert.isTrue(model.contextWindow > 0)
+          }
+          if (builtin !== undefined) return
+          const unlisted = writeConfigFile({
+            providers: [{ id: "p", type: spec.type, baseURL: "http://127.0.0.1:9/x" }]
+          })
+          const error = yield* Effect.flip(
+            loadAppConfig({ PARLEY_CONFIG: unlisted, [variable]: spec.apiKey, ...environment })
+          )
+          assert.include(error.message, `providers[0].models: required for type ${spec.type}`)
+        })
+    )
 
-    it.effect(`${variable} alone adds provider ${spec.type} with the catalog; a file entry of that id wins`, () =>
+    it.effect(`${variable} alone adds provider ${spec.type} with its catalog; a file entry of that id wins`, () =>
       Effect.gen(function*() {
         const alone = yield* loadAppConfig({ [variable]: spec.apiKey, ...environment })
         assert.deepStrictEqual(alone.providers.map((p) => [p.id, p.type, p.models.length]), [[
           spec.type,
           spec.type,
-          catalog.length
+          builtin?.length ?? 0
         ]])
         const path = writeConfigFile({
           providers: [{
@@ -167,7 +193,8 @@ export const providerSuite = (spec: ProviderCase) => {
         assert.strictEqual(error._tag, "InvalidConfiguration")
         for (
           const line of [
-            `providers[0]: apiKey or apiKeyEnv is required for type ${spec.type}, or set ${variable}`,
+            spec.missingKeyProblem ??
+              `providers[0]: apiKey or apiKeyEnv is required for type ${spec.type}, or set ${variable}`,
             "providers[1]: give apiKey or apiKeyEnv, not both",
             "providers[2].id: duplicate provider id \"a\"",
             "providers[2].apiKeyEnv: environment variable NOT_SET_ANYWHERE is not set",
@@ -205,7 +232,7 @@ export const providerSuite = (spec: ProviderCase) => {
         ),
         {
           PARLEY_CONFIG: writeConfigFile(
-            { providers: [{ id: "p", type: spec.type, baseURL: upstream.url }] },
+            { providers: [{ id: "p", type: spec.type, baseURL: upstream.url, ...listed }] },
             tempDir()
           ),
           [variable]: spec.apiKey,
@@ -279,7 +306,7 @@ export const providerSuite = (spec: ProviderCase) => {
       upstream = await spec.startUpstream(spec.apiKey)
       // The provider as the config file and the variable make it.
       const config = await Effect.runPromise(loadAppConfig({
-        PARLEY_CONFIG: writeConfigFile({ providers: [{ id: "p", type: spec.type, baseURL: upstream.url }] }),
+        PARLEY_CONFIG: writeConfigFile({ providers: [{ id: "p", type: spec.type, baseURL: upstream.url, ...listed }] }),
         [variable]: spec.apiKey,
         ...environment
       }))
@@ -430,8 +457,9 @@ export const providerSuite = (spec: ProviderCase) => {
           type: spec.type,
           baseURL: mine.url,
           apiKey: Redacted.make(spec.apiKey),
-          models: catalog
-        }]
+          models: catalog,
+          ...spec.providerSettings
+        } as ProviderConfig]
       })
       ;({ secret } = await gateway.createKey())
     })

@@ -69,11 +69,11 @@ export interface ScriptedRequest {
   readonly streaming: boolean
 }
 
-/** What a wire makes of a script: a status, headers and the body's pieces (each its own write). */
+/** What a wire makes of a script: a status, headers and the body's pieces (each its own write; bytes for binary framing). */
 export interface WireAnswer {
   readonly status: number
   readonly headers: Record<string, string>
-  readonly pieces: ReadonlyArray<string>
+  readonly pieces: ReadonlyArray<string | Uint8Array>
 }
 
 export interface Wire {
