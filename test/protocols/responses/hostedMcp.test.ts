@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import OpenAI from "openai"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { contractSchema } from "../../support/contractSchemas.ts"
 import { startGateway, type TestGateway } from "../../support/gateway.ts"
 import { postJson } from "../../support/http.ts"
 import { httpServerEntry } from "../../support/mcp/everything.ts"
@@ -80,6 +81,13 @@ describe("mcp tools on /v1/responses: parley's tools as hosted MCP tools (issue 
     expect(call).toEqual(echoCall)
     expect(message).toMatchObject({ type: "message", content: [{ type: "output_text", text: "Done." }] })
     expect(response.output_text).toBe("Done.")
+    const validate = contractSchema("Response")
+    // `output_text` is the SDK's own, not the wire's.
+    expect(
+      validate(JSON.parse(JSON.stringify({ ...response, output_text: undefined }))),
+      JSON.stringify(validate.errors)
+    )
+      .toBe(true)
     // The key's tools, and only those: `secret` is off its allow-list.
     expect(offered().sort()).toEqual(["dangerous", "echo"])
   })
@@ -203,6 +211,9 @@ describe("approvals on /v1/responses as mcp_approval_request items (issue 21 par
     const request = requestOf(first.output)
     expect(request).toMatchObject({ server_label: "parley", name: "dangerous", arguments: `{"text":"rm"}` })
     expect(request.id).toMatch(/^mcpr_apr_/)
+    const validate = contractSchema("Response")
+    expect(validate(JSON.parse(JSON.stringify({ ...first, output_text: undefined }))), JSON.stringify(validate.errors))
+      .toBe(true)
     expect(first.output.some((item) => item.type === "mcp_call")).toBe(false)
     expect(ranDangerous.length).toBe(before)
 
@@ -284,6 +295,22 @@ describe("approvals on /v1/responses as mcp_approval_request items (issue 21 par
     expect(ranDangerous.length).toBe(before)
     // The first turn's model call only: none of the refused requests reached the model.
     expect(gateway.upstream.requests.length).toBe(calls + 1)
+  })
+
+  it("drops a request a later user message superseded, and refuses one left unanswered in the last turn", async () => {
+    const before = ranDangerous.length
+    const { history } = await ask()
+    gateway.upstream.enqueue({ type: "text", text: "Something else, then." })
+    const moved = await client.responses.create({
+      model: "test/m1",
+      tools: [parley],
+      input: [...history, { role: "user", content: "Never mind" }]
+    })
+    expect(moved.output_text).toBe("Something else, then.")
+    const unanswered = await post({ tools: [parley], input: history })
+    expect(unanswered.status).toBe(400)
+    expect(unanswered.body.error.message).toContain(`"dangerous"`)
+    expect(ranDangerous.length).toBe(before)
   })
 
   it("asks for approval of a tool require_approval names, beyond the key's rules", async () => {
