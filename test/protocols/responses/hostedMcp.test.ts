@@ -2,48 +2,35 @@ import { Effect } from "effect"
 import OpenAI from "openai"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { contractSchema } from "../../support/contractSchemas.ts"
-import { startGateway, type TestGateway } from "../../support/gateway.ts"
+import type { TestGateway } from "../../support/gateway.ts"
 import { postJson } from "../../support/http.ts"
-import { httpServerEntry } from "../../support/mcp/everything.ts"
-import { startFakeMcpServer } from "../../support/mcp/fakeServer.ts"
+import { type FakeServer, startHostedMcpGateway } from "../../support/mcp/hostedGateway.ts"
 import { makeTestTool } from "../../support/tools.ts"
 
-type FakeServer = Awaited<ReturnType<typeof startFakeMcpServer>>
 type Item = OpenAI.Responses.ResponseOutputItem
 type InputItem = OpenAI.Responses.ResponseInputItem
 
 let gateway: TestGateway
 let dict: FakeServer
-// An MCP server no operator configured: a body pointing at it must never reach it.
 let stray: FakeServer
+let close: () => Promise<void>
 let secret: string
 let otherSecret: string
 let client: OpenAI
 const ranDangerous: Array<unknown> = []
 
-const wordSchema = { type: "object" as const, properties: { word: { type: "string" } } }
-
 beforeAll(async () => {
-  dict = await startFakeMcpServer(wordSchema)
-  stray = await startFakeMcpServer(wordSchema)
-  gateway = await startGateway({
-    tools: [
-      makeTestTool({ name: "echo" }),
-      makeTestTool({ name: "dangerous", execute: (input) => Effect.sync(() => (ranDangerous.push(input), "ran")) }),
-      makeTestTool({ name: "secret" })
-    ],
-    config: { mcpServers: [httpServerEntry("dict", dict.url)] }
-  })
+  ;({ close, dict, gateway, stray } = await startHostedMcpGateway([
+    makeTestTool({ name: "echo" }),
+    makeTestTool({ name: "dangerous", execute: (input) => Effect.sync(() => (ranDangerous.push(input), "ran")) }),
+    makeTestTool({ name: "secret" })
+  ]))
   const keys = { tools: ["echo", "dangerous", "dict__*"], approve: ["dangerous"] }
   ;({ secret } = await gateway.createKey(keys))
   ;({ secret: otherSecret } = await gateway.createKey(keys))
   client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: secret, maxRetries: 0 })
 }, 30_000)
-afterAll(async () => {
-  await gateway?.close()
-  await dict?.close()
-  await stray?.close()
-})
+afterAll(() => close?.())
 
 const parley: OpenAI.Responses.Tool.Mcp = { type: "mcp", server_label: "parley" }
 const offered = () => gateway.upstream.requests.at(-1)!.body.tools?.map((tool: any) => tool.function.name) ?? []
