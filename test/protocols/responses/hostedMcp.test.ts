@@ -152,6 +152,19 @@ describe("mcp tools on /v1/responses: parley's tools as hosted MCP tools (issue 
     }
   })
 
+  it("shows an invalid call as a failed mcp_call, its error the model's too", async () => {
+    callThen("echo", {}, "Could not.")
+    const response = await client.responses.create({ model: "test/m1", input: "Go", tools: [parley] })
+    expect(response.output[1]).toMatchObject({
+      type: "mcp_call",
+      name: "echo",
+      status: "failed",
+      output: null,
+      error: { type: "mcp_tool_execution_error", content: [{ type: "text" }] }
+    })
+    expect(JSON.stringify((response.output[1] as any).error)).toContain("Invalid input for tool echo")
+  })
+
   it("takes back earlier mcp_call items as the call and its result, and ignores mcp_list_tools", async () => {
     gateway.upstream.enqueue({ type: "text", text: "Again?" })
     const response = await client.responses.create({
@@ -231,6 +244,20 @@ describe("approvals on /v1/responses as mcp_approval_request items (issue 21 par
     })
     expect(again.status).toBe(400)
     expect(ranDangerous.length).toBe(before + 1)
+  })
+
+  it("streams the approval request as an item added and done, and the response completed", async () => {
+    gateway.upstream.enqueue({
+      type: "tool-calls",
+      calls: [{ id: "call_s", name: "dangerous", arguments: { text: "s" } }]
+    })
+    const stream = client.responses.stream({ model: "test/m1", input: "Do it", tools: [parley] })
+    const added: Array<string> = []
+    for await (const event of stream) if (event.type === "response.output_item.added") added.push(event.item.type)
+    expect(added).toEqual(["mcp_list_tools", "mcp_approval_request"])
+    const response = await stream.finalResponse()
+    expect(response.status).toBe("completed")
+    expect(requestOf(response.output)).toMatchObject({ name: "dangerous", arguments: `{"text":"s"}` })
   })
 
   it("tells the model a denied call was denied, with the reason, and runs nothing", async () => {
