@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { makeHotRoute, type NodeRoute } from "../http/hotRoute.ts"
 import { chatCompletionsProtocol } from "../protocols/chat-completions/protocol.ts"
 import { makeMessagesProtocol } from "../protocols/messages/protocol.ts"
-import { responsesProtocol } from "../protocols/responses/protocol.ts"
+import { makeResponsesProtocol } from "../protocols/responses/protocol.ts"
 import { uiProtocol } from "../protocols/ui/protocol.ts"
 
 /** The routes answered on Node's own request and response, by `METHOD path`. */
@@ -16,7 +16,7 @@ export const makeHotRoutes = Effect.map(
   Effect.all([
     makeHotRoute(uiProtocol),
     makeHotRoute(chatCompletionsProtocol),
-    makeHotRoute(responsesProtocol),
+    Effect.flatMap(makeResponsesProtocol, makeHotRoute),
     Effect.flatMap(makeMessagesProtocol, makeHotRoute)
   ]),
   ([ui, chatCompletions, responses, messages]): HotRoutes =>

@@ -53,19 +53,21 @@ const outputCap = (chat: InternalChatRequest, modelMax: number | undefined): num
   return asked === undefined || asked === 0 ? undefined : Math.min(asked, modelMax ?? asked)
 }
 
-/** Which of the key's calls wait for a person, and their approval ids, issued at `now` (docs/DESIGN.md §10). */
+/** Which calls wait for a person (the key's rules and those the request adds), and their approval ids, issued at `now` (docs/DESIGN.md §10). */
 const approvalGate = (
   key: ApiKey,
   approvals: Approvals["Service"],
   now: number,
-  refusal: InternalChatRequest["approvalRefusal"]
-): ApprovalGate | undefined =>
-  key.approvalRequired.length === 0 ? undefined : {
-    requires: (toolName) => requiresApproval(key, toolName),
+  chat: InternalChatRequest
+): ApprovalGate | undefined => {
+  const also = new Set(chat.approvalAlso)
+  return key.approvalRequired.length === 0 && also.size === 0 ? undefined : {
+    requires: (toolName) => also.has(toolName) || requiresApproval(key, toolName),
     requestId: ({ input, toolCallId, toolName }) =>
       approvals.ids.issue({ keyId: key.id, toolCallId, toolName, input }, now),
-    refusal
+    refusal: chat.approvalRefusal
   }
+}
 
 const make = Effect.gen(function*() {
   const approvals = yield* Approvals
@@ -178,7 +180,7 @@ const make = Effect.gen(function*() {
       timeout: MAX_DURATION,
       maxOutputTokens,
       meter: new RunMeter(entry.id),
-      approval: approvalGate(key, approvals, now, chat.approvalRefusal),
+      approval: approvalGate(key, approvals, now, chat),
       resume: resumeOf(input, answers)
     }
     return {

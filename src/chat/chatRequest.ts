@@ -32,4 +32,10 @@ export type InternalChatRequest = Omit<ChatRequest, "messages"> & {
    * approval is refused with this text as its error output (as on `/mcp`).
    */
   readonly approvalRefusal?: ((toolName: string) => string) | undefined
+  /**
+   * Tools (parley's names) whose calls in this request wait for a person
+   * beyond the key's rules (Responses' `require_approval: "always"`): a
+   * request adds care, never waives the key's.
+   */
+  readonly approvalAlso?: ReadonlyArray<string> | undefined
 }

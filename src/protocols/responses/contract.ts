@@ -40,7 +40,36 @@ const OutputItem = Schema.Union([
     arguments: Schema.String
   }).annotate({
     description: "A call of the client's own tools; parley's tools ran on the server and never appear here."
-  })
+  }),
+  Schema.Struct({
+    id: Schema.String,
+    type: Schema.Literal("mcp_list_tools"),
+    server_label: Schema.String,
+    tools: Schema.Array(Schema.Struct({
+      name: Schema.String,
+      description: Schema.NullOr(Schema.String),
+      input_schema: Schema.Unknown,
+      annotations: Schema.Null
+    }))
+  }).annotate({ description: "The tools an `mcp` tool's label offers this key, first in the output." }),
+  Schema.Struct({
+    id: Schema.String.annotate({ description: "The tool call's id." }),
+    type: Schema.Literal("mcp_call"),
+    server_label: Schema.String,
+    name: Schema.String,
+    arguments: Schema.String,
+    output: Schema.NullOr(Schema.String),
+    error: Schema.NullOr(Schema.Struct({ type: Schema.Literal("mcp_tool_execution_error"), content: Schema.Unknown })),
+    status: Schema.Literals(["completed", "failed", "incomplete"]),
+    approval_request_id: Schema.optionalKey(Schema.String)
+  }).annotate({ description: "A call of parley's tools (with an `mcp` tool), run on the server." }),
+  Schema.Struct({
+    id: Schema.String.annotate({ description: "Signed for this key, call, tool and input: send it back unchanged." }),
+    type: Schema.Literal("mcp_approval_request"),
+    server_label: Schema.String,
+    name: Schema.String,
+    arguments: Schema.String
+  }).annotate({ description: "A call that waits for a person: answer with an `mcp_approval_response` item." })
 ])
 
 /** The response object, whole when `stream` is left out or false (./collect.ts); the stream's events carry it too. */
@@ -82,7 +111,7 @@ export const ResponseObject = Schema.Struct({
 
 const EventStream = Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/event-stream" })).annotate({
   description:
-    "Named events (`event: <type>`, `data: <JSON>` with a `sequence_number`): `response.created`, `response.in_progress`, `response.output_item.added|done`, `response.content_part.added|done`, `response.output_text.delta|done`, `response.reasoning_summary_part.added|done`, `response.reasoning_summary_text.delta|done`, `response.function_call_arguments.delta|done`, then `response.completed` or `response.incomplete` with the output and the usage. A failure after the first event is `response.failed`."
+    "Named events (`event: <type>`, `data: <JSON>` with a `sequence_number`): `response.created`, `response.in_progress`, `response.output_item.added|done`, `response.content_part.added|done`, `response.output_text.delta|done`, `response.reasoning_summary_part.added|done`, `response.reasoning_summary_text.delta|done`, `response.function_call_arguments.delta|done`, with `mcp` tools `response.mcp_list_tools.in_progress|completed`, `response.mcp_call.in_progress|completed|failed` and `response.mcp_call_arguments.delta|done`, then `response.completed` or `response.incomplete` with the output and the usage. A failure after the first event is `response.failed`."
 })
 
 /**
@@ -98,7 +127,7 @@ export class ResponsesApi extends HttpApiGroup.make("responses")
       error: [400, 401, 403, 413, 429, 500, 503].map((status) => openAiErrorAt(status as 400))
     }).annotateMerge(OpenApi.annotations({
       description:
-        "OpenAI's Responses: give OpenAI's SDKs and Codex the base URL /v1. Stateless: `store` is answered false, `previous_response_id` and `background` are refused. parley's server tools run inside the request when named in the extra field `allowedTools`; the client's own `function` tools come back as `function_call` items; hosted tools parley does not provide are skipped (`X-Tools-Skipped`)."
+        "OpenAI's Responses: give OpenAI's SDKs and Codex the base URL /v1. Stateless: `store` is answered false, `previous_response_id` and `background` are refused. parley's server tools run inside the request when named in the extra field `allowedTools` or asked as hosted `mcp` tools (`server_label` `parley` or a configured server's id; approvals as `mcp_approval_request` items); the client's own `function` tools come back as `function_call` items; hosted tools parley does not provide are skipped (`X-Tools-Skipped`)."
     }))
   )
   .middleware(OpenAiAuthentication)

@@ -5,7 +5,8 @@ import type { DecodedClientTool, InternalChatRequest } from "../../chat/chatRequ
 import { InvalidRequest } from "../../domain/requestErrors.ts"
 import type { Decoded } from "../../http/chatProtocol.ts"
 import { approvalRefusal, type BodyFields, commonFields, decodeDoorBody, defined } from "../doorBody.ts"
-import { hostedMcpToolIssue } from "./hostedMcp.ts"
+import type { HostedServerAsk } from "../hostedTools.ts"
+import { hostedAsksOf, isMcpTool, mcpToolIssues } from "./hostedMcp.ts"
 import { toConversation } from "./input.ts"
 import { type FunctionTool, ResponsesRequest, type Tool } from "./request.ts"
 import { unsupported } from "./unsupported.ts"
@@ -16,6 +17,8 @@ export interface ResponsesWire {
   readonly model: string
   /** The client's tools: their calls are `function_call` items; parley's never are. */
   readonly clientTools: ReadonlySet<string>
+  /** The labels of the `mcp` tools asked: parley's tool calls show as `mcp_call` items, each label's tools listed. */
+  readonly hosted: ReadonlyArray<string>
   /** Where each message of the internal conversation, and each of its parts, is in `input` (./input.ts). */
   readonly origins: ReadonlyArray<number>
   readonly places: ReadonlyArray<ReadonlyArray<string>>
@@ -91,13 +94,19 @@ const fields: BodyFields = {
   known: new Set(Object.keys(ResponsesRequest.fields)),
   refused: unsupported.fields,
   // Items are checked by their schemas and the mapping, which names an unknown type.
-  refusedIssues: unsupported.issues
+  refusedIssues: (body) => [...unsupported.issues(body), ...mcpToolIssues(body)]
 }
 
-const fromRequest = (request: ResponsesRequest): Effect.Effect<Decoded<ResponsesWire>, InvalidRequest> => {
+/** A decoded body and the hosted MCP servers it asks for, which the protocol resolves for the key (./protocol.ts). */
+export interface DecodedResponses extends Decoded<ResponsesWire> {
+  readonly asks: ReadonlyArray<HostedServerAsk>
+  /** The body's tools: `require_approval` is read once the asks are resolved. */
+  readonly tools: ReadonlyArray<Tool>
+}
+
+const fromRequest = (request: ResponsesRequest): Effect.Effect<DecodedResponses, InvalidRequest> => {
   const tools = request.tools ?? []
-  const mcp = tools.flatMap((tool, index) => tool.type === "mcp" ? [hostedMcpToolIssue(`tools[${index}]`)] : [])
-  if (mcp.length > 0) return Effect.fail(new InvalidRequest({ issues: mcp }))
+  const asks = hostedAsksOf(tools)
   const conversation = toConversation(request.instructions, request.input)
   if (!("messages" in conversation)) return Effect.fail(new InvalidRequest({ issues: conversation }))
   const clientTools = clientToolsOf(tools)
@@ -105,17 +114,23 @@ const fromRequest = (request: ResponsesRequest): Effect.Effect<Decoded<Responses
     ...commonFields(request, conversation),
     clientTools,
     // Hosted tools parley does not provide (Codex always sends `web_search`) are skipped, never refused.
-    skippedTools: tools.filter((tool) => !isFunction(tool)).map((tool) => tool.name ?? tool.type),
+    skippedTools: tools.filter((tool) => !isFunction(tool) && !isMcpTool(tool)).map((tool) =>
+      (tool as { readonly name?: string | null }).name ?? tool.type
+    ),
     toolChoice: toolChoiceOf(request.tool_choice),
     settings: settingsOf(request),
     maxOutputTokens: request.max_output_tokens ?? undefined,
-    approvalRefusal: approvalRefusal("/v1/responses")
+    // With hosted MCP tools a call that needs approval is an `mcp_approval_request` item; without, the client could not see one.
+    approvalRefusal: asks.length === 0 ? approvalRefusal("/v1/responses") : undefined
   }
   return Effect.succeed({
     request: internal,
+    asks,
+    tools,
     wire: {
       model: request.model,
       clientTools: new Set(clientTools.map((tool) => tool.name)),
+      hosted: asks.map((ask) => ask.label),
       origins: conversation.origins,
       places: conversation.places,
       includeEncrypted: request.include?.includes("reasoning.encrypted_content") === true,
@@ -129,5 +144,5 @@ const fromRequest = (request: ResponsesRequest): Effect.Effect<Decoded<Responses
  * field, a documented one parley cannot honour and a broken input answer
  * 400 naming the field, before anything runs.
  */
-export const decodeResponsesRequest = (body: unknown): Effect.Effect<Decoded<ResponsesWire>, InvalidRequest> =>
+export const decodeResponsesRequest = (body: unknown): Effect.Effect<DecodedResponses, InvalidRequest> =>
   Effect.flatMap(decodeDoorBody(body, decode, fields), fromRequest)

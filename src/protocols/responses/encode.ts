@@ -4,7 +4,9 @@ import type { ApiFailure } from "../../http/errorTable.ts"
 import type { StreamEncoding } from "../../http/SseWriter.ts"
 import { openAiErrorBody } from "../openai/error.ts"
 import type { ResponsesWire } from "./decode.ts"
-import { type ItemEvent, ResponseItems } from "./items.ts"
+import type { ItemEvent } from "./itemEvent.ts"
+import { ResponseItems } from "./items.ts"
+import { hostedViewOf } from "./mcpItems.ts"
 import { outcomeOf, responseShell, usageOf } from "./response.ts"
 
 const headers: Readonly<Record<string, string>> = { "cache-control": "no-cache", "x-accel-buffering": "no" }
@@ -18,8 +20,9 @@ const headers: Readonly<Record<string, string>> = { "cache-control": "no-cache",
  * what the SDKs and the AI SDK read as a failed response); the items still
  * open end incomplete and the run's closing chunks after it are dropped.
  */
-export const responsesStream = ({ correlationId, wire }: Answering<ResponsesWire>): StreamEncoding => {
-  const items = new ResponseItems(wire.clientTools, correlationId, wire.includeEncrypted)
+export const responsesStream = (answering: Answering<ResponsesWire>): StreamEncoding => {
+  const { correlationId, wire } = answering
+  const items = new ResponseItems(wire.clientTools, correlationId, wire.includeEncrypted, hostedViewOf(answering))
   const shell = responseShell(correlationId, wire, Math.floor(Date.now() / 1000))
   let sequence = 0
   let failed = false
@@ -41,8 +44,10 @@ export const responsesStream = ({ correlationId, wire }: Answering<ResponsesWire
     chunk: (chunk: UIMessageChunk) => {
       if (failed) return ""
       if (chunk.type === "start") {
-        return event({ type: "response.created", response: shell }) +
+        let text = event({ type: "response.created", response: shell }) +
           event({ type: "response.in_progress", response: shell })
+        for (const each of items.events(chunk)) text += event(each)
+        return text
       }
       let text = ""
       for (const each of items.events(chunk)) text += event(each)

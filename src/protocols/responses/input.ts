@@ -2,18 +2,20 @@ import type { UIMessage } from "ai"
 import { imagePart } from "../openai/imagePart.ts"
 import { orIssues, Refused } from "../refused.ts"
 import { reasoningMetadata } from "./encryptedReasoning.ts"
-import { approvalResponseIssue } from "./hostedMcp.ts"
+import { answerApproval, approvalRequestPart, mcpCallPart, parsedArguments, type ToolPart } from "./mcpInput.ts"
 import type {
+  ApprovalRequestItem,
+  ApprovalResponseItem,
   ContentPart,
   FunctionCallItem,
   FunctionCallOutputItem,
+  McpCallItem,
   MessageItem,
   ReasoningItem,
   ResponsesRequest
 } from "./request.ts"
 
 type Part = UIMessage["parts"][number]
-type ToolPart = Part & { type: "dynamic-tool" }
 
 /** The conversation as the core takes it: `instructions` and the leading system and developer messages as the system prompt. */
 export interface Conversation {
@@ -60,14 +62,6 @@ const reasoningPart = (item: ReasoningItem): Part | undefined => {
   return { type: "reasoning", text, ...(providerMetadata === undefined ? {} : { providerMetadata }) }
 }
 
-const parsedArguments = (text: string, at: string): unknown => {
-  try {
-    return JSON.parse(text.trim() === "" ? "{}" : text)
-  } catch {
-    throw new Refused(`"${at}.arguments" must be JSON`)
-  }
-}
-
 /**
  * Responses input items as UI messages (docs/DESIGN.md §14): the assistant's
  * items in a row (its messages, reasoning and `function_call`s) are one
@@ -96,6 +90,11 @@ const convert = (instructions: ResponsesRequest["instructions"], input: Response
   const places: Array<Array<string>> = []
   // The calls of the assistant message being built that wait for their output, by call_id.
   const waiting = new Map<string, { readonly part: ToolPart; readonly at: string }>()
+  // The approval requests sent back, by item id, and where their part's place is kept: the answer takes it.
+  const requested = new Map<
+    string,
+    { readonly part: ToolPart; readonly places: Array<string>; readonly slot: number }
+  >()
   let assistant: { readonly parts: Array<Part>; readonly places: Array<string>; answered: boolean } | undefined
   let images: Array<{ readonly part: Part; readonly place: string; readonly index: number }> = []
   let leading = true
@@ -203,8 +202,31 @@ const convert = (instructions: ResponsesRequest["instructions"], input: Response
             .join("")
         return void Object.assign(call.part, { state: "output-available", output })
       }
-      case "mcp_approval_response":
-        throw new Refused(approvalResponseIssue(at))
+      case "mcp_list_tools":
+        return
+      case "mcp_call":
+        leading = false
+        return addToAssistant(index, mcpCallPart(item as McpCallItem, at), at)
+      case "mcp_approval_request": {
+        leading = false
+        const request = item as ApprovalRequestItem
+        addToAssistant(index, approvalRequestPart(request, at), at)
+        const { parts, places: kept } = assistant!
+        return void requested.set(request.id, { part: parts.at(-1) as ToolPart, places: kept, slot: kept.length - 1 })
+      }
+      case "mcp_approval_response": {
+        const answer = item as ApprovalResponseItem
+        const asked = requested.get(answer.approval_request_id)
+        if (asked === undefined) {
+          throw new Refused(
+            `"${at}" answers approval_request_id "${answer.approval_request_id}", which no mcp_approval_request before it made: send the request item back before its answer`
+          )
+        }
+        requested.delete(answer.approval_request_id)
+        answerApproval(asked.part, answer)
+        // Errors about the answer name the answer.
+        return void (asked.places[asked.slot] = at)
+      }
       default:
         throw new Refused(
           `"${at}" is a ${item.type} item, which parley does not take: send messages and function calls`

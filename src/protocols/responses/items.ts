@@ -2,12 +2,19 @@ import type { UIMessageChunk } from "ai"
 import type { RunSummary } from "../../agent/RunSummary.ts"
 import { argumentsOf } from "../toolArguments.ts"
 import { encryptedOf } from "./encryptedReasoning.ts"
-
-/** An output item as the response lists it (`message`, `reasoning`, `function_call`). */
-export type OutputItem = Record<string, unknown> & { readonly id: string; readonly type: string }
-
-/** A stream event before its `sequence_number`, which the stream numbers (./encode.ts). */
-export type ItemEvent = Record<string, unknown> & { readonly type: string }
+import type { ItemEvent, OutputItem } from "./itemEvent.ts"
+import {
+  approvalRequestItem,
+  type CallOutcome,
+  finishedItemEvents,
+  type HostedView,
+  listToolsEvents,
+  listToolsItem,
+  mcpCallDone,
+  mcpCallItem,
+  mcpCallStarted,
+  type ServerCall
+} from "./mcpItems.ts"
 
 interface Open {
   readonly index: number
@@ -15,6 +22,7 @@ interface Open {
   text: string
   streamed: boolean
   encrypted?: string | undefined
+  outcome?: CallOutcome | undefined
 }
 
 /**
@@ -22,7 +30,10 @@ interface Open {
  * §14): each text a `message` item with one `output_text` part, reasoning a
  * `reasoning` item with one summary part, the client's tool calls
  * `function_call` items, numbered in the order they opened. parley's own tool
- * calls ran on the server and are not the client's: they are left out. One
+ * calls ran on the server and are not the client's: they are left out,
+ * unless the request asked for `mcp` tools (`hosted`), where each label's
+ * tools are an `mcp_list_tools` item first, each call an `mcp_call` item,
+ * and a call that waits for a person an `mcp_approval_request` item. One
  * per answer: it numbers the items and keeps the finished ones, which are
  * the response's `output`.
  */
@@ -37,15 +48,19 @@ export class ResponseItems {
   summary: RunSummary | undefined
 
   private readonly withEncrypted: boolean
+  private readonly hosted: HostedView | undefined
+  // Server calls that wait for a person: an approval request names them.
+  private readonly waiting = new Map<string, ServerCall>()
 
   /**
    * `prefix` makes the items' ids unique to the answer (the correlation id);
    * `withEncrypted`: reasoning items carry `encrypted_content` (`include` asked for it).
    */
-  constructor(clientTools: ReadonlySet<string>, prefix: string, withEncrypted: boolean) {
+  constructor(clientTools: ReadonlySet<string>, prefix: string, withEncrypted: boolean, hosted?: HostedView) {
     this.clientTools = clientTools
     this.prefix = prefix
     this.withEncrypted = withEncrypted
+    this.hosted = hosted
   }
 
   get calledClientTools(): boolean {
@@ -54,6 +69,13 @@ export class ResponseItems {
 
   events(chunk: UIMessageChunk): ReadonlyArray<ItemEvent> {
     switch (chunk.type) {
+      case "start":
+        return (this.hosted?.listings ?? []).flatMap(({ label, tools }) => {
+          const index = this.next++
+          const item = listToolsItem(`mcpl_${this.prefix}_${index}`, label, tools)
+          this.output[index] = item
+          return listToolsEvents(item, index)
+        })
       case "text-delta": {
         if (chunk.delta === "") return []
         const [opened, found] = this.opened(`t${chunk.id}`, "msg", (id) => ({
@@ -113,7 +135,7 @@ export class ResponseItems {
         }]
       }
       case "tool-input-available": {
-        if (!this.clientTools.has(chunk.toolName)) return []
+        if (!this.clientTools.has(chunk.toolName)) return this.serverCall(chunk.toolCallId, chunk, true)
         const opened = this.open.has(`c${chunk.toolCallId}`) ? [] : this.openCall(chunk.toolCallId, chunk.toolName)
         const call = this.open.get(`c${chunk.toolCallId}`)!
         // A provider that gives a call whole streams no input: its arguments go at once.
@@ -125,6 +147,22 @@ export class ResponseItems {
           output_index: call.index,
           delta: call.text
         }, ...this.close(`c${chunk.toolCallId}`)]
+      }
+      case "tool-input-error":
+        return this.clientTools.has(chunk.toolName)
+          ? []
+          : [...this.serverCall(chunk.toolCallId, chunk, false), ...this.outcome(chunk.toolCallId, chunk)]
+      case "tool-output-available":
+      case "tool-output-error":
+        return this.outcome(chunk.toolCallId, chunk)
+      case "tool-approval-request": {
+        const call = this.waiting.get(chunk.toolCallId)
+        if (call === undefined) return []
+        this.waiting.delete(chunk.toolCallId)
+        const index = this.next++
+        const item = approvalRequestItem(chunk.approvalId, chunk.toolCallId, call)
+        this.output[index] = item
+        return finishedItemEvents(item, index)
       }
       case "finish":
         this.summary = chunk.messageMetadata as RunSummary
@@ -160,6 +198,35 @@ export class ResponseItems {
     }))[0]
   }
 
+  // A call that may wait for a person shows once the run says whether it does; one that runs, at once.
+  private serverCall(
+    toolCallId: string,
+    call: ServerCall,
+    mayWait: boolean,
+    approvalId?: string
+  ): ReadonlyArray<ItemEvent> {
+    if (this.hosted === undefined) return []
+    if (mayWait && this.hosted.needsApproval(call.toolName)) {
+      this.waiting.set(toolCallId, call)
+      return []
+    }
+    const [opened, found] = this.opened(`m${toolCallId}`, "mcp", () => mcpCallItem(toolCallId, call, approvalId))
+    found.text = argumentsOf(call.input)
+    return [...opened, ...mcpCallStarted(found.item, found.index, found.text)]
+  }
+
+  // An approved call the run carries out first was not opened in this answer: it opens with its outcome.
+  private outcome(toolCallId: string, outcome: CallOutcome): ReadonlyArray<ItemEvent> {
+    const resumed = this.hosted?.resumed.get(toolCallId)
+    const opened = this.open.has(`m${toolCallId}`) || resumed === undefined
+      ? []
+      : this.serverCall(toolCallId, resumed, false, resumed.approvalId)
+    const found = this.open.get(`m${toolCallId}`)
+    if (found === undefined) return []
+    found.outcome = outcome
+    return [...opened, ...this.close(`m${toolCallId}`)]
+  }
+
   private close(key: string, status = "completed"): ReadonlyArray<ItemEvent> {
     const found = this.open.get(key)
     if (found === undefined) return []
@@ -189,6 +256,10 @@ export class ResponseItems {
           ]
         const kept = this.withEncrypted && encrypted !== undefined ? { encrypted_content: encrypted } : {}
         return [...closing, ...done({ ...item, summary, ...kept })]
+      }
+      case "mcp_call": {
+        const [finished, event] = mcpCallDone(item, output_index, text, found.outcome)
+        return [event, ...done(finished)]
       }
       default:
         return [

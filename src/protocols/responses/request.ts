@@ -95,10 +95,47 @@ export const ApprovalResponseItem = Schema.Struct({
   reason: Schema.optionalKey(Schema.NullOr(Text))
 })
 
-// Other item types (`web_search_call`, `item_reference`…) are named in a 400 by the mapping.
-const OtherItem = Schema.Struct({
-  type: otherThan(["message", "function_call", "function_call_output", "reasoning", "mcp_approval_response"])
+export type ApprovalResponseItem = typeof ApprovalResponseItem.Type
+
+/** An `mcp_approval_request` parley sent, sent back before its answer (./hostedMcp.ts). */
+export const ApprovalRequestItem = Schema.Struct({
+  type: Schema.Literal("mcp_approval_request"),
+  id: Text,
+  server_label: Text,
+  name: Text,
+  arguments: Text
 })
+export type ApprovalRequestItem = typeof ApprovalRequestItem.Type
+
+/** A server tool call parley made and answered, sent back: its `error` is taken as any (a failed call). */
+export const McpCallItem = Schema.Struct({
+  type: Schema.Literal("mcp_call"),
+  id: Text,
+  server_label: Text,
+  name: Text,
+  arguments: Text,
+  output: Schema.optionalKey(Schema.NullOr(Text)),
+  error: Schema.optionalKey(Schema.Unknown),
+  status: Schema.optionalKey(Schema.NullOr(Text)),
+  approval_request_id: Schema.optionalKey(Schema.NullOr(Text))
+})
+export type McpCallItem = typeof McpCallItem.Type
+
+// A listing parley sent: nothing to the model, so only its type is read.
+const McpListToolsItem = Schema.Struct({ type: Schema.Literal("mcp_list_tools") })
+
+const itemTypes = [
+  "message",
+  "function_call",
+  "function_call_output",
+  "reasoning",
+  "mcp_approval_response",
+  "mcp_approval_request",
+  "mcp_call",
+  "mcp_list_tools"
+]
+// Other item types (`web_search_call`, `item_reference`…) are named in a 400 by the mapping.
+const OtherItem = Schema.Struct({ type: otherThan(itemTypes) })
 
 export const InputItem = Schema.Union([
   MessageItem,
@@ -106,6 +143,9 @@ export const InputItem = Schema.Union([
   FunctionCallOutputItem,
   ReasoningItem,
   ApprovalResponseItem,
+  ApprovalRequestItem,
+  McpCallItem,
+  McpListToolsItem,
   OtherItem
 ])
 export type InputItem = typeof InputItem.Type
@@ -121,10 +161,45 @@ export const FunctionTool = Schema.Struct({
 })
 export type FunctionTool = typeof FunctionTool.Type
 
-/** A hosted tool (`web_search`, `mcp`, Codex's `custom` tools…): its own fields are its type's. */
-const HostedTool = Schema.Struct({ type: otherThan(["function"]), name: Schema.optionalKey(Schema.NullOr(Text)) })
+const ToolNames = Schema.Struct({
+  tool_names: Schema.optionalKey(Schema.NullOr(Schema.Array(Text))),
+  read_only: Schema.optionalKey(Schema.NullOr(Schema.Boolean))
+})
+export type ToolNames = typeof ToolNames.Type
 
-export const Tool = Schema.Union([FunctionTool, HostedTool])
+/**
+ * A hosted MCP tool (./hostedMcp.ts): `headers`, `authorization` and
+ * `connector_id` are typed loosely so that their refusal, never the schema,
+ * names them, without repeating a value.
+ */
+export const McpTool = Schema.Struct({
+  type: Schema.Literal("mcp"),
+  server_label: Text,
+  server_url: Schema.optionalKey(Schema.NullOr(Text)),
+  server_description: Schema.optionalKey(Schema.NullOr(Text)),
+  allowed_tools: Schema.optionalKey(Schema.NullOr(Schema.Union([Schema.Array(Text), ToolNames]))),
+  require_approval: Schema.optionalKey(
+    Schema.NullOr(Schema.Union([
+      Schema.Literals(["always", "never"]),
+      Schema.Struct({
+        always: Schema.optionalKey(Schema.NullOr(ToolNames)),
+        never: Schema.optionalKey(Schema.NullOr(ToolNames))
+      })
+    ]))
+  ),
+  headers: Schema.optionalKey(Schema.Unknown),
+  authorization: Schema.optionalKey(Schema.Unknown),
+  connector_id: Schema.optionalKey(Schema.Unknown)
+})
+export type McpTool = typeof McpTool.Type
+
+/** A hosted tool (`web_search`, Codex's `custom` tools…): its own fields are its type's. */
+const HostedTool = Schema.Struct({
+  type: otherThan(["function", "mcp"]),
+  name: Schema.optionalKey(Schema.NullOr(Text))
+})
+
+export const Tool = Schema.Union([FunctionTool, McpTool, HostedTool])
 export type Tool = typeof Tool.Type
 
 export const ToolChoice = Schema.Union([

@@ -3,48 +3,35 @@ import type { BetaRequestMCPServerURLDefinition } from "@anthropic-ai/sdk/resour
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { contractSchema } from "../../support/contractSchemas.ts"
-import { startGateway, type TestGateway } from "../../support/gateway.ts"
+import type { TestGateway } from "../../support/gateway.ts"
 import { postJson } from "../../support/http.ts"
-import { httpServerEntry } from "../../support/mcp/everything.ts"
-import { startFakeMcpServer } from "../../support/mcp/fakeServer.ts"
+import { type FakeServer, startHostedMcpGateway } from "../../support/mcp/hostedGateway.ts"
 import { makeTestTool } from "../../support/tools.ts"
-
-type FakeServer = Awaited<ReturnType<typeof startFakeMcpServer>>
 
 let gateway: TestGateway
 let dict: FakeServer
 // An MCP server no operator configured: a body pointing at it must never reach it.
 let stray: FakeServer
+let close: () => Promise<void>
 let secret: string
 let client: Anthropic
 const ranSecret: Array<unknown> = []
 
-const wordSchema = { type: "object" as const, properties: { word: { type: "string" } } }
-
 beforeAll(async () => {
-  dict = await startFakeMcpServer(wordSchema)
-  stray = await startFakeMcpServer(wordSchema)
-  gateway = await startGateway({
-    tools: [
-      makeTestTool({ name: "echo" }),
-      makeTestTool({ name: "dangerous" }),
-      makeTestTool({ name: "secret", execute: (input) => Effect.sync(() => ranSecret.push(input)) }),
-      makeTestTool({ name: "needs_token", requiredContext: [{ field: "token" }] }),
-      makeTestTool({ name: "shell", requiresSandbox: true })
-    ],
-    config: { mcpServers: [httpServerEntry("dict", dict.url)] }
-  })
+  ;({ close, dict, gateway, stray } = await startHostedMcpGateway([
+    makeTestTool({ name: "echo" }),
+    makeTestTool({ name: "dangerous" }),
+    makeTestTool({ name: "secret", execute: (input) => Effect.sync(() => ranSecret.push(input)) }),
+    makeTestTool({ name: "needs_token", requiredContext: [{ field: "token" }] }),
+    makeTestTool({ name: "shell", requiresSandbox: true })
+  ]))
   ;({ secret } = await gateway.createKey({
     tools: ["echo", "dangerous", "needs_token", "shell", "dict__*"],
     approve: ["dangerous"]
   }))
   client = new Anthropic({ baseURL: gateway.url, apiKey: secret, maxRetries: 0 })
 }, 30_000)
-afterAll(async () => {
-  await gateway?.close()
-  await dict?.close()
-  await stray?.close()
-})
+afterAll(() => close?.())
 
 const BETA = "mcp-client-2025-04-04"
 // Anthropic's type requires a url; parley's own tools take none.

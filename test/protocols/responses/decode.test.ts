@@ -20,7 +20,24 @@ describe("decodeResponsesRequest", () => {
       [body({ background: true }), `"background" is not supported: background responses come with stored`],
       [body({ mystery: 1 }), `"mystery" is not a known field`],
       [body({ temperature: 3 }), `"temperature" must be a number from 0 to 2`],
-      [body({ tools: [{ type: "mcp", server_label: "parley" }] }), `"tools[0]" is a hosted MCP tool`],
+      [
+        body({ tools: [{ type: "mcp", server_label: "docs", authorization: "tok" }] }),
+        `"tools[0].authorization" is not taken`
+      ],
+      [
+        body({ tools: [{ type: "mcp", server_label: "docs", allowed_tools: { read_only: true } }] }),
+        `"tools[0].allowed_tools.read_only" is not taken`
+      ],
+      [
+        body({ tools: [{ type: "mcp", server_label: "docs" }, { type: "mcp", server_label: "docs" }] }),
+        `"tools[1].server_label" repeats the label "docs"`
+      ],
+      [
+        body({
+          input: [{ type: "mcp_approval_request", id: "apr_1", server_label: "parley", name: "x", arguments: "{}" }]
+        }),
+        `"input[0].id" is not the id of an mcp_approval_request parley sent`
+      ],
       [body({ input: [call] }), `"input[0]" (call_id "c1") has no function_call_output`],
       [body({ input: [call, user] }), `"input[0]" (call_id "c1") has no function_call_output`],
       [
@@ -39,7 +56,7 @@ describe("decodeResponsesRequest", () => {
       [body({ input: [{ type: "item_reference", id: "msg_1" }] }), `"input[0]" is a item_reference item`],
       [
         body({ input: [{ type: "mcp_approval_response", approval_request_id: "a", approve: true }] }),
-        `"input[0]" is an mcp_approval_response, which comes with hosted MCP tools`
+        `"input[0]" answers approval_request_id "a", which no mcp_approval_request before it made`
       ],
       [
         body({ input: [{ role: "user", content: [{ type: "input_file", file_id: "f" }] }] }),

@@ -75,12 +75,22 @@ const FunctionTool = Schema.Struct({
   strict: Schema.Boolean
 })
 const HostedTool = Schema.Struct({ type: Schema.Literals(["web_search", "web_search_preview", "file_search"]) })
+// parley's own tools as a hosted MCP tool: a label every key resolves (docs/DESIGN.md §14).
+const ParleyMcpTool = Schema.Struct({
+  type: Schema.Literal("mcp"),
+  server_label: Schema.Literal("parley"),
+  require_approval: Schema.optionalKey(Schema.Literals(["always", "never"]))
+})
+
+// A label asked twice is a 400: a valid body asks for parley's tools at most once.
+const oneLabelEach = <T extends { readonly type: string }>(tools: ReadonlyArray<T> | undefined) =>
+  tools?.filter((tool, index) => tool.type !== "mcp" || tools.findIndex((each) => each.type === "mcp") === index)
 
 const Options = Schema.Struct({
   model: ModelId,
   instructions: Schema.optionalKey(Schema.String),
   stream: Schema.optionalKey(Schema.Boolean),
-  tools: Schema.optionalKey(Schema.Array(Schema.Union([FunctionTool, HostedTool]))),
+  tools: Schema.optionalKey(Schema.Array(Schema.Union([FunctionTool, HostedTool, ParleyMcpTool]))),
   tool_choice: Schema.optionalKey(Schema.Literals(["auto", "none", "required"])),
   parallel_tool_calls: Schema.optionalKey(Schema.Boolean),
   temperature: Schema.optionalKey(Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 2 }))),
@@ -117,6 +127,8 @@ export const validBodies = Arbitrary.all({
   text: Arbitrary.schema(Schema.optionalKey(Schema.String))
 }).pipe(
   Arbitrary.map(({ items, last, options, text }) =>
-    JSON.parse(JSON.stringify({ ...options, input: text ?? [...itemsOf(items), last] }))
+    JSON.parse(
+      JSON.stringify({ ...options, tools: oneLabelEach(options.tools), input: text ?? [...itemsOf(items), last] })
+    )
   )
 )

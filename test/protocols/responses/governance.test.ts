@@ -89,18 +89,6 @@ describe("the same governance as /api/v1/chat on /v1/responses (issue 21 part 6)
     expect(told.content).toContain("approvalRequired")
   })
 
-  it("answers hosted MCP tools and approval responses 400 until they are done, naming the place", async () => {
-    const mcp = await postJson(url(), { ...body, tools: [{ type: "mcp", server_label: "parley" }] }, bearer(secret))
-    expect(mcp.status).toBe(400)
-    expect(await mcp.json()).toMatchObject({ error: { param: "tools[0]", type: "invalid_request_error" } })
-    const approval = await postJson(url(), {
-      ...body,
-      input: [{ type: "mcp_approval_response", approval_request_id: "mcpr_1", approve: true }]
-    }, bearer(secret))
-    expect(approval.status).toBe(400)
-    expect((await approval.json()).error.message).toContain("comes with hosted MCP tools")
-  })
-
   it("records the ledger row with protocol responses", async () => {
     const { id, secret: own } = await gateway.createKey()
     gateway.upstream.enqueue({ type: "text", text: "ok", usage: { promptTokens: 5, completionTokens: 1 } })
