@@ -40,7 +40,7 @@ export class Agent extends Context.Service<Agent, {
    */
   readonly run: (
     run: AgentRun,
-    sink: Required<RunSink>,
+    sink: RunSink & Required<Pick<RunSink, "emit" | "failed">>,
     pace?: ClientPace
   ) => Effect.Effect<RunSummary, RunFailure>
   /** The same run with its chunks gathered in memory, for an answer sent in one piece. */
@@ -55,8 +55,15 @@ export class Agent extends Context.Service<Agent, {
         collect: (run) =>
           Effect.suspend(() => {
             const chunks: Array<UIMessageChunk> = []
+            // Where the current step's parts begin: a `reset-step` drops them, as a client would.
+            let stepParts = 0
+            const emit = (chunk: UIMessageChunk) => {
+              if (chunk.type === "reset-step") return void (chunks.length = stepParts)
+              chunks.push(chunk)
+              if (chunk.type === "start-step") stepParts = chunks.length
+            }
             return Effect.map(
-              runAgent(run, { emit: (chunk) => void chunks.push(chunk) }, fetch, inOnePiece),
+              runAgent(run, { emit, resetsStep: true }, fetch, inOnePiece),
               (summary) => ({ chunks, summary })
             )
           })

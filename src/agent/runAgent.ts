@@ -6,7 +6,6 @@ import type { ClientFetch } from "../tools/outbound/fetchForClient.ts"
 import type { AgentRun } from "./AgentRun.ts"
 import { type ClientPace, keepsUp, untilCaughtUp } from "./ClientPace.ts"
 import { conversation, initialPrompt, plainStart, type PromptTarget, stepMessages } from "./history.ts"
-import { streamModelCall } from "./modelCall.ts"
 import type { UnfetchablePart } from "./partDownloads.ts"
 import { resumeApprovals } from "./resumeApprovals.ts"
 import type { RunSink } from "./RunSink.ts"
@@ -14,6 +13,7 @@ import { RunState } from "./RunState.ts"
 import type { RunSummary } from "./RunSummary.ts"
 import { runTools, type ToolOutcome } from "./runTools.ts"
 import { meteredTokens, nextStepFits } from "./stepBudget.ts"
+import { streamStep } from "./stepCall.ts"
 import { StepTranslator } from "./StepTranslator.ts"
 import { withinTimeLimit } from "./timeLimit.ts"
 import type { ValidToolCall } from "./toolInput.ts"
@@ -56,13 +56,26 @@ const runSteps = Effect.fnUntraced(function*(
   pace: ClientPace
 ) {
   let prompt = firstPrompt
+  const firstChunkTimeoutMs = run.route?.firstChunkTimeoutMs
+  let targets = run.route?.targets ??
+    [{ id: run.meter?.model ?? `${run.provider}/${run.model.modelId}`, provider: run.provider, model: run.model }]
   for (let step = 1;; step++) {
     // The next step waits for a client that is behind, as its model answer would.
     yield* untilCaughtUp(pace)
-    const translator = new StepTranslator(state, tools, run.approval)
     const tokensBefore = run.budget === undefined ? 0 : meteredTokens(run.meter)
     run.meter?.startStep()
-    yield* streamModelCall(run.model, run.provider, callOptions(run, tools, prompt, step), state, translator, pace)
+    const options = callOptions(run, tools, prompt, step)
+    const newTranslator = () => new StepTranslator(state, tools, run.approval)
+    const { served, translator } = yield* streamStep(
+      { targets, firstChunkTimeoutMs },
+      options,
+      state,
+      newTranslator,
+      pace,
+      run.meter
+    )
+    // The target that answered takes the next steps first: the ones before it just failed.
+    if (served > 0) targets = [targets[served]!, ...targets.toSpliced(served, 1)]
 
     const calls = translator.calls.filter((call) => call.providerExecuted !== true && call.client !== true)
     const outcomes = new Map<string, ToolOutcome>()
@@ -145,7 +158,7 @@ export const runAgent = (
   pace: ClientPace = keepsUp
 ): Effect.Effect<RunSummary, ProviderFailure | InvalidHistory | UnfetchablePart> =>
   Effect.suspend(() => {
-    const state = new RunState(sink.emit, run.meter, run.resume?.messageId)
+    const state = new RunState(sink.emit, run.meter, run.resume?.messageId, sink.resetsStep === true)
     const tools = makeToolSet(run.tools, run.clientTools)
     const ran = runToEnd(run, state, tools, fetch, pace)
     const answered = sink.failed === undefined ? ran : endingStream(state, ran, sink.failed)

@@ -10,6 +10,7 @@ import {
   type ProviderEntry
 } from "./ProviderConfig.ts"
 import { azureResourceName, conventionalKey, keyVariableOf } from "./providerKeys.ts"
+import { decodeRouteEntries, reindexed, type RouteEntryAt, splitRoutes } from "./RouteConfig.ts"
 
 export const DEFAULT_CONFIG_FILE = "parley.config.json"
 
@@ -29,6 +30,8 @@ const decodeContent = Schema.decodeUnknownEffect(ConfigFileContent, { onExcessPr
 export interface ConfigFileSettings {
   readonly providers: ReadonlyArray<ProviderConfig>
   readonly mcpServers: ReadonlyArray<McpServerConfig>
+  /** `type: "route"` entries, checked against every provider once the environment's are known too. */
+  readonly routes: ReadonlyArray<RouteEntryAt>
 }
 
 /**
@@ -54,9 +57,20 @@ export const loadConfigFile = Effect.fn("loadConfigFile")(
       try: (): unknown => JSON.parse(text),
       catch: (error) => invalid([`not valid JSON (${error instanceof Error ? error.message : String(error)})`])
     })
-    const content = yield* decodeContent(json).pipe(
-      Effect.mapError((error) => invalid(schemaIssueLines(error.message)))
-    )
+    const split = splitRoutes(json)
+    const lines = (message: string, fileIndex: ReadonlyArray<number>) =>
+      schemaIssueLines(message).map((line) => reindexed(line, fileIndex))
+    const [decoded, routes] = yield* Effect.all([
+      Effect.result(decodeContent(split.json)),
+      Effect.result(decodeRouteEntries({ providers: split.routes }))
+    ])
+    if (Result.isFailure(decoded) || Result.isFailure(routes)) {
+      return yield* invalid([
+        ...(Result.isFailure(decoded) ? lines(decoded.failure.message, split.otherIndex) : []),
+        ...(Result.isFailure(routes) ? lines(routes.failure.message, split.routeIndex) : [])
+      ])
+    }
+    const content = decoded.success
 
     const problems: Array<string> = []
     const seen = new Set<string>()
@@ -120,7 +134,14 @@ export const loadConfigFile = Effect.fn("loadConfigFile")(
       serverIds.add(entry.id)
     }
     if (problems.length > 0) return yield* invalid(problems)
-    return { providers, mcpServers: (content.mcpServers ?? []).map(toMcpServerConfig) }
+    return {
+      providers,
+      mcpServers: (content.mcpServers ?? []).map(toMcpServerConfig),
+      routes: routes.success.providers.map((entry, index) => ({
+        at: `${path}: providers[${split.routeIndex[index]}]`,
+        entry
+      }))
+    }
   }
 )
 
