@@ -115,9 +115,10 @@ export const resolveRoutes = (
       const before = problems.length
       for (const [t, target] of model.targets.entries()) {
         const provider = target.model.split("/", 1)[0]!
-        if (routeIds.has(provider)) {
+        if (models.has(target.model)) continue
+        if (routeIds.has(provider) && !providerIds.has(provider)) {
           problems.push(`${where}.targets[${t}].model: "${target.model}" is a route; a route targets providers' models`)
-        } else if (!models.has(target.model)) {
+        } else {
           problems.push(
             `${where}.targets[${t}].model: unknown model "${target.model}" (give <provider>/<model> of a configured provider)`
           )
