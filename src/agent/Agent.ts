@@ -1,7 +1,8 @@
 import type { UIMessageChunk } from "ai"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { AppConfig } from "../config/AppConfig.ts"
 import type { InvalidHistory } from "../domain/requestErrors.ts"
+import { ProviderCooldowns } from "../models/ProviderCooldowns.ts"
 import type { ProviderFailure } from "../models/ProviderFailure.ts"
 import { configuredClientFetch } from "../tools/outbound/fetchForClient.ts"
 import type { AgentRun } from "./AgentRun.ts"
@@ -49,9 +50,12 @@ export class Agent extends Context.Service<Agent, {
   static readonly layer = Layer.effect(
     Agent,
     Effect.gen(function*() {
-      const fetch = configuredClientFetch(yield* AppConfig)
+      const env = {
+        fetch: configuredClientFetch(yield* AppConfig),
+        cooldowns: Option.getOrUndefined(yield* Effect.serviceOption(ProviderCooldowns))
+      }
       return Agent.of({
-        run: (run, sink, pace) => runAgent(run, sink, fetch, pace),
+        run: (run, sink, pace) => runAgent(run, sink, env, pace),
         collect: (run) =>
           Effect.suspend(() => {
             const chunks: Array<UIMessageChunk> = []
@@ -63,7 +67,7 @@ export class Agent extends Context.Service<Agent, {
               if (chunk.type === "start-step") stepParts = chunks.length
             }
             return Effect.map(
-              runAgent(run, { emit, resetsStep: true }, fetch, inOnePiece),
+              runAgent(run, { emit, resetsStep: true }, env, inOnePiece),
               (summary) => ({ chunks, summary })
             )
           })

@@ -1,6 +1,7 @@
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider"
 import { Effect } from "effect"
 import type { ModelTarget } from "../models/ModelRoute.ts"
+import type { ProviderCooldowns } from "../models/ProviderCooldowns.ts"
 import type { ProviderFailure } from "../models/ProviderFailure.ts"
 import type { ClientPace } from "./ClientPace.ts"
 import { type AttemptFailure, streamToTarget } from "./modelCall.ts"
@@ -27,8 +28,9 @@ const movesOn = (failed: AttemptFailure, state: RunState): boolean =>
  * target with its own retries (`streamToTarget`), the next one when it
  * fails in a way another provider may not. A step that broke off after
  * its first chunk is retried from scratch on a fresh translator after
- * `reset-step`. A model that is no route is its own one target. Gives the
- * translator that took the answer and the index of the target that served.
+ * `reset-step`. A model that is no route is its own one target. A route's
+ * providers that keep failing are tried last (`ProviderCooldowns`). Gives
+ * the translator that took the answer and the target that served.
  */
 export const streamStep = (
   step: StepTargets,
@@ -36,20 +38,32 @@ export const streamStep = (
   state: RunState,
   newTranslator: () => StepTranslator,
   pace: ClientPace,
-  meter: RunMeter | undefined
-): Effect.Effect<{ readonly translator: StepTranslator; readonly served: number }, ProviderFailure> =>
-  Effect.suspend(() => {
-    const last = step.targets.length - 1
+  meter: RunMeter | undefined,
+  cooldowns: ProviderCooldowns["Service"] | undefined
+): Effect.Effect<{ readonly translator: StepTranslator; readonly served: ModelTarget }, ProviderFailure> =>
+  Effect.gen(function*() {
+    // A model that is no route has nowhere else to go: no cooldown is kept for it.
+    const cooling = cooldowns === undefined || step.targets.length < 2 ? undefined : cooldowns
+    const ordered = cooling === undefined
+      ? { targets: step.targets, failing: new Set<string>() }
+      : yield* cooling.order(step.targets)
+    const { targets } = ordered
+    const last = targets.length - 1
     const from = (
       index: number,
       translator: StepTranslator
-    ): Effect.Effect<{ readonly translator: StepTranslator; readonly served: number }, AttemptFailure> =>
-      streamToTarget(step.targets[index]!, options, state, translator, pace, {
+    ): Effect.Effect<{ readonly translator: StepTranslator; readonly served: ModelTarget }, AttemptFailure> =>
+      streamToTarget(targets[index]!, options, state, translator, pace, {
         meter,
         // The last target is waited for as long as its provider's timeouts allow: no one else would answer.
         firstChunkMs: index < last ? step.firstChunkTimeoutMs : undefined
       }).pipe(
-        Effect.as({ translator, served: index }),
+        Effect.as({ translator, served: targets[index]! }),
+        Effect.tapError((failed) =>
+          cooling === undefined || failed.failure._tag !== "ProviderUnavailable"
+            ? Effect.void
+            : cooling.failed(targets[index]!.provider)
+        ),
         Effect.catch((failed) => {
           if (index === last || !movesOn(failed, state)) return Effect.fail(failed)
           if (!failed.begun) return from(index + 1, translator)
@@ -57,5 +71,9 @@ export const streamStep = (
           return from(index + 1, newTranslator())
         })
       )
-    return Effect.mapError(from(0, newTranslator()), (failed) => failed.failure)
+    const done = yield* Effect.mapError(from(0, newTranslator()), (failed) => failed.failure)
+    if (cooling !== undefined && ordered.failing.has(done.served.provider)) {
+      yield* cooling.answered(done.served.provider)
+    }
+    return done
   })

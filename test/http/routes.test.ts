@@ -2,10 +2,11 @@ import { assert, describe, it } from "@effect/vitest"
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base"
 import type { UIMessage } from "ai"
 import { Effect, Redacted, Schema } from "effect"
-import { afterAll, beforeAll, expect } from "vitest"
+import { afterAll, beforeAll, beforeEach, expect } from "vitest"
 import type { RouteConfig } from "../../src/config/AppConfig.ts"
 import { startUpstream } from "../../src/demo/upstream/server.ts"
 import type { Reply, Upstream } from "../../src/demo/upstream/types.ts"
+import { ProviderCooldowns } from "../../src/models/ProviderCooldowns.ts"
 import { chatThroughAiSdk } from "../support/chatClient.ts"
 import { startGateway, type TestGateway, UPSTREAM_API_KEY } from "../support/gateway.ts"
 import { bearer, chatBody, postJson } from "../support/http.ts"
@@ -48,6 +49,12 @@ beforeAll(async () => {
   })
   ;({ secret } = await gateway.createKey())
 })
+// Each case starts with no provider cooling down (routeCooldowns.test.ts is about them).
+const noCooldowns = () => {
+  const cooldowns = gateway.service(ProviderCooldowns)
+  return Effect.runPromise(Effect.andThen(cooldowns.answered("test"), cooldowns.answered("alt")))
+}
+beforeEach(noCooldowns)
 afterAll(async () => {
   await gateway.close()
   await alt.close()
@@ -74,6 +81,7 @@ const textOf = (message: UIMessage | undefined) =>
 describe("routes (docs/DESIGN.md §15)", () => {
   it("a target that refuses with 429 or 500, after its own retries, leaves the answer to the next", async () => {
     for (const status of [429, 500]) {
+      await noCooldowns()
       const before = counts()
       // Retry-After 0: the target's retries (as every model call's) go at once.
       const refusal: Reply = { type: "error", status, retryAfter: 0 }
@@ -115,6 +123,7 @@ describe("routes (docs/DESIGN.md §15)", () => {
     [Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 6 }))],
     ([cut]) =>
       Effect.promise(async () => {
+        await noCooldowns()
         const before = counts()
         gateway.upstream.enqueue({ type: "broken", afterChunks: cut })
         alt.enqueue({ type: "text", text: "the whole second answer", usage: { promptTokens: 7, completionTokens: 5 } })
