@@ -15,6 +15,14 @@ const counterOf = (provider: string) => `cooldown:${provider}`
 export const cooledUntil = (failures: number, at: number): number =>
   at + Math.min(BASE_MS * 2 ** (failures - 1), MAX_MS)
 
+/** A provider's cooldown: `until` is null when it is not skipped (any more). */
+export interface CooldownState {
+  readonly provider: string
+  readonly failures: number
+  /** Epoch ms. */
+  readonly until: number | null
+}
+
 /**
  * Providers that keep failing a route's requests are skipped for a while
  * (docs/DESIGN.md §15): each failure that moved a request to the next target
@@ -33,6 +41,8 @@ export class ProviderCooldowns extends Context.Service<ProviderCooldowns, {
   ) => Effect.Effect<{ readonly targets: ReadonlyArray<ModelTarget>; readonly failing: ReadonlySet<string> }>
   readonly failed: (provider: string) => Effect.Effect<void>
   readonly answered: (provider: string) => Effect.Effect<void>
+  /** Each of `providers` as every instance sees it now: its failures in a row and until when it is skipped. */
+  readonly states: (providers: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<CooldownState>>
 }>()("parley/models/ProviderCooldowns") {
   static readonly make = Effect.gen(function*() {
     const counters = yield* FailureCounters
@@ -57,7 +67,22 @@ export class ProviderCooldowns extends Context.Service<ProviderCooldowns, {
         }),
       failed: (provider) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) => counters.add([counterOf(provider)], FORGET_AFTER_MS, now)),
-      answered: (provider) => counters.clear([counterOf(provider)])
+      answered: (provider) => counters.clear([counterOf(provider)]),
+      states: (providers) =>
+        Effect.gen(function*() {
+          if (providers.length === 0) return []
+          const now = yield* Clock.currentTimeMillis
+          const held = yield* counters.latest(providers.map(counterOf), FORGET_AFTER_MS, now)
+          return providers.map((provider) => {
+            const count = held.get(counterOf(provider))
+            const until = count === undefined ? undefined : cooledUntil(count.failures, count.at)
+            return {
+              provider,
+              failures: count?.failures ?? 0,
+              until: until !== undefined && until > now ? until : null
+            }
+          })
+        })
     })
   })
 

@@ -34,6 +34,7 @@ const cooldownSuite = (name: string, shared: () => { databaseUrl?: string; redis
       const start = () =>
         startGateway({
           ...(databaseUrl === undefined ? {} : { databaseUrl }),
+          observability: { metricsPublic: true },
           providers: [{
             id: badId,
             type: "openai-compatible",
