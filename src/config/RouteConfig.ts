@@ -54,7 +54,8 @@ const UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000 }
 /** `5s`, `800ms`, `1.5m` in ms; undefined when it is not one. */
 export const durationMs = (text: string): number | undefined => {
   const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m)$/.exec(text.trim())
-  const ms = match === null ? undefined : Number(match[1]) * UNITS[match[2]!]!
+  // Whole milliseconds: the timer's unit, and what the admin API shows.
+  const ms = match === null ? undefined : Math.round(Number(match[1]) * UNITS[match[2]!]!)
   return ms === undefined || ms <= 0 ? undefined : ms
 }
 

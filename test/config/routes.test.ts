@@ -105,6 +105,7 @@ describe("route providers (docs/DESIGN.md §15)", () => {
     assert.strictEqual(durationMs("5s"), 5000)
     assert.strictEqual(durationMs("800ms"), 800)
     assert.strictEqual(durationMs("1.5m"), 90_000)
-    for (const bad of ["5", "0s", "-1s", "5h", "s", ""]) assert.strictEqual(durationMs(bad), undefined, bad)
+    assert.strictEqual(durationMs("1.0004s"), 1000)
+    for (const bad of ["5", "0s", "0.2ms", "-1s", "5h", "s", ""]) assert.strictEqual(durationMs(bad), undefined, bad)
   })
 })

@@ -11,6 +11,7 @@ import { describeRedis, redisUrl } from "../store/redis.ts"
 import { startGateway, type TestGateway, UPSTREAM_API_KEY } from "../support/gateway.ts"
 import { bearer, chatBody, postJson } from "../support/http.ts"
 
+const ADMIN_TOKEN = "operator-token-for-cooldowns"
 const refusing: Reply = { type: "error", status: 503, retryAfter: 0 }
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -49,6 +50,7 @@ const cooldownSuite = (name: string, shared: () => { databaseUrl?: string; redis
               strategy: "fallback",
               targets: [{ model: `${badId}/m1`, weight: 1 }, { model: "test/m1", weight: 1 }]
             }],
+            adminToken: Redacted.make(ADMIN_TOKEN),
             ...(redis === undefined ? {} : { redisUrl: Redacted.make(redis) })
           }
         })
