@@ -1,7 +1,8 @@
 import type { UIMessageChunk } from "ai"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { AppConfig } from "../config/AppConfig.ts"
 import type { InvalidHistory } from "../domain/requestErrors.ts"
+import { ProviderCooldowns } from "../models/ProviderCooldowns.ts"
 import type { ProviderFailure } from "../models/ProviderFailure.ts"
 import { configuredClientFetch } from "../tools/outbound/fetchForClient.ts"
 import type { AgentRun } from "./AgentRun.ts"
@@ -40,7 +41,7 @@ export class Agent extends Context.Service<Agent, {
    */
   readonly run: (
     run: AgentRun,
-    sink: Required<RunSink>,
+    sink: RunSink & Required<Pick<RunSink, "emit" | "failed">>,
     pace?: ClientPace
   ) => Effect.Effect<RunSummary, RunFailure>
   /** The same run with its chunks gathered in memory, for an answer sent in one piece. */
@@ -49,14 +50,24 @@ export class Agent extends Context.Service<Agent, {
   static readonly layer = Layer.effect(
     Agent,
     Effect.gen(function*() {
-      const fetch = configuredClientFetch(yield* AppConfig)
+      const env = {
+        fetch: configuredClientFetch(yield* AppConfig),
+        cooldowns: Option.getOrUndefined(yield* Effect.serviceOption(ProviderCooldowns))
+      }
       return Agent.of({
-        run: (run, sink, pace) => runAgent(run, sink, fetch, pace),
+        run: (run, sink, pace) => runAgent(run, sink, env, pace),
         collect: (run) =>
           Effect.suspend(() => {
             const chunks: Array<UIMessageChunk> = []
+            // Where the current step's parts begin: a `reset-step` drops them, as a client would.
+            let stepParts = 0
+            const emit = (chunk: UIMessageChunk) => {
+              if (chunk.type === "reset-step") return void (chunks.length = stepParts)
+              chunks.push(chunk)
+              if (chunk.type === "start-step") stepParts = chunks.length
+            }
             return Effect.map(
-              runAgent(run, { emit: (chunk) => void chunks.push(chunk) }, fetch, inOnePiece),
+              runAgent(run, { emit, resetsStep: true }, env, inOnePiece),
               (summary) => ({ chunks, summary })
             )
           })

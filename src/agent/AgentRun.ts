@@ -8,6 +8,7 @@ import type { UIMessage } from "ai"
 import type { Duration } from "effect"
 import type { ApiKey } from "../domain/ApiKey.ts"
 import type { RunBudget } from "../governance/RunBudget.ts"
+import type { ModelTarget } from "../models/ModelRoute.ts"
 import type { Tool } from "../tools/Tool.ts"
 import type { RunMeter } from "./RunMeter.ts"
 
@@ -76,6 +77,14 @@ export interface AgentRun {
   readonly model: LanguageModelV4
   /** Names the provider in errors. */
   readonly provider: string
+  /**
+   * A route's targets in the order this run tries them (the first is `model`), and how long each but the last
+   * may take to its first part (docs/DESIGN.md §15); absent: `model` alone.
+   */
+  readonly route?: {
+    readonly targets: ReadonlyArray<ModelTarget>
+    readonly firstChunkTimeoutMs?: number | undefined
+  } | undefined
   readonly system: string
   /** The conversation in UIMessage form, already normalized and pruned. */
   readonly messages: ReadonlyArray<UIMessage>

@@ -14,6 +14,10 @@ import { UsageTotals } from "./usage.ts"
 export class RunMeter {
   /** The catalog id of the run's model (`provider/model`). */
   readonly model: string
+  /** The provider model of the call under way: a route's target, else `model`; its usage is priced as it. */
+  private current: string
+  private answering: string | undefined = undefined
+  private attemptCount = 0
   private stepCount = 0
   private readonly all = new UsageTotals()
   private readonly byModel = new Map<string, UsageTotals>()
@@ -21,6 +25,28 @@ export class RunMeter {
 
   constructor(model: string) {
     this.model = model
+    this.current = model
+  }
+
+  /** A model call is sent to `target` (a first try, a retry, or a route's next target). */
+  attempting(target: string): void {
+    this.attemptCount++
+    this.current = target
+  }
+
+  /** The call under way began its answer: its target is the one serving the request, until another does. */
+  answered(): void {
+    this.answering = this.current
+  }
+
+  /** The provider model that served the last answer begun (docs/DESIGN.md §15); undefined before any. */
+  get target(): string | undefined {
+    return this.answering
+  }
+
+  /** Model calls sent, retries and a route's other targets included. */
+  get attempts(): number {
+    return this.attemptCount
   }
 
   /** The agent is about to call its model. */
@@ -31,7 +57,7 @@ export class RunMeter {
   /** What one of the agent's model calls used. */
   stepUsage(usage: LanguageModelV4Usage): void {
     this.all.add(usage)
-    this.totalsOf(this.model).add(usage)
+    this.totalsOf(this.current).add(usage)
   }
 
   /** A tool's own model call (the tools' `UsageSink`). */

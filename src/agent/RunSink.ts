@@ -11,4 +11,12 @@ export interface RunSink {
    * `finish` chunk. Absent (an answer sent in one piece), the run fails.
    */
   readonly failed?: ((failure: ProviderFailure) => void) | undefined
+  /**
+   * The sink takes a `reset-step` chunk: what it was given of the step so far
+   * is dropped (the `ui` protocol's client drops the step's parts; an answer
+   * sent in one piece never sent them), so a step that broke off can be
+   * retried on a route's next target (docs/DESIGN.md §15). Absent: a step is
+   * retried only before its first chunk.
+   */
+  readonly resetsStep?: boolean | undefined
 }

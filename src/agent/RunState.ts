@@ -41,15 +41,18 @@ export class RunState {
   private readonly pendingOutputs = new Map<string, ProviderMetadata>()
   private readonly emit: Emit
   private readonly meter: RunMeter | undefined
+  /** Whoever takes the chunks takes `reset-step` (`RunSink.resetsStep`). */
+  readonly resetsStep: boolean
 
   /**
    * `meter`: where the run counts its usage (the ledger's); `messageId`: the
    * assistant message the run continues (docs/DESIGN.md §10); default a new one.
    */
-  constructor(emit: Emit, meter?: RunMeter, messageId: string = generateId()) {
+  constructor(emit: Emit, meter?: RunMeter, messageId: string = generateId(), resetsStep = false) {
     this.emit = emit
     this.meter = meter
     this.messageId = messageId
+    this.resetsStep = resetsStep
   }
 
   /** Whether any chunk was sent; until then a failure is a plain HTTP error. */
@@ -64,10 +67,25 @@ export class RunState {
     this.emit({ type: "start", messageId: this.messageId })
   }
 
+  /** The step's first part; a step retried after `resetStep` keeps its `start-step`, as the client does. */
   beginStep(): void {
     this.begin()
+    if (this.stepOpen) return
     this.stepOpen = true
     this.emit({ type: "start-step" })
+  }
+
+  /**
+   * The step's model call broke off and another target answers it instead
+   * (docs/DESIGN.md §15): its parts are dropped here and by the client,
+   * which `reset-step` tells to remove what it received since `start-step`.
+   * Usage the broken call reported stays counted: it was spent.
+   */
+  resetStep(): void {
+    this.blocks.closeAll()
+    this.partialCalls.clear()
+    this.pendingOutputs.clear()
+    this.emit({ type: "reset-step" })
   }
 
   endStep(): void {

@@ -1,11 +1,19 @@
-import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart } from "@ai-sdk/provider"
+import type { LanguageModelV4, LanguageModelV4CallOptions } from "@ai-sdk/provider"
 import { Effect } from "effect"
+import type { ModelTarget } from "../models/ModelRoute.ts"
 import { openPartStream, type PartStreaming, streamsParts } from "../models/PartStreaming.ts"
-import { type ProviderFailure, retryAfterOf, toProviderFailure } from "../models/ProviderFailure.ts"
+import {
+  type ProviderFailure,
+  ProviderUnavailable,
+  retryAfterOf,
+  toProviderFailure
+} from "../models/ProviderFailure.ts"
 import { type RetryPolicy, retrySchedule, type RetryVerdict } from "../net/retry.ts"
 import { observeModelCall } from "../observability/observeModelCall.ts"
 import type { ClientPace } from "./ClientPace.ts"
+import type { RunMeter } from "./RunMeter.ts"
 import type { RunState } from "./RunState.ts"
+import { StepFeed } from "./StepFeed.ts"
 import type { StepTranslator } from "./StepTranslator.ts"
 
 /** Transient failures (network, 429, 5xx) are retried twice, 1 s then 2 s, or after a Retry-After up to 10 s. */
@@ -21,52 +29,6 @@ class NoOutput extends Error {
   override readonly name = "NoOutput"
   constructor() {
     super("the model stream ended without any output")
-  }
-}
-
-// Parts that carry the answer; before the first one nothing is sent, so a failure stays retryable.
-const isAnswer = (part: LanguageModelV4StreamPart): boolean =>
-  part.type !== "stream-start" && part.type !== "response-metadata" && part.type !== "raw" &&
-  part.type !== "ping" && part.type !== "error"
-
-/**
- * Where one attempt's parts go. They are held back until the first part of
- * the answer, then the step begins and every part goes through the
- * translator. An error part is recorded as the attempt's failure and stops
- * the reading; `begun` tells whether the failure is still retryable.
- */
-class StepFeed {
-  begun = false
-  /** Why the attempt failed, once it has; nothing is taken after it. */
-  failure: { readonly error: unknown } | undefined = undefined
-  /** Stops the reading; set by whoever reads. */
-  stop: () => void = () => undefined
-  /** For logs, metrics and traces: when the answer began, and the `finish` part. */
-  firstPartAt: number | undefined = undefined
-  finish: Extract<LanguageModelV4StreamPart, { type: "finish" }> | undefined = undefined
-  private readonly early: Array<LanguageModelV4StreamPart> = []
-  private readonly state: RunState
-  private readonly translator: StepTranslator
-
-  constructor(state: RunState, translator: StepTranslator) {
-    this.state = state
-    this.translator = translator
-  }
-
-  readonly push = (part: LanguageModelV4StreamPart): void => {
-    if (this.failure !== undefined) return
-    if (part.type === "finish") this.finish = part
-    if (part.type === "error") {
-      this.failure = { error: part.error }
-      return this.stop()
-    }
-    if (this.begun) return this.translator.push(part)
-    this.early.push(part)
-    if (!isAnswer(part)) return
-    this.begun = true
-    this.firstPartAt = performance.now()
-    this.state.beginStep()
-    for (const early of this.early) this.translator.push(early)
   }
 }
 
@@ -128,39 +90,56 @@ const readParts = async (
   })
 }
 
+const SLOW = new Error("no part of the answer came within the first-chunk timeout")
+
 /**
  * One model call, read to its end or to its failure: the feed says which,
  * and whether the step had begun. It never rejects. Aborting `signal`
- * aborts the request and stops the reading.
+ * aborts the request and stops the reading; so does `firstChunkMs` passing
+ * before the answer's first part.
  */
 const attempt = async (
   model: LanguageModelV4,
   options: LanguageModelV4CallOptions,
   feed: StepFeed,
   pace: ClientPace,
-  signal: AbortSignal
+  signal: AbortSignal,
+  firstChunkMs: number | undefined
 ): Promise<StepFeed> => {
-  const call = { ...options, abortSignal: signal }
+  const slow = firstChunkMs === undefined ? undefined : new AbortController()
+  const callSignal = slow === undefined ? signal : AbortSignal.any([signal, slow.signal])
+  const timer = slow === undefined ? undefined : setTimeout(() => {
+    if (feed.begun || feed.failure !== undefined) return
+    feed.slow = true
+    feed.failure = { error: SLOW }
+    slow.abort(SLOW)
+    feed.stop()
+  }, firstChunkMs)
+  const call = { ...options, abortSignal: callSignal }
   try {
-    await (streamsParts(model) ? readParts(model, call, feed, pace) : readStream(model, call, feed, pace, signal))
+    await (streamsParts(model) ? readParts(model, call, feed, pace) : readStream(model, call, feed, pace, callSignal))
   } catch (error) {
     // Stopping after an error part rejects the read; the error part is the failure.
     feed.failure ??= { error }
+  } finally {
+    clearTimeout(timer)
   }
   if (feed.failure === undefined && !feed.begun && !signal.aborted) feed.failure = { error: new NoOutput() }
   return feed
 }
 
-/** A failed attempt, as the retry schedule weighs it. */
-interface AttemptFailure {
+/** A failed attempt, as the retry schedule and a route weigh it. */
+export interface AttemptFailure {
   readonly failure: ProviderFailure
   /** The attempt's chunks reached the client: it cannot be taken back, so it is not retried. */
   readonly begun: boolean
+  /** It sent nothing within the route's first-chunk timeout: the next target is tried rather than it again. */
+  readonly slow: boolean
   readonly retryAfterMs: number | undefined
 }
 
 const verdictOf = (failed: AttemptFailure): RetryVerdict => ({
-  retryable: !failed.begun && failed.failure._tag === "ProviderUnavailable",
+  retryable: !failed.begun && !failed.slow && failed.failure._tag === "ProviderUnavailable",
   retryAfterMs: failed.retryAfterMs
 })
 
@@ -171,13 +150,20 @@ const oneAttempt = (
   options: LanguageModelV4CallOptions,
   feed: StepFeed,
   provider: string,
-  pace: ClientPace
+  pace: ClientPace,
+  firstChunkMs: number | undefined
 ) =>
-  Effect.promise((signal) => attempt(model, options, feed, pace, signal)).pipe(
+  Effect.promise((signal) => attempt(model, options, feed, pace, signal, firstChunkMs)).pipe(
     Effect.flatMap((fed) =>
       fed.failure === undefined ? Effect.void : Effect.fail<AttemptFailure>({
-        failure: toProviderFailure(provider, fed.failure.error),
+        failure: fed.slow
+          ? new ProviderUnavailable({
+            provider,
+            message: `${provider} sent no part of its answer within ${firstChunkMs! / 1000} s`
+          })
+          : toProviderFailure(provider, fed.failure.error),
         begun: fed.begun,
+        slow: fed.slow,
         retryAfterMs: retryAfterOf(fed.failure.error)
       })
     )
@@ -192,25 +178,38 @@ const reportOf = (feed: StepFeed, translator: StepTranslator) => ({
   output: () => translator.content
 })
 
+/** How a step's call goes to one target: the meter counting, and a first-chunk timeout when another target waits. */
+export interface TargetCall {
+  readonly meter: RunMeter | undefined
+  readonly firstChunkMs: number | undefined
+}
+
 /**
- * Streams one step's model call into `translator`, retrying transient
- * failures with backoff or a short Retry-After, never once the call has
- * streamed content; reading waits while the client is behind (`pace`).
- * Interruption aborts the request.
+ * Streams one step's model call to `target` into `translator`, retrying
+ * transient failures with backoff or a short Retry-After, never once the
+ * call has streamed content nor after a first-chunk timeout; reading waits
+ * while the client is behind (`pace`). Interruption aborts the request.
+ * Fails with the last attempt's failure, for a route to weigh.
  */
-export const streamModelCall = (
-  model: LanguageModelV4,
-  provider: string,
+export const streamToTarget = (
+  target: ModelTarget,
   options: LanguageModelV4CallOptions,
   state: RunState,
   translator: StepTranslator,
-  pace: ClientPace
-): Effect.Effect<void, ProviderFailure> =>
+  pace: ClientPace,
+  call: TargetCall
+): Effect.Effect<void, AttemptFailure> =>
   Effect.suspend(() => {
     let attempts = 0
     return Effect.suspend(() => {
-      const feed = new StepFeed(state, translator)
+      const feed = new StepFeed(state, translator, call.meter)
+      call.meter?.attempting(target.id)
+      const { model, provider } = target
       const facts = { provider, model: model.modelId, attempt: ++attempts, input: () => options.prompt }
-      return observeModelCall(facts, () => reportOf(feed, translator), oneAttempt(model, options, feed, provider, pace))
-    }).pipe(Effect.retry(retries), Effect.mapError((failed) => failed.failure))
+      return observeModelCall(
+        facts,
+        () => reportOf(feed, translator),
+        oneAttempt(model, options, feed, provider, pace, call.firstChunkMs)
+      )
+    }).pipe(Effect.retry(retries))
   })

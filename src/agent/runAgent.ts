@@ -1,12 +1,12 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from "@ai-sdk/provider"
 import { Effect, Option } from "effect"
 import type { InvalidHistory } from "../domain/requestErrors.ts"
+import type { ProviderCooldowns } from "../models/ProviderCooldowns.ts"
 import { type ProviderFailure, ProviderUnavailable } from "../models/ProviderFailure.ts"
 import type { ClientFetch } from "../tools/outbound/fetchForClient.ts"
 import type { AgentRun } from "./AgentRun.ts"
 import { type ClientPace, keepsUp, untilCaughtUp } from "./ClientPace.ts"
 import { conversation, initialPrompt, plainStart, type PromptTarget, stepMessages } from "./history.ts"
-import { streamModelCall } from "./modelCall.ts"
 import type { UnfetchablePart } from "./partDownloads.ts"
 import { resumeApprovals } from "./resumeApprovals.ts"
 import type { RunSink } from "./RunSink.ts"
@@ -14,6 +14,7 @@ import { RunState } from "./RunState.ts"
 import type { RunSummary } from "./RunSummary.ts"
 import { runTools, type ToolOutcome } from "./runTools.ts"
 import { meteredTokens, nextStepFits } from "./stepBudget.ts"
+import { streamStep } from "./stepCall.ts"
 import { StepTranslator } from "./StepTranslator.ts"
 import { withinTimeLimit } from "./timeLimit.ts"
 import type { ValidToolCall } from "./toolInput.ts"
@@ -22,6 +23,12 @@ import { makeToolSet, type ToolSet } from "./toolSet.ts"
 const TIMEOUT_ERROR_TEXT = "Error: the request time limit was reached before this tool call completed"
 const PROVIDER_FAILED_TEXT = "Error: the model's answer broke off before this tool call completed"
 const STOPPED_TEXT = "Error: the run was stopped before this tool call completed"
+
+/** What a run uses beyond itself: the outbound fetch for part URLs, and a route's shared cooldowns (absent: none). */
+export interface AgentEnv {
+  readonly fetch: ClientFetch
+  readonly cooldowns?: ProviderCooldowns["Service"] | undefined
+}
 
 /** How the steps ended when no limit of time cut them short. */
 type StepsEnd = "done" | "step-limit" | "approval-required" | "budget"
@@ -53,16 +60,31 @@ const runSteps = Effect.fnUntraced(function*(
   tools: ToolSet,
   target: PromptTarget,
   firstPrompt: LanguageModelV4Prompt,
-  pace: ClientPace
+  pace: ClientPace,
+  env: AgentEnv
 ) {
   let prompt = firstPrompt
+  const firstChunkTimeoutMs = run.route?.firstChunkTimeoutMs
+  let targets = run.route?.targets ??
+    [{ id: run.meter?.model ?? `${run.provider}/${run.model.modelId}`, provider: run.provider, model: run.model }]
   for (let step = 1;; step++) {
     // The next step waits for a client that is behind, as its model answer would.
     yield* untilCaughtUp(pace)
-    const translator = new StepTranslator(state, tools, run.approval)
     const tokensBefore = run.budget === undefined ? 0 : meteredTokens(run.meter)
     run.meter?.startStep()
-    yield* streamModelCall(run.model, run.provider, callOptions(run, tools, prompt, step), state, translator, pace)
+    const options = callOptions(run, tools, prompt, step)
+    const newTranslator = () => new StepTranslator(state, tools, run.approval)
+    const { served, translator } = yield* streamStep(
+      { targets, firstChunkTimeoutMs },
+      options,
+      state,
+      newTranslator,
+      pace,
+      run.meter,
+      env.cooldowns
+    )
+    // The target that answered takes the next steps first: the others just failed, or cool down.
+    if (served !== targets[0]) targets = [served, ...targets.filter((target) => target !== served)]
 
     const calls = translator.calls.filter((call) => call.providerExecuted !== true && call.client !== true)
     const outcomes = new Map<string, ToolOutcome>()
@@ -100,16 +122,17 @@ const runToEnd = Effect.fnUntraced(function*(
   run: AgentRun,
   state: RunState,
   tools: ToolSet,
-  fetch: ClientFetch,
+  env: AgentEnv,
   pace: ClientPace
 ) {
+  const { fetch } = env
   const ended = yield* Effect.gen(function*() {
     const plain = run.resume === undefined ? plainStart(run.model, run.system, run.messages, fetch) : undefined
-    if (plain !== undefined) return yield* runSteps(run, state, tools, plain.target, plain.prompt, pace)
+    if (plain !== undefined) return yield* runSteps(run, state, tools, plain.target, plain.prompt, pace, env)
     const history = yield* conversation(run.model, run.provider, run.messages, fetch, run.tools)
     const resumed = yield* resumeApprovals(run, state, tools, pace)
     const prompt = yield* initialPrompt(history.target, run.provider, run.system, history.messages.concat(resumed))
-    return yield* runSteps(run, state, tools, history.target, prompt, pace)
+    return yield* runSteps(run, state, tools, history.target, prompt, pace, env)
   }).pipe(withinTimeLimit(run.timeout))
 
   if (Option.isSome(ended)) return state.finish(ended.value === "done" ? undefined : ended.value)
@@ -128,7 +151,7 @@ const runToEnd = Effect.fnUntraced(function*(
  * Runs a conversation to its end, emitting UI message chunks, and returns
  * its summary. A limit ends the run as a structured interruption: the
  * chunks so far stay valid and the `finish` chunk says `finished: false`
- * with the reason. URLs in the conversation are fetched with `fetch`. A
+ * with the reason. URLs in the conversation are fetched with `env.fetch`. A
  * streamed run keeps to its client's `pace`. Given a sink that takes
  * failures (`failed`), a provider failure after the first chunk ends the stream too:
  * the open parts end, the sink is told the failure, and the `finish` chunk
@@ -141,13 +164,13 @@ const runToEnd = Effect.fnUntraced(function*(
 export const runAgent = (
   run: AgentRun,
   sink: RunSink,
-  fetch: ClientFetch,
+  env: AgentEnv,
   pace: ClientPace = keepsUp
 ): Effect.Effect<RunSummary, ProviderFailure | InvalidHistory | UnfetchablePart> =>
   Effect.suspend(() => {
-    const state = new RunState(sink.emit, run.meter, run.resume?.messageId)
+    const state = new RunState(sink.emit, run.meter, run.resume?.messageId, sink.resetsStep === true)
     const tools = makeToolSet(run.tools, run.clientTools)
-    const ran = runToEnd(run, state, tools, fetch, pace)
+    const ran = runToEnd(run, state, tools, env, pace)
     const answered = sink.failed === undefined ? ran : endingStream(state, ran, sink.failed)
     // What the tools kept for the run alone closes after its last chunk, however the run ended (the browser's
     // pages would hold a Chromium context for minutes); a run without tools (a plain chat) adds nothing here.

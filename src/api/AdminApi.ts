@@ -18,6 +18,7 @@ import {
 } from "./adminSchemas.ts"
 import { errorAt } from "./errorSchemas.ts"
 import { CreateMcpServer, McpServerView, UpdateMcpServer } from "./mcpServerSchemas.ts"
+import { ProviderView, RouteView } from "./providerSchemas.ts"
 
 const ok = <S extends Schema.Top>(identifier: string, data: S) =>
   Schema.Struct({ success: Schema.Literal(true), data }).annotate({ identifier })
@@ -174,6 +175,15 @@ export class AdminApi extends HttpApiGroup.make("admin")
       error: [...authorized, errorAt(404)]
     }).annotateMerge(describe("The newest request with this correlation id; another account's: 404."))
       .middleware(AdminAuthentication),
+    HttpApiEndpoint.get("listProviders", "/providers", {
+      success: ok(
+        "AdminProvidersResponse",
+        Schema.Struct({ providers: Schema.Array(ProviderView), routes: Schema.Array(RouteView) })
+      ),
+      error: authorized
+    }).annotateMerge(describe(
+      "Operator only. Each model provider with its models and its cooldown as every instance sees it, and each route with its targets."
+    )).middleware(AdminAuthentication),
     HttpApiEndpoint.get("listMcpServers", "/mcp-servers", {
       success: ok("AdminMcpServersResponse", Schema.Struct({ servers: Schema.Array(McpServerView) })),
       error: authorized

@@ -226,6 +226,9 @@ export const RequestView = Schema.Struct({
     description: "How the request came in: `ui` (POST /api/v1/chat), `mcp` (a tools/call on /mcp)…"
   }),
   model: Schema.NullOr(Schema.String),
+  target: Schema.NullOr(Schema.String).annotate({
+    description: "The provider model that served the answer: a route's target, else the model itself"
+  }),
   status: Schema.Int.annotate({ description: "The HTTP status answered; 499 when the client left first" }),
   outcome: Schema.Literals(outcomes),
   finishReason: Schema.NullOr(Schema.String),

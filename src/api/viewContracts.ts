@@ -2,6 +2,7 @@ import type { Schema } from "effect"
 import type * as Views from "../domain/views.ts"
 import type * as Admin from "./adminSchemas.ts"
 import type { McpServerView } from "./mcpServerSchemas.ts"
+import type * as Providers from "./providerSchemas.ts"
 
 /**
  * The admin API's view schemas (what /openapi.json declares) against the domain's view types (what the handlers
@@ -15,7 +16,9 @@ export type ViewContracts = [
   Holds<Describes<typeof Admin.UsageRowView, Views.UsageRow>>,
   Holds<Describes<typeof Admin.RequestView, Views.RequestView>>,
   Holds<Describes<typeof Admin.AdminSandboxView, Views.SandboxView>>,
-  Holds<Describes<typeof McpServerView, Views.McpServerView>>
+  Holds<Describes<typeof McpServerView, Views.McpServerView>>,
+  Holds<Describes<typeof Providers.ProviderView, Views.ProviderView>>,
+  Holds<Describes<typeof Providers.RouteView, Views.RouteView>>
 ]
 
 type Holds<T extends true> = T

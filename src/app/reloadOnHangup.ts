@@ -15,7 +15,7 @@ const reload = Effect.gen(function*() {
     )
   }
   const { providers } = read.success
-  yield* models.replace(providers)
+  yield* models.replace(read.success)
   yield* Effect.logInfo(`Config reloaded: ${providers.length} provider(s), ${models.catalog.length} model(s)`)
 })
 

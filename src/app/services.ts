@@ -18,6 +18,7 @@ import { UsageQueries } from "../ledger/UsageQueries.ts"
 import { McpRegistry } from "../mcp/McpRegistry.ts"
 import { McpServers } from "../mcp/McpServers.ts"
 import { ModelRegistry } from "../models/ModelRegistry.ts"
+import { ProviderCooldowns } from "../models/ProviderCooldowns.ts"
 import type { ObservabilityTaps } from "../observability/observabilityLayer.ts"
 import { Pruner } from "../prune/Pruner.ts"
 import { SandboxProvider } from "../sandbox/SandboxProvider.ts"
@@ -64,7 +65,7 @@ export const gatewayServices = <E>(parts: GatewayParts<E>) =>
         ModelRegistry.layer,
         parts.tools,
         mcpServices,
-        Agent.layer,
+        Agent.layer.pipe(Layer.provideMerge(ProviderCooldowns.layer)),
         Pruner.layer,
         toolConcurrency,
         UsageLedger.layer,

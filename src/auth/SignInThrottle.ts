@@ -1,10 +1,7 @@
 import { Clock, Context, Duration, Effect, Layer, Redacted } from "effect"
-import type { SqlClient } from "effect/sql"
 import { createHmac } from "node:crypto"
-import { AppConfig } from "../config/AppConfig.ts"
+import { configuredFailureCounters } from "../store/configuredFailureCounters.ts"
 import { FailureCounters } from "../store/FailureCounters.ts"
-import { RedisConnection } from "../store/RedisConnection.ts"
-import { redisFailures } from "../store/redisFailures.ts"
 import { SecretKey } from "./SecretKey.ts"
 
 export interface ThrottleOptions {
@@ -72,13 +69,7 @@ export class SignInThrottle extends Context.Service<SignInThrottle, {
 
   /** Counts in Redis when `REDIS_URL` is set, else in the SQL store. */
   static readonly layerWith = (options: ThrottleOptions) =>
-    Layer.unwrap(Effect.gen(function*() {
-      const { redisUrl } = yield* AppConfig
-      const counters: Layer.Layer<FailureCounters, never, AppConfig | SqlClient.SqlClient> = redisUrl === undefined
-        ? FailureCounters.layerSql
-        : Layer.provide(redisFailures, RedisConnection.layer)
-      return Layer.provide(Layer.effect(SignInThrottle, SignInThrottle.make(options)), counters)
-    }))
+    Layer.provide(Layer.effect(SignInThrottle, SignInThrottle.make(options)), configuredFailureCounters)
 
   static readonly layer = SignInThrottle.layerWith({})
 }

@@ -7,6 +7,7 @@ import { Approvals } from "../governance/Approvals.ts"
 import { McpRegistry } from "../mcp/McpRegistry.ts"
 import { resolveMcpTools } from "../mcp/resolveMcpTools.ts"
 import { ModelRegistry } from "../models/ModelRegistry.ts"
+import { targetOrder } from "../models/ModelRoute.ts"
 import { InvalidPromptType } from "../prompts/promptErrors.ts"
 import { checkPromptType, resolveSystemPrompt } from "../prompts/resolveSystemPrompt.ts"
 import { Pruner, pruneTarget } from "../prune/Pruner.ts"
@@ -154,7 +155,8 @@ const make = Effect.gen(function*() {
     const forged = checkApprovals(answers, key, approvals, new Set(usable.map((check) => check.name)), now)
     if (forged !== undefined) return yield* forged
 
-    const { entry, model } = found!
+    const { entry, route } = found!
+    const targets = route === undefined ? undefined : targetOrder(route)
     const pruned = chat.prune
       ? yield* pruner.prune({
         system,
@@ -166,8 +168,9 @@ const make = Effect.gen(function*() {
     const messages = pruned === undefined ? input : pruned.messages
     const maxOutputTokens = outputCap(chat, entry.maxOutputTokens)
     const run: AgentRun = {
-      model,
-      provider: entry.provider,
+      model: targets?.[0]?.model ?? found!.model,
+      provider: targets?.[0]?.provider ?? entry.provider,
+      route: targets === undefined ? undefined : { targets, firstChunkTimeoutMs: route!.firstChunkTimeoutMs },
       system,
       messages,
       tools: usable.map((check) => ({ tool: check.tool, context: check.context })),

@@ -27,14 +27,15 @@ const isPattern = (entry: string) => entry === "*" || entry.endsWith("/*")
 
 /**
  * The models parley knows: those of the configured providers (config file and
- * environment, as the server reads them) and every provider type's models in
- * the model catalog, which the provider shortcuts add.
+ * environment, as the server reads them), the routes over them and every
+ * provider type's models in the model catalog, which the provider shortcuts add.
  */
 const knownModels = Effect.gen(function*() {
   const config = yield* Effect.provide(Effect.service(AppConfig), AppConfig.layer)
-  const configured = config.providers.flatMap((provider) =>
-    provider.models.map((model) => `${provider.id}/${model.id}`)
-  )
+  const configured = [
+    ...config.providers.flatMap((provider) => provider.models.map((model) => `${provider.id}/${model.id}`)),
+    ...config.routes.map((route) => route.id)
+  ]
   const catalog = yield* Effect.promise(loadModelCatalog)
   const builtin = vendorTypes.flatMap((type) => catalog.offered(type).map((model) => `${type}/${model.id}`))
   return [...new Set([...configured, ...builtin])].sort()

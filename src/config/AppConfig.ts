@@ -12,6 +12,7 @@ import { defaultObservability, type ObservabilityConfig, observabilityConfig } f
 import { corsOrigins, defaultOperations, type OperationsConfig, shutdownGraceMs } from "./OperationsConfig.ts"
 import { optionalSecret } from "./optionalSecret.ts"
 import type { ProviderConfig } from "./ProviderConfig.ts"
+import { resolveRoutes, type RouteConfig } from "./RouteConfig.ts"
 import { type SandboxConfig, sandboxConfig } from "./SandboxConfig.ts"
 import { shortcutProviders } from "./shortcutProviders.ts"
 
@@ -22,6 +23,7 @@ export type { LogFormat, LogLevelName, ObservabilityConfig } from "./Observabili
 export type { OperationsConfig } from "./OperationsConfig.ts"
 export { DEFAULT_PROVIDER_TIMEOUTS } from "./ProviderConfig.ts"
 export type { ModelConfig, ModelPricing, ProviderConfig, ProviderTimeouts, ProviderType } from "./ProviderConfig.ts"
+export type { RouteConfig, RouteStrategy, RouteTargetConfig } from "./RouteConfig.ts"
 export type { SandboxConfig } from "./SandboxConfig.ts"
 
 const MiB = 1024 * 1024
@@ -87,6 +89,8 @@ export class AppConfig extends Context.Service<AppConfig, {
   /** `PARLEY_SHUTDOWN_GRACE`, `PARLEY_CORS_ORIGINS` (docs/DESIGN.md §8). */
   readonly operations: OperationsConfig
   readonly providers: ReadonlyArray<ProviderConfig>
+  /** The config file's `type: "route"` providers' models, checked against `providers` (docs/DESIGN.md §15). */
+  readonly routes: ReadonlyArray<RouteConfig>
   /** The config file's `mcpServers` (docs/DESIGN.md §9); none without a file. */
   readonly mcpServers: ReadonlyArray<McpServerConfig>
   /** Absolute path of the config file that was read, if any. */
@@ -146,12 +150,16 @@ export class AppConfig extends Context.Service<AppConfig, {
         corsOrigins: yield* read(corsOrigins, defaultOperations.corsOrigins)
       }
       const configFile = yield* read(configFilePath, Option.none())
-      const empty = { providers: [], mcpServers: [] }
+      const empty = { providers: [], mcpServers: [], routes: [] }
       const file = Option.isSome(configFile) ? yield* read(loadConfigFile(configFile.value), empty) : empty
       const fromFile = file.providers
-      const fileIds = new Set(fromFile.map((provider) => provider.id))
+      const fileIds = new Set([...fromFile, ...file.routes.map((route) => route.entry)].map((provider) => provider.id))
       // An entry in the file wins over an environment shortcut of the same id.
       const fromEnv = (yield* read(shortcutProviders, [])).filter((provider) => !fileIds.has(provider.id))
+      const routes = resolveRoutes(file.routes, [...fromFile, ...fromEnv])
+      if (routes.problems.length > 0) {
+        yield* read(Effect.fail(new InvalidConfiguration({ problems: routes.problems })), undefined)
+      }
       const partnerApi = yield* read(Config.option(Config.URL("PARLEY_PARTNER_API_URL")), Option.none())
       const outboundAllowPrivate = yield* read(
         Config.Boolean("PARLEY_OUTBOUND_ALLOW_PRIVATE").pipe(Config.withDefault(false)),
@@ -187,6 +195,7 @@ export class AppConfig extends Context.Service<AppConfig, {
         connections,
         operations,
         providers: [...fromFile, ...fromEnv],
+        routes: routes.routes,
         mcpServers: file.mcpServers,
         configFile: Option.getOrUndefined(configFile),
         partnerApiBaseUrl: Option.getOrUndefined(Option.map(partnerApi, (url) => url.href)),
@@ -225,6 +234,7 @@ export class AppConfig extends Context.Service<AppConfig, {
         connections: { maxConnections: undefined, headersTimeoutMs: 10_000 },
         operations: defaultOperations,
         providers: [],
+        routes: [],
         mcpServers: [],
         configFile: undefined,
         fetchMaxBytes: 20 * MiB,

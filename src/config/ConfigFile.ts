@@ -12,6 +12,7 @@ import {
   type ProviderEntry
 } from "./ProviderConfig.ts"
 import { azureResourceName, cloudVariables, conventionalKey, keyVariableOf } from "./providerKeys.ts"
+import { decodeRouteEntries, reindexed, type RouteEntryAt, splitRoutes } from "./RouteConfig.ts"
 
 export const DEFAULT_CONFIG_FILE = "parley.config.json"
 
@@ -31,6 +32,8 @@ const decodeContent = Schema.decodeUnknownEffect(ConfigFileContent, { onExcessPr
 export interface ConfigFileSettings {
   readonly providers: ReadonlyArray<ProviderConfig>
   readonly mcpServers: ReadonlyArray<McpServerConfig>
+  /** `type: "route"` entries, checked against every provider once the environment's are known too. */
+  readonly routes: ReadonlyArray<RouteEntryAt>
 }
 
 /**
@@ -56,9 +59,20 @@ export const loadConfigFile = Effect.fn("loadConfigFile")(
       try: (): unknown => JSON.parse(text),
       catch: (error) => invalid([`not valid JSON (${error instanceof Error ? error.message : String(error)})`])
     })
-    const content = yield* decodeContent(json).pipe(
-      Effect.mapError((error) => invalid(schemaIssueLines(error.message)))
-    )
+    const split = splitRoutes(json)
+    const lines = (message: string, fileIndex: ReadonlyArray<number>) =>
+      schemaIssueLines(message).map((line) => reindexed(line, fileIndex))
+    const [decoded, routes] = yield* Effect.all([
+      Effect.result(decodeContent(split.json)),
+      Effect.result(decodeRouteEntries({ providers: split.routes }))
+    ])
+    if (Result.isFailure(decoded) || Result.isFailure(routes)) {
+      return yield* invalid([
+        ...(Result.isFailure(decoded) ? lines(decoded.failure.message, split.otherIndex) : []),
+        ...(Result.isFailure(routes) ? lines(routes.failure.message, split.routeIndex) : [])
+      ])
+    }
+    const content = decoded.success
 
     const catalog = content.providers.some((entry) => entry.type !== "openai-compatible")
       ? yield* Effect.promise(loadModelCatalog)
@@ -135,7 +149,14 @@ export const loadConfigFile = Effect.fn("loadConfigFile")(
       serverIds.add(entry.id)
     }
     if (problems.length > 0) return yield* invalid(problems)
-    return { providers, mcpServers: (content.mcpServers ?? []).map(toMcpServerConfig) }
+    return {
+      providers,
+      mcpServers: (content.mcpServers ?? []).map(toMcpServerConfig),
+      routes: routes.success.providers.map((entry, index) => ({
+        at: `${path}: providers[${split.routeIndex[index]}]`,
+        entry
+      }))
+    }
   }
 )
 

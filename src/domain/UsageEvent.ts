@@ -11,6 +11,11 @@ export interface UsageEvent {
   readonly protocol: Protocol
   /** The model the request named (absent when the body could not be read). */
   readonly model: string | null
+  /**
+   * The provider model that served the answer: for a route (docs/DESIGN.md §15) the target that did, else the
+   * model itself; null when no model call began an answer.
+   */
+  readonly target: string | null
   /** The HTTP status answered; 499 when the client left before any answer. */
   readonly status: number
   readonly outcome: Outcome

@@ -136,3 +136,22 @@ export interface McpServerView {
   readonly reason?: string
   readonly tools: ReadonlyArray<McpServerToolView>
 }
+
+/** A model provider as the admin API shows it (docs/DESIGN.md §15): its models, and whether routes skip it now. */
+export interface ProviderView {
+  readonly id: string
+  /** `<provider>/<model>` ids. */
+  readonly models: ReadonlyArray<string>
+  /** Failures in a row that routes counted, as every instance sees them; 0: none. */
+  readonly failures: number
+  /** ISO-8601: until when routes try it last; null: they do not. */
+  readonly cooledUntil: string | null
+}
+
+/** A route (a `type: "route"` provider's model) as the admin API shows it. */
+export interface RouteView {
+  readonly id: string
+  readonly strategy: "fallback" | "loadbalance"
+  readonly targets: ReadonlyArray<{ readonly model: string; readonly weight: number }>
+  readonly firstChunkTimeoutMs: number | null
+}

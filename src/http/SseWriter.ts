@@ -44,7 +44,7 @@ const HIGH_WATER_BYTES = 1024 * 1024
  * in the response's buffer for a client that reads slowly, the client is
  * behind until the buffer drains (or the client goes), and the run waits.
  */
-export class SseWriter implements ClientPace, Required<RunSink> {
+export class SseWriter implements ClientPace, Required<Pick<RunSink, "emit" | "failed">> {
   private readonly res: ServerResponse
   private readonly headers: Record<string, string>
   private readonly encoding: StreamEncoding

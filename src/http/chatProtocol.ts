@@ -39,6 +39,12 @@ export interface ChatProtocol<Wire = unknown> {
    * authenticated caller's: hosted MCP tools (`protocols/hostedTools.ts`) are what it may use.
    */
   readonly decode: (body: unknown, key: ApiKey) => Effect.Effect<Decoded<Wire>, InvalidRequest | McpServerUnavailable>
+  /**
+   * Its stream carries `reset-step` (AI SDK 7's UI stream alone), so a route
+   * retries a step that broke off mid-answer on its next target; in the
+   * others a stream fails over only before the step's first byte (docs/DESIGN.md §15).
+   */
+  readonly resetsStep?: boolean | undefined
   /** How one answer is streamed: a protocol whose chunks number or name the answer keeps that per stream. */
   readonly stream: (answering: Answering<Wire>) => StreamEncoding
   /** The whole answer of a run sent in one piece: the protocol's fold over its chunks. */

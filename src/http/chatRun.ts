@@ -32,32 +32,41 @@ export const makeChatRun = Effect.gen(function*() {
     log: RequestLog
   ) => {
     const plan = answering.plan
-    log.model = `${plan.run.provider}/${plan.run.model.modelId}`
+    log.model = plan.entry.id
     const mode = plan.stream ? "stream" : "json"
+    // However the run ended: a route that failed on every target names its attempts too.
+    const routed = Effect.sync(() => log.routed(plan.run.meter))
     if (!plan.stream) {
-      return governance.admitted(plan, (run) => {
-        observer.running(log, mode)
-        return agent.collect(run)
-      }, (collected, admitted) => {
-        facts.summary = collected.summary
-        log.ran(collected.summary)
-        writeJson(res, 200, protocol.collect(collected, answering), { ...headers, ...admitted })
-      })
+      return Effect.ensuring(
+        governance.admitted(plan, (run) => {
+          observer.running(log, mode)
+          return agent.collect(run)
+        }, (collected, admitted) => {
+          facts.summary = collected.summary
+          log.ran(collected.summary)
+          writeJson(res, 200, protocol.collect(collected, answering), { ...headers, ...admitted })
+        }),
+        routed
+      )
     }
-    return governance.admitted(plan, (run, admitted) => {
-      observer.running(log, mode)
-      const sse = facts.sse = new SseWriter(res, { ...headers, ...admitted }, protocol.stream(answering))
-      return agent.run(run, {
-        emit: sse.emit,
-        failed: (failure) => {
-          log.outcome = failure._tag
-          sse.failed(failure)
-        }
-      }, sse)
-    }, (summary) => {
-      facts.summary = summary
-      log.ran(summary)
-      facts.sse?.end()
-    })
+    return Effect.ensuring(
+      governance.admitted(plan, (run, admitted) => {
+        observer.running(log, mode)
+        const sse = facts.sse = new SseWriter(res, { ...headers, ...admitted }, protocol.stream(answering))
+        return agent.run(run, {
+          emit: sse.emit,
+          resetsStep: protocol.resetsStep,
+          failed: (failure) => {
+            log.outcome = failure._tag
+            sse.failed(failure)
+          }
+        }, sse)
+      }, (summary) => {
+        facts.summary = summary
+        log.ran(summary)
+        facts.sse?.end()
+      }),
+      routed
+    )
   }
 })

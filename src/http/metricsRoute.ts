@@ -3,6 +3,8 @@ import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { InvalidAuthorizationFormat, MissingAuthorization } from "../auth/authErrors.ts"
 import { hashSecret, sameHash } from "../auth/secrets.ts"
 import { AppConfig } from "../config/AppConfig.ts"
+import { ModelRegistry } from "../models/ModelRegistry.ts"
+import { ProviderCooldowns } from "../models/ProviderCooldowns.ts"
 import { Metrics, PROMETHEUS_CONTENT_TYPE } from "../observability/GatewayMetrics.ts"
 import { SandboxProvider } from "../sandbox/SandboxProvider.ts"
 import { renderError } from "./errorResponse.ts"
@@ -19,6 +21,8 @@ const bearer = /^Bearer +(\S+) *$/i
 export const MetricsRoute = HttpRouter.use((router) =>
   Effect.gen(function*() {
     const { adminToken, observability: config } = yield* AppConfig
+    const cooldowns = yield* ProviderCooldowns
+    const registry = yield* ModelRegistry
     const metrics = yield* Metrics
     const sandboxes = yield* SandboxProvider
     const accepted = [config.metricsToken, adminToken].flatMap((token) =>
@@ -37,6 +41,14 @@ export const MetricsRoute = HttpRouter.use((router) =>
     const scrape = Effect.gen(function*() {
       const held = yield* sandboxes.list
       metrics.sandboxes({ active: held.length })
+      const routed = registry.catalog.flatMap((entry) =>
+        registry.find(entry.id)?.route?.targets.map(({ target }) => target.provider) ?? []
+      )
+      const now = Date.now()
+      const states = yield* cooldowns.states([...new Set(routed)])
+      metrics.cooldowns(
+        new Map(states.map((state) => [state.provider, Math.max(0, ((state.until ?? now) - now) / 1000)]))
+      )
       const text = yield* Effect.promise(() => metrics.render())
       return HttpServerResponse.text(text, { contentType: PROMETHEUS_CONTENT_TYPE })
     })

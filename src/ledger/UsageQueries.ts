@@ -31,6 +31,7 @@ const toEvent = (row: Record<string, unknown>): UsageEvent => ({
   correlationId: String(row.correlation_id),
   protocol: row.protocol as Protocol,
   model: row.model === null ? null : String(row.model),
+  target: row.target === null || row.target === undefined ? null : String(row.target),
   status: Number(row.status),
   outcome: row.outcome as Outcome,
   finishReason: row.finish_reason === null ? null : String(row.finish_reason),

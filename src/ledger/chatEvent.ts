@@ -89,6 +89,7 @@ export const chatEvent = (
     correlationId,
     protocol: facts.protocol,
     model: meter?.model ?? facts.model?.slice(0, MAX_MODEL_LENGTH) ?? null,
+    target: meter?.target ?? null,
     status: ending.status ?? CLIENT_LEFT,
     outcome: outcomeOf(facts, ending),
     finishReason: facts.summary?.finishReason ?? null,

@@ -18,6 +18,7 @@ const columnTypes: { readonly [Column in keyof UsageEventRow]: number } = {
   correlation_id: OID.text,
   protocol: OID.text,
   model: OID.text,
+  target: OID.text,
   status: OID.float8,
   outcome: OID.text,
   finish_reason: OID.text,

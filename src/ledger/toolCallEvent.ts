@@ -48,6 +48,8 @@ export const toolCallEvent = (
   correlationId,
   protocol: "mcp",
   model: facts.meter.usageByModel().find(([model]) => model !== NO_RUN_MODEL)?.[0] ?? null,
+  // A tool's own model calls are no route's.
+  target: null,
   status: cancelled ? CLIENT_LEFT : ANSWERED,
   outcome: cancelled ? "cancelled" : facts.ran ?? (facts.refusedForApproval ? "approval-required" : "rejected"),
   finishReason: null,

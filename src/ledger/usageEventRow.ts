@@ -8,6 +8,7 @@ export const usageEventRow = (event: UsageEvent) => ({
   correlation_id: event.correlationId,
   protocol: event.protocol,
   model: event.model,
+  target: event.target,
   status: event.status,
   outcome: event.outcome,
   finish_reason: event.finishReason,

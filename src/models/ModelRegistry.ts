@@ -1,7 +1,8 @@
 import type { LanguageModelV4 } from "@ai-sdk/provider"
 import { Context, Effect, Layer } from "effect"
-import { AppConfig, type ProviderConfig } from "../config/AppConfig.ts"
+import { AppConfig, type ProviderConfig, type RouteConfig } from "../config/AppConfig.ts"
 import type { TokenizerName } from "../domain/TokenizerName.ts"
+import type { ModelRoute } from "./ModelRoute.ts"
 import { modelFactoryFor } from "./providerModels.ts"
 
 /** A model as listed by GET /models, plus what pruning needs to know about it. */
@@ -19,7 +20,50 @@ export interface ModelEntry {
 
 export interface RegisteredModel {
   readonly entry: ModelEntry
+  /** A route's: its first target's, which the conversation is prepared for. */
   readonly model: LanguageModelV4
+  /** Set for a `type: "route"` provider's model: what a run tries, in which order (docs/DESIGN.md §15). */
+  readonly route?: ModelRoute | undefined
+}
+
+/** What the registry is built from: the configured providers and the routes over their models. */
+export type ModelSources = Pick<AppConfig["Service"], "providers" | "routes">
+
+const smallest = (values: ReadonlyArray<number | undefined>): number | undefined => {
+  const known = values.filter((value) => value !== undefined)
+  return known.length === 0 ? undefined : Math.min(...known)
+}
+
+/**
+ * A route as a model of the catalog: what pruning must fit is what every
+ * target takes, so its window and output limit are the smallest of theirs.
+ * The config was checked at start: every target is registered.
+ */
+const registerRoute = (route: RouteConfig, byId: ReadonlyMap<string, RegisteredModel>): RegisteredModel => {
+  const targets = route.targets.map((target) => ({ registered: byId.get(target.model)!, weight: target.weight }))
+  const first = targets[0]!.registered
+  const contextWindow = smallest(targets.map((target) => target.registered.entry.contextWindow))
+  const maxOutputTokens = smallest(targets.map((target) => target.registered.entry.maxOutputTokens))
+  return {
+    entry: {
+      id: route.id,
+      name: route.id,
+      categories: first.entry.categories,
+      provider: route.provider,
+      ...(contextWindow === undefined ? {} : { contextWindow }),
+      ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }),
+      ...(first.entry.tokenizer === undefined ? {} : { tokenizer: first.entry.tokenizer })
+    },
+    model: first.model,
+    route: {
+      strategy: route.strategy,
+      firstChunkTimeoutMs: route.firstChunkTimeoutMs,
+      targets: targets.map(({ registered, weight }) => ({
+        target: { id: registered.entry.id, provider: registered.entry.provider, model: registered.model },
+        weight
+      }))
+    }
+  }
 }
 
 const registerProvider = (provider: ProviderConfig) =>
@@ -40,8 +84,12 @@ const registerProvider = (provider: ProviderConfig) =>
       }))
   )
 
-const registerAll = (providers: ReadonlyArray<ProviderConfig>) =>
-  Effect.map(Effect.forEach(providers, registerProvider), (registered) => registered.flat())
+const registerAll = ({ providers, routes }: ModelSources) =>
+  Effect.map(Effect.forEach(providers, registerProvider), (registered) => {
+    const models = registered.flat()
+    const byId = new Map(models.map((model) => [model.entry.id, model]))
+    return [...models, ...routes.map((route) => registerRoute(route, byId))]
+  })
 
 const indexed = (registered: ReadonlyArray<RegisteredModel>) => ({
   catalog: registered.map((item) => item.entry),
@@ -55,8 +103,8 @@ const make = (registered: ReadonlyArray<RegisteredModel>) => {
       return current.catalog
     },
     find: (id) => current.byId.get(id),
-    replace: (providers) =>
-      Effect.map(registerAll(providers), (next) => {
+    replace: (sources) =>
+      Effect.map(registerAll(sources), (next) => {
         current = indexed(next)
       })
   })
@@ -70,13 +118,12 @@ const make = (registered: ReadonlyArray<RegisteredModel>) => {
 export class ModelRegistry extends Context.Service<ModelRegistry, {
   readonly catalog: ReadonlyArray<ModelEntry>
   readonly find: (id: string) => RegisteredModel | undefined
-  readonly replace: (providers: ReadonlyArray<ProviderConfig>) => Effect.Effect<void>
+  readonly replace: (sources: ModelSources) => Effect.Effect<void>
 }>()("parley/models/ModelRegistry") {
   static readonly layer = Layer.effect(
     ModelRegistry,
     Effect.gen(function*() {
-      const { providers } = yield* AppConfig
-      return make(yield* registerAll(providers))
+      return make(yield* registerAll(yield* AppConfig))
     })
   )
 

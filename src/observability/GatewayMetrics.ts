@@ -35,6 +35,8 @@ export interface GatewayMetrics {
   readonly limitRefusal: (limit: string, scope: string) => void
   /** The sandboxes by state, set just before a scrape renders. */
   readonly sandboxes: (counts: Readonly<Record<string, number>>) => void
+  /** Seconds each route target's provider is still skipped (0: it is not), set just before a scrape renders. */
+  readonly cooldowns: (secondsLeft: ReadonlyMap<string, number>) => void
   /** Prometheus text exposition: the process's metrics, then the gateway's. */
   readonly render: () => Promise<string>
 }
@@ -111,6 +113,13 @@ export const makeGatewayMetrics = (): GatewayMetrics => {
     registers: [registry]
   })
 
+  const cooldowns = new Gauge({
+    name: "parley_provider_cooldown",
+    help: "Seconds a route's provider is still skipped after failing (docs/DESIGN.md §15), as every instance sees it",
+    labelNames: ["provider"],
+    registers: [registry]
+  })
+
   return {
     // No protocol: the label is left out (an empty value, `plainMetrics.ts`).
     request: (route, status, seconds, protocol) => {
@@ -133,6 +142,10 @@ export const makeGatewayMetrics = (): GatewayMetrics => {
       sandboxes.reset()
       for (const [state, count] of Object.entries(counts)) sandboxes.set({ state }, count)
     },
+    cooldowns: (secondsLeft) => {
+      cooldowns.reset()
+      for (const [provider, seconds] of secondsLeft) cooldowns.set({ provider }, seconds)
+    },
     render: async () => `${await processMetrics().metrics()}\n${await registry.metrics()}`
   }
 }
@@ -147,6 +160,7 @@ export const noMetrics: GatewayMetrics = {
   toolCall: ignore,
   limitRefusal: ignore,
   sandboxes: ignore,
+  cooldowns: ignore,
   render: () => Promise.resolve("")
 }
 

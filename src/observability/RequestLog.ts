@@ -22,6 +22,10 @@ export class RequestLog {
   keyId: string | null = null
   accountId: string | null = null
   model: string | null = null
+  /** The provider model that served the answer: a route's target (docs/DESIGN.md §15), else the model itself. */
+  target: string | null = null
+  /** Model calls sent: retries and a route's other targets included. */
+  attempts: number | null = null
   inputTokens: number | null = null
   outputTokens: number | null = null
   /** `ok`, the failure's tag (`InvalidApiKey`, `ProviderUnavailable`…), a run's unfinished reason, `cancelled`. */
@@ -51,6 +55,13 @@ export class RequestLog {
     this.inputTokens = summary.usage.inputTokens ?? null
     this.outputTokens = summary.usage.outputTokens ?? null
     if (!summary.finished) this.outcome ??= summary.finishReason
+  }
+
+  /** Which target served the run and after how many model calls (a run meter's). */
+  routed(calls: { readonly target: string | undefined; readonly attempts: number } | undefined): void {
+    if (calls === undefined || calls.attempts === 0) return
+    this.target = calls.target ?? null
+    this.attempts = calls.attempts
   }
 
   /** The chat run began: it counts in `parley_chat_active` until the request ends. */

@@ -45,7 +45,9 @@ export const requestObserver: Effect.Effect<RequestObserver> = Effect.withFiber(
       "http.response.status_code": status,
       "parley.outcome": log.outcome,
       ...(log.keyId === null ? {} : { "parley.key_id": log.keyId }),
-      ...(log.model === null ? {} : { "gen_ai.request.model": log.model })
+      ...(log.model === null ? {} : { "gen_ai.request.model": log.model }),
+      ...(log.target === null ? {} : { "parley.target": log.target }),
+      ...(log.attempts === null ? {} : { "parley.attempts": log.attempts })
     })).pipe(Effect.andThen(writeLine(log)))
   }
 

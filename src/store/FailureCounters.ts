@@ -1,6 +1,12 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 
+/** A counter's failures, and the time of the last. */
+export interface FailureCount {
+  readonly failures: number
+  readonly at: number
+}
+
 /**
  * Failure counts shared by every instance (the console's sign-in throttle,
  * docs/DESIGN.md §6). A count is forgotten once `quietMs` pass without a
@@ -13,6 +19,12 @@ export class FailureCounters extends Context.Service<FailureCounters, {
   /** One more failure for each of `counters` at `now`; a count gone quiet starts again at 1. */
   readonly add: (counters: ReadonlyArray<string>, quietMs: number, now: number) => Effect.Effect<void>
   readonly clear: (counters: ReadonlyArray<string>) => Effect.Effect<void>
+  /** Each of `counters` that holds failures at `now`: how many, and when the last one was (a cooldown's start). */
+  readonly latest: (
+    counters: ReadonlyArray<string>,
+    quietMs: number,
+    now: number
+  ) => Effect.Effect<ReadonlyMap<string, FailureCount>>
 }>()("parley/store/FailureCounters") {
   /**
    * In the SQL store (`failure_counters`): each failure is one upsert, atomic
@@ -44,7 +56,15 @@ export class FailureCounters extends Context.Service<FailureCounters, {
             yield* sql`DELETE FROM failure_counters WHERE last_at <= ${now - quietMs}`
           })),
         clear: (counters) =>
-          Effect.orDie(Effect.asVoid(sql`DELETE FROM failure_counters WHERE counter IN ${sql.in(counters)}`))
+          Effect.orDie(Effect.asVoid(sql`DELETE FROM failure_counters WHERE counter IN ${sql.in(counters)}`)),
+        latest: (counters, quietMs, now) =>
+          Effect.orDie(Effect.map(
+            sql<{ readonly counter: string; readonly failures: number | string; readonly last_at: number | string }>`
+              SELECT counter, failures, last_at FROM failure_counters
+              WHERE counter IN ${sql.in(counters)} AND last_at > ${now - quietMs}`,
+            (rows) =>
+              new Map(rows.map((row) => [row.counter, { failures: Number(row.failures), at: Number(row.last_at) }]))
+          ))
       })
     })
   )

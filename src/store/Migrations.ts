@@ -199,6 +199,11 @@ export const migrations = {
       WHERE first_byte_ms IS NULL AND finish_reason IS NULL AND steps = 0
         AND (status = 200 OR (status = 499 AND tool_call_count > 0))
     `)
+  }),
+  // docs/DESIGN.md §7, §15: the provider model that served a request, a route's target; null on older rows.
+  "12_usage_target": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql.unsafe(`ALTER TABLE usage_events ADD COLUMN target TEXT`)
   })
 }
 

@@ -27,6 +27,15 @@ return 0`
 
 const CLEAR = `return redis.call('DEL', unpack(KEYS))`
 
+// Each key's {n, at} (nil when absent or gone quiet), in KEYS' order.
+const LATEST = `
+local held = {}
+for i, key in ipairs(KEYS) do
+  local h = redis.call('HMGET', key, 'n', 'at')
+  if h[1] and tonumber(ARGV[1]) - tonumber(h[2]) < tonumber(ARGV[2]) then held[i] = {h[1], h[2]} else held[i] = {} end
+end
+return held`
+
 /** The failure counters in Redis (`REDIS_URL`), over the instance's one connection. */
 export const redisFailures = Layer.effect(
   FailureCounters,
@@ -36,7 +45,15 @@ export const redisFailures = Layer.effect(
     return FailureCounters.of({
       most: (counters, quietMs, now) => Effect.map(redis.run(MOST, keysOf(counters), [now, quietMs]), Number),
       add: (counters, quietMs, now) => Effect.asVoid(redis.run(ADD, keysOf(counters), [now, quietMs])),
-      clear: (counters) => Effect.asVoid(redis.run(CLEAR, keysOf(counters), []))
+      clear: (counters) => Effect.asVoid(redis.run(CLEAR, keysOf(counters), [])),
+      latest: (counters, quietMs, now) =>
+        Effect.map(redis.run(LATEST, keysOf(counters), [now, quietMs]), (held) => {
+          const counts = new Map<string, { readonly failures: number; readonly at: number }>()
+          ;(held as ReadonlyArray<ReadonlyArray<string>>).forEach((pair, index) => {
+            if (pair.length === 2) counts.set(counters[index]!, { failures: Number(pair[0]), at: Number(pair[1]) })
+          })
+          return counts
+        })
     })
   })
 )

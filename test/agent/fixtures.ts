@@ -103,7 +103,7 @@ export const makeRun = (
 })
 
 /** A streamed answer's sink that keeps every chunk, and words a provider failure as an `error` chunk, `failed: …`. */
-export const streamingTo = (chunks: Array<UIMessageChunk>): Required<RunSink> => ({
+export const streamingTo = (chunks: Array<UIMessageChunk>): Required<Pick<RunSink, "emit" | "failed">> => ({
   emit: (chunk) => void chunks.push(chunk),
   failed: (failure: ProviderFailure) => void chunks.push({ type: "error", errorText: `failed: ${failure.message}` })
 })

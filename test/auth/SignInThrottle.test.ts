@@ -25,7 +25,8 @@ const throttleWith = (options: ThrottleOptions) =>
     const recording = FailureCounters.of({
       most: (counter, quietMs, now) => (seen(counter), counters.most(counter, quietMs, now)),
       add: (counter, quietMs, now) => (seen(counter), counters.add(counter, quietMs, now)),
-      clear: (counter) => (seen(counter), counters.clear(counter))
+      clear: (counter) => (seen(counter), counters.clear(counter)),
+      latest: (counter, quietMs, now) => (seen(counter), counters.latest(counter, quietMs, now))
     })
     const throttle = yield* SignInThrottle.make(options).pipe(Effect.provideService(FailureCounters, recording))
     const waitMs = (attempt: Attempt) => Effect.map(throttle.delayFor(attempt), Duration.toMillis)

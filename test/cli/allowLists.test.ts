@@ -7,6 +7,10 @@ const config = {
     type: "openai-compatible",
     baseURL: "http://127.0.0.1:9/v1",
     models: [{ id: "qwen-coder", name: "Qwen Coder", categories: ["chat"] }]
+  }, {
+    id: "smart",
+    type: "route",
+    models: [{ id: "code", strategy: "fallback", targets: [{ model: "local/qwen-coder" }] }]
   }]
 }
 
@@ -23,7 +27,8 @@ describe.concurrent("parley keys create --models", { timeout: 120_000 }, () => {
 
   it("accepts configured and built-in models and the patterns * and <provider>/*", async () => {
     const parley = cliIn(config)
-    for (const models of ["local/qwen-coder", "anthropic/claude-sonnet-4-5", "*", "openai/*", "elsewhere/*"]) {
+    const allowed = ["local/qwen-coder", "smart/code", "anthropic/claude-sonnet-4-5", "*", "openai/*", "elsewhere/*"]
+    for (const models of allowed) {
       const run = await parley("keys", "create", "--name", "ok", "--models", models, "--json")
       expect(run.code, `${models}: ${run.stderr}`).toBe(0)
     }

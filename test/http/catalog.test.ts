@@ -152,6 +152,7 @@ describe("OpenAPI", () => {
         "/admin/v1/mcp-servers",
         "/admin/v1/mcp-servers/{id}",
         "/admin/v1/mcp-servers/{id}/refresh",
+        "/admin/v1/providers",
         "/admin/v1/requests",
         "/admin/v1/requests/{correlationId}",
         "/admin/v1/sandboxes",

@@ -11,6 +11,7 @@ export const usageEvent = (overrides: Partial<UsageEvent> = {}): UsageEvent => (
   correlationId: "corr",
   protocol: "ui",
   model: "test/m1",
+  target: "test/m1",
   status: 200,
   outcome: "finished",
   finishReason: "stop",

@@ -58,6 +58,8 @@ const FIELDS = [
   "keyId",
   "accountId",
   "model",
+  "target",
+  "attempts",
   "inputTokens",
   "outputTokens",
   "outcome"

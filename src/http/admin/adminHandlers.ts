@@ -16,6 +16,7 @@ import { UsageQueries } from "../../ledger/UsageQueries.ts"
 import { McpRegistry } from "../../mcp/McpRegistry.ts"
 import { McpServers } from "../../mcp/McpServers.ts"
 import { ModelRegistry } from "../../models/ModelRegistry.ts"
+import { ProviderCooldowns } from "../../models/ProviderCooldowns.ts"
 import { SandboxProvider } from "../../sandbox/SandboxProvider.ts"
 import { ToolRegistry } from "../../tools/ToolRegistry.ts"
 import { errorResponse } from "../errorResponse.ts"
@@ -29,6 +30,7 @@ import { makeCatalogCheck, withinAccount } from "./allowListCheck.ts"
 import { makeKeyCreation } from "./keyCreation.ts"
 import { makeLimitsAdmin } from "./limitsAdmin.ts"
 import { makeMcpServerAdmin } from "./mcpServerAdmin.ts"
+import { makeProviderAdmin } from "./providerAdmin.ts"
 import { makeSandboxAdmin } from "./sandboxAdmin.ts"
 import { clearedCookie, sessionCookie } from "./sessionCookie.ts"
 import { makeUsageAdmin } from "./usageAdmin.ts"
@@ -62,6 +64,7 @@ export const AdminHandlers = HttpApiBuilder.group(
     const catalog = makeAdminCatalog(yield* ModelRegistry, yield* ToolRegistry, mcp, accounts)
     const usageAdmin = makeUsageAdmin(yield* UsageQueries, keys)
     const mcpAdmin = makeMcpServerAdmin(yield* McpServers)
+    const providerAdmin = makeProviderAdmin(yield* ModelRegistry, yield* ProviderCooldowns)
     const limitsAdmin = makeLimitsAdmin(keys, accounts, yield* Limiter, yield* Budgets)
     const sandboxAdmin = makeSandboxAdmin(yield* SandboxProvider)
 
@@ -151,6 +154,7 @@ export const AdminHandlers = HttpApiBuilder.group(
       .handleRaw("usage", ({ query }) => withPrincipal((p) => usageAdmin.usage(p, query)))
       .handleRaw("listRequests", ({ query }) => withPrincipal((p) => usageAdmin.requests(p, query)))
       .handleRaw("getRequest", ({ params }) => withPrincipal((p) => usageAdmin.request(p, params.correlationId)))
+      .handleRaw("listProviders", () => withPrincipal(providerAdmin.list))
       .handleRaw("listMcpServers", () => withPrincipal(mcpAdmin.list))
       .handleRaw("createMcpServer", ({ request }) => withPrincipal((p) => mcpAdmin.create(p, request)))
       .handleRaw("getMcpServer", ({ params }) => withPrincipal((p) => mcpAdmin.get(p, params.id)))

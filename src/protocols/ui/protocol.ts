@@ -22,6 +22,7 @@ export const uiEncoding: StreamEncoding = {
 
 export const uiProtocol: ChatProtocol<undefined> = {
   name: "ui",
+  resetsStep: true,
   decode: (body) => Effect.map(decodeUiRequest(body), (request) => ({ request, wire: undefined })),
   // The UI message stream is the run's own: every stream is encoded alike.
   stream: () => uiEncoding,
