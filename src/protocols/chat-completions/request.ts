@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { ModelId } from "../../domain/ChatRequest.ts"
 import { extraFieldSchemas } from "../doorBody.ts"
+import { between, Count, Text } from "../fieldSchemas.ts"
 
 /**
  * The body of `POST /v1/chat/completions` as parley takes it (docs/DESIGN.md
@@ -8,15 +9,6 @@ import { extraFieldSchemas } from "../doorBody.ts"
  * extra top-level fields. Role rules (a tool message answers a call, an
  * assistant's calls are answered) are the mapping's (./messages.ts).
  */
-
-const Text = Schema.String.annotate({ message: "must be a string" })
-const Count = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)).annotate({
-  message: "must be an integer of 1 or more"
-})
-const between = (minimum: number, maximum: number) =>
-  Schema.Number.check(Schema.isBetween({ minimum, maximum })).annotate({
-    message: `must be a number from ${minimum} to ${maximum}`
-  })
 
 export const ContentPart = Schema.Struct({
   type: Schema.Literals(["text", "image_url", "refusal", "input_audio", "file"]),

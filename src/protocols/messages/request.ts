@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { ModelId } from "../../domain/ChatRequest.ts"
 import { extraFieldSchemas } from "../doorBody.ts"
+import { between, Count, Text } from "../fieldSchemas.ts"
 
 /**
  * The body of `POST /v1/messages` as parley takes it (docs/DESIGN.md §14):
@@ -10,13 +11,7 @@ import { extraFieldSchemas } from "../doorBody.ts"
  * message's `tool_result`) are the mapping's (./conversation.ts).
  */
 
-const Text = Schema.String.annotate({ message: "must be a string" })
-const Count = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)).annotate({
-  message: "must be an integer of 1 or more"
-})
-const unit = Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 1 })).annotate({
-  message: "must be a number from 0 to 1"
-})
+const unit = between(0, 1)
 // Prompt-caching marks: taken, for the provider decides what it caches.
 const CacheControl = Schema.optionalKey(Schema.NullOr(Schema.Record(Schema.String, Schema.Unknown)))
 

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { ModelId } from "../../domain/ChatRequest.ts"
 import { ReasoningEffort } from "../chat-completions/request.ts"
 import { extraFieldSchemas } from "../doorBody.ts"
+import { between, Count, Text } from "../fieldSchemas.ts"
 
 /**
  * The body of `POST /v1/responses` as parley takes it (docs/DESIGN.md §14):
@@ -11,14 +12,6 @@ import { extraFieldSchemas } from "../doorBody.ts"
  * `function_call_output`) are the mapping's (./input.ts).
  */
 
-const Text = Schema.String.annotate({ message: "must be a string" })
-const Count = Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)).annotate({
-  message: "must be an integer of 1 or more"
-})
-const between = (minimum: number, maximum: number) =>
-  Schema.Number.check(Schema.isBetween({ minimum, maximum })).annotate({
-    message: `must be a number from ${minimum} to ${maximum}`
-  })
 /** A `type` other than those a schema of this file takes: only the mapping names it (never a known one half-sent). */
 const otherThan = (known: ReadonlyArray<string>) =>
   Text.check(Schema.makeFilter((type: string) => !known.includes(type), { message: `is not a known type` }))
