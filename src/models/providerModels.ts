@@ -17,15 +17,17 @@ export const modelFactoryFor = async (provider: ProviderConfig): Promise<(modelI
   const apiKey = provider.apiKey === undefined ? undefined : Redacted.value(provider.apiKey)
   const baseURL = provider.baseURL === undefined ? {} : { baseURL: provider.baseURL }
   const timeouts = provider.timeouts ?? DEFAULT_PROVIDER_TIMEOUTS
+  // What every AI SDK package takes alike: the base URL given, and parley's outbound client with the provider's timeouts.
+  const settings = { ...baseURL, fetch: makeNodeFetch(timeouts, timeouts.answerMs) }
+  const keyed = apiKey === undefined ? {} : { apiKey }
   switch (provider.type) {
     case "openai": {
       const { createOpenAI } = await import("@ai-sdk/openai")
       // Chat Completions rather than Responses: it is what OPENAI_BASE_URL
       // proxies and OpenAI-compatible servers speak as well.
       const openai = createOpenAI({
-        ...baseURL,
-        fetch: makeNodeFetch(timeouts, timeouts.answerMs),
-        ...(apiKey === undefined ? {} : { apiKey })
+        ...settings,
+        ...keyed
       })
       return (modelId) => openai.chat(modelId)
     }
@@ -37,14 +39,13 @@ export const modelFactoryFor = async (provider: ProviderConfig): Promise<(modelI
           modelId,
           timeouts,
           wholeAnswerMs: timeouts.answerMs,
-          ...(apiKey === undefined ? {} : { apiKey })
+          ...keyed
         })
     case "anthropic": {
       const { createAnthropic } = await import("@ai-sdk/anthropic")
       const anthropic = createAnthropic({
-        ...baseURL,
-        fetch: makeNodeFetch(timeouts, timeouts.answerMs),
-        ...(apiKey === undefined ? {} : { apiKey })
+        ...settings,
+        ...keyed
       })
       return (modelId) => anthropic.messages(modelId)
     }
@@ -52,9 +53,8 @@ export const modelFactoryFor = async (provider: ProviderConfig): Promise<(modelI
       // The Gemini API's own wire (`generateContent`, `streamGenerateContent?alt=sse`), key in `x-goog-api-key`.
       const { createGoogleGenerativeAI } = await import("@ai-sdk/google")
       const google = createGoogleGenerativeAI({
-        ...baseURL,
-        fetch: makeNodeFetch(timeouts, timeouts.answerMs),
-        ...(apiKey === undefined ? {} : { apiKey })
+        ...settings,
+        ...keyed
       })
       return (modelId) => google.chat(modelId)
     }
@@ -63,11 +63,10 @@ export const modelFactoryFor = async (provider: ProviderConfig): Promise<(modelI
       // mode's, in `x-goog-api-key`; without one the package signs in with Google credentials (ADC).
       const { createVertex } = await import("@ai-sdk/google-vertex")
       const vertex = createVertex({
-        ...baseURL,
+        ...settings,
         ...(provider.project === undefined ? {} : { project: provider.project }),
         ...(provider.location === undefined ? {} : { location: provider.location }),
-        fetch: makeNodeFetch(timeouts, timeouts.answerMs),
-        ...(apiKey === undefined ? {} : { apiKey })
+        ...keyed
       })
       return (modelId) => vertex.languageModel(modelId)
     }
@@ -76,9 +75,8 @@ export const modelFactoryFor = async (provider: ProviderConfig): Promise<(modelI
       const { createAmazonBedrock } = await import("@ai-sdk/amazon-bedrock")
       const credentials = provider.credentials
       const bedrock = createAmazonBedrock({
-        ...baseURL,
+        ...settings,
         region: provider.region,
-        fetch: makeNodeFetch(timeouts, timeouts.answerMs),
         // An empty key keeps the package from taking AWS_BEARER_TOKEN_BEDROCK over the credentials parley chose.
         ...(credentials === undefined ? { apiKey: apiKey ?? "" } : {
           apiKey: "",
@@ -95,11 +93,10 @@ export const modelFactoryFor = async (provider: ProviderConfig): Promise<(modelI
       // for type openai. `baseURL`, else `https://{resourceName}.openai.azure.com/openai`.
       const { createAzure } = await import("@ai-sdk/azure")
       const azure = createAzure({
-        ...baseURL,
+        ...settings,
         ...(provider.resourceName === undefined ? {} : { resourceName: provider.resourceName }),
         ...(provider.apiVersion === undefined ? {} : { apiVersion: provider.apiVersion }),
-        fetch: makeNodeFetch(timeouts, timeouts.answerMs),
-        ...(apiKey === undefined ? {} : { apiKey })
+        ...keyed
       })
       return (modelId) => azure.chat(modelId)
     }
@@ -107,9 +104,8 @@ export const modelFactoryFor = async (provider: ProviderConfig): Promise<(modelI
       // Mistral's chat API (`/v1/chat/completions`), not its Conversations API.
       const { createMistral } = await import("@ai-sdk/mistral")
       const mistral = createMistral({
-        ...baseURL,
-        fetch: makeNodeFetch(timeouts, timeouts.answerMs),
-        ...(apiKey === undefined ? {} : { apiKey })
+        ...settings,
+        ...keyed
       })
       return (modelId) => mistral.chat(modelId)
     }
@@ -117,9 +113,8 @@ export const modelFactoryFor = async (provider: ProviderConfig): Promise<(modelI
       // GroqCloud's OpenAI-compatible API, through its own package: usage and errors as Groq sends them.
       const { createGroq } = await import("@ai-sdk/groq")
       const groq = createGroq({
-        ...baseURL,
-        fetch: makeNodeFetch(timeouts, timeouts.answerMs),
-        ...(apiKey === undefined ? {} : { apiKey })
+        ...settings,
+        ...keyed
       })
       return (modelId) => groq.languageModel(modelId)
     }
@@ -127,18 +122,16 @@ export const modelFactoryFor = async (provider: ProviderConfig): Promise<(modelI
       // xAI's Responses API (`/v1/responses`): the only API `@ai-sdk/xai` 5 speaks for language models.
       const { createXai } = await import("@ai-sdk/xai")
       const xai = createXai({
-        ...baseURL,
-        fetch: makeNodeFetch(timeouts, timeouts.answerMs),
-        ...(apiKey === undefined ? {} : { apiKey })
+        ...settings,
+        ...keyed
       })
       return (modelId) => xai.responses(modelId)
     }
     case "deepseek": {
       const { createDeepSeek } = await import("@ai-sdk/deepseek")
       const deepseek = createDeepSeek({
-        ...baseURL,
-        fetch: makeNodeFetch(timeouts, timeouts.answerMs),
-        ...(apiKey === undefined ? {} : { apiKey })
+        ...settings,
+        ...keyed
       })
       return (modelId) => deepseek.languageModel(modelId)
     }
