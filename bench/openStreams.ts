@@ -1,6 +1,7 @@
 import { readdirSync } from "node:fs"
 import { Pool } from "undici"
 import { memoryOf, openFileLimit } from "./children.ts"
+import { DONE } from "./scenarios.ts"
 
 export interface OpenStreamsRun {
   readonly url: string
@@ -92,7 +93,7 @@ export const openStreams = async (run: OpenStreamsRun): Promise<OpenStreamsResul
       })
       let tail = ""
       for await (const chunk of response.body) tail = (tail + chunk.toString("utf8")).slice(-64)
-      if (response.statusCode === 200 && tail.includes("data: [DONE]")) completed++
+      if (response.statusCode === 200 && tail.includes(DONE)) completed++
       else fail(response.statusCode === 200 ? "no [DONE]" : `HTTP ${response.statusCode}`)
     } catch (error) {
       fail((error as { code?: string }).code ?? String(error))
