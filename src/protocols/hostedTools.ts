@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import type { InternalChatRequest } from "../chat/chatRequest.ts"
 import { allowsTool, type ApiKey } from "../domain/ApiKey.ts"
 import { InvalidRequest } from "../domain/requestErrors.ts"
+import type { Decoded } from "../http/chatProtocol.ts"
 import type { McpServerUnavailable } from "../mcp/mcpErrors.ts"
 import type { McpRegistry } from "../mcp/McpRegistry.ts"
 import { mcpToolName, serverOf } from "../mcp/toolNames.ts"
@@ -139,3 +140,22 @@ const namesOf = (
     (list) => list.tools.flatMap((tool) => allowsTool(key, tool.name) ? [tool.name] : [])
   )
 }
+
+/**
+ * A door's decoded body with its hosted asks resolved for the key: their
+ * tools become the request's `allowedTools`, and `more` adds what the door
+ * derives from them (Responses' `require_approval`). Without asks, the
+ * body as it was decoded, nothing listed.
+ */
+export const withHostedTools = <Wire>(
+  services: HostedToolServices,
+  key: ApiKey,
+  { asks, request, wire }: Decoded<Wire> & { readonly asks: ReadonlyArray<HostedServerAsk> },
+  more: (allowedTools: ReadonlyArray<string>) => Partial<InternalChatRequest> = () => ({})
+): Effect.Effect<Decoded<Wire>, InvalidRequest | McpServerUnavailable> =>
+  asks.length === 0
+    ? Effect.succeed({ request, wire })
+    : Effect.map(
+      resolveHostedTools(services, key, asks, request),
+      (allowedTools) => ({ request: { ...request, allowedTools, ...more(allowedTools) }, wire })
+    )

@@ -4,7 +4,7 @@ import { McpRegistry } from "../../mcp/McpRegistry.ts"
 import { ToolRegistry } from "../../tools/ToolRegistry.ts"
 import { anthropicErrorBody } from "../anthropic/error.ts"
 import { withBodyPaths } from "../bodyPaths.ts"
-import { resolveHostedTools } from "../hostedTools.ts"
+import { withHostedTools } from "../hostedTools.ts"
 import { collectMessage } from "./collect.ts"
 import { decodeMessagesRequest, type MessagesWire } from "./decode.ts"
 import { messagesStream } from "./encode.ts"
@@ -21,13 +21,7 @@ export const makeMessagesProtocol = Effect.gen(function*() {
     apiKeyHeader: true,
     answerHeaders: (correlationId) => ({ "request-id": correlationId }),
     decode: (body, key) =>
-      Effect.flatMap(decodeMessagesRequest(body), ({ asks, request, wire }) =>
-        asks.length === 0
-          ? Effect.succeed({ request, wire })
-          : Effect.map(
-            resolveHostedTools(services, key, asks, request),
-            (allowedTools) => ({ request: { ...request, allowedTools }, wire })
-          )),
+      Effect.flatMap(decodeMessagesRequest(body), (decoded) => withHostedTools(services, key, decoded)),
     stream: messagesStream,
     collect: collectMessage,
     errorBody: (failure, correlationId, wire) => {

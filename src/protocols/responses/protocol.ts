@@ -3,7 +3,7 @@ import type { ChatProtocol } from "../../http/chatProtocol.ts"
 import { McpRegistry } from "../../mcp/McpRegistry.ts"
 import { ToolRegistry } from "../../tools/ToolRegistry.ts"
 import { withBodyPaths } from "../bodyPaths.ts"
-import { resolveHostedTools } from "../hostedTools.ts"
+import { withHostedTools } from "../hostedTools.ts"
 import { openAiErrorBody } from "../openai/error.ts"
 import { collectResponse } from "./collect.ts"
 import { decodeResponsesRequest, type ResponsesWire } from "./decode.ts"
@@ -20,16 +20,13 @@ export const makeResponsesProtocol = Effect.gen(function*() {
   return {
     name: "responses",
     decode: (body, key) =>
-      Effect.flatMap(decodeResponsesRequest(body), ({ asks, request, tools, wire }) =>
-        asks.length === 0
-          ? Effect.succeed({ request, wire })
-          : Effect.map(
-            resolveHostedTools(services, key, asks, request),
-            (allowedTools) => ({
-              request: { ...request, allowedTools, approvalAlso: alsoApproved(tools, allowedTools) },
-              wire
-            })
-          )),
+      Effect.flatMap(
+        decodeResponsesRequest(body),
+        (decoded) =>
+          withHostedTools(services, key, decoded, (allowedTools) => ({
+            approvalAlso: alsoApproved(decoded.tools, allowedTools)
+          }))
+      ),
     stream: responsesStream,
     collect: collectResponse,
     errorBody: (failure, _correlationId, wire) =>
