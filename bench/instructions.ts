@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process"
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import http from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -8,7 +8,7 @@ import { full } from "./settings.ts"
 import { startTarget } from "./setup.ts"
 
 /**
- * `node bench/instructions.ts [json|stream|tools] [--door=ui|chat-completions|responses|messages] [--warmup=N] [--requests=N] [--sources]`:
+ * `node bench/instructions.ts [json|stream|tools] [--door=ui|chat-completions|responses|messages] [--warmup=N] [--requests=N] [--sources] [--keep=FILE]`:
  * the gateway's machine instructions per request at concurrency 1 through one
  * of its doors (`ui`, `POST /api/v1/chat`, unless `--door` names another), counted
  * by valgrind's callgrind (all its threads, user space only: the kernel's
@@ -16,7 +16,8 @@ import { startTarget } from "./setup.ts"
  * moves when other processes share the machine, so an A/B of a change needs
  * one run each. The gateway runs uninstrumented through the warm-up (so V8
  * has optimized the hot path), then `callgrind_control` turns counting on
- * for the measured requests. Needs `valgrind`; takes a few minutes.
+ * for the measured requests. Needs `valgrind`; takes a few minutes. `--keep`
+ * writes the measured dump to FILE, for `callgrind_annotate` to split by function.
  */
 const args = process.argv.slice(2)
 const option = (name: string, fallback: number) =>
@@ -79,6 +80,8 @@ try {
     dumps.find((text) => text.includes("measured"))
   const total = Number(/^(?:totals|summary): (\d+)/m.exec(measured ?? "")?.[1])
   if (!Number.isFinite(total)) throw new Error("no callgrind dump of the measured requests")
+  const keep = args.find((arg) => arg.startsWith("--keep="))?.slice("--keep=".length)
+  if (keep !== undefined) writeFileSync(keep, measured!)
   console.log(
     JSON.stringify({ scenario, door: doorName, warmup, requests, instructionsPerRequest: Math.round(total / requests) })
   )

@@ -64,10 +64,11 @@ export const approvalRefusal = (path: string) => (toolName: string) =>
   `Error: tool ${toolName} needs a person's approval (the key's approvalRequired list), which ` +
   `${path} cannot ask for: call it through POST /api/v1/chat, where approvals are supported`
 
-// Only what was asked: an absent setting leaves the provider's default.
+// Only what was asked: an absent setting leaves the provider's default. A copy, as `delete` would slow the object.
 export const defined = <T extends Record<string, unknown>>(value: T): T => {
-  for (const key in value) if (value[key] === undefined || value[key] === null) delete value[key]
-  return value
+  const kept: Record<string, unknown> = {}
+  for (const key in value) if (value[key] !== undefined && value[key] !== null) kept[key] = value[key]
+  return kept as T
 }
 
 const none = new Set<string>()

@@ -13,6 +13,12 @@ const PING_EVERY_MS = 15_000
 const event = <T extends { readonly type: string }>(value: T) =>
   `event: ${value.type}\ndata: ${JSON.stringify(value)}\n\n`
 
+// Most events continue one open text block: written without building and stringifying an event (BENCHMARKS.md).
+const textDelta = (index: number, text: string) =>
+  `event: content_block_delta\ndata: {"type":"content_block_delta","index":${index},"delta":{"type":"text_delta","text":${
+    JSON.stringify(text)
+  }}}\n\n`
+
 /** The answer's id, `msg_` and the request's correlation id, so that a client's logs meet parley's. */
 const messageId = (correlationId: string) => `msg_${correlationId}`
 
@@ -48,6 +54,10 @@ export const messagesStream = ({ correlationId, wire }: Answering<MessagesWire>)
       if (failed) return ""
       if (chunk.type === "start") {
         return event({ type: "message_start", message: messageShell(correlationId, wire.model) })
+      }
+      if (chunk.type === "text-delta" && chunk.delta !== "") {
+        const index = events.openText(chunk.id)
+        if (index !== undefined) return textDelta(index, chunk.delta)
       }
       let text = ""
       for (const each of events.events(chunk)) text += event(each)

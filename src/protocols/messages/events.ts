@@ -110,6 +110,11 @@ export class MessageEvents {
     return this.calls > 0
   }
 
+  /** The index of the open text block a text delta continues: its stream writes the delta event itself (./encode.ts). */
+  openText(id: string): number | undefined {
+    return this.open.get(`t${id}`)?.index
+  }
+
   events(chunk: UIMessageChunk): ReadonlyArray<BlockEvent> {
     switch (chunk.type) {
       case "text-delta":

@@ -27,7 +27,19 @@ export const responsesStream = (answering: Answering<ResponsesWire>): StreamEnco
   let sequence = 0
   let failed = false
   const event = (value: ItemEvent) =>
-    `event: ${value.type}\ndata: ${JSON.stringify({ ...value, sequence_number: sequence++ })}\n\n`
+    `event: ${value.type}\ndata: ${JSON.stringify(value).slice(0, -1)},"sequence_number":${sequence++}}\n\n`
+  // Most events are text deltas of one open message: its fields are written once an item (BENCHMARKS.md).
+  const frames = new Map<string, string>()
+  const frameOf = (item: { readonly id: string }, index: number) => {
+    let frame = frames.get(item.id)
+    if (frame === undefined) {
+      frame = `event: response.output_text.delta\ndata: {"type":"response.output_text.delta","item_id":${
+        JSON.stringify(item.id)
+      },"output_index":${index},"content_index":0,"delta":`
+      frames.set(item.id, frame)
+    }
+    return frame
+  }
   const fail = (failure: ApiFailure | undefined) => {
     if (failed) return ""
     failed = true
@@ -44,10 +56,20 @@ export const responsesStream = (answering: Answering<ResponsesWire>): StreamEnco
     chunk: (chunk: UIMessageChunk) => {
       if (failed) return ""
       if (chunk.type === "start") {
-        let text = event({ type: "response.created", response: shell }) +
-          event({ type: "response.in_progress", response: shell })
+        const response = JSON.stringify(shell)
+        const opening = (type: string) =>
+          `event: ${type}\ndata: {"type":"${type}","response":${response},"sequence_number":${sequence++}}\n\n`
+        let text = opening("response.created") + opening("response.in_progress")
         for (const each of items.events(chunk)) text += event(each)
         return text
+      }
+      if (chunk.type === "text-delta" && chunk.delta !== "") {
+        const open = items.appendText(chunk.id, chunk.delta)
+        if (open !== undefined) {
+          return `${frameOf(open.item, open.index)}${
+            JSON.stringify(chunk.delta)
+          },"logprobs":[],"sequence_number":${sequence++}}\n\n`
+        }
       }
       let text = ""
       for (const each of items.events(chunk)) text += event(each)

@@ -67,6 +67,16 @@ export class ResponseItems {
     return this.calls > 0
   }
 
+  /**
+   * A text delta of a message item already open, taken in without events:
+   * its stream writes the delta event itself from the item's frame (./encode.ts).
+   */
+  appendText(id: string, delta: string): { readonly item: OutputItem; readonly index: number } | undefined {
+    const found = this.open.get(`t${id}`)
+    if (found !== undefined) found.text += delta
+    return found
+  }
+
   events(chunk: UIMessageChunk): ReadonlyArray<ItemEvent> {
     switch (chunk.type) {
       case "start":
