@@ -72,21 +72,27 @@ export const continuedBody = (
   // A broken input is the decoder's to name.
   if (typeof body.input !== "string" && !Array.isArray(body.input)) return Effect.succeed(body)
   const id = body.previous_response_id
-  return Effect.flatMap(stored.get(id, key.id), (found): Effect.Effect<unknown, PreviousResponseNotFound | BodyTooLarge> => {
-    if (found === undefined) return Effect.fail(new PreviousResponseNotFound({ id }))
-    const input = itemsOf(body.input)
-    const size = Buffer.byteLength(found.input) + Buffer.byteLength(found.response) +
-      Buffer.byteLength(JSON.stringify(input))
-    if (size > limit) {
-      return Effect.fail(
-        new BodyTooLarge({
-          limit,
-          advice:
-            `The conversation of previous_response_id '${id}' with this input is ${size} bytes: start a new one, or send a shorter conversation in input`
-        })
-      )
+  return Effect.flatMap(
+    stored.get(id, key.id),
+    (found): Effect.Effect<unknown, PreviousResponseNotFound | BodyTooLarge> => {
+      if (found === undefined) return Effect.fail(new PreviousResponseNotFound({ id }))
+      const input = itemsOf(body.input)
+      const size = Buffer.byteLength(found.input) + Buffer.byteLength(found.response) +
+        Buffer.byteLength(JSON.stringify(input))
+      if (size > limit) {
+        return Effect.fail(
+          new BodyTooLarge({
+            limit,
+            advice:
+              `The conversation of previous_response_id '${id}' with this input is ${size} bytes: start a new one, or send a shorter conversation in input`
+          })
+        )
+      }
+      const output = (JSON.parse(found.response) as { readonly output: ReadonlyArray<unknown> }).output
+      return Effect.succeed({
+        ...body,
+        input: [...JSON.parse(found.input) as ReadonlyArray<unknown>, ...output, ...input]
+      })
     }
-    const output = (JSON.parse(found.response) as { readonly output: ReadonlyArray<unknown> }).output
-    return Effect.succeed({ ...body, input: [...JSON.parse(found.input) as ReadonlyArray<unknown>, ...output, ...input] })
-  })
+  )
 }

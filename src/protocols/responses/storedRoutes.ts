@@ -48,10 +48,14 @@ export const StoredResponsesRoutes = HttpRouter.use((router) =>
         Effect.gen(function*() {
           const { id } = yield* HttpRouter.params
           const query = pageQueryOf(queryOf(request))
-          if (!("limit" in query)) return yield* new InvalidRequest({ issues: query })
+          if (!("limit" in query)) {
+            return yield* new InvalidRequest({ issues: query })
+          }
           const response = yield* found(id!, key.id)
           const page = inputItemsPage(JSON.parse(response.input), query)
-          if (!("object" in page)) return yield* new InvalidRequest({ issues: page })
+          if (!("object" in page)) {
+            return yield* new InvalidRequest({ issues: page })
+          }
           return json(page)
         })))
 
@@ -60,7 +64,9 @@ export const StoredResponsesRoutes = HttpRouter.use((router) =>
         Effect.gen(function*() {
           const { id } = yield* HttpRouter.params
           const deleted = yield* stored.remove(id!, key.id)
-          if (!deleted) return yield* new ResponseNotFound({ id: id! })
+          if (!deleted) {
+            return yield* new ResponseNotFound({ id: id! })
+          }
           return json({ id, object: "response", deleted: true })
         })))
   })

@@ -1,7 +1,6 @@
 import { Schema } from "effect"
 import { refusedFields } from "../refusedFields.ts"
 
-
 /**
  * OpenAI's documented Responses fields that parley cannot honour
  * (docs/DESIGN.md §14), each with the values that ask for nothing and what

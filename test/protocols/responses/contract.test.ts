@@ -92,12 +92,14 @@ describe("POST /v1/responses in /openapi.json (issue 21 part 1)", () => {
     ])
 
     gateway.upstream.enqueue({ type: "text", text: "Kept" })
-    const created = await (await postJson(`${gateway.url}/v1/responses`, { model: "test/m1", input: "Hi" }, bearer(secret)))
-      .json()
-    const got = (path: string, method = "GET") => fetch(`${gateway.url}/v1/responses/${created.id}${path}`, {
-      method,
-      headers: bearer(secret)
-    })
+    const created =
+      await (await postJson(`${gateway.url}/v1/responses`, { model: "test/m1", input: "Hi" }, bearer(secret)))
+        .json()
+    const got = (path: string, method = "GET") =>
+      fetch(`${gateway.url}/v1/responses/${created.id}${path}`, {
+        method,
+        headers: bearer(secret)
+      })
     const validate = (name: string, value: unknown) => {
       const check = schema(name)
       assert.isTrue(check(value), JSON.stringify(check.errors))
