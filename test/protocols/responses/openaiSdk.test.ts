@@ -1,6 +1,7 @@
 import OpenAI from "openai"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startGateway, type TestGateway, UPSTREAM_API_KEY } from "../../support/gateway.ts"
+import { weatherFunction as weather } from "../../support/openaiTools.ts"
 import { makeTestTool } from "../../support/tools.ts"
 
 let gateway: TestGateway
@@ -12,13 +13,6 @@ beforeAll(async () => {
   client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: secret, maxRetries: 0 })
 })
 afterAll(() => gateway.close())
-
-const weather: OpenAI.Responses.FunctionTool = {
-  type: "function",
-  name: "weather",
-  parameters: { type: "object", properties: { city: { type: "string" } } },
-  strict: false
-}
 
 describe("POST /v1/responses through the openai SDK (issue 21 part 1)", () => {
   it("answers a whole response with its output and usage, instructions as the system prompt", async () => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { contractSchema } from "../../support/contractSchemas.ts"
 import { startGateway, type TestGateway } from "../../support/gateway.ts"
 import { bearer } from "../../support/http.ts"
+import { weatherFunction as weather } from "../../support/openaiTools.ts"
 
 let gateway: TestGateway
 let client: OpenAI
@@ -18,13 +19,6 @@ beforeAll(async () => {
   other = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: (await gateway.createKey()).secret, maxRetries: 0 })
 })
 afterAll(() => gateway.close())
-
-const weather: OpenAI.Responses.FunctionTool = {
-  type: "function",
-  name: "weather",
-  parameters: { type: "object", properties: { city: { type: "string" } } },
-  strict: false
-}
 
 const get = (path: string, key = secret) => fetch(`${gateway.url}/v1/responses${path}`, { headers: bearer(key) })
 
