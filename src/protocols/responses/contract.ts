@@ -148,7 +148,11 @@ const DeletedResponse = Schema.Struct({
   deleted: Schema.Literal(true)
 }).annotate({ identifier: "DeletedResponse" })
 
-const storedErrors = [400, 401, 404, 500, 503].map((status) => openAiErrorAt(status as 400))
+// What the stored responses' routes share: the id in the path, and OpenAI's error bodies.
+const storedRoute = {
+  params: { id: ResponseId },
+  error: [400, 401, 404, 500, 503].map((status) => openAiErrorAt(status as 400))
+}
 
 /**
  * OpenAI's Responses in the contract (docs/DESIGN.md §14): the door answers
@@ -168,30 +172,23 @@ export class ResponsesApi extends HttpApiGroup.make("responses")
     }))
   )
   .add(
-    HttpApiEndpoint.get("retrieveResponse", "/responses/:id", {
-      params: { id: ResponseId },
-      success: ResponseObject,
-      error: storedErrors
-    }).annotateMerge(OpenApi.annotations({
-      description:
-        "A stored response, as `POST /v1/responses` answered it (`responses.retrieve()`). Only the key that stored it reads it: another key's, an expired, deleted or unknown id is 404 alike. `stream=true` (a replay) is refused: it comes with background responses."
-    })),
+    HttpApiEndpoint.get("retrieveResponse", "/responses/:id", { ...storedRoute, success: ResponseObject })
+      .annotateMerge(OpenApi.annotations({
+        description:
+          "A stored response, as `POST /v1/responses` answered it (`responses.retrieve()`). Only the key that stored it reads it: another key's, an expired, deleted or unknown id is 404 alike. `stream=true` (a replay) is refused: it comes with background responses."
+      })),
     HttpApiEndpoint.get("listInputItems", "/responses/:id/input_items", {
-      params: { id: ResponseId },
+      ...storedRoute,
       query: InputItemsQuery,
-      success: InputItemList,
-      error: storedErrors
+      success: InputItemList
     }).annotateMerge(OpenApi.annotations({
       description:
         "A stored response's input items, the conversation it continued first, in OpenAI's list form (`responses.inputItems.list()`), paged by item id."
     })),
-    HttpApiEndpoint.delete("deleteResponse", "/responses/:id", {
-      params: { id: ResponseId },
-      success: DeletedResponse,
-      error: storedErrors
-    }).annotateMerge(OpenApi.annotations({
-      description: "Deletes a stored response (`responses.delete()`); 404 as `GET` answers it."
-    }))
+    HttpApiEndpoint.delete("deleteResponse", "/responses/:id", { ...storedRoute, success: DeletedResponse })
+      .annotateMerge(OpenApi.annotations({
+        description: "Deletes a stored response (`responses.delete()`); 404 as `GET` answers it."
+      }))
   )
   .middleware(OpenAiAuthentication)
   .prefix("/v1")

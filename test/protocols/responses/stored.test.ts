@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { contractSchema } from "../../support/contractSchemas.ts"
 import { startGateway, type TestGateway } from "../../support/gateway.ts"
 import { bearer } from "../../support/http.ts"
-import { weatherFunction as weather } from "../../support/openaiTools.ts"
+import { openAiClient, weatherFunction as weather } from "../../support/openaiTools.ts"
 
 let gateway: TestGateway
 let client: OpenAI
@@ -15,8 +15,8 @@ let secret: string
 beforeAll(async () => {
   gateway = await startGateway()
   ;({ secret } = await gateway.createKey())
-  client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: secret, maxRetries: 0 })
-  other = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: (await gateway.createKey()).secret, maxRetries: 0 })
+  client = openAiClient(gateway, secret)
+  other = openAiClient(gateway, (await gateway.createKey()).secret)
 })
 afterAll(() => gateway.close())
 
@@ -197,7 +197,7 @@ describe("previous_response_id: a stored conversation continued (issue 23 part 4
     const small = await startGateway({ config: { bodyLimitBytes: 4_000 } })
     try {
       const key = await small.createKey()
-      const sdk = new OpenAI({ baseURL: `${small.url}/v1`, apiKey: key.secret, maxRetries: 0 })
+      const sdk = openAiClient(small, key.secret)
       small.upstream.enqueue({ type: "text", text: "x".repeat(3_500) })
       const first = await sdk.responses.create({ model: "test/m1", input: "Long answer, please" })
       await expect(sdk.responses.create({ model: "test/m1", previous_response_id: first.id, input: "More" }))
@@ -213,7 +213,7 @@ describe("retention of stored responses (issue 23 part 4)", () => {
     const brief = await startGateway({ config: { responseRetentionMs: 300 } })
     try {
       const key = await brief.createKey()
-      const sdk = new OpenAI({ baseURL: `${brief.url}/v1`, apiKey: key.secret, maxRetries: 0 })
+      const sdk = openAiClient(brief, key.secret)
       brief.upstream.enqueue({ type: "text", text: "Soon gone" })
       const created = await sdk.responses.create({ model: "test/m1", input: "Hi" })
       const sql = brief.service(SqlClient.SqlClient)
