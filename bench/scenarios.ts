@@ -126,11 +126,15 @@ export const messagesBody: DoorBodies = {
   streamEnd: "event: message_stop"
 }
 
-/** Bodies of POST /v1/responses, as an OpenAI client sends them. */
+/**
+ * Bodies of POST /v1/responses, as an OpenAI client sends them, with `store: false` (as Codex sends it): the
+ * door's translation against the others', not a database write per answer (stored responses, docs/DESIGN.md §14).
+ */
 export const responsesBody: DoorBodies = {
-  text: (stream: boolean) => JSON.stringify({ model: `${PROVIDER}/text`, input: user.content, stream }),
-  toolLoop: () => JSON.stringify({ model: `${PROVIDER}/tools`, input: user.content, allowedTools: [TOOL_NAME] }),
-  slow: () => JSON.stringify({ model: `${PROVIDER}/slow`, input: user.content, stream: true }),
+  text: (stream: boolean) => JSON.stringify({ model: `${PROVIDER}/text`, input: user.content, stream, store: false }),
+  toolLoop: () =>
+    JSON.stringify({ model: `${PROVIDER}/tools`, input: user.content, store: false, allowedTools: [TOOL_NAME] }),
+  slow: () => JSON.stringify({ model: `${PROVIDER}/slow`, input: user.content, stream: true, store: false }),
   streamEnd: "event: response.completed"
 }
 

@@ -15,6 +15,7 @@ import { SandboxHandlers } from "../http/sandboxHandlers.ts"
 import { SystemHandlers } from "../http/systemHandlers.ts"
 import { CountTokensRoute } from "../protocols/messages/countTokens.ts"
 import { OpenAiModelsRoute } from "../protocols/openai/models.ts"
+import { StoredResponsesRoutes } from "../protocols/responses/storedRoutes.ts"
 import { Contract } from "./contract.ts"
 
 // Generated from the whole contract: chat is declared here although the server answers it before routing.
@@ -48,7 +49,7 @@ const docsPage: HttpApiScalar.ScalarConfig & {
 
 /**
  * Every routed endpoint (all but POST /api/v1/chat), the OpenAI doors' model
- * list, /openapi.json, the docs page, /mcp, the console and the gateway middleware.
+ * list and stored responses, /openapi.json, the docs page, /mcp, the console and the gateway middleware.
  */
 export const Routes = Layer.mergeAll(
   HttpApiBuilder.layer(RoutedApi).pipe(
@@ -57,6 +58,7 @@ export const Routes = Layer.mergeAll(
   ),
   OpenApiDocument,
   OpenAiModelsRoute,
+  StoredResponsesRoutes,
   CountTokensRoute,
   MetricsRoute,
   McpEndpoint,

@@ -23,6 +23,7 @@ import type { ObservabilityTaps } from "../observability/observabilityLayer.ts"
 import { Pruner } from "../prune/Pruner.ts"
 import { SandboxProvider } from "../sandbox/SandboxProvider.ts"
 import * as Database from "../store/Database.ts"
+import { StoredResponses } from "../store/StoredResponses.ts"
 import { StoreHealth } from "../store/StoreHealth.ts"
 import type { ToolRegistry } from "../tools/ToolRegistry.ts"
 
@@ -71,6 +72,7 @@ export const gatewayServices = <E>(parts: GatewayParts<E>) =>
         UsageLedger.layer,
         UsageQueries.layer,
         StoreHealth.layer,
+        StoredResponses.layer,
         Limiter.layer,
         Budgets.layer
       )

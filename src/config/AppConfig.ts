@@ -9,7 +9,13 @@ import { databaseUrl, dataDirOf, defaultDatabaseUrl } from "./databaseUrl.ts"
 import { defaultInstanceId, defaultSandboxDir, instanceIdSetting } from "./instanceId.ts"
 import type { McpServerConfig } from "./McpServerConfig.ts"
 import { defaultObservability, type ObservabilityConfig, observabilityConfig } from "./ObservabilityConfig.ts"
-import { corsOrigins, defaultOperations, type OperationsConfig, shutdownGraceMs } from "./OperationsConfig.ts"
+import {
+  corsOrigins,
+  defaultOperations,
+  durationSetting,
+  type OperationsConfig,
+  shutdownGraceMs
+} from "./OperationsConfig.ts"
 import { optionalSecret } from "./optionalSecret.ts"
 import type { ProviderConfig } from "./ProviderConfig.ts"
 import { resolveRoutes, type RouteConfig } from "./RouteConfig.ts"
@@ -75,6 +81,10 @@ const ledgerDays = Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "PAR
   Config.withDefault(90)
 )
 
+/** `PARLEY_RESPONSE_RETENTION`: how long a stored response is kept (docs/DESIGN.md §14). */
+const DEFAULT_RESPONSE_RETENTION = Duration.days(30)
+const responseRetentionMs = durationSetting("PARLEY_RESPONSE_RETENTION", DEFAULT_RESPONSE_RETENTION)
+
 /**
  * Every setting parley reads, once at startup, from the environment and the
  * config file: the server, the providers, the tools' outbound limits, the
@@ -129,6 +139,8 @@ export class AppConfig extends Context.Service<AppConfig, {
   readonly observability: ObservabilityConfig
   /** Days a usage ledger row is kept (`PARLEY_LEDGER_DAYS`, default 90). */
   readonly ledgerDays: number
+  /** How long a stored response of `POST /v1/responses` is kept (`PARLEY_RESPONSE_RETENTION`, default 30 days). */
+  readonly responseRetentionMs: number
   /**
    * `PARLEY_INSTANCE_ID`: this instance among those sharing one database; its
    * sandboxes record it. Default: the host name and a hash of the sandbox folder
@@ -187,6 +199,7 @@ export class AppConfig extends Context.Service<AppConfig, {
       const introspectionToken = yield* read(optionalSecret("PARLEY_AUTH_INTROSPECTION_TOKEN"), undefined)
       const observability = yield* read(observabilityConfig, defaultObservability)
       const keepDays = yield* read(ledgerDays, 90)
+      const responseRetention = yield* read(responseRetentionMs, 0)
       const instanceId = yield* read(Config.option(instanceIdSetting), Option.none())
       return yield* done(AppConfig.of({
         host,
@@ -214,6 +227,7 @@ export class AppConfig extends Context.Service<AppConfig, {
         introspectionToken,
         observability,
         ledgerDays: keepDays,
+        responseRetentionMs: responseRetention,
         instanceId: Option.getOrElse(instanceId, () => defaultInstanceId(sandbox.root ?? defaultSandboxDir))
       }))
     }).pipe(Effect.mapError(asInvalidConfiguration))
@@ -246,6 +260,7 @@ export class AppConfig extends Context.Service<AppConfig, {
         secretKey: Redacted.make(randomBytes(32).toString("base64")),
         observability: defaultObservability,
         ledgerDays: 90,
+        responseRetentionMs: Duration.toMillis(DEFAULT_RESPONSE_RETENTION),
         instanceId: defaultInstanceId(overrides.sandbox?.root ?? defaultSandboxDir),
         ...overrides
       })

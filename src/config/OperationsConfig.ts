@@ -21,28 +21,35 @@ const OriginList = Schema.String.check(Schema.makeFilter((text: string) => {
     `"${wrong}" is not an origin; list origins such as https://app.example:8443, comma-separated, or *`
 }))
 
-const SHORT_UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 }
-const SHORT_DURATION = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/i
+const SHORT_UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }
+const SHORT_DURATION = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$/i
 
-/** `30s`, `500ms`, `2m`, `30` (seconds) as DESIGN §8 writes them; Effect's own `30 seconds` is read as well. */
-const shortDuration = Config.schema(
-  Schema.String.check(
-    Schema.makeFilter((text: string) =>
-      SHORT_DURATION.test(text) || "Expected a duration such as 30s, 500ms, 2m or 30 seconds"
-    )
-  ),
-  "PARLEY_SHUTDOWN_GRACE"
-).pipe(Config.map((text) => {
-  const [, amount, unit] = SHORT_DURATION.exec(text)!
-  return Duration.millis(Number(amount) * SHORT_UNITS[(unit ?? "s").toLowerCase()]!)
-}))
+/** `30s`, `500ms`, `2m`, `30d`, `30` (seconds) as DESIGN §8 writes them; Effect's own `30 seconds` is read as well. */
+const shortDuration = (name: string) =>
+  Config.schema(
+    Schema.String.check(
+      Schema.makeFilter((text: string) =>
+        SHORT_DURATION.test(text) || "Expected a duration such as 30s, 500ms, 2m, 30d or 30 seconds"
+      )
+    ),
+    name
+  ).pipe(Config.map((text) => {
+    const [, amount, unit] = SHORT_DURATION.exec(text)!
+    return Duration.millis(Number(amount) * SHORT_UNITS[(unit ?? "s").toLowerCase()]!)
+  }))
 
-// Effect's form first, so a value neither form reads is reported with the short form's hint.
-export const shutdownGraceMs = Config.Duration("PARLEY_SHUTDOWN_GRACE").pipe(
-  Config.orElse(() => shortDuration),
-  Config.withDefault(DEFAULT_SHUTDOWN_GRACE),
-  Config.map(Duration.toMillis)
-)
+/**
+ * A `PARLEY_*` duration in milliseconds, in either form. Effect's form first, so a value
+ * neither form reads is reported with the short form's hint.
+ */
+export const durationSetting = (name: string, fallback: Duration.Duration) =>
+  Config.Duration(name).pipe(
+    Config.orElse(() => shortDuration(name)),
+    Config.withDefault(fallback),
+    Config.map(Duration.toMillis)
+  )
+
+export const shutdownGraceMs = durationSetting("PARLEY_SHUTDOWN_GRACE", DEFAULT_SHUTDOWN_GRACE)
 
 export const corsOrigins = Config.schema(OriginList, "PARLEY_CORS_ORIGINS").pipe(
   Config.withDefault(""),

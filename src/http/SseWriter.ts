@@ -12,8 +12,10 @@ export interface StreamEncoding {
   readonly chunk: (chunk: UIMessageChunk) => string
   /** The provider failed after the stream began; the run's own closing chunks follow. */
   readonly failure: (failure: ProviderFailure) => string
-  /** The text that ends a stream whose run ended. */
+  /** The text that ends a stream whose run ended: read then, once what the protocol keeps of it is kept. */
   readonly end: string
+  /** The whole answer the stream told, once its run ended: what `ChatProtocol.keep` keeps. */
+  readonly whole?: (() => unknown) | undefined
   /** Ends a stream that broke off outside the run; `undefined` for a failure nothing expected. */
   readonly broken: (failure: ApiFailure | undefined) => string
   /**

@@ -6,8 +6,10 @@ import type { ApiKey } from "../domain/ApiKey.ts"
 import type { ChatProtocolName } from "../domain/protocols.ts"
 import type { InvalidRequest } from "../domain/requestErrors.ts"
 import type { McpServerUnavailable } from "../mcp/mcpErrors.ts"
+import type { PreviousResponseNotFound } from "../store/responseErrors.ts"
 import type { ErrorBody } from "./errorResponse.ts"
 import type { ApiFailure } from "./errorTable.ts"
+import type { BodyTooLarge } from "./requestErrors.ts"
 import type { StreamEncoding } from "./SseWriter.ts"
 
 /** A body as a protocol decoded it: the internal request, and what only its own answer needs (`Wire`). */
@@ -36,9 +38,13 @@ export interface ChatProtocol<Wire = unknown> {
   readonly answerHeaders?: ((correlationId: string) => Readonly<Record<string, string>>) | undefined
   /**
    * The body, parsed, as the internal request (never seen raw by the planner). The key is the
-   * authenticated caller's: hosted MCP tools (`protocols/hostedTools.ts`) are what it may use.
+   * authenticated caller's: hosted MCP tools (`protocols/hostedTools.ts`) are what it may use, and
+   * a conversation it continues (a stored response, `previous_response_id`) is what it stored.
    */
-  readonly decode: (body: unknown, key: ApiKey) => Effect.Effect<Decoded<Wire>, InvalidRequest | McpServerUnavailable>
+  readonly decode: (
+    body: unknown,
+    key: ApiKey
+  ) => Effect.Effect<Decoded<Wire>, InvalidRequest | McpServerUnavailable | PreviousResponseNotFound | BodyTooLarge>
   /**
    * Its stream carries `reset-step` (AI SDK 7's UI stream alone), so a route
    * retries a step that broke off mid-answer on its next target; in the
@@ -49,6 +55,12 @@ export interface ChatProtocol<Wire = unknown> {
   readonly stream: (answering: Answering<Wire>) => StreamEncoding
   /** The whole answer of a run sent in one piece: the protocol's fold over its chunks. */
   readonly collect: (run: CollectedRun, answering: Answering<Wire>) => unknown
+  /**
+   * What the protocol keeps of an answer (the Responses door's stored responses), given the whole
+   * answer (`collect`'s, or the stream's `whole`) once the run ended and before the answer's last
+   * bytes leave, so that a client that read the answer finds it kept. `undefined`: nothing kept.
+   */
+  readonly keep?: ((answering: Answering<Wire>, answer: unknown) => Effect.Effect<void> | undefined) | undefined
   /**
    * A failure before the answer began, in the protocol's error envelope; `undefined` for one nothing expected.
    * A 401 goes without the correlation id header. `wire` is there once the body was decoded.

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import type { ServerResponse } from "node:http"
 import { Agent } from "../agent/Agent.ts"
+import type { RunSummary } from "../agent/RunSummary.ts"
 import { Governance } from "../chat/Governance.ts"
 import type { ChatFacts } from "../ledger/chatEvent.ts"
 import { requestObserver } from "../observability/observeRequest.ts"
@@ -40,27 +41,39 @@ export const makeChatRun = Effect.gen(function*() {
       return Effect.ensuring(
         governance.admitted(plan, (run) => {
           observer.running(log, mode)
-          return agent.collect(run)
-        }, (collected, admitted) => {
+          return Effect.flatMap(agent.collect(run), (collected) => {
+            const body = protocol.collect(collected, answering)
+            return Effect.as(protocol.keep?.(answering, body) ?? Effect.void, { collected, body })
+          })
+        }, ({ body, collected }, admitted) => {
           facts.summary = collected.summary
           log.ran(collected.summary)
-          writeJson(res, 200, protocol.collect(collected, answering), { ...headers, ...admitted })
+          writeJson(res, 200, body, { ...headers, ...admitted })
         }),
         routed
       )
     }
+    const encoding = protocol.stream(answering)
+    // Once the run ended and before the stream's end, what the protocol keeps of it (a stored response).
+    const kept = (summary: RunSummary) =>
+      encoding.whole === undefined || protocol.keep === undefined
+        ? Effect.succeed(summary)
+        : Effect.as(protocol.keep(answering, encoding.whole()) ?? Effect.void, summary)
     return Effect.ensuring(
       governance.admitted(plan, (run, admitted) => {
         observer.running(log, mode)
-        const sse = facts.sse = new SseWriter(res, { ...headers, ...admitted }, protocol.stream(answering))
-        return agent.run(run, {
-          emit: sse.emit,
-          resetsStep: protocol.resetsStep,
-          failed: (failure) => {
-            log.outcome = failure._tag
-            sse.failed(failure)
-          }
-        }, sse)
+        const sse = facts.sse = new SseWriter(res, { ...headers, ...admitted }, encoding)
+        return Effect.flatMap(
+          agent.run(run, {
+            emit: sse.emit,
+            resetsStep: protocol.resetsStep,
+            failed: (failure) => {
+              log.outcome = failure._tag
+              sse.failed(failure)
+            }
+          }, sse),
+          kept
+        )
       }, (summary) => {
         facts.summary = summary
         log.ran(summary)

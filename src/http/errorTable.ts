@@ -17,6 +17,7 @@ import type { McpServerExists, McpServerFromConfig, McpServerNotFound } from "..
 import type { ProviderCannotTake, ProviderRejected, ProviderUnavailable } from "../models/ProviderFailure.ts"
 import type { SandboxElsewhere, SandboxNotFound, SandboxUnavailable } from "../sandbox/Sandbox.ts"
 import type { SandboxOwnedByOperator } from "../sandbox/sandboxAccess.ts"
+import type { PreviousResponseNotFound, ResponseNotFound } from "../store/responseErrors.ts"
 import type {
   BodyTooLarge,
   EmptyBody,
@@ -59,6 +60,8 @@ export type ApiFailure =
   | BodyTooLarge
   | RouteNotFound
   | ModelNotFound
+  | ResponseNotFound
+  | PreviousResponseNotFound
   | MethodNotAllowed
   | SandboxNotFound
   | SandboxElsewhere
@@ -175,6 +178,8 @@ const table: { readonly [Tag in ApiFailure["_tag"]]: Row<Failure<Tag>> } = {
   SandboxOwnedByOperator: row(403, (e) => ({ sandboxId: e.sandboxId })),
   RouteNotFound: row(404),
   ModelNotFound: row(404, (e) => ({ model: e.model })),
+  ResponseNotFound: row(404, (e) => ({ id: e.id })),
+  PreviousResponseNotFound: row(400, (e) => ({ previousResponseId: e.id })),
   MethodNotAllowed: row(405, (e) => ({ allowed: e.allowed })),
   SandboxNotFound: (e) => ({
     status: 404,

@@ -204,6 +204,22 @@ export const migrations = {
   "12_usage_target": Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     yield* sql.unsafe(`ALTER TABLE usage_events ADD COLUMN target TEXT`)
+  }),
+  // docs/DESIGN.md §14: the Responses door's stored responses, per key, until `expires_at` (epoch ms):
+  // the input items (the whole conversation, the previous response's prepended) and the response object, as JSON.
+  "13_stored_responses": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql.unsafe(`
+      CREATE TABLE stored_responses (
+        id TEXT PRIMARY KEY,
+        key_id TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        input TEXT NOT NULL,
+        response TEXT NOT NULL
+      )
+    `)
+    yield* sql.unsafe(`CREATE INDEX stored_responses_expiry ON stored_responses (expires_at)`)
   })
 }
 

@@ -264,6 +264,19 @@ describe("AppConfig", () => {
       assert.match(bad.problems[1]!, /^PARLEY_CORS_ORIGINS: "app.example\/" is not an origin/)
     }))
 
+  it.effect("reads PARLEY_RESPONSE_RETENTION (30d by default) as the other durations, days in the short form too", () =>
+    Effect.gen(function*() {
+      assert.strictEqual((yield* loadAppConfig({})).responseRetentionMs, 30 * 86_400_000)
+      const retention = (value: string) =>
+        Effect.map(loadAppConfig({ PARLEY_RESPONSE_RETENTION: value }), (config) => config.responseRetentionMs)
+      assert.deepStrictEqual(
+        [yield* retention("7d"), yield* retention("12h"), yield* retention("2 days"), yield* retention("90")],
+        [7 * 86_400_000, 12 * 3_600_000, 2 * 86_400_000, 90_000]
+      )
+      const bad = yield* Effect.flip(loadAppConfig({ PARLEY_RESPONSE_RETENTION: "a month" }))
+      assert.match(bad.problems[0]!, /^PARLEY_RESPONSE_RETENTION: .*30d/)
+    }))
+
   it.effect("layerTest gives fixed settings with overrides", () =>
     Effect.gen(function*() {
       const config = yield* AppConfig

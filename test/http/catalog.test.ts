@@ -173,7 +173,9 @@ describe("OpenAPI", () => {
         "/v1/messages/count_tokens",
         "/v1/models",
         "/v1/models/{model}",
-        "/v1/responses"
+        "/v1/responses",
+        "/v1/responses/{id}",
+        "/v1/responses/{id}/input_items"
       ]
     )
     expect(document.info.version).toBe("1.0.0")

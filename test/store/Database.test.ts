@@ -51,7 +51,7 @@ const migratedTogether = (first: string, second: string) =>
     ))
   )
 
-const allMigrations = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
+const allMigrations = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]
 
 const insertAndReadKey = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient

@@ -45,6 +45,8 @@ const paramOf = (failure: ApiFailure, conversation: string): string | null => {
     case "UnknownTool":
     case "ToolNotAllowed":
       return "allowedTools"
+    case "PreviousResponseNotFound":
+      return "previous_response_id"
     default:
       return null
   }

@@ -3,12 +3,17 @@ import type { Answering } from "../../http/chatProtocol.ts"
 import type { ResponsesWire } from "./decode.ts"
 import { ResponseItems } from "./items.ts"
 import { hostedViewOf } from "./mcpItems.ts"
-import { outcomeOf, responseShell, usageOf } from "./response.ts"
+import { itemPrefix, outcomeOf, responseShell, usageOf } from "./response.ts"
 
 /** A run answered in one piece as the response object (docs/DESIGN.md §14): the stream's finished items. */
 export const collectResponse = (run: CollectedRun, answering: Answering<ResponsesWire>) => {
   const { correlationId, wire } = answering
-  const items = new ResponseItems(wire.clientTools, correlationId, wire.includeEncrypted, hostedViewOf(answering))
+  const items = new ResponseItems(
+    wire.clientTools,
+    itemPrefix(correlationId, wire),
+    wire.includeEncrypted,
+    hostedViewOf(answering)
+  )
   for (const chunk of run.chunks) items.events(chunk)
   return {
     ...responseShell(correlationId, wire, Math.floor(Date.now() / 1000)),

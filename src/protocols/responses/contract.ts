@@ -74,7 +74,9 @@ const OutputItem = Schema.Union([
 
 /** The response object, whole when `stream` is left out or false (./collect.ts); the stream's events carry it too. */
 export const ResponseObject = Schema.Struct({
-  id: Schema.String.annotate({ description: "`resp_` and the request's correlation id." }),
+  id: Schema.String.annotate({
+    description: "A stored response's: `resp_` and 128 random bits; else `resp_` and the request's correlation id."
+  }),
   object: Schema.Literal("response"),
   created_at: Tokens,
   status: Schema.Literals(["completed", "incomplete", "in_progress", "failed"]),
@@ -85,9 +87,11 @@ export const ResponseObject = Schema.Struct({
   ),
   model: Schema.String,
   output: Schema.Array(OutputItem),
-  previous_response_id: Schema.Null,
+  previous_response_id: Schema.NullOr(Schema.String),
   service_tier: Schema.String,
-  store: Schema.Literal(false).annotate({ description: "parley keeps no responses yet, whatever `store` asked." }),
+  store: Schema.Boolean.annotate({
+    description: "Whether the response is stored (`store`, default true): kept for PARLEY_RESPONSE_RETENTION."
+  }),
   usage: Schema.NullOr(Schema.Struct({
     input_tokens: Tokens,
     input_tokens_details: Schema.Struct({ cached_tokens: Tokens }),
@@ -114,10 +118,47 @@ const EventStream = Schema.String.pipe(HttpApiSchema.asText({ contentType: "text
     "Named events (`event: <type>`, `data: <JSON>` with a `sequence_number`): `response.created`, `response.in_progress`, `response.output_item.added|done`, `response.content_part.added|done`, `response.output_text.delta|done`, `response.reasoning_summary_part.added|done`, `response.reasoning_summary_text.delta|done`, `response.function_call_arguments.delta|done`, with `mcp` tools `response.mcp_list_tools.in_progress|completed`, `response.mcp_call.in_progress|completed|failed` and `response.mcp_call_arguments.delta|done`, then `response.completed` or `response.incomplete` with the output and the usage. A failure after the first event is `response.failed`."
 })
 
+const ResponseId = Schema.String.annotate({ description: "A response this key stored." })
+
+const InputItemList = Schema.Struct({
+  object: Schema.Literal("list"),
+  data: Schema.Array(
+    Schema.Record(Schema.String, Schema.Unknown).annotate({
+      description: "An input item as it was sent, with its `id` (one of parley's when it had none)."
+    })
+  ),
+  first_id: Schema.NullOr(Schema.String),
+  last_id: Schema.NullOr(Schema.String),
+  has_more: Schema.Boolean
+}).annotate({ identifier: "ResponseInputItemList" })
+
+const InputItemsQuery = {
+  after: Schema.optionalKey(Schema.String.annotate({ description: "An item's id: the items after it." })),
+  before: Schema.optionalKey(Schema.String.annotate({ description: "An item's id: the items before it." })),
+  limit: Schema.optionalKey(Schema.NumberFromString.annotate({ description: "1 to 100, default 20." })),
+  order: Schema.optionalKey(
+    Schema.Literals(["asc", "desc"]).annotate({ description: "Default `desc`: the last item first." })
+  ),
+  include: Schema.optionalKey(Schema.String.annotate({ description: "Taken and ignored." }))
+}
+
+const DeletedResponse = Schema.Struct({
+  id: Schema.String,
+  object: Schema.Literal("response"),
+  deleted: Schema.Literal(true)
+}).annotate({ identifier: "DeletedResponse" })
+
+// What the stored responses' routes share: the id in the path, and OpenAI's error bodies.
+const storedRoute = {
+  params: { id: ResponseId },
+  error: [400, 401, 404, 500, 503].map((status) => openAiErrorAt(status as 400))
+}
+
 /**
  * OpenAI's Responses in the contract (docs/DESIGN.md §14): the door answers
- * before routing (`app/hotRoutes.ts`); this declares it in /openapi.json
- * and /docs.
+ * before routing (`app/hotRoutes.ts`), the stored responses' routes are
+ * plain router routes (./storedRoutes.ts); this declares them in
+ * /openapi.json and /docs.
  */
 export class ResponsesApi extends HttpApiGroup.make("responses")
   .add(
@@ -127,8 +168,27 @@ export class ResponsesApi extends HttpApiGroup.make("responses")
       error: [400, 401, 403, 413, 429, 500, 503].map((status) => openAiErrorAt(status as 400))
     }).annotateMerge(OpenApi.annotations({
       description:
-        "OpenAI's Responses: give OpenAI's SDKs and Codex the base URL /v1. Stateless: `store` is answered false, `previous_response_id` and `background` are refused. parley's server tools run inside the request when named in the extra field `allowedTools` or asked as hosted `mcp` tools (`server_label` `parley` or a configured server's id; approvals as `mcp_approval_request` items); the client's own `function` tools come back as `function_call` items; hosted tools parley does not provide are skipped (`X-Tools-Skipped`)."
+        "OpenAI's Responses: give OpenAI's SDKs and Codex the base URL /v1. A response is stored unless `store` is false (for PARLEY_RESPONSE_RETENTION, its key alone reads it), and `previous_response_id` continues a stored one; `background` is refused. parley's server tools run inside the request when named in the extra field `allowedTools` or asked as hosted `mcp` tools (`server_label` `parley` or a configured server's id; approvals as `mcp_approval_request` items); the client's own `function` tools come back as `function_call` items; hosted tools parley does not provide are skipped (`X-Tools-Skipped`)."
     }))
+  )
+  .add(
+    HttpApiEndpoint.get("retrieveResponse", "/responses/:id", { ...storedRoute, success: ResponseObject })
+      .annotateMerge(OpenApi.annotations({
+        description:
+          "A stored response, as `POST /v1/responses` answered it (`responses.retrieve()`). Only the key that stored it reads it: another key's, an expired, deleted or unknown id is 404 alike. `stream=true` (a replay) is refused: it comes with background responses."
+      })),
+    HttpApiEndpoint.get("listInputItems", "/responses/:id/input_items", {
+      ...storedRoute,
+      query: InputItemsQuery,
+      success: InputItemList
+    }).annotateMerge(OpenApi.annotations({
+      description:
+        "A stored response's input items, the conversation it continued first, in OpenAI's list form (`responses.inputItems.list()`), paged by item id."
+    })),
+    HttpApiEndpoint.delete("deleteResponse", "/responses/:id", { ...storedRoute, success: DeletedResponse })
+      .annotateMerge(OpenApi.annotations({
+        description: "Deletes a stored response (`responses.delete()`); 404 as `GET` answers it."
+      }))
   )
   .middleware(OpenAiAuthentication)
   .prefix("/v1")

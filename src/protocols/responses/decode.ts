@@ -2,6 +2,7 @@ import type { JSONSchema7, LanguageModelV4ToolChoice } from "@ai-sdk/provider"
 import { Effect, Schema } from "effect"
 import type { CallSettings } from "../../agent/AgentRun.ts"
 import type { DecodedClientTool, InternalChatRequest } from "../../chat/chatRequest.ts"
+import type { ApiKey } from "../../domain/ApiKey.ts"
 import { InvalidRequest } from "../../domain/requestErrors.ts"
 import type { Decoded } from "../../http/chatProtocol.ts"
 import { approvalRefusal, type BodyFields, commonFields, decodeDoorBody, defined } from "../doorBody.ts"
@@ -9,6 +10,7 @@ import type { HostedServerAsk } from "../hostedTools.ts"
 import { hostedAsksOf, isMcpTool, mcpToolIssues } from "./hostedMcp.ts"
 import { toConversation } from "./input.ts"
 import { type FunctionTool, ResponsesRequest, type Tool } from "./request.ts"
+import { type StoredWire, storedWire } from "./stored.ts"
 import { unsupported } from "./unsupported.ts"
 
 /** What the answer of a Responses request needs of its body. */
@@ -26,6 +28,8 @@ export interface ResponsesWire {
   readonly includeEncrypted: boolean
   /** The request's settings the response object repeats, as OpenAI's does. */
   readonly echo: Readonly<Record<string, unknown>>
+  /** The response is to be stored (`store`, default true): its id and input (./stored.ts). */
+  readonly stored: StoredWire | undefined
 }
 
 const decode = Schema.decodeUnknownResult(ResponsesRequest, { errors: "all" })
@@ -69,7 +73,9 @@ const clientToolsOf = (tools: ReadonlyArray<Tool>): ReadonlyArray<DecodedClientT
   )
 
 // What the response object repeats of the request (OpenAI's does; the SDKs type these fields as present).
-const echoOf = (body: ResponsesRequest, tools: ReadonlyArray<FunctionTool>) => ({
+const echoOf = (body: ResponsesRequest, tools: ReadonlyArray<FunctionTool>, stored: boolean) => ({
+  store: stored,
+  previous_response_id: body.previous_response_id ?? null,
   instructions: body.instructions ?? null,
   max_output_tokens: body.max_output_tokens ?? null,
   metadata: body.metadata ?? {},
@@ -104,12 +110,19 @@ export interface DecodedResponses extends Decoded<ResponsesWire> {
   readonly tools: ReadonlyArray<Tool>
 }
 
-const fromRequest = (request: ResponsesRequest): Effect.Effect<DecodedResponses, InvalidRequest> => {
+const fromRequest = (
+  request: ResponsesRequest,
+  body: unknown,
+  key: ApiKey | undefined
+): Effect.Effect<DecodedResponses, InvalidRequest> => {
   const tools = request.tools ?? []
   const asks = hostedAsksOf(tools)
   const conversation = toConversation(request.instructions, request.input)
   if (!("messages" in conversation)) return Effect.fail(new InvalidRequest({ issues: conversation }))
   const clientTools = clientToolsOf(tools)
+  const stored = key === undefined || request.store === false
+    ? undefined
+    : storedWire(key, (body as { readonly input: unknown }).input)
   const internal: InternalChatRequest = {
     ...commonFields(request, conversation),
     clientTools,
@@ -134,7 +147,8 @@ const fromRequest = (request: ResponsesRequest): Effect.Effect<DecodedResponses,
       origins: conversation.origins,
       places: conversation.places,
       includeEncrypted: request.include?.includes("reasoning.encrypted_content") === true,
-      echo: echoOf(request, tools.filter(isFunction))
+      echo: echoOf(request, tools.filter(isFunction), stored !== undefined),
+      stored
     }
   })
 }
@@ -142,7 +156,11 @@ const fromRequest = (request: ResponsesRequest): Effect.Effect<DecodedResponses,
 /**
  * A Responses body as the internal request (docs/DESIGN.md §14): an unknown
  * field, a documented one parley cannot honour and a broken input answer
- * 400 naming the field, before anything runs.
+ * 400 naming the field, before anything runs. With the key that asks, the
+ * response is to be stored unless `store` is false.
  */
-export const decodeResponsesRequest = (body: unknown): Effect.Effect<DecodedResponses, InvalidRequest> =>
-  Effect.flatMap(decodeDoorBody(body, decode, fields), fromRequest)
+export const decodeResponsesRequest = (
+  body: unknown,
+  key?: ApiKey
+): Effect.Effect<DecodedResponses, InvalidRequest> =>
+  Effect.flatMap(decodeDoorBody(body, decode, fields), (request) => fromRequest(request, body, key))

@@ -7,7 +7,7 @@ import type { ResponsesWire } from "./decode.ts"
 import type { ItemEvent } from "./itemEvent.ts"
 import { ResponseItems } from "./items.ts"
 import { hostedViewOf } from "./mcpItems.ts"
-import { outcomeOf, responseShell, usageOf } from "./response.ts"
+import { itemPrefix, outcomeOf, responseShell, usageOf } from "./response.ts"
 
 const headers: Readonly<Record<string, string>> = { "cache-control": "no-cache", "x-accel-buffering": "no" }
 
@@ -19,13 +19,24 @@ const headers: Readonly<Record<string, string>> = { "cache-control": "no-cache",
  * first event is `response.failed` with the error (what OpenAI sends, and
  * what the SDKs and the AI SDK read as a failed response); the items still
  * open end incomplete and the run's closing chunks after it are dropped.
+ * A response to be stored holds its last event back until it is kept
+ * (`end`), so that a client that saw it can retrieve it; a stream that
+ * breaks off before (the keeping failed) ends `response.failed` instead.
  */
 export const responsesStream = (answering: Answering<ResponsesWire>): StreamEncoding => {
   const { correlationId, wire } = answering
-  const items = new ResponseItems(wire.clientTools, correlationId, wire.includeEncrypted, hostedViewOf(answering))
+  const items = new ResponseItems(
+    wire.clientTools,
+    itemPrefix(correlationId, wire),
+    wire.includeEncrypted,
+    hostedViewOf(answering)
+  )
   const shell = responseShell(correlationId, wire, Math.floor(Date.now() / 1000))
   let sequence = 0
   let failed = false
+  // The response as it ended, and (when stored) its last event's type, sent at the end.
+  let whole: Record<string, unknown> | undefined
+  let held: string | undefined
   const event = (value: ItemEvent) =>
     `event: ${value.type}\ndata: ${JSON.stringify(value).slice(0, -1)},"sequence_number":${sequence++}}\n\n`
   // Most events are text deltas of one open message: its fields are written once an item (BENCHMARKS.md).
@@ -40,16 +51,22 @@ export const responsesStream = (answering: Answering<ResponsesWire>): StreamEnco
     }
     return frame
   }
+  const last = (type: string, response: Record<string, unknown>) => {
+    whole = response
+    if (wire.stored === undefined) return event({ type, response })
+    held = type
+    return ""
+  }
   const fail = (failure: ApiFailure | undefined) => {
     if (failed) return ""
     failed = true
     let text = ""
     for (const each of items.closeAll("incomplete")) text += event(each)
     const { message } = (openAiErrorBody(failure).body as { error: { message: string } }).error
-    return text + event({
-      type: "response.failed",
-      response: { ...shell, status: "failed", error: { code: "server_error", message }, output: items.output }
-    })
+    return text + last(
+      "response.failed",
+      { ...shell, status: "failed", error: { code: "server_error", message }, output: items.output }
+    )
   }
   return {
     headers,
@@ -76,13 +93,24 @@ export const responsesStream = (answering: Answering<ResponsesWire>): StreamEnco
       const summary = chunk.type === "finish" ? items.summary : undefined
       if (summary === undefined) return text
       const outcome = outcomeOf(summary, items.calledClientTools)
-      return text + event({
-        type: outcome.status === "completed" ? "response.completed" : "response.incomplete",
-        response: { ...shell, ...outcome, output: items.output, usage: usageOf(summary.usage) }
-      })
+      return text + last(
+        outcome.status === "completed" ? "response.completed" : "response.incomplete",
+        { ...shell, ...outcome, output: items.output, usage: usageOf(summary.usage) }
+      )
     },
     failure: fail,
-    end: "",
-    broken: fail
+    get end() {
+      return held === undefined || whole === undefined ? "" : event({ type: held, response: whole })
+    },
+    whole: wire.stored === undefined ? undefined : () => whole,
+    broken: (failure) => {
+      // Held back and never kept: the client is told it failed, as it would be had the run broken off.
+      if (held !== undefined) {
+        held = undefined
+        failed = false
+      }
+      const text = fail(failure)
+      return held === undefined ? text : text + event({ type: held, response: whole! })
+    }
   }
 }

@@ -1,6 +1,8 @@
 import { Effect } from "effect"
+import { AppConfig } from "../../config/AppConfig.ts"
 import type { ChatProtocol } from "../../http/chatProtocol.ts"
 import { McpRegistry } from "../../mcp/McpRegistry.ts"
+import { StoredResponses } from "../../store/StoredResponses.ts"
 import { ToolRegistry } from "../../tools/ToolRegistry.ts"
 import { withBodyPaths } from "../bodyPaths.ts"
 import { withHostedTools } from "../hostedTools.ts"
@@ -9,19 +11,23 @@ import { collectResponse } from "./collect.ts"
 import { decodeResponsesRequest, type ResponsesWire } from "./decode.ts"
 import { responsesStream } from "./encode.ts"
 import { alsoApproved } from "./hostedMcp.ts"
+import { continuedBody } from "./stored.ts"
 
 /**
  * OpenAI's Responses, `POST /v1/responses` (docs/DESIGN.md §14): OpenAI's
  * SDKs, the Agents SDK and Codex reach parley's governed tool loop unchanged.
- * Built over parley's tools and MCP servers, which `mcp` tools name.
+ * Built over parley's tools and MCP servers, which `mcp` tools name, and
+ * the stored responses (`store`, `previous_response_id`).
  */
 export const makeResponsesProtocol = Effect.gen(function*() {
   const services = { tools: yield* ToolRegistry, mcp: yield* McpRegistry }
+  const stored = yield* StoredResponses
+  const { bodyLimitBytes } = yield* AppConfig
   return {
     name: "responses",
     decode: (body, key) =>
       Effect.flatMap(
-        decodeResponsesRequest(body),
+        Effect.flatMap(continuedBody(stored, key, bodyLimitBytes, body), (full) => decodeResponsesRequest(full, key)),
         (decoded) =>
           withHostedTools(services, key, decoded, (allowedTools) => ({
             approvalAlso: alsoApproved(decoded.tools, allowedTools)
@@ -29,6 +35,13 @@ export const makeResponsesProtocol = Effect.gen(function*() {
       ),
     stream: responsesStream,
     collect: collectResponse,
+    keep: ({ wire }, answer) =>
+      wire.stored === undefined || answer === undefined ? undefined : stored.put({
+        id: wire.stored.id,
+        keyId: wire.stored.keyId,
+        input: JSON.stringify(wire.stored.input),
+        response: JSON.stringify(answer)
+      }),
     errorBody: (failure, _correlationId, wire) =>
       openAiErrorBody(
         failure === undefined || wire === undefined

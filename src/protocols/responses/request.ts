@@ -236,8 +236,10 @@ export const ResponsesRequest = Schema.Struct({
   include: Schema.optionalKey(Schema.NullOr(Schema.Array(Text))),
   truncation: Schema.optionalKey(Schema.NullOr(Schema.Literals(["auto", "disabled"]))),
   user: Schema.optionalKey(Text),
-  // Answered `false` whatever is asked: parley keeps no responses yet (round3 part D).
+  // Default true: the response is kept for PARLEY_RESPONSE_RETENTION (./stored.ts).
   store: Schema.optionalKey(Schema.NullOr(Schema.Boolean)),
+  // A stored response of the key's whose input and output come before `input` (./stored.ts).
+  previous_response_id: Schema.optionalKey(Schema.NullOr(Text)),
   // Hints for OpenAI's own caching and abuse checks, and Codex's own: taken, and nothing for parley to do.
   prompt_cache_key: Schema.optionalKey(Schema.NullOr(Text)),
   prompt_cache_retention: Schema.optionalKey(Schema.NullOr(Schema.Literals(["in_memory", "24h"]))),

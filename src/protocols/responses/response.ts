@@ -38,13 +38,17 @@ export const outcomeOf = (summary: RunSummary, calledClientTools: boolean) => {
   }
 }
 
+/** The prefix of the answer's item ids: a stored response's random part, else the correlation id. */
+export const itemPrefix = (correlationId: string, wire: ResponsesWire) => wire.stored?.prefix ?? correlationId
+
 /**
  * The response object as the stream's first events and the whole answer
- * carry it: OpenAI's fields, the request's settings repeated, `store` false
- * (parley keeps no responses yet, round3 part D).
+ * carry it: OpenAI's fields, the request's settings repeated (`store` and
+ * `previous_response_id` among them). A stored response's id is its own
+ * (./stored.ts), else `resp_` and the correlation id.
  */
 export const responseShell = (correlationId: string, wire: ResponsesWire, createdAt: number) => ({
-  id: responseId(correlationId),
+  id: wire.stored?.id ?? responseId(correlationId),
   object: "response",
   created_at: createdAt,
   status: "in_progress",
@@ -53,9 +57,7 @@ export const responseShell = (correlationId: string, wire: ResponsesWire, create
   incomplete_details: null as unknown,
   model: wire.model,
   output: [] as ReadonlyArray<unknown>,
-  previous_response_id: null,
   service_tier: "default",
-  store: false,
   usage: null as unknown,
   ...wire.echo
 })

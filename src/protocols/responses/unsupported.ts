@@ -1,21 +1,21 @@
 import { Schema } from "effect"
 import { refusedFields } from "../refusedFields.ts"
 
-const stored = "stored responses come later in parley (round3 part D): send the whole conversation in input"
-
 /**
  * OpenAI's documented Responses fields that parley cannot honour
  * (docs/DESIGN.md §14), each with the values that ask for nothing and what
- * to do instead. This door is stateless: what needs a stored response
- * names that it comes with them.
+ * to do instead. Responses are stored (`store`, `previous_response_id`);
+ * OpenAI's conversation objects and background runs are not offered.
  */
 export const unsupported = refusedFields({
-  previous_response_id: { harmless: Schema.Null, why: stored },
   background: {
     harmless: Schema.NullOr(Schema.Literal(false)),
-    why: "background responses come with stored responses (round3 part D): stream instead"
+    why: "background responses come later in parley (round3 part D): stream instead"
   },
-  conversation: { harmless: Schema.Null, why: stored },
+  conversation: {
+    harmless: Schema.Null,
+    why: "parley keeps no conversation objects: continue a stored response with previous_response_id"
+  },
   prompt: {
     harmless: Schema.Null,
     why: "parley keeps no prompt templates: send instructions, or parley's promptType"

@@ -73,4 +73,43 @@ describe("POST /v1/responses in /openapi.json (issue 21 part 1)", () => {
     assert.isTrue(validate(last.response), JSON.stringify(validate.errors))
     assert.strictEqual(last.response.output[0].type, "function_call")
   })
+
+  it("declares the stored responses' routes, whose answers validate against their schemas (issue 23 part 4)", async () => {
+    const retrieve = spec.paths["/v1/responses/{id}"].get
+    const remove = spec.paths["/v1/responses/{id}"].delete
+    const list = spec.paths["/v1/responses/{id}/input_items"].get
+    for (const operation of [retrieve, remove, list]) {
+      assert.deepStrictEqual(operation.security, [{ bearer: [] }, { apiKey: [] }])
+      assert.property(operation.responses, "404")
+    }
+    assert.sameMembers(list.parameters.map((parameter: any) => parameter.name), [
+      "id",
+      "after",
+      "before",
+      "limit",
+      "order",
+      "include"
+    ])
+
+    gateway.upstream.enqueue({ type: "text", text: "Kept" })
+    const created =
+      await (await postJson(`${gateway.url}/v1/responses`, { model: "test/m1", input: "Hi" }, bearer(secret)))
+        .json()
+    const got = (path: string, method = "GET") =>
+      fetch(`${gateway.url}/v1/responses/${created.id}${path}`, {
+        method,
+        headers: bearer(secret)
+      })
+    const validate = (name: string, value: unknown) => {
+      const check = schema(name)
+      assert.isTrue(check(value), JSON.stringify(check.errors))
+    }
+    validate("Response", await (await got("")).json())
+    validate("ResponseInputItemList", await (await got("/input_items")).json())
+    validate("DeletedResponse", await (await got("", "DELETE")).json())
+
+    const put = await got("", "PUT")
+    assert.strictEqual(put.status, 405)
+    assert.strictEqual(put.headers.get("allow"), "DELETE, GET, HEAD")
+  })
 })

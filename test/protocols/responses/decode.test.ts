@@ -16,8 +16,8 @@ describe("decodeResponsesRequest", () => {
     [
       [{ input: "x" }, `"model" is required`],
       [{ model: "test/m1" }, `"input" is required`],
-      [body({ previous_response_id: "resp_1" }), `"previous_response_id" is not supported: stored responses`],
-      [body({ background: true }), `"background" is not supported: background responses come with stored`],
+      [body({ conversation: "conv_1" }), `"conversation" is not supported: parley keeps no conversation objects`],
+      [body({ background: true }), `"background" is not supported: background responses come later`],
       [body({ mystery: 1 }), `"mystery" is not a known field`],
       [body({ temperature: 3 }), `"temperature" must be a number from 0 to 2`],
       [

@@ -246,6 +246,33 @@ describe("approvals on /v1/responses as mcp_approval_request items (issue 21 par
     expect(ranDangerous.length).toBe(before + 1)
   })
 
+  it("takes the approval in the next request by previous_response_id (issue 23 part 4)", async () => {
+    const before = ranDangerous.length
+    const { first } = await ask()
+    const request = requestOf(first.output)
+    gateway.upstream.enqueue({ type: "text", text: "It ran." })
+    const second = await client.responses.create({
+      model: "test/m1",
+      tools: [parley],
+      previous_response_id: first.id,
+      input: [{ type: "mcp_approval_response", approval_request_id: request.id, approve: true }]
+    })
+    expect(ranDangerous.slice(before)).toEqual([{ text: "rm" }])
+    expect(second.output[1]).toMatchObject({ type: "mcp_call", id: "call_d", approval_request_id: request.id })
+    expect(second.output_text).toBe("It ran.")
+    const sent = gateway.upstream.requests.at(-1)!.body.messages
+    expect(sent).toContainEqual(expect.objectContaining({ role: "user", content: "Do it" }))
+    expect(sent).toContainEqual(expect.objectContaining({ role: "tool", tool_call_id: "call_d", content: "ran" }))
+    // Another key cannot answer it through the first key's stored response.
+    const stolen = await post({
+      tools: [parley],
+      previous_response_id: first.id,
+      input: [{ type: "mcp_approval_response", approval_request_id: request.id, approve: true }]
+    }, otherSecret)
+    expect(stolen.status).toBe(400)
+    expect(stolen.body.error.code).toBe("previous_response_not_found")
+  })
+
   it("streams the approval request as an item added and done, and the response completed", async () => {
     gateway.upstream.enqueue({
       type: "tool-calls",

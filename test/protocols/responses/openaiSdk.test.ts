@@ -1,6 +1,7 @@
 import OpenAI from "openai"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startGateway, type TestGateway, UPSTREAM_API_KEY } from "../../support/gateway.ts"
+import { weatherFunction as weather } from "../../support/openaiTools.ts"
 import { makeTestTool } from "../../support/tools.ts"
 
 let gateway: TestGateway
@@ -12,13 +13,6 @@ beforeAll(async () => {
   client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: secret, maxRetries: 0 })
 })
 afterAll(() => gateway.close())
-
-const weather: OpenAI.Responses.FunctionTool = {
-  type: "function",
-  name: "weather",
-  parameters: { type: "object", properties: { city: { type: "string" } } },
-  strict: false
-}
 
 describe("POST /v1/responses through the openai SDK (issue 21 part 1)", () => {
   it("answers a whole response with its output and usage, instructions as the system prompt", async () => {
@@ -38,7 +32,7 @@ describe("POST /v1/responses through the openai SDK (issue 21 part 1)", () => {
       object: "response",
       status: "completed",
       model: "test/m1",
-      store: false,
+      store: true,
       metadata: { team: "a" },
       output: [{ type: "message", role: "assistant", content: [{ type: "output_text", text: "Hello there" }] }],
       usage: {
@@ -173,9 +167,12 @@ describe("POST /v1/responses through the openai SDK (issue 21 part 1)", () => {
     expect(gateway.upstream.requests.at(-1)!.body.max_tokens).toBe(5)
   })
 
-  it("refuses what needs stored responses, naming the field", async () => {
+  it("refuses an unknown previous response and a background run, naming the field", async () => {
     await expect(client.responses.create({ model: "test/m1", input: "x", previous_response_id: "resp_1" }))
-      .rejects.toMatchObject({ status: 400, error: { type: "invalid_request_error", param: "previous_response_id" } })
+      .rejects.toMatchObject({
+        status: 400,
+        error: { type: "invalid_request_error", param: "previous_response_id", code: "previous_response_not_found" }
+      })
     await expect(client.responses.create({ model: "test/m1", input: "x", background: true }))
       .rejects.toMatchObject({ status: 400, error: { param: "background" } })
     await expect(client.responses.create({ model: "test/m1", input: "x", mystery: true } as never))

@@ -1,6 +1,7 @@
 import OpenAI from "openai"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Upstream } from "../../../src/demo/upstream/types.ts"
+import { weatherFunction as weather } from "../../support/openaiTools.ts"
 import { THINKING_SIGNATURE } from "../../support/upstreams/anthropic.ts"
 import { type ProviderGateway, startProviderGateway } from "../../support/upstreams/providerGateway.ts"
 import type { ScriptedUpstream } from "../../support/upstreams/scripted.ts"
@@ -17,12 +18,6 @@ beforeAll(async () => {
 })
 afterAll(() => providers.close())
 
-const weather: OpenAI.Responses.FunctionTool = {
-  type: "function",
-  name: "weather",
-  parameters: { type: "object", properties: { city: { type: "string" } } },
-  strict: false
-}
 const png =
   "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
 
