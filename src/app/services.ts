@@ -9,6 +9,7 @@ import { Sessions } from "../auth/Sessions.ts"
 import { SignInThrottle } from "../auth/SignInThrottle.ts"
 import { ChatPlanner } from "../chat/ChatPlanner.ts"
 import { Governance } from "../chat/Governance.ts"
+import { KeptRuns } from "../http/KeptRuns.ts"
 import { AppConfig } from "../config/AppConfig.ts"
 import { Approvals } from "../governance/Approvals.ts"
 import { Budgets } from "../governance/Budgets.ts"
@@ -23,6 +24,7 @@ import type { ObservabilityTaps } from "../observability/observabilityLayer.ts"
 import { Pruner } from "../prune/Pruner.ts"
 import { SandboxProvider } from "../sandbox/SandboxProvider.ts"
 import * as Database from "../store/Database.ts"
+import { configuredRunStreams } from "../store/configuredRunStreams.ts"
 import { StoreHealth } from "../store/StoreHealth.ts"
 import type { ToolRegistry } from "../tools/ToolRegistry.ts"
 
@@ -72,7 +74,9 @@ export const gatewayServices = <E>(parts: GatewayParts<E>) =>
         UsageQueries.layer,
         StoreHealth.layer,
         Limiter.layer,
-        Budgets.layer
+        Budgets.layer,
+        // docs/DESIGN.md §16: resumable runs' kept streams, and their stops across instances.
+        KeptRuns.layer.pipe(Layer.provide(configuredRunStreams))
       )
     ),
     Layer.provideMerge(parts.sandboxes ?? SandboxProvider.layer),

@@ -4,6 +4,7 @@ import type { ClientPace } from "../agent/ClientPace.ts"
 import type { RunSink } from "../agent/RunSink.ts"
 import type { ProviderFailure } from "../models/ProviderFailure.ts"
 import type { ApiFailure } from "./errorTable.ts"
+import type { KeptStream } from "./KeptStream.ts"
 
 /** How a protocol writes a run as server-sent events (docs/DESIGN.md §14). */
 export interface StreamEncoding {
@@ -48,6 +49,7 @@ export class SseWriter implements ClientPace, Required<Pick<RunSink, "emit" | "f
   private readonly res: ServerResponse
   private readonly headers: Record<string, string>
   private readonly encoding: StreamEncoding
+  private readonly kept: KeptStream | undefined
   private pending = ""
   private scheduled = false
   private drained: Promise<void> = Promise.resolve()
@@ -58,10 +60,12 @@ export class SseWriter implements ClientPace, Required<Pick<RunSink, "emit" | "f
   /** `Date.now()` when the status line went out (the usage ledger's time to first byte). */
   firstByteAt: number | undefined = undefined
 
-  constructor(res: ServerResponse, headers: Record<string, string>, encoding: StreamEncoding) {
+  /** `kept`: a resumable run's stream (docs/DESIGN.md §16) takes every text too, the client there or not. */
+  constructor(res: ServerResponse, headers: Record<string, string>, encoding: StreamEncoding, kept?: KeptStream) {
     this.res = res
     this.headers = headers
     this.encoding = encoding
+    this.kept = kept
   }
 
   readonly emit = (chunk: UIMessageChunk): void => this.push(this.encoding.chunk(chunk))
@@ -70,6 +74,7 @@ export class SseWriter implements ClientPace, Required<Pick<RunSink, "emit" | "f
 
   private push(text: string): void {
     this.started = true
+    this.kept?.add(text)
     this.pending += text
     if (this.scheduled) return
     this.scheduled = true
@@ -88,6 +93,10 @@ export class SseWriter implements ClientPace, Required<Pick<RunSink, "emit" | "f
 
   private close(last: string): void {
     clearTimeout(this.keepAliveTimer)
+    if (this.kept !== undefined) {
+      this.kept.add(last)
+      this.kept.end()
+    }
     this.writeHead()
     const text = this.pending + last
     this.pending = ""
@@ -104,7 +113,9 @@ export class SseWriter implements ClientPace, Required<Pick<RunSink, "emit" | "f
 
   private readonly flush = (): void => {
     this.scheduled = false
-    if (this.pending.length === 0 || this.res.writableEnded || this.res.destroyed) return
+    if (this.pending.length === 0) return
+    // A client that left reads no more; a kept run (which goes on) holds nothing for it.
+    if (this.res.writableEnded || this.res.destroyed) return void (this.pending = "")
     this.writeHead()
     const text = this.pending
     this.pending = ""

@@ -25,6 +25,8 @@ import type {
   MethodNotAllowed,
   ModelNotFound,
   RouteNotFound,
+  RunNotFound,
+  ChatIdTaken,
   ServerShuttingDown,
   UnreadableBody
 } from "./requestErrors.ts"
@@ -58,6 +60,8 @@ export type ApiFailure =
   | UnreadableBody
   | BodyTooLarge
   | RouteNotFound
+  | RunNotFound
+  | ChatIdTaken
   | ModelNotFound
   | MethodNotAllowed
   | SandboxNotFound
@@ -174,6 +178,8 @@ const table: { readonly [Tag in ApiFailure["_tag"]]: Row<Failure<Tag>> } = {
   SandboxForbidden: row(403, (e) => ({ sandboxId: e.sandboxId })),
   SandboxOwnedByOperator: row(403, (e) => ({ sandboxId: e.sandboxId })),
   RouteNotFound: row(404),
+  RunNotFound: row(404, (e) => ({ id: e.id })),
+  ChatIdTaken: row(409, (e) => ({ id: e.id })),
   ModelNotFound: row(404, (e) => ({ model: e.model })),
   MethodNotAllowed: row(405, (e) => ({ allowed: e.allowed })),
   SandboxNotFound: (e) => ({
