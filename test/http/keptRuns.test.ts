@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { bearer } from "../support/http.ts"
 import { startGateway, type TestGateway } from "../support/gateway.ts"
-import { finishOf, readAll, readUntil, resume, startChat, stopRun, story, textOf } from "../support/keptRuns.ts"
+import { drain, finishOf, readAll, readUntil, resume, startChat, stopRun, story, textOf } from "../support/keptRuns.ts"
 
 /** Resumable `ui` runs on one instance over SQLite (docs/DESIGN.md §16). */
 let gateway: TestGateway
@@ -54,7 +54,7 @@ describe("resumable ui runs", () => {
     const stopped = await stopRun(gateway.url, key.secret, "chat-stop")
     expect(stopped.status).toBe(202)
     expect(await stopped.json()).toEqual({ success: true, data: { id: "chat-stop", status: "stopping" } })
-    while (!(await reader.read()).done) { /* the original client reads to the end */ }
+    await drain(reader)
     expect(Date.now() - askedAt).toBeLessThan(1_000)
     await gateway.upstream.waitForAbort(1_000)
     const whole = await readAll(await resume(gateway.url, key.secret, "chat-stop"))
@@ -71,7 +71,7 @@ describe("resumable ui runs", () => {
   it("another key's run is 404 to resume and to stop, as one that does not exist; starting it is 409", async () => {
     gateway.upstream.enqueue(story(200, 20))
     const first = await startChat(gateway.url, key.secret, "chat-mine")
-    await readUntil(first, "word1")
+    const { reader } = await readUntil(first, "word1")
     for (const answer of [await resume(gateway.url, other.secret, "chat-mine"), await stopRun(gateway.url, other.secret, "chat-mine")]) {
       expect(answer.status).toBe(404)
       expect(await answer.json()).toMatchObject({ error: "NotFound", details: { id: "chat-mine" } })
@@ -81,7 +81,7 @@ describe("resumable ui runs", () => {
     expect(taken.status).toBe(409)
     expect(await taken.json()).toMatchObject({ error: "Conflict" })
     expect((await stopRun(gateway.url, key.secret, "chat-mine")).status).toBe(202)
-    await readAll(first)
+    await drain(reader)
   })
 
   it("without onDisconnect nothing is kept: resume is 204 and a client that leaves cancels its run", async () => {

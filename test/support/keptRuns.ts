@@ -47,6 +47,11 @@ export const readUntil = async (response: Response, marker: string, timeoutMs = 
   return { text, reader }
 }
 
+/** Reads what is left of a stream. */
+export const drain = async (reader: ReadableStreamDefaultReader<Uint8Array>) => {
+  while (!(await reader.read()).done) { /* to the end */ }
+}
+
 /** The `finish` chunk of a UI message stream, parsed. */
 export const finishOf = (text: string): { finishReason: string; messageMetadata: Record<string, unknown> } => {
   const line = text.split("\n").find((l) => l.startsWith("data: {\"type\":\"finish\""))
