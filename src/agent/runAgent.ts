@@ -118,9 +118,10 @@ const runSteps = Effect.fnUntraced(function*(
 })
 
 // A run a client may stop races its stop; the loser is interrupted (its model call and tools aborted) and awaited.
-const stoppable = (stop: Effect.Effect<void> | undefined) =>
-<A, E, R>(steps: Effect.Effect<A, E, R>): Effect.Effect<A | "stopped", E, R> =>
-  stop === undefined ? steps : Effect.raceFirst(steps, Effect.as(stop, "stopped" as const))
+const stoppable =
+  (stop: Effect.Effect<void> | undefined) =>
+  <A, E, R>(steps: Effect.Effect<A, E, R>): Effect.Effect<A | "stopped", E, R> =>
+    stop === undefined ? steps : Effect.raceFirst(steps, Effect.as(stop, "stopped" as const))
 
 // Untraced: a span costs ~20 µs a call, and this runs on every request (BENCHMARKS.md).
 const runToEnd = Effect.fnUntraced(function*(

@@ -42,7 +42,10 @@ const fetchMaxBytes = Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "
 
 /** Kept streams of runs that outlive their client (docs/DESIGN.md §16): how long after the end, and how large. */
 const streamSettings = Config.all({
-  retentionMs: Config.Duration("PARLEY_STREAM_RETENTION").pipe(Config.map(Duration.toMillis), Config.withDefault(600_000)),
+  retentionMs: Config.Duration("PARLEY_STREAM_RETENTION").pipe(
+    Config.map(Duration.toMillis),
+    Config.withDefault(600_000)
+  ),
   maxBytes: Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "PARLEY_STREAM_MAX_BYTES").pipe(
     Config.orElse(() => Config.ByteSize("PARLEY_STREAM_MAX_BYTES").pipe(Config.map(Number))),
     Config.withDefault(8 * MiB)

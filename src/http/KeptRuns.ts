@@ -2,7 +2,6 @@ import { Context, Deferred, Duration, Effect, Layer, Schedule } from "effect"
 import { randomUUID } from "node:crypto"
 import { AppConfig } from "../config/AppConfig.ts"
 import type { ApiKey } from "../domain/ApiKey.ts"
-import { ChangeFeed } from "../store/ChangeFeed.ts"
 import { RunStreams, type StreamHead } from "../store/RunStreams.ts"
 import { KeptStream } from "./KeptStream.ts"
 import { ChatIdTaken, RunNotFound } from "./requestErrors.ts"
@@ -21,7 +20,7 @@ const POLL_MS = 100
 /**
  * Runs that outlive their client (docs/DESIGN.md §16): their streams kept in
  * `RunStreams` for any instance to follow, and stops carried to whichever
- * instance runs them over the change feed (topic `run-stops`). Followers on
+ * instance runs them (Redis pub/sub, or the database's change feed). Followers on
  * the run's own instance are woken by each append; others look every 100 ms.
  */
 export class KeptRuns extends Context.Service<KeptRuns, {
@@ -39,7 +38,6 @@ export class KeptRuns extends Context.Service<KeptRuns, {
     KeptRuns,
     Effect.gen(function*() {
       const store = yield* RunStreams
-      const feed = yield* ChangeFeed
       const { streams } = yield* AppConfig
       const running = new Map<string, Deferred.Deferred<void>>()
       const waiters = new Map<string, Set<() => void>>()
@@ -51,11 +49,10 @@ export class KeptRuns extends Context.Service<KeptRuns, {
         for (const resume of waiting) resume()
       }
 
-      yield* feed.subscribe("run-stops", (change) =>
-        Effect.sync(() => {
-          const stop = change._tag === "One" ? running.get(change.id) : undefined
-          if (stop !== undefined) Deferred.doneUnsafe(stop, Effect.void)
-        }))
+      yield* store.stops((run) => {
+        const stop = running.get(run)
+        if (stop !== undefined) Deferred.doneUnsafe(stop, Effect.void)
+      })
       // Redis expires its streams itself; the SQL store is swept, at most a minute after a stream's time.
       const every = Duration.millis(Math.min(60_000, Math.max(1_000, streams.retentionMs)))
       yield* Effect.forkScoped(
@@ -86,7 +83,7 @@ export class KeptRuns extends Context.Service<KeptRuns, {
           Effect.flatMap(find(id, key), (head) => {
             if (head === undefined) return Effect.fail(new RunNotFound({ id }))
             if (head.status === "ended") return Effect.succeed(false)
-            return Effect.as(feed.publish("run-stops", head.run), true)
+            return Effect.as(store.stop(head.run), true)
           }),
         read: store.read,
         changed: (run) =>

@@ -62,8 +62,8 @@ export const makeChatRun = Effect.gen(function*() {
         kept?.stream
       )
       return agent.run(kept === undefined ? run : { ...run, stop: kept.stopped }, {
-          emit: sse.emit,
-          resetsStep: protocol.resetsStep,
+        emit: sse.emit,
+        resetsStep: protocol.resetsStep,
         failed: (failure) => {
           log.outcome = failure._tag
           sse.failed(failure)

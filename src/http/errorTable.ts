@@ -19,6 +19,7 @@ import type { SandboxElsewhere, SandboxNotFound, SandboxUnavailable } from "../s
 import type { SandboxOwnedByOperator } from "../sandbox/sandboxAccess.ts"
 import type {
   BodyTooLarge,
+  ChatIdTaken,
   EmptyBody,
   ForeignOrigin,
   InvalidMetricsToken,
@@ -26,7 +27,6 @@ import type {
   ModelNotFound,
   RouteNotFound,
   RunNotFound,
-  ChatIdTaken,
   ServerShuttingDown,
   UnreadableBody
 } from "./requestErrors.ts"

@@ -74,7 +74,11 @@ export const makeKeptRunRoutes = <Wire>(protocol: Pick<ChatProtocol<Wire>, "erro
           res.writeHead(204, { "x-correlation-id": correlationId })
           return res.end()
         }
-        res.writeHead(200, { ...ending.headers, "x-correlation-id": correlationId, "content-type": "text/event-stream" })
+        res.writeHead(200, {
+          ...ending.headers,
+          "x-correlation-id": correlationId,
+          "content-type": "text/event-stream"
+        })
         let after = 0
         while (read !== undefined && !res.destroyed) {
           const chunks = read.chunks
@@ -97,10 +101,18 @@ export const makeKeptRunRoutes = <Wire>(protocol: Pick<ChatProtocol<Wire>, "erro
       })
 
     const stop = (res: ServerResponse, id: string, key: ApiKey, correlationId: string) =>
-      Effect.map(kept.stop(id, key), (stopping) =>
-        writeJson(res, stopping ? 202 : 200, { success: true, data: { id, status: stopping ? "stopping" : "ended" } }, {
-          "x-correlation-id": correlationId
-        }))
+      Effect.map(
+        kept.stop(id, key),
+        (stopping) =>
+          writeJson(
+            res,
+            stopping ? 202 : 200,
+            { success: true, data: { id, status: stopping ? "stopping" : "ended" } },
+            {
+              "x-correlation-id": correlationId
+            }
+          )
+      )
 
     const fail = (cause: Cause.Cause<ApiFailure>, req: IncomingMessage, res: ServerResponse, correlationId: string) => {
       if (Cause.hasInterruptsOnly(cause)) return Effect.void
@@ -108,7 +120,11 @@ export const makeKeptRunRoutes = <Wire>(protocol: Pick<ChatProtocol<Wire>, "erro
       const answer = Effect.sync(() => {
         if (res.headersSent) return void res.destroy()
         settleUnreadBody(req, res)
-        writeError(res, protocol.errorBody(failure._tag === "Some" ? failure.value : undefined, correlationId, undefined), correlationId)
+        writeError(
+          res,
+          protocol.errorBody(failure._tag === "Some" ? failure.value : undefined, correlationId, undefined),
+          correlationId
+        )
       })
       return failure._tag === "Some" ? answer : Effect.andThen(logUnexpected(cause, correlationId), answer)
     }

@@ -1,4 +1,4 @@
-import { Context, type Effect } from "effect"
+import { Context, type Effect, type Scope } from "effect"
 
 /** Who started a kept run: only that key (or its account) may read or stop it. */
 export interface StreamOwner {
@@ -58,6 +58,14 @@ export class RunStreams extends Context.Service<RunStreams, {
     after: number,
     limit: number
   ) => Effect.Effect<{ readonly status: StreamStatus; readonly chunks: ReadonlyArray<StreamChunk> } | undefined>
+  /**
+   * Asks whichever instance runs `run` to stop it: Redis pub/sub when the streams are in Redis, else the
+   * database's change feed (Postgres `LISTEN/NOTIFY`; one process on SQLite). Never fails: a stop that
+   * cannot be carried leaves the run to its own end.
+   */
+  readonly stop: (run: string) => Effect.Effect<void>
+  /** `handler` hears every run any instance asks to stop, until the scope closes. */
+  readonly stops: (handler: (run: string) => void) => Effect.Effect<void, never, Scope.Scope>
   /** Forgets what is past its retention at `now` (the SQL store; Redis expires its keys itself). */
   readonly sweep: (now: number) => Effect.Effect<void>
 }>()("parley/store/RunStreams") {}

@@ -35,6 +35,9 @@ redis.call('PEXPIRE', KEYS[2], ARGV[2])
 if redis.call('HGET', KEYS[3], 'run') == ARGV[3] then redis.call('PEXPIRE', KEYS[3], ARGV[2]) end
 return 1`
 
+// The channel every instance hears the runs asked to stop on.
+const STOPS = "parley:run-stops"
+
 const HEAD = `return redis.call('HMGET', KEYS[1], 'run', 'key', 'account')`
 
 // KEYS: status, chunks. ARGV: first index, last index. The status first: an ended one means these are the last.
@@ -43,7 +46,10 @@ local status = redis.call('GET', KEYS[1])
 if not status then return false end
 return {status, redis.call('LRANGE', KEYS[2], ARGV[1], ARGV[2])}`
 
-/** Kept streams in Redis (`REDIS_URL`), over the instance's one connection; Redis expires them, so no sweep. */
+/**
+ * Kept streams in Redis (`REDIS_URL`), over the instance's one connection; Redis expires them, so no sweep.
+ * Stops are published on one channel, heard on a subscribing connection of each instance.
+ */
 export const redisRunStreams = Layer.effect(
   RunStreams,
   Effect.gen(function*() {
@@ -83,6 +89,11 @@ export const redisRunStreams = Layer.effect(
             return { status, chunks: texts.map((text, i) => ({ seq: after + i + 1, text })) }
           }
         ),
+      stop: (run) =>
+        redis.publish(STOPS, run).pipe(
+          Effect.catchCause((cause) => Effect.logWarning("Could not ask the instance running a run to stop it", cause))
+        ),
+      stops: (handler) => redis.subscribe(STOPS, handler),
       sweep: () => Effect.void
     })
   })

@@ -1,6 +1,7 @@
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { AppConfig } from "../config/AppConfig.ts"
+import { ChangeFeed } from "./ChangeFeed.ts"
 import { ABANDONED_AFTER_MS, RunStreams, type StreamHead, type StreamStatus } from "./RunStreams.ts"
 
 interface HeadRow {
@@ -13,12 +14,13 @@ interface HeadRow {
 /**
  * Kept streams in the SQL store (`run_streams`, `run_stream_chunks`): one row
  * per chunk, written in the batches the running instance hands over.
- * `sweep` deletes what is past its retention.
+ * `sweep` deletes what is past its retention. Stops go over the change feed.
  */
 export const sqlRunStreams = Layer.effect(
   RunStreams,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const feed = yield* ChangeFeed
     const { streams } = yield* AppConfig
     const headOf = (id: string) =>
       Effect.map(
@@ -65,7 +67,9 @@ export const sqlRunStreams = Layer.effect(
           { discard: true }
         ))),
       end: (_id, run, status, now) =>
-        Effect.orDie(Effect.asVoid(sql`UPDATE run_streams SET status = ${status}, ended_at = ${now} WHERE run = ${run}`)),
+        Effect.orDie(
+          Effect.asVoid(sql`UPDATE run_streams SET status = ${status}, ended_at = ${now} WHERE run = ${run}`)
+        ),
       head: (id) => Effect.orDie(headOf(id)),
       read: (run, after, limit) =>
         Effect.orDie(Effect.gen(function*() {
@@ -76,6 +80,9 @@ export const sqlRunStreams = Layer.effect(
             SELECT seq, text FROM run_stream_chunks WHERE run = ${run} AND seq > ${after} ORDER BY seq LIMIT ${limit}`
           return { status, chunks: chunks.map((row) => ({ seq: Number(row.seq), text: row.text })) }
         })),
+      stop: (run) => feed.publish("run-stops", run),
+      stops: (handler) =>
+        feed.subscribe("run-stops", (change) => Effect.sync(() => change._tag === "One" && handler(change.id))),
       sweep: (now) =>
         Effect.orDie(sql.withTransaction(Effect.gen(function*() {
           yield* sql`DELETE FROM run_streams WHERE (ended_at IS NOT NULL AND ended_at <= ${now - streams.retentionMs})

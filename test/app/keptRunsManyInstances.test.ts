@@ -17,7 +17,10 @@ const startThree = async (databaseUrl: string, redis?: string) => {
   const gateways: Array<TestGateway> = []
   for (let i = 0; i < 3; i++) {
     gateways.push(
-      await startGateway({ databaseUrl, ...(redis === undefined ? {} : { config: { redisUrl: Redacted.make(redis) } }) })
+      await startGateway({
+        databaseUrl,
+        ...(redis === undefined ? {} : { config: { redisUrl: Redacted.make(redis) } })
+      })
     )
   }
   return gateways
@@ -71,7 +74,8 @@ const acrossInstances = async (gateways: ReadonlyArray<TestGateway>) => {
 describePostgres("resumable runs on three instances", () => {
   it.live(
     "sharing Postgres alone",
-    () => withFreshSchema((schema) => Effect.promise(async () => acrossInstances(await startThree(urlWithSchema(schema))))),
+    () =>
+      withFreshSchema((schema) => Effect.promise(async () => acrossInstances(await startThree(urlWithSchema(schema))))),
     60_000
   )
 
@@ -86,4 +90,3 @@ describePostgres("resumable runs on three instances", () => {
     )
   })
 })
-

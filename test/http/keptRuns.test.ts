@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { bearer } from "../support/http.ts"
 import { startGateway, type TestGateway } from "../support/gateway.ts"
+import { bearer } from "../support/http.ts"
 import { drain, finishOf, readAll, readUntil, resume, startChat, stopRun, story, textOf } from "../support/keptRuns.ts"
 
 /** Resumable `ui` runs on one instance over SQLite (docs/DESIGN.md §16). */
@@ -72,7 +72,12 @@ describe("resumable ui runs", () => {
     gateway.upstream.enqueue(story(200, 20))
     const first = await startChat(gateway.url, key.secret, "chat-mine")
     const { reader } = await readUntil(first, "word1")
-    for (const answer of [await resume(gateway.url, other.secret, "chat-mine"), await stopRun(gateway.url, other.secret, "chat-mine")]) {
+    for (
+      const answer of [
+        await resume(gateway.url, other.secret, "chat-mine"),
+        await stopRun(gateway.url, other.secret, "chat-mine")
+      ]
+    ) {
       expect(answer.status).toBe(404)
       expect(await answer.json()).toMatchObject({ error: "NotFound", details: { id: "chat-mine" } })
     }
@@ -110,7 +115,12 @@ describe("resumable ui runs", () => {
       const response = await fetch(`${gateway.url}/api/v1/chat`, {
         method: "POST",
         headers: { "content-type": "application/json", ...bearer(key.secret) },
-        body: JSON.stringify({ id: "chat-bad", model: "test/m1", messages: [{ role: "user", content: "hi" }], ...extra })
+        body: JSON.stringify({
+          id: "chat-bad",
+          model: "test/m1",
+          messages: [{ role: "user", content: "hi" }],
+          ...extra
+        })
       })
       expect(response.status, JSON.stringify(extra)).toBe(400)
       const body = await response.json()
