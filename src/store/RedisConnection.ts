@@ -5,7 +5,8 @@ import { AppConfig } from "../config/AppConfig.ts"
 /**
  * One connection to Redis (`REDIS_URL`) per instance, for every shared
  * counter (docs/DESIGN.md §11), closed with the instance. It names itself
- * `parley:<instance>` so `CLIENT LIST` tells the instances apart.
+ * `parley:<instance>` so `CLIENT LIST` tells the instances apart; a
+ * subscription (the stops of kept runs, §16) has one more, `parley:<instance>:subscriber`.
  */
 export class RedisConnection extends Context.Service<RedisConnection, {
   /** Runs a Lua script: one atomic step in Redis. A lost connection is a defect, as a lost SQL store is. */
@@ -40,7 +41,7 @@ export class RedisConnection extends Context.Service<RedisConnection, {
           subscribe: (channel, handler) =>
             Effect.asVoid(Effect.acquireRelease(
               Effect.promise(async () => {
-                const subscriber = await client.duplicate().connect()
+                const subscriber = await client.duplicate({ name: `${name}:subscriber` }).connect()
                 await subscriber.subscribe(channel, handler)
                 return subscriber
               }),
