@@ -32,6 +32,15 @@ export const keptRunRouteKey = (method: string | undefined, path: string): strin
   return match === null ? undefined : `${method} /api/v1/chat/{id}/${match[2]}`
 }
 
+// A malformed escape names no kept id: the empty one, which none is kept under.
+const decodedSegment = (segment: string): string => {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return ""
+  }
+}
+
 // Resolves once the socket took what was written, or the client left.
 const drained = (res: ServerResponse) =>
   Effect.callback<void>((resume) => {
@@ -135,8 +144,8 @@ export const makeKeptRunRoutes = <Wire>(protocol: Pick<ChatProtocol<Wire>, "erro
     (req, res) => {
       const correlationId = correlationIdFor(req.headers["x-correlation-id"] as string | undefined)
       const log = observer.start(correlationId, req.method, req.url)
-      // As it came: a kept id is made of characters a path carries unencoded (protocols/ui/decode.ts).
-      const id = keptRunPath.exec(req.url ?? "")?.[1] ?? ""
+      // The AI SDK's transport encodes the id as one path segment.
+      const id = decodedSegment(keptRunPath.exec(req.url ?? "")?.[1] ?? "")
       const program = observer.observe(
         log,
         Effect.flatMap(keys.authenticate(req.headers.authorization), (key) => {

@@ -1,11 +1,10 @@
 import { Effect } from "effect"
-import { build } from "esbuild"
 import { mkdirSync } from "node:fs"
-import { createServer, request, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
+import type { Server } from "node:http"
 import { join, resolve } from "node:path"
 import { type Browser, chromium } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { bundlePage, startPageSite } from "../support/chatPage.ts"
 import { startGateway, type TestGateway } from "../support/gateway.ts"
 import { makeTestTool } from "../support/tools.ts"
 
@@ -25,28 +24,6 @@ let siteUrl: string
 let browser: Browser
 const runs: Array<unknown> = []
 
-// The page and the gateway on one origin: the page's files here, /api/* passed through to the gateway.
-const startSite = async (script: string) => {
-  const target = new URL(gateway.url)
-  const server = createServer((req, res) => {
-    if (req.url?.startsWith("/api/")) {
-      const upstream = request(
-        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers)
-          answer.pipe(res)
-        }
-      )
-      req.pipe(upstream)
-      return
-    }
-    const [type, body] = req.url === "/page.js" ? ["text/javascript", script] : ["text/html", PAGE]
-    res.writeHead(200, { "content-type": `${type}; charset=utf-8` }).end(body)
-  })
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done))
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }
-}
-
 beforeAll(async () => {
   gateway = await startGateway({
     tools: [makeTestTool({
@@ -55,16 +32,8 @@ beforeAll(async () => {
     })]
   })
   ;({ secret } = await gateway.createKey({ approve: ["dangerous"] }))
-  const bundle = await build({
-    entryPoints: [resolve(import.meta.dirname, "approvalPage/page.ts")],
-    bundle: true,
-    write: false,
-    format: "esm",
-    platform: "browser",
-    target: "es2022",
-    logLevel: "silent"
-  })
-  ;({ server: site, url: siteUrl } = await startSite(bundle.outputFiles[0]!.text))
+  const script = await bundlePage(resolve(import.meta.dirname, "approvalPage/page.ts"))
+  ;({ server: site, url: siteUrl } = await startPageSite(gateway.url, PAGE, script))
   browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, chromiumSandbox: false })
   mkdirSync(artifacts, { recursive: true })
 }, 60_000)
