@@ -56,7 +56,7 @@ export class SseWriter implements ClientPace, Required<Pick<RunSink, "emit" | "f
   private lastWriteAt = 0
   private keepAliveTimer: ReturnType<typeof setTimeout> | undefined = undefined
   started = false
-  behind = false
+  private clientBehind = false
   /** `Date.now()` when the status line went out (the usage ledger's time to first byte). */
   firstByteAt: number | undefined = undefined
 
@@ -109,7 +109,13 @@ export class SseWriter implements ClientPace, Required<Pick<RunSink, "emit" | "f
     this.res.writeHead(200, { ...this.encoding.headers, ...this.headers, "content-type": "text/event-stream" })
   }
 
-  readonly caughtUp = (): Promise<void> => this.drained
+  /** The client is behind, or a kept stream's store is (docs/DESIGN.md §16): the run waits for both. */
+  get behind(): boolean {
+    return this.clientBehind || (this.kept !== undefined && this.kept.behind)
+  }
+
+  readonly caughtUp = (): Promise<void> =>
+    this.kept === undefined ? this.drained : Promise.all([this.drained, this.kept.caughtUp()]).then(() => undefined)
 
   private readonly flush = (): void => {
     this.scheduled = false
@@ -121,7 +127,7 @@ export class SseWriter implements ClientPace, Required<Pick<RunSink, "emit" | "f
     this.pending = ""
     this.res.write(text)
     if (this.encoding.keepAlive !== undefined) this.armKeepAlive(this.encoding.keepAlive)
-    if (this.res.writableLength > HIGH_WATER_BYTES && !this.behind) this.fallBehind()
+    if (this.res.writableLength > HIGH_WATER_BYTES && !this.clientBehind) this.fallBehind()
   }
 
   // One timer a stream, re-armed only when it fires: a write costs a clock read, not a timer.
@@ -141,13 +147,13 @@ export class SseWriter implements ClientPace, Required<Pick<RunSink, "emit" | "f
 
   // Past the high-water mark the last write returned false, so 'drain' comes once the socket took it all.
   private fallBehind(): void {
-    this.behind = true
+    this.clientBehind = true
     const res = this.res
     this.drained = new Promise((resolve) => {
       const caughtUp = () => {
         res.off("drain", caughtUp)
         res.off("close", caughtUp)
-        this.behind = false
+        this.clientBehind = false
         resolve()
       }
       res.on("drain", caughtUp)

@@ -21,7 +21,7 @@ export interface KeptStreamEnding {
 }
 
 /** Most chunks read from the store at a time: with one socket buffer, what a follower holds at most. */
-const READ_BATCH = 256
+const READ_BATCH = 64
 
 /** `/api/v1/chat/{id}/stream` and `…/stop`: the id, or undefined for any other path. */
 const keptRunPath = /^\/api\/v1\/chat\/([^/?]+)\/(stream|stop)(?:\?.*)?$/
