@@ -1,14 +1,9 @@
 import { Effect } from "effect"
-import { mkdirSync } from "node:fs"
-import type { Server } from "node:http"
-import { join, resolve } from "node:path"
-import { type Browser, chromium } from "playwright-core"
+import { resolve } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { bundlePage, startPageSite } from "../support/chatPage.ts"
+import { type ChatPages, startChatPages } from "../support/chatPage.ts"
 import { startGateway, type TestGateway } from "../support/gateway.ts"
 import { makeTestTool } from "../support/tools.ts"
-
-const artifacts = resolve(import.meta.dirname, "../../test-results")
 
 const PAGE = `<!doctype html><meta charset="utf-8"><title>parley approvals</title>
 <style>body{font:15px system-ui;margin:2em;max-width:46em}.message{margin:.6em 0}.tool{border:1px solid #bbb;
@@ -19,9 +14,7 @@ border-radius:6px;padding:.5em;margin:.3em 0}.approval-requested{border-color:#c
 
 let gateway: TestGateway
 let secret: string
-let site: Server
-let siteUrl: string
-let browser: Browser
+let pages: ChatPages
 const runs: Array<unknown> = []
 
 beforeAll(async () => {
@@ -32,15 +25,11 @@ beforeAll(async () => {
     })]
   })
   ;({ secret } = await gateway.createKey({ approve: ["dangerous"] }))
-  const script = await bundlePage(resolve(import.meta.dirname, "approvalPage/page.ts"))
-  ;({ server: site, url: siteUrl } = await startPageSite(gateway.url, PAGE, script))
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, chromiumSandbox: false })
-  mkdirSync(artifacts, { recursive: true })
+  pages = await startChatPages(gateway.url, PAGE, resolve(import.meta.dirname, "approvalPage/page.ts"))
 }, 60_000)
 
 afterAll(async () => {
-  await browser?.close()
-  site?.close()
+  await pages?.close()
   await gateway?.close()
 })
 
@@ -50,10 +39,10 @@ describe("a chat page on the AI SDK's Chat (useChat's core) in Chromium", () => 
       { type: "tool-calls", calls: [{ id: "call_1", name: "dangerous", arguments: { text: "ping" } }] },
       { type: "text", text: "All done: ping" }
     )
-    const page = await browser.newPage({ viewport: { width: 900, height: 560 } })
+    const page = await pages.browser.newPage({ viewport: { width: 900, height: 560 } })
     const errors: Array<string> = []
     page.on("pageerror", (error) => errors.push(error.message))
-    await page.goto(`${siteUrl}/#key=${secret}`)
+    await page.goto(`${pages.url}/#key=${secret}`)
     await page.fill("#input", "Please run the dangerous tool")
     await page.click("#send")
 
@@ -61,7 +50,7 @@ describe("a chat page on the AI SDK's Chat (useChat's core) in Chromium", () => 
     await request.waitFor({ timeout: 10_000 })
     expect(await request.textContent()).toContain(`dangerous({"text":"ping"}) waits for your approval`)
     expect(runs).toEqual([])
-    await page.screenshot({ path: join(artifacts, "approval-requested.png") })
+    await page.screenshot({ path: pages.screenshot("approval-requested.png") })
 
     await page.click("text=Approve")
     await page.locator(".tool.output-available").waitFor({ timeout: 10_000 })
@@ -72,7 +61,7 @@ describe("a chat page on the AI SDK's Chat (useChat's core) in Chromium", () => 
     // One assistant message, continued in place after the approval.
     expect(await page.locator(".message.assistant").count()).toBe(1)
     expect(errors).toEqual([])
-    await page.screenshot({ path: join(artifacts, "approval-approved.png") })
+    await page.screenshot({ path: pages.screenshot("approval-approved.png") })
     await page.close()
   }, 60_000)
 })

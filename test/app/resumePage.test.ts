@@ -1,12 +1,8 @@
-import type { Server } from "node:http"
-import { join, resolve } from "node:path"
-import { type Browser, chromium } from "playwright-core"
+import { resolve } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { bundlePage, startPageSite } from "../support/chatPage.ts"
+import { type ChatPages, startChatPages } from "../support/chatPage.ts"
 import { startGateway, type TestGateway } from "../support/gateway.ts"
 import { story } from "../support/keptRuns.ts"
-
-const artifacts = resolve(import.meta.dirname, "../../test-results")
 
 const PAGE = `<!doctype html><meta charset="utf-8"><title>parley resumable chat</title>
 <style>body{font:15px system-ui;margin:2em;max-width:46em}.message{margin:.6em 0}.assistant{color:#124}</style>
@@ -16,21 +12,16 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>parley resumable chat<
 
 let gateway: TestGateway
 let secret: string
-let site: Server
-let siteUrl: string
-let browser: Browser
+let pages: ChatPages
 
 beforeAll(async () => {
   gateway = await startGateway()
   ;({ secret } = await gateway.createKey())
-  const script = await bundlePage(resolve(import.meta.dirname, "resumePage/page.ts"))
-  ;({ server: site, url: siteUrl } = await startPageSite(gateway.url, PAGE, script))
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, chromiumSandbox: false })
+  pages = await startChatPages(gateway.url, PAGE, resolve(import.meta.dirname, "resumePage/page.ts"))
 }, 60_000)
 
 afterAll(async () => {
-  await browser?.close()
-  site?.close()
+  await pages?.close()
   await gateway?.close()
 })
 
@@ -38,10 +29,10 @@ describe("a resumable chat page (useChat({ resume: true })'s core) in Chromium",
   it("reloaded mid-stream, shows the whole answer once, and its run was never cancelled", async () => {
     const answer = story(60, 40)
     gateway.upstream.enqueue(answer)
-    const page = await browser.newPage({ viewport: { width: 900, height: 420 } })
+    const page = await pages.browser.newPage({ viewport: { width: 900, height: 420 } })
     const errors: Array<string> = []
     page.on("pageerror", (error) => errors.push(error.message))
-    await page.goto(`${siteUrl}/#key=${secret}&chat=chat-reload-1`)
+    await page.goto(`${pages.url}/#key=${secret}&chat=chat-reload-1`)
     await page.fill("#input", "Tell me a long story")
     await page.click("#send")
     await page.locator(".message.assistant", { hasText: "word5" }).waitFor({ timeout: 10_000 })
@@ -57,13 +48,13 @@ describe("a resumable chat page (useChat({ resume: true })'s core) in Chromium",
     expect(gateway.upstream.requests.at(-1)!.aborted).toBe(false)
     expect(gateway.upstream.requests).toHaveLength(1)
     expect(errors).toEqual([])
-    await page.screenshot({ path: join(artifacts, "resumed-after-reload.png") })
+    await page.screenshot({ path: pages.screenshot("resumed-after-reload.png") })
     await page.close()
   }, 60_000)
 
   it("a page with nothing to resume stays empty and ready (the 204)", async () => {
-    const page = await browser.newPage()
-    await page.goto(`${siteUrl}/#key=${secret}&chat=chat-never-started`)
+    const page = await pages.browser.newPage()
+    await page.goto(`${pages.url}/#key=${secret}&chat=chat-never-started`)
     await page.waitForTimeout(500)
     expect(await page.locator(".message").count()).toBe(0)
     expect(await page.locator("#status").textContent()).toBe("ready")

@@ -1,10 +1,9 @@
 import type { Socket } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startUpstream } from "../../src/demo/upstream/server.ts"
-import type { Upstream } from "../../src/demo/upstream/types.ts"
 import { bearer } from "../support/http.ts"
-import { type BulkUpstream, startBulkUpstream } from "../support/reliability/bulkUpstream.ts"
-import { type GatewayProcess, startGatewayProcess } from "../support/reliability/gatewayProcess.ts"
+import { type BulkGateway, startBulkGateway } from "../support/reliability/bulkGateway.ts"
+import type { BulkUpstream } from "../support/reliability/bulkUpstream.ts"
+import type { GatewayProcess } from "../support/reliability/gatewayProcess.ts"
 import { openSocket, received, requestHead } from "../support/reliability/rawHttp.ts"
 import { mib, record } from "../support/reliability/record.ts"
 import { sized } from "../support/reliability/size.ts"
@@ -17,30 +16,16 @@ import { sized } from "../support/reliability/size.ts"
  * figures are taken once the run has ended (a run holds its own answer while
  * it runs, for its next step's prompt, whoever reads it).
  */
-let upstream: Upstream
+let setup: BulkGateway
 let bulk: BulkUpstream
 let gateway: GatewayProcess
 const STREAM_BYTES = sized(24, 60) * 1024 * 1024
 
 beforeAll(async () => {
-  upstream = await startUpstream({ apiKey: "sk-upstream-secret-4b1d" })
-  bulk = await startBulkUpstream(STREAM_BYTES)
-  gateway = await startGatewayProcess({
-    upstreamUrl: upstream.url,
-    providers: [{
-      id: "bulk",
-      type: "openai-compatible",
-      baseURL: bulk.url,
-      apiKey: "sk-bulk",
-      models: [{ id: "b1", name: "Bulk", categories: ["chat"] }]
-    }],
-    env: { PARLEY_STREAM_MAX_BYTES: "128MiB" }
-  })
+  setup = await startBulkGateway(STREAM_BYTES, { PARLEY_STREAM_MAX_BYTES: "128MiB" })
+  ;({ bulk, gateway } = setup)
 })
-afterAll(async () => {
-  await gateway?.stop()
-  await Promise.all([upstream?.close(), bulk?.close()])
-})
+afterAll(() => setup?.stop())
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 

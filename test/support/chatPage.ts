@@ -1,9 +1,15 @@
 import { build } from "esbuild"
+import { mkdirSync } from "node:fs"
 import { createServer, request, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
+import { join, resolve } from "node:path"
+import { type Browser, chromium } from "playwright-core"
+
+/** Where the page tests leave their screenshots. */
+const artifacts = resolve(import.meta.dirname, "../../test-results")
 
 /** A browser page's script, bundled from TypeScript (the AI SDK's `Chat` included): nothing loads from other hosts. */
-export const bundlePage = async (entry: string): Promise<string> => {
+const bundlePage = async (entry: string): Promise<string> => {
   const bundle = await build({
     entryPoints: [entry],
     bundle: true,
@@ -17,7 +23,7 @@ export const bundlePage = async (entry: string): Promise<string> => {
 }
 
 /** A page and the gateway on one origin: `/page.js` and the page here, `/api/*` passed through to the gateway. */
-export const startPageSite = async (
+const startPageSite = async (
   gatewayUrl: string,
   html: string,
   script: string
@@ -42,4 +48,28 @@ export const startPageSite = async (
   })
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done))
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }
+}
+
+/** A page site as `startPageSite` serves it, bundled from `entry`, and a headless Chromium to open it with. */
+export interface ChatPages {
+  readonly url: string
+  readonly browser: Browser
+  /** The path of a screenshot named `name` (in test-results/). */
+  readonly screenshot: (name: string) => string
+  readonly close: () => Promise<void>
+}
+
+export const startChatPages = async (gatewayUrl: string, html: string, entry: string): Promise<ChatPages> => {
+  const { server, url } = await startPageSite(gatewayUrl, html, await bundlePage(entry))
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, chromiumSandbox: false })
+  mkdirSync(artifacts, { recursive: true })
+  return {
+    url,
+    browser,
+    screenshot: (name) => join(artifacts, name),
+    close: async () => {
+      await browser.close()
+      server.close()
+    }
+  }
 }

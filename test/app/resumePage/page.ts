@@ -4,55 +4,21 @@
  * (`onDisconnect: "continue"`, docs/DESIGN.md §16) and, on load, resumes the
  * chat named in the URL, as `useChat` does on mount. Bundled by the test.
  */
-import { AbstractChat, type ChatInit, type ChatState, type ChatStatus, DefaultChatTransport, type UIMessage } from "ai"
+import { DefaultChatTransport } from "ai"
+import { PageChat, sendOnClick, showStatus } from "../../support/pageChat.ts"
 
 let render = () => {}
 
-class PageState implements ChatState<UIMessage> {
-  private current: ChatStatus = "ready"
-  error: Error | undefined = undefined
-  messages: Array<UIMessage> = []
-  get status() {
-    return this.current
-  }
-  set status(status: ChatStatus) {
-    this.current = status
-    render()
-  }
-  pushMessage = (message: UIMessage) => {
-    this.messages = this.messages.concat(message)
-    render()
-  }
-  popMessage = () => {
-    this.messages = this.messages.slice(0, -1)
-    render()
-  }
-  replaceMessage = (index: number, message: UIMessage) => {
-    this.messages = [...this.messages.slice(0, index), message, ...this.messages.slice(index + 1)]
-    render()
-  }
-  snapshot = <T>(thing: T): T => structuredClone(thing)
-}
-
-class Chat extends AbstractChat<UIMessage> {
-  constructor(init: Omit<ChatInit<UIMessage>, "messages">) {
-    super({ ...init, state: new PageState() })
-  }
-  get view() {
-    return this.state
-  }
-}
-
 const params = new URLSearchParams(location.hash.slice(1))
 const key = params.get("key") ?? ""
-const chat = new Chat({
+const chat = new PageChat({
   id: params.get("chat") ?? "chat",
   transport: new DefaultChatTransport({
     api: "/api/v1/chat",
     headers: { authorization: `Bearer ${key}` },
     body: { model: "test/m1", stream: true, onDisconnect: "continue" }
   })
-})
+}, () => render())
 
 const element = (tag: string, text: string, className: string) => {
   const node = document.createElement(tag)
@@ -63,7 +29,7 @@ const element = (tag: string, text: string, className: string) => {
 
 const log = document.getElementById("log")!
 render = () => {
-  const { error, messages, status } = chat.view
+  const { messages } = chat.view
   log.replaceChildren(...messages.map((message) =>
     element(
       "div",
@@ -71,14 +37,10 @@ render = () => {
       `message ${message.role}`
     )
   ))
-  document.getElementById("status")!.textContent = error === undefined ? status : `error: ${error.message}`
+  showStatus(chat)
 }
 
-document.getElementById("send")!.addEventListener("click", () => {
-  const input = document.getElementById("input") as HTMLInputElement
-  void chat.sendMessage({ text: input.value })
-  input.value = ""
-})
+sendOnClick(chat)
 render()
 // As useChat({ resume: true }) on mount: the run of this chat, if one is kept, from its start.
 void chat.resumeStream()
