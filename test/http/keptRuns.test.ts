@@ -68,6 +68,23 @@ describe("resumable ui runs", () => {
     expect((await again.json()).data.status).toBe("ended")
   })
 
+  it("a run stopped before its model answered ends as a valid stream that says stopped", async () => {
+    gateway.upstream.enqueue({ type: "text", text: "too late", delayMs: 5_000 })
+    const answer = startChat(gateway.url, key.secret, "chat:early")
+    await sleep(300)
+    // The AI SDK's transport encodes the id as one path segment.
+    const stopped = await fetch(`${gateway.url}/api/v1/chat/${encodeURIComponent("chat:early")}/stop`, {
+      method: "POST",
+      headers: bearer(key.secret)
+    })
+    expect(stopped.status).toBe(202)
+    const whole = await readAll(await answer)
+    expect(whole.startsWith("data: {\"type\":\"start\"")).toBe(true)
+    expect(finishOf(whole).messageMetadata).toMatchObject({ finished: false, finishReason: "stopped" })
+    expect(textOf(whole)).toBe("")
+    await gateway.upstream.waitForAbort(1_000)
+  })
+
   it("another key's run is 404 to resume and to stop, as one that does not exist; starting it is 409", async () => {
     gateway.upstream.enqueue(story(200, 20))
     const first = await startChat(gateway.url, key.secret, "chat-mine")
