@@ -5,7 +5,7 @@ import type {
   LanguageModelV4ToolChoice
 } from "@ai-sdk/provider"
 import type { UIMessage } from "ai"
-import type { Duration } from "effect"
+import type { Duration, Effect } from "effect"
 import type { ApiKey } from "../domain/ApiKey.ts"
 import type { RunBudget } from "../governance/RunBudget.ts"
 import type { ModelTarget } from "../models/ModelRoute.ts"
@@ -115,4 +115,9 @@ export interface AgentRun {
    * `streamText` does with approval responses (docs/DESIGN.md §10).
    */
   readonly resume?: { readonly messageId: string; readonly answers: ReadonlyArray<ApprovalAnswer> } | undefined
+  /**
+   * Completes when a client asks the run to stop (a resumable run, docs/DESIGN.md §16): the model call and
+   * the tools are aborted, and the stream ends with the finish reason `stopped`.
+   */
+  readonly stop?: Effect.Effect<void> | undefined
 }

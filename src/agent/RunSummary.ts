@@ -12,9 +12,9 @@ export interface Usage {
 /**
  * A limit of parley's that ended the run before the model did (docs/DESIGN.md
  * §3.4; `budget`: the next step would pass a token or cost budget, §11), or a
- * tool call that waits for a person's approval (§10).
+ * tool call that waits for a person's approval (§10), or a client's stop of a resumable run (§16).
  */
-export type LimitReason = "step-limit" | "timeout" | "approval-required" | "budget"
+export type LimitReason = "step-limit" | "timeout" | "approval-required" | "budget" | "stopped"
 
 // The model ended its turn: anything else (cut off by its output limit, a limit of parley's, a failure) did not finish.
 const FINISHED: ReadonlySet<FinishReason> = new Set(["stop", "content-filter", "tool-calls", "other"])

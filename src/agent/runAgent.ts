@@ -117,6 +117,12 @@ const runSteps = Effect.fnUntraced(function*(
   }
 })
 
+// A run a client may stop races its stop; the loser is interrupted (its model call and tools aborted) and awaited.
+const stoppable =
+  (stop: Effect.Effect<void> | undefined) =>
+  <A, E, R>(steps: Effect.Effect<A, E, R>): Effect.Effect<A | "stopped", E, R> =>
+    stop === undefined ? steps : Effect.raceFirst(steps, Effect.as(stop, "stopped" as const))
+
 // Untraced: a span costs ~20 µs a call, and this runs on every request (BENCHMARKS.md).
 const runToEnd = Effect.fnUntraced(function*(
   run: AgentRun,
@@ -133,8 +139,14 @@ const runToEnd = Effect.fnUntraced(function*(
     const resumed = yield* resumeApprovals(run, state, tools, pace)
     const prompt = yield* initialPrompt(history.target, run.provider, run.system, history.messages.concat(resumed))
     return yield* runSteps(run, state, tools, history.target, prompt, pace, env)
-  }).pipe(withinTimeLimit(run.timeout))
+  }).pipe(withinTimeLimit(run.timeout), stoppable(run.stop))
 
+  if (ended === "stopped") {
+    // Stopped before the model answered: the stream still says so, as a valid message.
+    state.begin()
+    state.interrupt(STOPPED_TEXT)
+    return state.finish("stopped")
+  }
   if (Option.isSome(ended)) return state.finish(ended.value === "done" ? undefined : ended.value)
   if (!state.started) {
     return yield* new ProviderUnavailable({

@@ -1,9 +1,10 @@
 import { Effect } from "effect"
 import { makeHotRoute, type NodeRoute } from "../http/hotRoute.ts"
+import { keptRunRouteKey, makeKeptRunRoutes } from "../http/keptRunRoutes.ts"
 import { chatCompletionsProtocol } from "../protocols/chat-completions/protocol.ts"
 import { makeMessagesProtocol } from "../protocols/messages/protocol.ts"
 import { makeResponsesProtocol } from "../protocols/responses/protocol.ts"
-import { uiProtocol } from "../protocols/ui/protocol.ts"
+import { uiKeptEnding, uiProtocol } from "../protocols/ui/protocol.ts"
 
 /** The routes answered on Node's own request and response, by `METHOD path`. */
 export type HotRoutes = ReadonlyMap<string, NodeRoute>
@@ -11,24 +12,27 @@ export type HotRoutes = ReadonlyMap<string, NodeRoute>
 /**
  * One row per protocol route (docs/DESIGN.md §14): adding a protocol is
  * adding its folder and a row here. Everything else goes to the router.
+ * The `ui` protocol's resumable runs are resumed and stopped here too (§16).
  */
 export const makeHotRoutes = Effect.map(
   Effect.all([
     makeHotRoute(uiProtocol),
     makeHotRoute(chatCompletionsProtocol),
     Effect.flatMap(makeResponsesProtocol, makeHotRoute),
-    Effect.flatMap(makeMessagesProtocol, makeHotRoute)
+    Effect.flatMap(makeMessagesProtocol, makeHotRoute),
+    makeKeptRunRoutes(uiProtocol, uiKeptEnding)
   ]),
-  ([ui, chatCompletions, responses, messages]): HotRoutes =>
+  ([ui, chatCompletions, responses, messages, keptRuns]): HotRoutes =>
     new Map([
       ["POST /api/v1/chat", ui],
       ["POST /v1/chat/completions", chatCompletions],
       ["POST /v1/responses", responses],
-      ["POST /v1/messages", messages]
+      ["POST /v1/messages", messages],
+      ...keptRuns
     ])
 )
 
-/** The hot route of a request: its method and its path without the query. */
+/** The hot route of a request: its method and its path without the query (a kept run's path by its pattern). */
 export const hotRouteOf = (
   routes: HotRoutes,
   method: string | undefined,
@@ -36,5 +40,8 @@ export const hotRouteOf = (
 ): NodeRoute | undefined => {
   if (url === undefined) return undefined
   const query = url.indexOf("?")
-  return routes.get(`${method} ${query === -1 ? url : url.slice(0, query)}`)
+  const route = routes.get(`${method} ${query === -1 ? url : url.slice(0, query)}`)
+  if (route !== undefined || !url.startsWith("/api/v1/chat/")) return route
+  const kept = keptRunRouteKey(method, url)
+  return kept === undefined ? undefined : routes.get(kept)
 }

@@ -13,6 +13,7 @@ import { AppConfig } from "../config/AppConfig.ts"
 import { Approvals } from "../governance/Approvals.ts"
 import { Budgets } from "../governance/Budgets.ts"
 import { Limiter } from "../governance/Limiter.ts"
+import { KeptRuns } from "../http/KeptRuns.ts"
 import { UsageLedger } from "../ledger/UsageLedger.ts"
 import { UsageQueries } from "../ledger/UsageQueries.ts"
 import { McpRegistry } from "../mcp/McpRegistry.ts"
@@ -22,6 +23,7 @@ import { ProviderCooldowns } from "../models/ProviderCooldowns.ts"
 import type { ObservabilityTaps } from "../observability/observabilityLayer.ts"
 import { Pruner } from "../prune/Pruner.ts"
 import { SandboxProvider } from "../sandbox/SandboxProvider.ts"
+import { configuredRunStreams } from "../store/configuredRunStreams.ts"
 import * as Database from "../store/Database.ts"
 import { StoredResponses } from "../store/StoredResponses.ts"
 import { StoreHealth } from "../store/StoreHealth.ts"
@@ -74,7 +76,9 @@ export const gatewayServices = <E>(parts: GatewayParts<E>) =>
         StoreHealth.layer,
         StoredResponses.layer,
         Limiter.layer,
-        Budgets.layer
+        Budgets.layer,
+        // docs/DESIGN.md §16: resumable runs' kept streams, and their stops across instances.
+        KeptRuns.layer.pipe(Layer.provide(configuredRunStreams))
       )
     ),
     Layer.provideMerge(parts.sandboxes ?? SandboxProvider.layer),

@@ -46,6 +46,19 @@ const fetchMaxBytes = Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "
   Config.withDefault(20 * MiB)
 )
 
+/** Kept streams of runs that outlive their client (docs/DESIGN.md §16): how long after the end, and how large. */
+const streamSettings = Config.all({
+  retentionMs: Config.Duration("PARLEY_STREAM_RETENTION").pipe(
+    Config.map(Duration.toMillis),
+    Config.withDefault(600_000)
+  ),
+  maxBytes: Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "PARLEY_STREAM_MAX_BYTES").pipe(
+    Config.orElse(() => Config.ByteSize("PARLEY_STREAM_MAX_BYTES").pipe(Config.map(Number))),
+    Config.withDefault(8 * MiB)
+  )
+})
+const defaultStreams = { retentionMs: 600_000, maxBytes: 8 * MiB }
+
 const fetchTimeoutMs = Config.Duration("PARLEY_FETCH_TIMEOUT").pipe(
   Config.map(Duration.toMillis),
   Config.withDefault(30_000)
@@ -117,6 +130,11 @@ export class AppConfig extends Context.Service<AppConfig, {
   readonly fetchMaxBytes: number
   /** Longest such fetch, redirects included (`PARLEY_FETCH_TIMEOUT`, default 30 s). */
   readonly fetchTimeoutMs: number
+  /**
+   * Kept streams of resumable runs (docs/DESIGN.md §16): kept `retentionMs` after the run ended
+   * (`PARLEY_STREAM_RETENTION`, default 10 min), at most `maxBytes` each (`PARLEY_STREAM_MAX_BYTES`, default 8 MiB).
+   */
+  readonly streams: { readonly retentionMs: number; readonly maxBytes: number }
   /** `PARLEY_SANDBOX_*`: the embedded sandboxes' folder, limits and display. */
   readonly sandbox: SandboxConfig
   /** `DATABASE_URL` (default `sqlite:./data/parley.db`); redacted, as a Postgres URL may hold a password. */
@@ -189,6 +207,7 @@ export class AppConfig extends Context.Service<AppConfig, {
         fetchMaxBytes: yield* read(fetchMaxBytes, 0),
         fetchTimeoutMs: yield* read(fetchTimeoutMs, 0)
       }
+      const streams = yield* read(streamSettings, defaultStreams)
       const sandbox = yield* read(sandboxConfig, { limits: {} })
       const database = yield* read(databaseUrl, Redacted.make(defaultDatabaseUrl))
       const keyCache = yield* read(keyCacheTtlMs, undefined)
@@ -216,6 +235,7 @@ export class AppConfig extends Context.Service<AppConfig, {
         outboundAllowedHosts: outboundAllowedHosts.filter((host) => host !== ""),
         toolConcurrency: Option.getOrUndefined(toolConcurrency),
         ...fetchLimits,
+        streams,
         sandbox,
         databaseUrl: database,
         dataDir: dataDirOf(database),
@@ -253,6 +273,7 @@ export class AppConfig extends Context.Service<AppConfig, {
         configFile: undefined,
         fetchMaxBytes: 20 * MiB,
         fetchTimeoutMs: 30_000,
+        streams: defaultStreams,
         sandbox: { limits: {} },
         databaseUrl: Redacted.make("sqlite::memory:"),
         dataDir: resolve("./data"),

@@ -34,6 +34,9 @@ const flag = (defaultValue: boolean, description: string) =>
   )
 
 export const ContextStrategy = Schema.Literals(["error", "skip", "report"])
+
+/** What a client leaving does to its run (docs/DESIGN.md §16). */
+export const OnDisconnect = Schema.Literals(["cancel", "continue"])
 export type ContextStrategy = typeof ContextStrategy.Type
 
 /** The body of POST /chat (spec: ChatRequest). */
@@ -65,7 +68,20 @@ export const ChatRequest = Schema.Struct({
   sandboxId: Schema.optionalKey(SandboxIdSchema),
   context: Schema.optionalKey(ChatContext),
   toolContext: Schema.optionalKey(ToolContextSchema),
-  validateOnly: flag(false, "true: validate only and return a ValidationReport.")
+  validateOnly: flag(false, "true: validate only and return a ValidationReport."),
+  id: Schema.optionalKey(
+    Schema.String.annotate({
+      message: "must be a string",
+      description: "The chat's id (AI SDK chat transports send it): names a resumable run (`onDisconnect`)."
+    })
+  ),
+  onDisconnect: Schema.optionalKey(
+    OnDisconnect.annotate({
+      description: "cancel (default): a client that leaves cancels the run. continue: the run goes on and its " +
+        "stream is kept, for GET /api/v1/chat/{id}/stream to resume and POST /api/v1/chat/{id}/stop to stop " +
+        "(needs `id` and a streamed answer; docs/durable-runs.md)."
+    })
+  )
 }).annotate({ message: "body must be a JSON object", identifier: "ChatRequest" })
 export type ChatRequest = typeof ChatRequest.Type
 
@@ -73,8 +89,8 @@ const decode = Schema.decodeUnknownResult(ChatRequest, { errors: "all" })
 
 const requestFields = new Set(Object.keys(ChatRequest.fields))
 const pruneOptionFields = new Set(Object.keys(PruneOptions.fields))
-/** What AI SDK chat transports (`useChat`'s DefaultChatTransport) add to every body: accepted and ignored. */
-const transportFields = new Set(["id", "trigger", "messageId", "metadata"])
+/** What AI SDK chat transports (`useChat`'s DefaultChatTransport) add to every body: accepted and ignored (`id` is the schema's). */
+const transportFields = new Set(["trigger", "messageId", "metadata"])
 const none = new Set<string>()
 
 /** Fields the schema does not know, at the top and in pruneOptions (docs/DESIGN.md §3.16). */

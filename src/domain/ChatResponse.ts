@@ -30,10 +30,12 @@ export const FinishReason = Schema.Literals([
   "step-limit",
   "timeout",
   "approval-required",
-  "budget"
+  "budget",
+  "stopped"
 ]).annotate({
   description: "The model's last finish reason, or parley's own (`step-limit`, `timeout`, `approval-required`: " +
-    "a tool call waits for a person's approval; `budget`: the next step would pass a token or cost budget)."
+    "a tool call waits for a person's approval; `budget`: the next step would pass a token or cost budget; `stopped`: a client stopped the run, " +
+    "POST /api/v1/chat/{id}/stop)."
 })
 export type FinishReason = typeof FinishReason.Type
 

@@ -2,7 +2,8 @@
  * How a request ended, as the ledger says it (docs/DESIGN.md §7). The
  * model's own finish reasons (`stop`, `length`, `tool-calls`, …) are all
  * `finished` (the row keeps the reason itself in `finishReason`); parley's
- * limits keep their names; `cancelled` is a client that left (or a shutdown
+ * limits keep their names; `stopped` a resumable run a client stopped
+ * (docs/DESIGN.md §16); `cancelled` is a client that left (or a shutdown
  * that could not wait); `error` a provider failure or anything unexpected,
  * before or after the answer began; `rejected` a request refused after
  * authentication (400, 403, 413: nothing was run); `validated` a
@@ -15,6 +16,7 @@ export const outcomes = [
   "timeout",
   "approval-required",
   "budget",
+  "stopped",
   "cancelled",
   "error",
   "rejected",

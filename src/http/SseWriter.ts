@@ -4,6 +4,7 @@ import type { ClientPace } from "../agent/ClientPace.ts"
 import type { RunSink } from "../agent/RunSink.ts"
 import type { ProviderFailure } from "../models/ProviderFailure.ts"
 import type { ApiFailure } from "./errorTable.ts"
+import type { KeptStream } from "./KeptStream.ts"
 
 /** How a protocol writes a run as server-sent events (docs/DESIGN.md §14). */
 export interface StreamEncoding {
@@ -50,20 +51,23 @@ export class SseWriter implements ClientPace, Required<Pick<RunSink, "emit" | "f
   private readonly res: ServerResponse
   private readonly headers: Record<string, string>
   private readonly encoding: StreamEncoding
+  private readonly kept: KeptStream | undefined
   private pending = ""
   private scheduled = false
   private drained: Promise<void> = Promise.resolve()
   private lastWriteAt = 0
   private keepAliveTimer: ReturnType<typeof setTimeout> | undefined = undefined
   started = false
-  behind = false
+  private clientBehind = false
   /** `Date.now()` when the status line went out (the usage ledger's time to first byte). */
   firstByteAt: number | undefined = undefined
 
-  constructor(res: ServerResponse, headers: Record<string, string>, encoding: StreamEncoding) {
+  /** `kept`: a resumable run's stream (docs/DESIGN.md §16) takes every text too, the client there or not. */
+  constructor(res: ServerResponse, headers: Record<string, string>, encoding: StreamEncoding, kept?: KeptStream) {
     this.res = res
     this.headers = headers
     this.encoding = encoding
+    this.kept = kept
   }
 
   readonly emit = (chunk: UIMessageChunk): void => this.push(this.encoding.chunk(chunk))
@@ -72,6 +76,7 @@ export class SseWriter implements ClientPace, Required<Pick<RunSink, "emit" | "f
 
   private push(text: string): void {
     this.started = true
+    this.kept?.add(text)
     this.pending += text
     if (this.scheduled) return
     this.scheduled = true
@@ -90,6 +95,10 @@ export class SseWriter implements ClientPace, Required<Pick<RunSink, "emit" | "f
 
   private close(last: string): void {
     clearTimeout(this.keepAliveTimer)
+    if (this.kept !== undefined) {
+      this.kept.add(last)
+      this.kept.end()
+    }
     this.writeHead()
     const text = this.pending + last
     this.pending = ""
@@ -102,17 +111,25 @@ export class SseWriter implements ClientPace, Required<Pick<RunSink, "emit" | "f
     this.res.writeHead(200, { ...this.encoding.headers, ...this.headers, "content-type": "text/event-stream" })
   }
 
-  readonly caughtUp = (): Promise<void> => this.drained
+  /** The client is behind, or a kept stream's store is (docs/DESIGN.md §16): the run waits for both. */
+  get behind(): boolean {
+    return this.clientBehind || (this.kept !== undefined && this.kept.behind)
+  }
+
+  readonly caughtUp = (): Promise<void> =>
+    this.kept === undefined ? this.drained : Promise.all([this.drained, this.kept.caughtUp()]).then(() => undefined)
 
   private readonly flush = (): void => {
     this.scheduled = false
-    if (this.pending.length === 0 || this.res.writableEnded || this.res.destroyed) return
+    if (this.pending.length === 0) return
+    // A client that left reads no more; a kept run (which goes on) holds nothing for it.
+    if (this.res.writableEnded || this.res.destroyed) return void (this.pending = "")
     this.writeHead()
     const text = this.pending
     this.pending = ""
     this.res.write(text)
     if (this.encoding.keepAlive !== undefined) this.armKeepAlive(this.encoding.keepAlive)
-    if (this.res.writableLength > HIGH_WATER_BYTES && !this.behind) this.fallBehind()
+    if (this.res.writableLength > HIGH_WATER_BYTES && !this.clientBehind) this.fallBehind()
   }
 
   // One timer a stream, re-armed only when it fires: a write costs a clock read, not a timer.
@@ -132,13 +149,13 @@ export class SseWriter implements ClientPace, Required<Pick<RunSink, "emit" | "f
 
   // Past the high-water mark the last write returned false, so 'drain' comes once the socket took it all.
   private fallBehind(): void {
-    this.behind = true
+    this.clientBehind = true
     const res = this.res
     this.drained = new Promise((resolve) => {
       const caughtUp = () => {
         res.off("drain", caughtUp)
         res.off("close", caughtUp)
-        this.behind = false
+        this.clientBehind = false
         resolve()
       }
       res.on("drain", caughtUp)

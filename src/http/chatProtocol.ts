@@ -51,6 +51,11 @@ export interface ChatProtocol<Wire = unknown> {
    * others a stream fails over only before the step's first byte (docs/DESIGN.md §15).
    */
   readonly resetsStep?: boolean | undefined
+  /**
+   * The id under which the run's stream is kept and the run goes on when its client leaves
+   * (docs/DESIGN.md §16); undefined (or absent): the run ends with its client, and nothing is kept.
+   */
+  readonly keptId?: ((wire: Wire) => string | undefined) | undefined
   /** How one answer is streamed: a protocol whose chunks number or name the answer keeps that per stream. */
   readonly stream: (answering: Answering<Wire>) => StreamEncoding
   /** The whole answer of a run sent in one piece: the protocol's fold over its chunks. */

@@ -7,11 +7,12 @@ import type { ChatFacts } from "../ledger/chatEvent.ts"
 import { requestObserver } from "../observability/observeRequest.ts"
 import type { RequestLog } from "../observability/RequestLog.ts"
 import type { Answering, ChatProtocol } from "./chatProtocol.ts"
+import { type KeptRun, KeptRuns } from "./KeptRuns.ts"
 import { writeJson } from "./nodeAnswers.ts"
 import { SseWriter } from "./SseWriter.ts"
 
-/** What the request learned for its ledger row, and its stream once it has one. */
-export type RequestFacts = ChatFacts & { sse?: SseWriter }
+/** What the request learned for its ledger row, its stream once it has one, and that stream's kept copy. */
+export type RequestFacts = ChatFacts & { sse?: SseWriter; kept?: KeptRun }
 
 /**
  * The run of a planned chat request, once governance admits it, answered in
@@ -23,6 +24,7 @@ export const makeChatRun = Effect.gen(function*() {
   const agent = yield* Agent
   const governance = yield* Governance
   const observer = yield* requestObserver
+  const keptRuns = yield* KeptRuns
 
   return <Wire>(
     protocol: ChatProtocol<Wire>,
@@ -55,31 +57,39 @@ export const makeChatRun = Effect.gen(function*() {
     }
     const encoding = protocol.stream(answering)
     // Once the run ended and before the stream's end, what the protocol keeps of it (a stored response).
-    const kept = (summary: RunSummary) =>
+    const stored = (summary: RunSummary) =>
       encoding.whole === undefined || protocol.keep === undefined
         ? Effect.succeed(summary)
         : Effect.as(protocol.keep(answering, encoding.whole()) ?? Effect.void, summary)
-    return Effect.ensuring(
-      governance.admitted(plan, (run, admitted) => {
-        observer.running(log, mode)
-        const sse = facts.sse = new SseWriter(res, { ...headers, ...admitted }, encoding)
-        return Effect.flatMap(
-          agent.run(run, {
-            emit: sse.emit,
-            resetsStep: protocol.resetsStep,
-            failed: (failure) => {
-              log.outcome = failure._tag
-              sse.failed(failure)
-            }
-          }, sse),
-          kept
-        )
-      }, (summary) => {
-        facts.summary = summary
-        log.ran(summary)
-        facts.sse?.end()
-      }),
-      routed
+    const keptId = protocol.keptId?.(answering.wire)
+    const streamed = governance.admitted(plan, (run, admitted) => {
+      observer.running(log, mode)
+      const kept = facts.kept
+      const sse = facts.sse = new SseWriter(res, { ...headers, ...admitted }, encoding, kept?.stream)
+      return Effect.flatMap(
+        agent.run(kept === undefined ? run : { ...run, stop: kept.stopped }, {
+          emit: sse.emit,
+          resetsStep: protocol.resetsStep,
+          failed: (failure) => {
+            log.outcome = failure._tag
+            sse.failed(failure)
+          }
+        }, sse),
+        stored
+      )
+    }, (summary) => {
+      facts.summary = summary
+      log.ran(summary)
+      facts.sse?.end()
+    })
+    // A resumable run's stream is kept from before governance admits it: what any ending writes is kept too.
+    const kept = keptId === undefined || facts.key === undefined ? streamed : Effect.flatMap(
+      keptRuns.start(keptId, facts.key),
+      (run) => {
+        facts.kept = run
+        return streamed
+      }
     )
+    return Effect.ensuring(kept, routed)
   }
 })

@@ -20,12 +20,14 @@ import type { SandboxOwnedByOperator } from "../sandbox/sandboxAccess.ts"
 import type { PreviousResponseNotFound, ResponseNotFound } from "../store/responseErrors.ts"
 import type {
   BodyTooLarge,
+  ChatIdTaken,
   EmptyBody,
   ForeignOrigin,
   InvalidMetricsToken,
   MethodNotAllowed,
   ModelNotFound,
   RouteNotFound,
+  RunNotFound,
   ServerShuttingDown,
   UnreadableBody
 } from "./requestErrors.ts"
@@ -59,6 +61,8 @@ export type ApiFailure =
   | UnreadableBody
   | BodyTooLarge
   | RouteNotFound
+  | RunNotFound
+  | ChatIdTaken
   | ModelNotFound
   | ResponseNotFound
   | PreviousResponseNotFound
@@ -177,6 +181,8 @@ const table: { readonly [Tag in ApiFailure["_tag"]]: Row<Failure<Tag>> } = {
   SandboxForbidden: row(403, (e) => ({ sandboxId: e.sandboxId })),
   SandboxOwnedByOperator: row(403, (e) => ({ sandboxId: e.sandboxId })),
   RouteNotFound: row(404),
+  RunNotFound: row(404, (e) => ({ id: e.id })),
+  ChatIdTaken: row(409, (e) => ({ id: e.id })),
   ModelNotFound: row(404, (e) => ({ model: e.model })),
   ResponseNotFound: row(404, (e) => ({ id: e.id })),
   PreviousResponseNotFound: row(400, (e) => ({ previousResponseId: e.id })),

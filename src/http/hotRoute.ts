@@ -13,6 +13,7 @@ import { makeChatRun, type RequestFacts } from "./chatRun.ts"
 import { correlationIdFor } from "./CorrelationId.ts"
 import { logUnexpected } from "./errorResponse.ts"
 import type { ApiFailure } from "./errorTable.ts"
+import type { KeptRun } from "./KeptRuns.ts"
 import { writeError, writeJson } from "./nodeAnswers.ts"
 import { readJsonBody, settleUnreadBody } from "./nodeBody.ts"
 import { ServerShuttingDown } from "./requestErrors.ts"
@@ -20,6 +21,18 @@ import { ServerDrain } from "./ServerDrain.ts"
 import type { SseWriter } from "./SseWriter.ts"
 
 export type NodeRoute = (req: IncomingMessage, res: ServerResponse) => void
+
+/**
+ * A resumable run's kept stream ends with its request: a stream that began
+ * ended itself (its writer's last text), unless the run was interrupted,
+ * which only the server stopping does to such a run; one that never began
+ * holds nothing (its failure was an error body).
+ */
+const endKept = (kept: KeptRun, sse: SseWriter | undefined, exit: Exit.Exit<unknown, unknown>) => {
+  if (sse?.started === true && Exit.hasInterrupts(exit)) sse.fail(new ServerShuttingDown())
+  kept.stream.end()
+  kept.release()
+}
 
 /**
  * A protocol's chat route on Node's own request and response (docs/DESIGN.md
@@ -83,13 +96,14 @@ export const makeHotRoute = <Wire>(protocol: ChatProtocol<Wire>) =>
       correlationId: string,
       exit: Exit.Exit<unknown, unknown>
     ) =>
-      Effect.sync(() =>
+      Effect.sync(() => {
+        if (facts.kept !== undefined) endKept(facts.kept, facts.sse, exit)
         ledger.recordChat(facts, correlationId, {
           status: res.headersSent ? res.statusCode : undefined,
           firstByteAt: facts.sse?.firstByteAt ?? (res.headersSent ? Date.now() : undefined),
           cancelled: Exit.hasInterrupts(exit)
         })
-      )
+      })
 
     // A failure before the answer started is an error body; after, it ends the stream (docs/DESIGN.md §3.3).
     const fail = (
@@ -147,8 +161,9 @@ export const makeHotRoute = <Wire>(protocol: ChatProtocol<Wire>) =>
       )
       const fiber = Fiber.runIn(Effect.runForkWith(context)(program), scope)
       if (fiber.pollUnsafe() !== undefined) return
+      // A resumable run goes on without its client (docs/DESIGN.md §16); any other is cancelled.
       res.once("close", () => {
-        if (!res.writableEnded) fiber.interruptUnsafe()
+        if (!res.writableEnded && facts.kept === undefined) fiber.interruptUnsafe()
       })
       drain.track(res, () => {
         fiber.addObserver(() => shutDown(req, res, correlationId, facts.sse))

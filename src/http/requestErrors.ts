@@ -83,3 +83,20 @@ export class ForeignOrigin extends Schema.TaggedError<ForeignOrigin>()("ForeignO
     return `Origin ${this.origin} may not call /mcp: list it in PARLEY_CORS_ORIGINS to allow it`
   }
 }
+
+/**
+ * No run kept under `id` that the caller may resume or stop (docs/DESIGN.md
+ * §16): another key's run is answered alike, so a key cannot probe for them.
+ */
+export class RunNotFound extends Schema.TaggedError<RunNotFound>()("RunNotFound", { id: Schema.String }) {
+  override get message() {
+    return `No run ${this.id} of this key is kept`
+  }
+}
+
+/** A resumable run asked under a chat id another key's run is kept under (docs/DESIGN.md §16). */
+export class ChatIdTaken extends Schema.TaggedError<ChatIdTaken>()("ChatIdTaken", { id: Schema.String }) {
+  override get message() {
+    return `The chat id "${this.id}" is in use by another key's run: start the chat under a new id`
+  }
+}

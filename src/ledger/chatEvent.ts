@@ -42,7 +42,7 @@ const MAX_MODEL_LENGTH = 200
 // The model's own reasons all mean the run ended as the model chose (docs/DESIGN.md §7).
 const outcomeOfReason = (reason: FinishReason): Outcome =>
   reason === "step-limit" || reason === "timeout" || reason === "error" || reason === "approval-required" ||
-    reason === "budget"
+    reason === "budget" || reason === "stopped"
     ? reason
     : "finished"
 

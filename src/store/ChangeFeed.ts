@@ -2,9 +2,10 @@ import { Context, Effect, Layer, type Scope } from "effect"
 
 /**
  * What one instance changes and the others must hear about to drop their
- * caches (docs/DESIGN.md §8 "Many instances"): API keys, accounts, MCP servers.
+ * caches (docs/DESIGN.md §8 "Many instances"): API keys, accounts, MCP servers;
+ * and the runs a client asked to stop, which the instance running one ends (§16).
  */
-export const changeTopics = ["keys", "accounts", "mcp-servers"] as const
+export const changeTopics = ["keys", "accounts", "mcp-servers", "run-stops"] as const
 export type ChangeTopic = typeof changeTopics[number]
 
 /** One record of the topic changed, or any may have (notifications were missed: drop everything). */

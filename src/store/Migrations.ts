@@ -220,6 +220,25 @@ export const migrations = {
       )
     `)
     yield* sql.unsafe(`CREATE INDEX stored_responses_expiry ON stored_responses (expires_at)`)
+  }),
+  // docs/DESIGN.md §16: the kept streams of runs that outlive their client (when no Redis is configured):
+  // the run kept under each id (a chat id), and its chunks by run, numbered from 1. Times in epoch ms.
+  "14_run_streams": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql.unsafe(`
+      CREATE TABLE run_streams (
+        id TEXT PRIMARY KEY,
+        run TEXT NOT NULL UNIQUE,
+        key_id TEXT NOT NULL,
+        account_id TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('running', 'ended', 'cut')),
+        started_at BIGINT NOT NULL,
+        ended_at BIGINT
+      )
+    `)
+    yield* sql.unsafe(
+      `CREATE TABLE run_stream_chunks (run TEXT NOT NULL, seq INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (run, seq))`
+    )
   })
 }
 

@@ -1,15 +1,9 @@
 import { Effect } from "effect"
-import { build } from "esbuild"
-import { mkdirSync } from "node:fs"
-import { createServer, request, type Server } from "node:http"
-import type { AddressInfo } from "node:net"
-import { join, resolve } from "node:path"
-import { type Browser, chromium } from "playwright-core"
+import { resolve } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type ChatPages, startChatPages } from "../support/chatPage.ts"
 import { startGateway, type TestGateway } from "../support/gateway.ts"
 import { makeTestTool } from "../support/tools.ts"
-
-const artifacts = resolve(import.meta.dirname, "../../test-results")
 
 const PAGE = `<!doctype html><meta charset="utf-8"><title>parley approvals</title>
 <style>body{font:15px system-ui;margin:2em;max-width:46em}.message{margin:.6em 0}.tool{border:1px solid #bbb;
@@ -20,32 +14,8 @@ border-radius:6px;padding:.5em;margin:.3em 0}.approval-requested{border-color:#c
 
 let gateway: TestGateway
 let secret: string
-let site: Server
-let siteUrl: string
-let browser: Browser
+let pages: ChatPages
 const runs: Array<unknown> = []
-
-// The page and the gateway on one origin: the page's files here, /api/* passed through to the gateway.
-const startSite = async (script: string) => {
-  const target = new URL(gateway.url)
-  const server = createServer((req, res) => {
-    if (req.url?.startsWith("/api/")) {
-      const upstream = request(
-        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers)
-          answer.pipe(res)
-        }
-      )
-      req.pipe(upstream)
-      return
-    }
-    const [type, body] = req.url === "/page.js" ? ["text/javascript", script] : ["text/html", PAGE]
-    res.writeHead(200, { "content-type": `${type}; charset=utf-8` }).end(body)
-  })
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done))
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }
-}
 
 beforeAll(async () => {
   gateway = await startGateway({
@@ -55,23 +25,11 @@ beforeAll(async () => {
     })]
   })
   ;({ secret } = await gateway.createKey({ approve: ["dangerous"] }))
-  const bundle = await build({
-    entryPoints: [resolve(import.meta.dirname, "approvalPage/page.ts")],
-    bundle: true,
-    write: false,
-    format: "esm",
-    platform: "browser",
-    target: "es2022",
-    logLevel: "silent"
-  })
-  ;({ server: site, url: siteUrl } = await startSite(bundle.outputFiles[0]!.text))
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, chromiumSandbox: false })
-  mkdirSync(artifacts, { recursive: true })
+  pages = await startChatPages(gateway.url, PAGE, resolve(import.meta.dirname, "approvalPage/page.ts"))
 }, 60_000)
 
 afterAll(async () => {
-  await browser?.close()
-  site?.close()
+  await pages?.close()
   await gateway?.close()
 })
 
@@ -81,10 +39,10 @@ describe("a chat page on the AI SDK's Chat (useChat's core) in Chromium", () => 
       { type: "tool-calls", calls: [{ id: "call_1", name: "dangerous", arguments: { text: "ping" } }] },
       { type: "text", text: "All done: ping" }
     )
-    const page = await browser.newPage({ viewport: { width: 900, height: 560 } })
+    const page = await pages.browser.newPage({ viewport: { width: 900, height: 560 } })
     const errors: Array<string> = []
     page.on("pageerror", (error) => errors.push(error.message))
-    await page.goto(`${siteUrl}/#key=${secret}`)
+    await page.goto(`${pages.url}/#key=${secret}`)
     await page.fill("#input", "Please run the dangerous tool")
     await page.click("#send")
 
@@ -92,7 +50,7 @@ describe("a chat page on the AI SDK's Chat (useChat's core) in Chromium", () => 
     await request.waitFor({ timeout: 10_000 })
     expect(await request.textContent()).toContain(`dangerous({"text":"ping"}) waits for your approval`)
     expect(runs).toEqual([])
-    await page.screenshot({ path: join(artifacts, "approval-requested.png") })
+    await page.screenshot({ path: pages.screenshot("approval-requested.png") })
 
     await page.click("text=Approve")
     await page.locator(".tool.output-available").waitFor({ timeout: 10_000 })
@@ -103,7 +61,7 @@ describe("a chat page on the AI SDK's Chat (useChat's core) in Chromium", () => 
     // One assistant message, continued in place after the approval.
     expect(await page.locator(".message.assistant").count()).toBe(1)
     expect(errors).toEqual([])
-    await page.screenshot({ path: join(artifacts, "approval-approved.png") })
+    await page.screenshot({ path: pages.screenshot("approval-approved.png") })
     await page.close()
   }, 60_000)
 })

@@ -33,6 +33,9 @@ describeRedis("one Redis connection per instance", () => {
       const clients = (await observer.sendCommand(["CLIENT", "LIST"])) as string
       const ours = clients.split("\n").filter((line) => line.includes(` name=parley:${instanceId} `))
       expect(ours).toHaveLength(1)
+      // Kept runs' stops (docs/DESIGN.md §16) are heard on a subscribing connection of its own.
+      expect(clients.split("\n").filter((line) => line.includes(` name=parley:${instanceId}:subscriber `)))
+        .toHaveLength(1)
     } finally {
       await observer.close()
     }

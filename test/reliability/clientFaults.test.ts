@@ -1,10 +1,10 @@
 import type { Socket } from "node:net"
 import { Client } from "undici"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startUpstream } from "../../src/demo/upstream/server.ts"
 import type { Upstream } from "../../src/demo/upstream/types.ts"
 import { bearer, chatBody } from "../support/http.ts"
-import { type BulkUpstream, startBulkUpstream } from "../support/reliability/bulkUpstream.ts"
+import { type BulkGateway, startBulkGateway } from "../support/reliability/bulkGateway.ts"
+import type { BulkUpstream } from "../support/reliability/bulkUpstream.ts"
 import { type GatewayProcess, startGatewayProcess } from "../support/reliability/gatewayProcess.ts"
 import { openSocket, received, requestHead } from "../support/reliability/rawHttp.ts"
 import { mib, ms, record } from "../support/reliability/record.ts"
@@ -17,30 +17,17 @@ import { sized } from "../support/reliability/size.ts"
  * item 3: bounded memory), mass drops, a refused request on a keep-alive
  * connection (item 4) and a flood of idle connections (item 5).
  */
+let setup: BulkGateway
 let upstream: Upstream
 let bulk: BulkUpstream
 let gateway: GatewayProcess
 const SLOW_STREAM_BYTES = sized(64, 200) * 1024 * 1024
 
 beforeAll(async () => {
-  upstream = await startUpstream({ apiKey: "sk-upstream-secret-4b1d" })
-  bulk = await startBulkUpstream(SLOW_STREAM_BYTES)
-  gateway = await startGatewayProcess({
-    upstreamUrl: upstream.url,
-    providers: [{
-      id: "bulk",
-      type: "openai-compatible",
-      baseURL: bulk.url,
-      apiKey: "sk-bulk",
-      models: [{ id: "b1", name: "Bulk", categories: ["chat"] }]
-    }],
-    env: { PARLEY_BODY_LIMIT: "64KiB" }
-  })
+  setup = await startBulkGateway(SLOW_STREAM_BYTES, { PARLEY_BODY_LIMIT: "64KiB" })
+  ;({ upstream, bulk, gateway } = setup)
 })
-afterAll(async () => {
-  await gateway?.stop()
-  await Promise.all([upstream?.close(), bulk?.close()])
-})
+afterAll(() => setup?.stop())
 
 const chatHead = (body: string, extra: Record<string, string> = {}) =>
   requestHead("POST", "/api/v1/chat", {

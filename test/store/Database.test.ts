@@ -6,6 +6,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { AppConfig } from "../../src/config/AppConfig.ts"
 import * as Database from "../../src/store/Database.ts"
+import { migrations } from "../../src/store/Migrations.ts"
 import { describePostgres, urlWithSchema, withFreshSchema } from "./postgres.ts"
 
 const parse = (url: string) => Database.parseDatabaseUrl(Redacted.make(url))
@@ -51,7 +52,8 @@ const migratedTogether = (first: string, second: string) =>
     ))
   )
 
-const allMigrations = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]
+// Every migration's number, in order, as the record lists them.
+const allMigrations = Object.keys(migrations).map((name) => Number(name.split("_", 1)[0]))
 
 const insertAndReadKey = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient

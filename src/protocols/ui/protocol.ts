@@ -2,9 +2,10 @@ import { Effect } from "effect"
 import type { ChatProtocol } from "../../http/chatProtocol.ts"
 import { errorBody, UNEXPECTED_MESSAGE, unexpectedBody } from "../../http/errorResponse.ts"
 import { wireError } from "../../http/errorTable.ts"
+import type { KeptStreamEnding } from "../../http/keptRunRoutes.ts"
 import type { StreamEncoding } from "../../http/SseWriter.ts"
 import { chatResponseBody } from "./answer.ts"
-import { decodeUiRequest } from "./decode.ts"
+import { decodeUiRequest, keptIdOf } from "./decode.ts"
 import { DONE, encodeChunk, encodeFailure, sseHeaders } from "./encode.ts"
 
 /**
@@ -20,10 +21,24 @@ export const uiEncoding: StreamEncoding = {
   broken: (failure) => encodeFailure(failure === undefined ? UNEXPECTED_MESSAGE : wireError(failure).message)
 }
 
-export const uiProtocol: ChatProtocol<undefined> = {
+/** The ui protocol's own options: the id its run is kept under when it outlives its client (docs/DESIGN.md §16). */
+export type UiWire = string | undefined
+
+/**
+ * A resumed stream (docs/DESIGN.md §16) has the run's own headers; one that
+ * grew past its bound ends, after its last kept chunk, as a broken stream does.
+ */
+export const uiKeptEnding: KeptStreamEnding = {
+  headers: sseHeaders,
+  cut: encodeFailure("The rest of this answer was not kept: it passed the size a resumable stream may keep")
+}
+
+export const uiProtocol: ChatProtocol<UiWire> = {
   name: "ui",
   resetsStep: true,
-  decode: (body) => Effect.map(decodeUiRequest(body), (request) => ({ request, wire: undefined })),
+  decode: (body) =>
+    Effect.flatMap(decodeUiRequest(body), (request) => Effect.map(keptIdOf(request), (wire) => ({ request, wire }))),
+  keptId: (wire) => wire,
   // The UI message stream is the run's own: every stream is encoded alike.
   stream: () => uiEncoding,
   collect: (run, { plan }) => chatResponseBody(run, plan.input, plan.tools, plan.run.resume !== undefined),

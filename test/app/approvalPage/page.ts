@@ -3,55 +3,13 @@
  * (`AbstractChat`, as `useChat` wraps it): approve / deny buttons for tool
  * calls that wait for a person (docs/DESIGN.md §10). Bundled by the test.
  */
-import {
-  AbstractChat,
-  type ChatInit,
-  type ChatState,
-  type ChatStatus,
-  DefaultChatTransport,
-  lastAssistantMessageIsCompleteWithApprovalResponses,
-  type UIMessage
-} from "ai"
+import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses, type UIMessage } from "ai"
+import { PageChat, sendOnClick, showStatus } from "../../support/pageChat.ts"
 
 let render = () => {}
 
-class PageState implements ChatState<UIMessage> {
-  private current: ChatStatus = "ready"
-  error: Error | undefined = undefined
-  messages: Array<UIMessage> = []
-  get status() {
-    return this.current
-  }
-  set status(status: ChatStatus) {
-    this.current = status
-    render()
-  }
-  pushMessage = (message: UIMessage) => {
-    this.messages = this.messages.concat(message)
-    render()
-  }
-  popMessage = () => {
-    this.messages = this.messages.slice(0, -1)
-    render()
-  }
-  replaceMessage = (index: number, message: UIMessage) => {
-    this.messages = [...this.messages.slice(0, index), message, ...this.messages.slice(index + 1)]
-    render()
-  }
-  snapshot = <T>(thing: T): T => structuredClone(thing)
-}
-
-class Chat extends AbstractChat<UIMessage> {
-  constructor(init: Omit<ChatInit<UIMessage>, "messages">) {
-    super({ ...init, state: new PageState() })
-  }
-  get view() {
-    return this.state
-  }
-}
-
 const key = new URLSearchParams(location.hash.slice(1)).get("key") ?? ""
-const chat = new Chat({
+const chat = new PageChat({
   transport: new DefaultChatTransport({
     api: "/api/v1/chat",
     headers: { authorization: `Bearer ${key}` },
@@ -59,7 +17,7 @@ const chat = new Chat({
   }),
   // After every approval request is answered, send the conversation back: parley runs or denies the calls.
   sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses
-})
+}, () => render())
 
 const element = (tag: string, text?: string, className?: string) => {
   const node = document.createElement(tag)
@@ -105,7 +63,7 @@ const toolView = (part: Extract<UIMessage["parts"][number], { type: "dynamic-too
 
 const log = document.getElementById("log")!
 render = () => {
-  const { error, messages, status } = chat.view
+  const { messages } = chat.view
   log.replaceChildren(...messages.map((message) => {
     const row = element("div", undefined, `message ${message.role}`)
     row.append(element("strong", `${message.role}: `))
@@ -115,12 +73,8 @@ render = () => {
     }
     return row
   }))
-  document.getElementById("status")!.textContent = error === undefined ? status : `error: ${error.message}`
+  showStatus(chat)
 }
 
-document.getElementById("send")!.addEventListener("click", () => {
-  const input = document.getElementById("input") as HTMLInputElement
-  void chat.sendMessage({ text: input.value })
-  input.value = ""
-})
+sendOnClick(chat)
 render()

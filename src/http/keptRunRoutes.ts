@@ -1,0 +1,173 @@
+import { Cause, Effect, Fiber } from "effect"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { ApiKeys } from "../auth/ApiKeys.ts"
+import type { ApiKey } from "../domain/ApiKey.ts"
+import { requestObserver } from "../observability/observeRequest.ts"
+import type { ChatProtocol } from "./chatProtocol.ts"
+import { correlationIdFor } from "./CorrelationId.ts"
+import { logUnexpected } from "./errorResponse.ts"
+import type { ApiFailure } from "./errorTable.ts"
+import type { NodeRoute } from "./hotRoute.ts"
+import { KeptRuns } from "./KeptRuns.ts"
+import { writeError, writeJson } from "./nodeAnswers.ts"
+import { settleUnreadBody } from "./nodeBody.ts"
+import { ServerDrain } from "./ServerDrain.ts"
+
+/** How a protocol's kept streams are resumed: the stream's headers, and the ending of one that was cut. */
+export interface KeptStreamEnding {
+  readonly headers: Readonly<Record<string, string>>
+  /** Written after the last kept chunk of a stream that grew past its bound and stopped being kept. */
+  readonly cut: string
+}
+
+/** Most chunks read from the store at a time: with one socket buffer, what a follower holds at most. */
+const READ_BATCH = 64
+
+/** `/api/v1/chat/{id}/stream` and `…/stop`: the id, or undefined for any other path. */
+const keptRunPath = /^\/api\/v1\/chat\/([^/?]+)\/(stream|stop)(?:\?.*)?$/
+
+/** The route of a kept run's path (`GET …/stream`, `POST …/stop`) among `routes`, keyed as `METHOD /api/v1/chat/{id}/…`. */
+export const keptRunRouteKey = (method: string | undefined, path: string): string | undefined => {
+  const match = keptRunPath.exec(path)
+  return match === null ? undefined : `${method} /api/v1/chat/{id}/${match[2]}`
+}
+
+// A malformed escape names no kept id: the empty one, which none is kept under.
+const decodedSegment = (segment: string): string => {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return ""
+  }
+}
+
+// Resolves once the socket took what was written, or the client left.
+const drained = (res: ServerResponse) =>
+  Effect.callback<void>((resume) => {
+    const done = () => {
+      res.off("drain", done)
+      res.off("close", done)
+      resume(Effect.void)
+    }
+    res.on("drain", done)
+    res.on("close", done)
+    return Effect.sync(() => {
+      res.off("drain", done)
+      res.off("close", done)
+    })
+  })
+
+/**
+ * Resuming and stopping a run that outlives its client (docs/DESIGN.md §16),
+ * on Node's own request and response as the chat route it belongs to:
+ * `GET /api/v1/chat/{id}/stream` writes the kept stream from its start and
+ * follows it live, waiting for a slow reader's socket before it reads more
+ * (so a follower holds one read batch and one socket buffer), or answers 204
+ * when nothing is kept; `POST /api/v1/chat/{id}/stop` stops it on whichever
+ * instance runs it. Another key's run is 404, as none.
+ */
+export const makeKeptRunRoutes = <Wire>(protocol: Pick<ChatProtocol<Wire>, "errorBody">, ending: KeptStreamEnding) =>
+  Effect.gen(function*() {
+    const keys = yield* ApiKeys
+    const kept = yield* KeptRuns
+    const drain = yield* ServerDrain
+    const observer = yield* requestObserver
+    const scope = yield* Effect.scope
+    const context = yield* Effect.context<never>()
+
+    const follow = (res: ServerResponse, id: string, key: ApiKey, correlationId: string) =>
+      Effect.gen(function*() {
+        const head = yield* kept.find(id, key)
+        let read = head === undefined ? undefined : yield* kept.read(head.run, 0, READ_BATCH)
+        if (head === undefined || read === undefined || (read.status === "ended" && read.chunks.length === 0)) {
+          res.writeHead(204, { "x-correlation-id": correlationId })
+          return res.end()
+        }
+        res.writeHead(200, {
+          ...ending.headers,
+          "x-correlation-id": correlationId,
+          "content-type": "text/event-stream"
+        })
+        let after = 0
+        while (read !== undefined && !res.destroyed) {
+          const chunks = read.chunks
+          if (chunks.length > 0) {
+            after = chunks[chunks.length - 1]!.seq
+            let text = ""
+            for (const chunk of chunks) text += chunk.text
+            if (!res.write(text)) yield* drained(res)
+          } else if (read.status === "ended") {
+            return res.end()
+          } else if (read.status === "cut") {
+            return res.end(ending.cut)
+          } else {
+            yield* kept.changed(head.run)
+          }
+          read = yield* kept.read(head.run, after, READ_BATCH)
+        }
+        // Swept while followed (its retention passed), or the client left.
+        res.end()
+      })
+
+    const stop = (res: ServerResponse, id: string, key: ApiKey, correlationId: string) =>
+      Effect.map(
+        kept.stop(id, key),
+        (stopping) =>
+          writeJson(
+            res,
+            stopping ? 202 : 200,
+            { success: true, data: { id, status: stopping ? "stopping" : "ended" } },
+            {
+              "x-correlation-id": correlationId
+            }
+          )
+      )
+
+    const fail = (cause: Cause.Cause<ApiFailure>, req: IncomingMessage, res: ServerResponse, correlationId: string) => {
+      if (Cause.hasInterruptsOnly(cause)) return Effect.void
+      const failure = Cause.findErrorOption(cause)
+      const answer = Effect.sync(() => {
+        if (res.headersSent) return void res.destroy()
+        settleUnreadBody(req, res)
+        writeError(
+          res,
+          protocol.errorBody(failure._tag === "Some" ? failure.value : undefined, correlationId, undefined),
+          correlationId
+        )
+      })
+      return failure._tag === "Some" ? answer : Effect.andThen(logUnexpected(cause, correlationId), answer)
+    }
+
+    const route = (
+      answer: (res: ServerResponse, id: string, key: ApiKey, correlationId: string) => Effect.Effect<void, ApiFailure>
+    ): NodeRoute =>
+    (req, res) => {
+      const correlationId = correlationIdFor(req.headers["x-correlation-id"] as string | undefined)
+      const log = observer.start(correlationId, req.method, req.url)
+      // The AI SDK's transport encodes the id as one path segment.
+      const id = decodedSegment(keptRunPath.exec(req.url ?? "")?.[1] ?? "")
+      const program = observer.observe(
+        log,
+        Effect.flatMap(keys.authenticate(req.headers.authorization), (key) => {
+          log.keyed(key)
+          settleUnreadBody(req, res)
+          return answer(res, id, key, correlationId)
+        }).pipe(Effect.catchCause((cause) => fail(cause, req, res, correlationId))),
+        () => res.headersSent ? res.statusCode : 499
+      )
+      const fiber = Fiber.runIn(Effect.runForkWith(context)(program), scope)
+      if (fiber.pollUnsafe() !== undefined) return
+      res.once("close", () => {
+        if (!res.writableEnded) fiber.interruptUnsafe()
+      })
+      drain.track(res, () => {
+        fiber.interruptUnsafe()
+        if (!res.writableEnded) res.end()
+      })
+    }
+
+    return new Map<string, NodeRoute>([
+      ["GET /api/v1/chat/{id}/stream", route(follow)],
+      ["POST /api/v1/chat/{id}/stop", route(stop)]
+    ])
+  })

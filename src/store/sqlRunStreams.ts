@@ -1,0 +1,94 @@
+import { Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { AppConfig } from "../config/AppConfig.ts"
+import { ChangeFeed } from "./ChangeFeed.ts"
+import { ABANDONED_AFTER_MS, RunStreams, type StreamHead, type StreamStatus } from "./RunStreams.ts"
+
+interface HeadRow {
+  readonly run: string
+  readonly key_id: string
+  readonly account_id: string
+  readonly status: StreamStatus
+}
+
+/**
+ * Kept streams in the SQL store (`run_streams`, `run_stream_chunks`): one row
+ * per chunk, written in the batches the running instance hands over.
+ * `sweep` deletes what is past its retention. Stops go over the change feed.
+ */
+export const sqlRunStreams = Layer.effect(
+  RunStreams,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const feed = yield* ChangeFeed
+    const { streams } = yield* AppConfig
+    const headOf = (id: string) =>
+      Effect.map(
+        sql<HeadRow>`SELECT run, key_id, account_id, status FROM run_streams WHERE id = ${id}`,
+        (rows): StreamHead | undefined => {
+          const row = rows[0]
+          return row === undefined ? undefined : {
+            run: row.run,
+            owner: { keyId: row.key_id, accountId: row.account_id },
+            status: row.status
+          }
+        }
+      )
+    return RunStreams.of({
+      open: (id, run, owner, now) =>
+        Effect.gen(function*() {
+          const before = yield* Effect.orDie(headOf(id))
+          if (before !== undefined && before.owner.keyId !== owner.keyId) {
+            return yield* Effect.fail({ _tag: "IdTaken" } as const)
+          }
+          yield* Effect.orDie(sql.withTransaction(Effect.gen(function*() {
+            if (before !== undefined) {
+              yield* sql`DELETE FROM run_stream_chunks WHERE run = ${before.run}`
+              yield* sql`DELETE FROM run_streams WHERE id = ${id}`
+            }
+            yield* sql`INSERT INTO run_streams ${
+              sql.insert({
+                id,
+                run,
+                key_id: owner.keyId,
+                account_id: owner.accountId,
+                status: "running",
+                started_at: now,
+                ended_at: null
+              })
+            }`
+          })))
+        }),
+      // One statement a chunk (one prepared text, whatever the batch's size), the batch in one transaction.
+      append: (run, firstSeq, texts) =>
+        Effect.orDie(sql.withTransaction(Effect.forEach(
+          texts,
+          (text, i) => sql`INSERT INTO run_stream_chunks (run, seq, text) VALUES (${run}, ${firstSeq + i}, ${text})`,
+          { discard: true }
+        ))),
+      end: (_id, run, status, now) =>
+        Effect.orDie(
+          Effect.asVoid(sql`UPDATE run_streams SET status = ${status}, ended_at = ${now} WHERE run = ${run}`)
+        ),
+      head: (id) => Effect.orDie(headOf(id)),
+      read: (run, after, limit) =>
+        Effect.orDie(Effect.gen(function*() {
+          const rows = yield* sql<{ readonly status: StreamStatus }>`SELECT status FROM run_streams WHERE run = ${run}`
+          const status = rows[0]?.status
+          if (status === undefined) return undefined
+          const chunks = yield* sql<{ readonly seq: number | string; readonly text: string }>`
+            SELECT seq, text FROM run_stream_chunks WHERE run = ${run} AND seq > ${after} ORDER BY seq LIMIT ${limit}`
+          return { status, chunks: chunks.map((row) => ({ seq: Number(row.seq), text: row.text })) }
+        })),
+      stop: (run) => feed.publish("run-stops", run),
+      stops: (handler) =>
+        feed.subscribe("run-stops", (change) => Effect.sync(() => change._tag === "One" && handler(change.id))),
+      sweep: (now) =>
+        Effect.orDie(sql.withTransaction(Effect.gen(function*() {
+          yield* sql`DELETE FROM run_streams WHERE (ended_at IS NOT NULL AND ended_at <= ${now - streams.retentionMs})
+            OR (ended_at IS NULL AND started_at <= ${now - ABANDONED_AFTER_MS})`
+          yield* sql`DELETE FROM run_stream_chunks WHERE run NOT IN (SELECT run FROM run_streams)`
+        })))
+    })
+  })
+)
