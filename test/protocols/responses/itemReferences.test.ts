@@ -1,36 +1,20 @@
 import { createOpenAI } from "@ai-sdk/openai"
-import { generateText, jsonSchema, type ModelMessage, stepCountIs, streamText, tool } from "ai"
+import { it as effect } from "@effect/vitest"
+import { generateText, type ModelMessage, stepCountIs, streamText } from "ai"
 import type OpenAI from "openai"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startGateway, type TestGateway } from "../../support/gateway.ts"
-import { openAiClient } from "../../support/openaiTools.ts"
+import { describe, expect, it } from "vitest"
+import type { ApiKey } from "../../../src/domain/ApiKey.ts"
+import { responseOfItem, storedWire } from "../../../src/protocols/responses/stored.ts"
+import { weather } from "../../support/aiSdkClientTool.ts"
+import { startGateway } from "../../support/gateway.ts"
+import { openAiClient, twoKeyGateway } from "../../support/openaiTools.ts"
+import { validBodies } from "./generators.ts"
 
-let gateway: TestGateway
-let client: OpenAI
-let other: OpenAI
-let secret: string
-
-beforeAll(async () => {
-  gateway = await startGateway()
-  ;({ secret } = await gateway.createKey())
-  client = openAiClient(gateway, secret)
-  other = openAiClient(gateway, (await gateway.createKey()).secret)
-})
-afterAll(() => gateway.close())
-
-const weather = tool({
-  description: "The weather in a city",
-  inputSchema: jsonSchema<{ city: string }>({
-    type: "object",
-    properties: { city: { type: "string" } },
-    required: ["city"]
-  }),
-  execute: async ({ city }) => `sunny in ${city}`
-})
+const at = twoKeyGateway()
 
 // The conversation the scripted upstream was sent last, without the system prompt.
 const lastSent = () =>
-  gateway.upstream.requests.at(-1)!.body.messages.filter((message: { role: string }) => message.role !== "system")
+  at.gateway.upstream.requests.at(-1)!.body.messages.filter((message: { role: string }) => message.role !== "system")
 
 // The id of a response's first output item (the SDK types it as optional).
 const firstItem = (response: OpenAI.Responses.Response) => response.output[0]!.id!
@@ -40,8 +24,8 @@ describe("item_reference input items on /v1/responses", () => {
     // The bodies the SDK sent parley: its earlier answers go as item_reference items.
     const bodies: Array<{ input: ReadonlyArray<{ type?: string }> }> = []
     const provider = createOpenAI({
-      baseURL: `${gateway.url}/v1`,
-      apiKey: secret,
+      baseURL: `${at.gateway.url}/v1`,
+      apiKey: at.secret,
       fetch: async (url, init) => {
         bodies.push(JSON.parse(String(init?.body)))
         return fetch(url, init)
@@ -50,21 +34,21 @@ describe("item_reference input items on /v1/responses", () => {
     const model = provider.responses("test/m1")
     const history: Array<ModelMessage> = [{ role: "user", content: "My name is Ada." }]
 
-    gateway.upstream.enqueue({ type: "text", text: "Hello Ada." })
+    at.gateway.upstream.enqueue({ type: "text", text: "Hello Ada." })
     const first = await generateText({ model, messages: history })
     expect(first.text).toBe("Hello Ada.")
     history.push(...first.responseMessages, { role: "user", content: "Weather in Oslo?" })
 
-    gateway.upstream.enqueue({
+    at.gateway.upstream.enqueue({
       type: "tool-calls",
       calls: [{ id: "call_1", name: "weather", arguments: { city: "Oslo" } }]
     })
-    gateway.upstream.enqueue({ type: "text", text: "It is sunny in Oslo." })
+    at.gateway.upstream.enqueue({ type: "text", text: "It is sunny in Oslo." })
     const second = await generateText({ model, messages: history, tools: { weather }, stopWhen: stepCountIs(3) })
     expect(second.steps.map((step) => step.finishReason)).toEqual(["tool-calls", "stop"])
     history.push(...second.responseMessages, { role: "user", content: "What is my name?" })
 
-    gateway.upstream.enqueue({ type: "text", text: "Your name is Ada." })
+    at.gateway.upstream.enqueue({ type: "text", text: "Your name is Ada." })
     const third = streamText({ model, messages: history, tools: { weather } })
     expect(await third.text).toBe("Your name is Ada.")
 
@@ -82,11 +66,11 @@ describe("item_reference input items on /v1/responses", () => {
   })
 
   it("takes the openai SDK's references to stored input and output items, with store: false too", async () => {
-    gateway.upstream.enqueue({ type: "text", text: "Paris." })
-    const first = await client.responses.create({ model: "test/m1", input: "Capital of France?" })
-    const [question] = (await client.responses.inputItems.list(first.id)).data
-    gateway.upstream.enqueue({ type: "text", text: "Berlin." })
-    const second = await client.responses.create({
+    at.gateway.upstream.enqueue({ type: "text", text: "Paris." })
+    const first = await at.client.responses.create({ model: "test/m1", input: "Capital of France?" })
+    const [question] = (await at.client.responses.inputItems.list(first.id)).data
+    at.gateway.upstream.enqueue({ type: "text", text: "Berlin." })
+    const second = await at.client.responses.create({
       model: "test/m1",
       store: false,
       input: [
@@ -103,19 +87,19 @@ describe("item_reference input items on /v1/responses", () => {
     ])
 
     // A stored response keeps the items referenced, not the references.
-    gateway.upstream.enqueue({ type: "text", text: "Rome." })
-    const third = await client.responses.create({
+    at.gateway.upstream.enqueue({ type: "text", text: "Rome." })
+    const third = await at.client.responses.create({
       model: "test/m1",
       input: [{ type: "item_reference", id: firstItem(first) }, { role: "user", content: "Italy?" }]
     })
-    const kept = (await client.responses.inputItems.list(third.id, { order: "asc" })).data
+    const kept = (await at.client.responses.inputItems.list(third.id, { order: "asc" })).data
     expect(kept[0]).toMatchObject({ id: firstItem(first), type: "message", role: "assistant" })
   })
 
   it("answers another key's item, an unknown one and a malformed one 400 naming the place, and runs nothing", async () => {
-    gateway.upstream.enqueue({ type: "text", text: "Mine" })
-    const mine = await client.responses.create({ model: "test/m1", input: "Hi" })
-    const before = gateway.upstream.requests.length
+    at.gateway.upstream.enqueue({ type: "text", text: "Mine" })
+    const mine = await at.client.responses.create({ model: "test/m1", input: "Hi" })
+    const before = at.gateway.upstream.requests.length
     const refused = (sdk: OpenAI, id: string) =>
       expect(sdk.responses.create({
         model: "test/m1",
@@ -129,10 +113,10 @@ describe("item_reference input items on /v1/responses", () => {
           message: expect.stringContaining(`Item with id '${id}' not found`)
         }
       })
-    await refused(other, firstItem(mine))
-    await refused(client, `msg_${"0".repeat(32)}_0`)
-    await refused(client, "msg_unknown")
-    expect(gateway.upstream.requests.length).toBe(before)
+    await refused(at.other, firstItem(mine))
+    await refused(at.client, `msg_${"0".repeat(32)}_0`)
+    await refused(at.client, "msg_unknown")
+    expect(at.gateway.upstream.requests.length).toBe(before)
   })
 
   it("refuses a body the referenced items grow past the body limit, 413", async () => {
@@ -149,4 +133,22 @@ describe("item_reference input items on /v1/responses", () => {
       await small.close()
     }
   })
+})
+
+describe("the item ids a stored response is given", () => {
+  effect.prop(
+    "name their response: each input item sent without an id is found by the response's id",
+    [validBodies],
+    ([body]) => {
+      const wire = storedWire({ id: "key_1" } as ApiKey, body.input)
+      const sent = typeof body.input === "string" ? [{}] : body.input as ReadonlyArray<{ readonly id?: string }>
+      wire.input.forEach((item, index) => {
+        const id = (item as { readonly id: string }).id
+        // An item's own id is kept as sent.
+        if (typeof sent[index]!.id !== "string") expect(responseOfItem(id)).toBe(wire.id)
+        else expect(id).toBe(sent[index]!.id)
+      })
+      expect(responseOfItem(`msg_${wire.prefix}_12`)).toBe(wire.id)
+    }
+  )
 })
