@@ -52,11 +52,13 @@ export const KeyRuns = ({ client, keyId }: { readonly client: Client; readonly k
               {
                 label: "Actions",
                 cell: (run) =>
-                  run.status !== "running" ? null : (
-                    <button type="button" class="danger" onClick={() => setStopping(run.id)}>
-                      Stop<span class="visually-hidden">run {run.id}</span>
-                    </button>
-                  )
+                  run.status !== "running" ?
+                    null :
+                    (
+                      <button type="button" class="danger" onClick={() => setStopping(run.id)}>
+                        Stop<span class="visually-hidden">run {run.id}</span>
+                      </button>
+                    )
               }
             ]}
           />

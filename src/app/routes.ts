@@ -14,10 +14,10 @@ import { McpEndpoint } from "../http/mcpEndpoint.ts"
 import { MetricsRoute } from "../http/metricsRoute.ts"
 import { SandboxHandlers } from "../http/sandboxHandlers.ts"
 import { SystemHandlers } from "../http/systemHandlers.ts"
-import { uiKeptEnding } from "../protocols/ui/protocol.ts"
 import { CountTokensRoute } from "../protocols/messages/countTokens.ts"
 import { OpenAiModelsRoute } from "../protocols/openai/models.ts"
 import { StoredResponsesRoutes } from "../protocols/responses/storedRoutes.ts"
+import { uiKeptEnding } from "../protocols/ui/protocol.ts"
 import { Contract } from "./contract.ts"
 
 // Generated from the whole contract: chat is declared here although the server answers it before routing.

@@ -110,14 +110,17 @@ export const redisRunStreams = Layer.effect(
           ])
         ),
       runs: (keyId, limit) =>
-        Effect.map(redis.run(RUNS, [byKey(keyId)], [idKey(""), statusKey(""), limit]), (rows) =>
-          (rows as ReadonlyArray<ReadonlyArray<string>>).map(([id, status, stopped, started, ended]): RunSummary => ({
-            id: id!,
-            status: status as StreamStatus,
-            stopped: stopped === "1",
-            startedAt: Number(started),
-            endedAt: ended === "" || ended === undefined ? null : Number(ended)
-          }))),
+        Effect.map(
+          redis.run(RUNS, [byKey(keyId)], [idKey(""), statusKey(""), limit]),
+          (rows) =>
+            (rows as ReadonlyArray<ReadonlyArray<string>>).map(([id, status, stopped, started, ended]): RunSummary => ({
+              id: id!,
+              status: status as StreamStatus,
+              stopped: stopped === "1",
+              startedAt: Number(started),
+              endedAt: ended === "" || ended === undefined ? null : Number(ended)
+            }))
+        ),
       head: (id) =>
         Effect.gen(function*() {
           const head = yield* redis.run(HEAD, [idKey(id)], [])

@@ -56,7 +56,9 @@ export const makeRunsAdmin = (keys: ApiKeys["Service"], kept: KeptRuns["Service"
         const read = yield* kept.read(run, after, READ_BATCH)
         if (read === undefined) return [[], Option.none()] as const
         const last = read.chunks.at(-1)
-        if (last !== undefined) return [[read.chunks.map((chunk) => chunk.text).join("")], Option.some(last.seq)] as const
+        if (last !== undefined) {
+          return [[read.chunks.map((chunk) => chunk.text).join("")], Option.some(last.seq)] as const
+        }
         if (read.status === "cut") return [[ending.cut], Option.none()] as const
         if (read.status !== "running") return [[], Option.none()] as const
         yield* kept.changed(run)
