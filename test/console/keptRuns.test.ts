@@ -1,4 +1,4 @@
-import type { Browser, Page } from "playwright-core"
+import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { TestGateway } from "../support/gateway.ts"
 import { drain, finishOf, readUntil, startChat, story } from "../support/keptRuns.ts"
@@ -7,6 +7,7 @@ import {
   type ConsoleContext,
   createAccount,
   launch,
+  noSidewaysScroll,
   openConsole,
   screenshot,
   signIn,
@@ -52,11 +53,6 @@ const keyPage = async (who: typeof ana) => {
   await opened.page.goto(`${gateway.url}/console#/keys/${key.id}`)
   return opened
 }
-
-const noSidewaysScroll = async (page: Page) =>
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-    await page.evaluate(() => window.innerWidth)
-  )
 
 describe("a key's resumable runs in the console", { timeout: 60_000 }, () => {
   it("shows a running run; Stop ends its stream and the list shows it stopped", async () => {
