@@ -27,6 +27,8 @@ export class KeptStream {
   private ending = false
   private cut = false
   private closed = false
+  /** A stop was heard for this run: its end is recorded as stopped. */
+  stopped = false
   private readonly store: RunStreams["Service"]
   readonly id: string
   readonly run: string
@@ -121,7 +123,7 @@ export class KeptStream {
     if (this.closed) return
     this.closed = true
     try {
-      await Effect.runPromise(this.store.end(this.id, this.run, this.cut ? "cut" : "ended", Date.now()))
+      await Effect.runPromise(this.store.end(this.id, this.run, this.cut ? "cut" : "ended", Date.now(), this.stopped))
     } finally {
       this.changed(this.run)
     }

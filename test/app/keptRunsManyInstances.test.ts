@@ -19,7 +19,10 @@ const startThree = async (databaseUrl: string, redis?: string) => {
     gateways.push(
       await startGateway({
         databaseUrl,
-        ...(redis === undefined ? {} : { config: { redisUrl: Redacted.make(redis) } })
+        config: {
+          adminToken: Redacted.make(ADMIN_TOKEN),
+          ...(redis === undefined ? {} : { redisUrl: Redacted.make(redis) })
+        }
       })
     )
   }
@@ -71,6 +74,40 @@ const acrossInstances = async (gateways: ReadonlyArray<TestGateway>) => {
   }
 }
 
+const ADMIN_TOKEN = "op-token-kept-runs-4e1f"
+
+const admin = async (gateway: TestGateway, method: string, path: string) => {
+  const response = await fetch(`${gateway.url}/admin/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` }
+  })
+  expect(response.status).toBe(200)
+  return (await response.json()).data
+}
+
+// The console's view (docs/DESIGN.md §6): a run on A listed from B and stopped from C through the admin API.
+const consoleAcrossInstances = async (gateways: ReadonlyArray<TestGateway>) => {
+  const [a, b, c] = gateways as [TestGateway, TestGateway, TestGateway]
+  try {
+    const key = await a.createKey()
+    const chatId = `chat-${randomUUID()}`
+    a.upstream.enqueue(story(400, 50))
+    const { reader } = await readUntil(await startChat(a.url, key.secret, chatId), "word1")
+    const listed = await admin(b, "GET", `/keys/${key.id}/runs`)
+    expect(listed.runs).toEqual([expect.objectContaining({ id: chatId, status: "running", endedAt: null })])
+    const askedAt = Date.now()
+    expect(await admin(c, "POST", `/keys/${key.id}/runs/${chatId}/stop`)).toEqual({ id: chatId, status: "stopping" })
+    await drain(reader)
+    expect(Date.now() - askedAt).toBeLessThan(1_000)
+    await a.upstream.waitForAbort(1_000)
+    // Its end is kept just after its client's stream ended.
+    await expect.poll(async () => (await admin(b, "GET", `/keys/${key.id}/runs`)).runs, { timeout: 2_000 })
+      .toEqual([expect.objectContaining({ id: chatId, status: "stopped", cut: false })])
+  } finally {
+    await Promise.all(gateways.map((gateway) => gateway.close()))
+  }
+}
+
 describePostgres("resumable runs on three instances", () => {
   it.live(
     "sharing Postgres alone",
@@ -79,7 +116,25 @@ describePostgres("resumable runs on three instances", () => {
     60_000
   )
 
+  it.live(
+    "the admin API's list and stop, from other instances, on Postgres alone",
+    () =>
+      withFreshSchema((schema) =>
+        Effect.promise(async () => consoleAcrossInstances(await startThree(urlWithSchema(schema))))
+      ),
+    60_000
+  )
+
   describeRedis("and Redis", () => {
+    it.live(
+      "the admin API's list and stop, from other instances, on Postgres and Redis",
+      () =>
+        withFreshSchema((schema) =>
+          Effect.promise(async () => consoleAcrossInstances(await startThree(urlWithSchema(schema), redisUrl)))
+        ),
+      60_000
+    )
+
     it.live(
       "sharing Postgres and Redis",
       () =>

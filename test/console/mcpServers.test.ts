@@ -9,6 +9,7 @@ import {
   type ConsoleContext,
   createAccount,
   launch,
+  noSidewaysScroll,
   openConsole,
   screenshot,
   signIn,
@@ -65,11 +66,6 @@ const server = async (id: string) => JSON.parse((await apiText(`/${id}`)).text).
 /** A server's row, found by its id cell (on a narrow screen too, where cells carry their column's name). */
 const rowOf = (page: Page, id: string) =>
   page.locator("tbody tr").filter({ has: page.locator("td[data-label='Id']").getByText(id, { exact: true }) })
-
-const noSidewaysScroll = async (page: Page) =>
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-    await page.evaluate(() => window.innerWidth)
-  )
 
 describe("the MCP servers page", { timeout: 120_000 }, () => {
   it("shows the config file's server read-only, with its tools, and refreshes it", async () => {

@@ -83,6 +83,12 @@ export const signInAsOperator = async (page: Page) => {
   await page.getByRole("button", { name: "Sign out" }).waitFor()
 }
 
+/** Nothing on the page is wider than the viewport: no sideways scroll. */
+export const noSidewaysScroll = async (page: Page) =>
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+    await page.evaluate(() => window.innerWidth)
+  )
+
 /** What has the focus: its role-ish tag and its accessible text. */
 export const focused = (page: Page) =>
   page.evaluate(() => {
