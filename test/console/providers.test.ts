@@ -8,9 +8,10 @@ import {
   ADMIN_TOKEN,
   createAccount,
   launch,
+  noSidewaysScroll,
   openConsole,
+  refusedToAccountHolder,
   screenshot,
-  signIn,
   signInAsOperator,
   startConsoleGateway
 } from "./support.ts"
@@ -75,11 +76,6 @@ const rowOf = (page: Page, table: string, column: string, id: string) =>
     has: page.locator(`td[data-label='${column}']`).getByText(id, { exact: true })
   })
 
-const noSidewaysScroll = async (page: Page) =>
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-    await page.evaluate(() => window.innerWidth)
-  )
-
 describe("the Providers page", { timeout: 120_000 }, () => {
   it("shows each provider's models and cooldown, and each route's strategy, targets and their state", async () => {
     const view = await providersView()
@@ -140,23 +136,6 @@ describe("the Providers page", { timeout: 120_000 }, () => {
     await context.close()
   })
 
-  it("is not offered to an account holder, who is told so at its address", async () => {
-    const { context, page, leaving, errors } = await openConsole(browser, gateway)
-    const asked: Array<string> = []
-    page.on("request", (request) => {
-      if (request.url().includes("/admin/v1/providers")) asked.push(request.url())
-    })
-    await signIn(page, dee.email, dee.password)
-    expect(await page.getByRole("navigation").getByRole("link").allInnerTexts()).toEqual([
-      "Keys",
-      "Requests",
-      "Sandboxes"
-    ])
-    await page.evaluate(() => (location.hash = "#/providers"))
-    await page.getByText("Providers are the operator's to manage: sign in with the admin token to see them.").waitFor()
-    expect(asked).toEqual([])
-    expect(leaving).toEqual([])
-    expect(errors).toEqual([])
-    await context.close()
-  })
+  it("is not offered to an account holder, who is told so at its address", () =>
+    refusedToAccountHolder(browser, gateway, dee, { name: "providers", title: "Providers", api: "/providers" }))
 })
