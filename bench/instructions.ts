@@ -7,7 +7,6 @@ import type { Door } from "./phases.ts"
 import { DOORS, doorsOption } from "./scenarios.ts"
 import { full } from "./settings.ts"
 import { startTarget } from "./setup.ts"
-import { median } from "./stats.ts"
 
 /**
  * `node bench/instructions.ts [json|stream|tools] [--door=ui|route|chat-completions|responses|messages[,…]] [--warmup=N] [--requests=N] [--rounds=N] [--sources] [--keep=FILE]`:
@@ -21,8 +20,8 @@ import { median } from "./stats.ts"
  * for the measured requests. Several doors (`--door=ui,route`) are an A/B in
  * one gateway: each warmed up, then measured in `--rounds` blocks (default
  * 3) taken in turn, the order rotated each round, so compilation and GC
- * that land late hit every door alike; each door's figure is the median of
- * its blocks' (each block's is printed too). Needs `valgrind`; takes a few
+ * that land late hit every door alike; each door's figure is its cheapest
+ * block's, the one least touched by them (each block's is printed too). Needs `valgrind`; takes a few
  * minutes. `--keep` writes the measured dump to FILE (several doors: each
  * block's to `FILE.<door>-<round>`), for `callgrind_annotate` to split by function.
  */
@@ -114,8 +113,9 @@ try {
         ) / block
       ))
   ]))
-  // A block with a major GC or a recompilation counts far more than the others: the median is each door's figure.
-  const perRequest = new Map(doorNames.map((name) => [name, Math.round(median(blocks.get(name)!))]))
+  // A block that a major GC or a recompilation landed in counted up to twice the others (its cost spread over the
+  // block's requests): each door's figure is its cheapest block, the nearest to what a request itself costs.
+  const perRequest = new Map(doorNames.map((name) => [name, Math.min(...blocks.get(name)!)]))
   const [first] = doorNames
   console.log(JSON.stringify(
     doorNames.length === 1
