@@ -160,10 +160,22 @@ export interface ProviderView {
   readonly cooledUntil: string | null
 }
 
+/** A route's target as the admin API shows it: its model, and its provider's state (cooldowns are per provider). */
+export interface RouteTargetView {
+  readonly model: string
+  readonly weight: number
+  readonly provider: string
+  /** Its provider's failures in a row, as `ProviderView.failures`. */
+  readonly failures: number
+  /** Its provider's, as `ProviderView.cooledUntil`. */
+  readonly cooledUntil: string | null
+}
+
 /** A route (a `type: "route"` provider's model) as the admin API shows it. */
 export interface RouteView {
   readonly id: string
   readonly strategy: "fallback" | "loadbalance"
-  readonly targets: ReadonlyArray<{ readonly model: string; readonly weight: number }>
+  /** In their configured order. */
+  readonly targets: ReadonlyArray<RouteTargetView>
   readonly firstChunkTimeoutMs: number | null
 }
