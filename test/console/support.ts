@@ -135,12 +135,6 @@ export const within = async (ms: number, check: () => Promise<boolean>): Promise
   return check()
 }
 
-/** The page fits its viewport's width: nothing scrolls sideways. */
-export const noSidewaysScroll = async (page: Page) =>
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-    await page.evaluate(() => window.innerWidth)
-  )
-
 /**
  * An operator's page (`#/<name>`, titled `title`, over the admin API's `api` path) as an account holder finds
  * it: not offered in the navigation and, opened by its address, saying it is the operator's, without asking the
