@@ -172,6 +172,8 @@ const everything = async (target: Target) => {
   const loop = await toolLoop(target)
   log(`${settings.openStreams.streams} open streams`)
   const open = await manyStreams(target)
+  log(`${settings.openStreams.resumable} resumable streams`)
+  const kept = await manyStreams(target, undefined, settings.openStreams.resumable)
   const loadEnd = loadavg()
 
   const rows: Array<Row> = [
@@ -223,6 +225,14 @@ const everything = async (target: Target) => {
       parley: open.completed,
       unit: "streams",
       target: { limit: open.streams, atLeast: true }
+    },
+    { figure: `${kept.streams} resumable streams: peak RSS`, parley: kept.peakRss / MiB, unit: "MiB" },
+    { figure: `${kept.streams} resumable streams: lag p99`, parley: kept.lagP99, unit: "ms" },
+    {
+      figure: `${kept.streams} resumable streams: completed`,
+      parley: kept.completed,
+      unit: "streams",
+      target: { limit: kept.streams, atLeast: true }
     }
   ]
   const failures = c1.direct.failures + c50.direct.failures + stream.direct.failures + loop.failures +
@@ -239,7 +249,7 @@ const everything = async (target: Target) => {
       c50: (door) => through(c50, target, door).parley.requests,
       stream: (door) => through(stream, target, door).parley.rps
     }),
-    ...Object.entries({ toolLoop: loop.loopP50, open: open.completed })
+    ...Object.entries({ toolLoop: loop.loopP50, open: open.completed, resumable: kept.completed })
       .filter(([, value]) => !(value > 0))
       .map(([name]) => name)
   ]
@@ -266,12 +276,14 @@ const everything = async (target: Target) => {
     streaming: stream,
     toolLoop: loop,
     openStreams: open,
+    resumableStreams: kept,
     doors: doors.json,
     rss: {
       startMiB: rssStart / MiB,
       idleMiB: rssIdle / MiB,
       c50PeakMiB: c50.peakRss / MiB,
-      openStreamsPeakMiB: open.peakRss / MiB
+      openStreamsPeakMiB: open.peakRss / MiB,
+      resumableStreamsPeakMiB: kept.peakRss / MiB
     },
     targets: Object.fromEntries(rows.filter((row) => row.target !== undefined).map((row) => [row.figure, verdict(row)]))
   })))

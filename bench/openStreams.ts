@@ -5,7 +5,8 @@ import { DONE } from "./scenarios.ts"
 
 export interface OpenStreamsRun {
   readonly url: string
-  readonly body: string
+  /** The body of the `i`th stream (a resumable run needs a chat id of its own). */
+  readonly body: (i: number) => string
   readonly headers: Record<string, string>
   readonly streams: number
   /** Requests started per batch, one batch per `batchIntervalMs`: connects stay under the listen backlog. */
@@ -81,13 +82,13 @@ export const openStreams = async (run: OpenStreamsRun): Promise<OpenStreamsResul
   let completed = 0
   const failures: Record<string, number> = {}
   const fail = (why: string) => void (failures[why] = (failures[why] ?? 0) + 1)
-  const one = async () => {
+  const one = async (i: number) => {
     try {
       const response = await pool.request({
         method: "POST",
         path: target.pathname,
         headers: { "content-type": "application/json", ...run.headers },
-        body: run.body,
+        body: run.body(i),
         // POST is not pipelined unless marked safe to: the bench knows each request stands alone.
         idempotent: true
       })
@@ -102,7 +103,7 @@ export const openStreams = async (run: OpenStreamsRun): Promise<OpenStreamsResul
   const started = performance.now()
   const all: Array<Promise<void>> = []
   for (let begun = 0; begun < run.streams; begun += run.batch) {
-    for (let i = begun; i < Math.min(run.streams, begun + run.batch); i++) all.push(one())
+    for (let i = begun; i < Math.min(run.streams, begun + run.batch); i++) all.push(one(i))
     await new Promise((resolve) => setTimeout(resolve, run.batchIntervalMs))
   }
   const deadline = new Promise<void>((resolve) => setTimeout(resolve, run.timeoutMs).unref())

@@ -2,7 +2,7 @@ import type { Child } from "./children.ts"
 import { memoryOf } from "./children.ts"
 import { load, type LoadResult } from "./load.ts"
 import { openStreams } from "./openStreams.ts"
-import { directBody, DONE, type DoorBodies } from "./scenarios.ts"
+import { directBody, DONE, type DoorBodies, resumableBody } from "./scenarios.ts"
 import type { Settings } from "./settings.ts"
 import { median } from "./stats.ts"
 import { timeStreams } from "./streamTiming.ts"
@@ -250,15 +250,22 @@ export const toolLoop = async (target: Target) => {
   }
 }
 
-/** Many streams open at once through one door (the first) against the slow upstream: memory, event-loop lag, completion. */
-export const manyStreams = async (target: Target, door: Door = target.doors[0]!) => {
+/**
+ * Many streams open at once through one door (the first) against the slow
+ * upstream: memory, event-loop lag, completion. `resumable`: that many runs
+ * of the `ui` door, each under a chat id of its own with `onDisconnect: "continue"`,
+ * so every stream is also kept (docs/DESIGN.md §16).
+ */
+export const manyStreams = async (target: Target, door: Door = target.doors[0]!, resumable?: number) => {
   const { openStreams: o } = target.settings
   const before = await stats(door.gateway)
+  const run = `${Date.now().toString(36)}`
+  const slow = door.body.slow()
   const result = await openStreams({
     url: door.url,
-    body: door.body.slow(),
+    body: resumable === undefined ? () => slow : (i) => resumableBody(`bench-${run}-${i}`),
     headers: door.headers,
-    streams: o.streams,
+    streams: resumable ?? o.streams,
     batch: o.batch,
     batchIntervalMs: o.batchIntervalMs,
     timeoutMs: o.timeoutMs,

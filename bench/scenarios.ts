@@ -110,6 +110,10 @@ const uiBody = (provider: string): DoorBodies => ({
 /** Bodies of POST /api/v1/chat. */
 export const parleyBody: DoorBodies = uiBody(PROVIDER)
 
+/** A resumable run of POST /api/v1/chat from the slow model: kept under its chat id, going on if its client leaves. */
+export const resumableBody = (id: string) =>
+  JSON.stringify({ model: `${PROVIDER}/slow`, messages: [user], stream: true, id, onDisconnect: "continue" })
+
 const streamed = { stream: true, stream_options: { include_usage: true } }
 
 /** Bodies of POST /v1/chat/completions, as an OpenAI client sends them; the tool loop's tool rides as `allowedTools`. */

@@ -21,6 +21,8 @@ export interface Settings {
     readonly slowChunks: number
     readonly slowChunkDelayMs: number
     readonly timeoutMs: number
+    /** Resumable runs open at once, each kept (issue 23), measured after the plain open streams. */
+    readonly resumable: number
   }
 }
 
@@ -37,7 +39,8 @@ export const full: Settings = {
     batchIntervalMs: 100,
     slowChunks: 20,
     slowChunkDelayMs: 4_000,
-    timeoutMs: 200_000
+    timeoutMs: 200_000,
+    resumable: 1_000
   }
 }
 
@@ -54,6 +57,7 @@ export const smoke: Settings = {
     batchIntervalMs: 50,
     slowChunks: 5,
     slowChunkDelayMs: 100,
-    timeoutMs: 30_000
+    timeoutMs: 30_000,
+    resumable: 50
   }
 }
