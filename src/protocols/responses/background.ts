@@ -28,7 +28,8 @@ export const isRunning = (response: { readonly status?: unknown }) =>
 const ENDED_UNTOLD = "The background run ended without its answer: the instance that ran it stopped"
 
 /**
- * A stored response as it stands. One whose status says it runs while its
+ * A stored response as it stands: one stored `queued` is `in_progress` once
+ * its run's stream began (its first events kept). One whose status says it runs while its
  * kept stream says otherwise (gone, or ended without the run keeping how it
  * ended: its instance died, and the stream was forgotten an hour after it
  * began) is marked `failed` with the reason, so that none stays
@@ -44,7 +45,13 @@ export const currentResponse = (
     const response = JSON.parse(found.response) as Record<string, unknown>
     if (!isRunning(response)) return found.response
     const head = yield* Effect.orElseSucceed(kept.find(found.id, key), () => undefined)
-    if (head?.status === "running") return found.response
+    if (head?.status === "running") {
+      if (response.status === "in_progress") return found.response
+      const begun = yield* kept.read(head.run, 0, 1)
+      return begun === undefined || begun.chunks.length === 0
+        ? found.response
+        : JSON.stringify({ ...response, status: "in_progress" })
+    }
     // How it ended may have been kept since it was read.
     const again = yield* stored.get(found.id, key.id)
     if (again === undefined || !isRunning(JSON.parse(again.response))) return again?.response ?? found.response
