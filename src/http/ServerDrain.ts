@@ -50,7 +50,9 @@ export class Drain {
   start(): void {
     this.draining = true
     // Node sends `Connection: close` with an answer that has not begun and closes the connection after it.
-    for (const held of this.running.keys()) if (typeof held !== "function" && !held.headersSent) held.shouldKeepAlive = false
+    for (const held of this.running.keys()) {
+      if (typeof held !== "function" && !held.headersSent) held.shouldKeepAlive = false
+    }
   }
 
   /** Resolves once no request is running. */

@@ -1,13 +1,10 @@
-import { it } from "@effect/vitest"
-import { Effect, Redacted } from "effect"
 import OpenAI from "openai"
 import { expect } from "vitest"
-import { describePostgres, urlWithSchema, withFreshSchema } from "../store/postgres.ts"
-import { describeRedis, redisUrl } from "../store/redis.ts"
-import { startGateway, type TestGateway } from "../support/gateway.ts"
+import type { TestGateway } from "../support/gateway.ts"
 import { story } from "../support/keptRuns.ts"
 import { openAiClient } from "../support/openaiTools.ts"
 import { timeUntil } from "./instances.ts"
+import { describeThreeInstances } from "./threeInstances.ts"
 
 /**
  * Background responses across instances (docs/DESIGN.md §14, §16): created at
@@ -16,22 +13,6 @@ import { timeUntil } from "./instances.ts"
  * background run it could not finish `failed`, read from another.
  */
 const GRACE_MS = 300
-
-const startThree = async (databaseUrl: string, redis?: string) => {
-  const gateways: Array<TestGateway> = []
-  for (let i = 0; i < 3; i++) {
-    gateways.push(
-      await startGateway({
-        databaseUrl,
-        config: {
-          ...(redis === undefined ? {} : { redisUrl: Redacted.make(redis) }),
-          operations: { shutdownGraceMs: GRACE_MS, corsOrigins: [] }
-        }
-      })
-    )
-  }
-  return gateways
-}
 
 const acrossInstances = async (gateways: Array<TestGateway>) => {
   const [a, b, c] = gateways as [TestGateway, TestGateway, TestGateway]
@@ -75,22 +56,6 @@ const acrossInstances = async (gateways: Array<TestGateway>) => {
   }
 }
 
-describePostgres("background responses on three instances", () => {
-  it.live(
-    "sharing Postgres alone",
-    () =>
-      withFreshSchema((schema) => Effect.promise(async () => acrossInstances(await startThree(urlWithSchema(schema))))),
-    60_000
-  )
-
-  describeRedis("and Redis", () => {
-    it.live(
-      "sharing Postgres and Redis",
-      () =>
-        withFreshSchema((schema) =>
-          Effect.promise(async () => acrossInstances(await startThree(urlWithSchema(schema), redisUrl)))
-        ),
-      60_000
-    )
-  })
+describeThreeInstances("background responses on three instances", acrossInstances, {
+  operations: { shutdownGraceMs: GRACE_MS, corsOrigins: [] }
 })

@@ -1,11 +1,8 @@
-import { it } from "@effect/vitest"
-import { Effect, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
 import { expect } from "vitest"
-import { describePostgres, urlWithSchema, withFreshSchema } from "../store/postgres.ts"
-import { describeRedis, redisUrl } from "../store/redis.ts"
-import { startGateway, type TestGateway } from "../support/gateway.ts"
+import type { TestGateway } from "../support/gateway.ts"
 import { drain, finishOf, readAll, readUntil, resume, startChat, stopRun, story, textOf } from "../support/keptRuns.ts"
+import { describeThreeInstances } from "./threeInstances.ts"
 
 /**
  * docs/DESIGN.md §16 across instances: a run started on one of three, its
@@ -13,19 +10,6 @@ import { drain, finishOf, readAll, readUntil, resume, startChat, stopRun, story,
  * alone (streams in the database, stops over LISTEN/NOTIFY) and with Redis
  * (streams in Redis).
  */
-const startThree = async (databaseUrl: string, redis?: string) => {
-  const gateways: Array<TestGateway> = []
-  for (let i = 0; i < 3; i++) {
-    gateways.push(
-      await startGateway({
-        databaseUrl,
-        ...(redis === undefined ? {} : { config: { redisUrl: Redacted.make(redis) } })
-      })
-    )
-  }
-  return gateways
-}
-
 const acrossInstances = async (gateways: ReadonlyArray<TestGateway>) => {
   const [a, b, c] = gateways as [TestGateway, TestGateway, TestGateway]
   try {
@@ -71,22 +55,4 @@ const acrossInstances = async (gateways: ReadonlyArray<TestGateway>) => {
   }
 }
 
-describePostgres("resumable runs on three instances", () => {
-  it.live(
-    "sharing Postgres alone",
-    () =>
-      withFreshSchema((schema) => Effect.promise(async () => acrossInstances(await startThree(urlWithSchema(schema))))),
-    60_000
-  )
-
-  describeRedis("and Redis", () => {
-    it.live(
-      "sharing Postgres and Redis",
-      () =>
-        withFreshSchema((schema) =>
-          Effect.promise(async () => acrossInstances(await startThree(urlWithSchema(schema), redisUrl)))
-        ),
-      60_000
-    )
-  })
-})
+describeThreeInstances("resumable runs on three instances", acrossInstances)

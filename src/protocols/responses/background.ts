@@ -55,7 +55,11 @@ export const currentResponse = (
     // How it ended may have been kept since it was read.
     const again = yield* stored.get(found.id, key.id)
     if (again === undefined || !isRunning(JSON.parse(again.response))) return again?.response ?? found.response
-    const failed = JSON.stringify({ ...response, status: "failed", error: { code: "server_error", message: ENDED_UNTOLD } })
+    const failed = JSON.stringify({
+      ...response,
+      status: "failed",
+      error: { code: "server_error", message: ENDED_UNTOLD }
+    })
     yield* stored.put({ ...found, keyId: key.id, response: failed })
     return failed
   })

@@ -3,8 +3,8 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import type { ApiKey } from "../../domain/ApiKey.ts"
 import { InvalidRequest } from "../../domain/requestErrors.ts"
 import type { NodeRoute } from "../../http/hotRoute.ts"
-import { KeptRuns } from "../../http/KeptRuns.ts"
 import { type KeptStreamEnding, makeKeptRouting } from "../../http/keptRunRoutes.ts"
+import { KeptRuns } from "../../http/KeptRuns.ts"
 import { ResponseNotFound } from "../../store/responseErrors.ts"
 import { StoredResponses } from "../../store/StoredResponses.ts"
 import { openAiErrorBody } from "../openai/error.ts"
@@ -55,7 +55,9 @@ export const makeBackgroundStreamRoute = Effect.gen(function*() {
     Effect.gen(function*() {
       const after = startingAfterOf(req.url ?? "")
       if (after === undefined) {
-        return yield* new InvalidRequest({ issues: [`"starting_after": must be an event's sequence_number (0 or more)`] })
+        return yield* new InvalidRequest({
+          issues: [`"starting_after": must be an event's sequence_number (0 or more)`]
+        })
       }
       if ((yield* stored.get(id, key.id)) === undefined) return yield* new ResponseNotFound({ id })
       const head = yield* kept.find(id, key)

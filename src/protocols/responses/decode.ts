@@ -131,7 +131,9 @@ const fromRequest = (
     : storedWire(key, (body as { readonly input: unknown }).input)
   // OpenAI's rule: a background response is retrieved, so it is stored.
   if (request.background === true && request.store === false) {
-    return Effect.fail(new InvalidRequest({ issues: [`"background": a background response is stored: drop store: false`] }))
+    return Effect.fail(
+      new InvalidRequest({ issues: [`"background": a background response is stored: drop store: false`] })
+    )
   }
   const background = request.background === true && stored !== undefined
     ? { detached: request.stream !== true }

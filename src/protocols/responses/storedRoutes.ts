@@ -1,6 +1,6 @@
 import { Effect } from "effect"
-import type { ApiKey } from "../../domain/ApiKey.ts"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import type { ApiKey } from "../../domain/ApiKey.ts"
 import { InvalidRequest } from "../../domain/requestErrors.ts"
 import { KeptRuns } from "../../http/KeptRuns.ts"
 import { makeKeyedRoute } from "../../http/keyedRoute.ts"
@@ -65,7 +65,9 @@ export const StoredResponsesRoutes = HttpRouter.use((router) =>
             return yield* new InvalidRequest({ issues: ["Cannot cancel a synchronous response"] })
           }
           // A run that already ended is answered as it ended.
-          if (!isRunning(response)) return json(response)
+          if (!isRunning(response)) {
+            return json(response)
+          }
           yield* Effect.ignore(kept.stop(id!, key))
           return jsonText(yield* settled(id!, key, 0))
         })))
