@@ -36,7 +36,9 @@ const endKept = (facts: RequestFacts, kept: KeptRun, exit: Exit.Exit<unknown, un
   if (sse?.started === true && Exit.hasInterrupts(exit)) sse.fail(new ServerShuttingDown())
   kept.stream.end()
   kept.release()
-  const settled = Exit.isSuccess(exit) || facts.settle === undefined ? Effect.void : facts.settle
+  const settled = Exit.isSuccess(exit) || facts.settle === undefined
+    ? Effect.void
+    : facts.settle(new ServerShuttingDown())
   return Effect.andThen(settled, Effect.promise(() => kept.stream.finished()))
 }
 
@@ -125,15 +127,20 @@ export const makeHotRoute = <Wire>(protocol: ChatProtocol<Wire>) =>
       const failure = Cause.findErrorOption(cause)
       const sse = facts.sse
       log.outcome = failure._tag === "Some" ? failure.value._tag : "unexpected"
+      // An accepted run keeps how it failed, once its stream (if it began) told it.
+      const settled = facts.settle?.(failure._tag === "Some" ? failure.value : undefined) ?? Effect.void
       if (failure._tag === "Some") {
         if (failure.value._tag === "LimitExceeded") facts.refusedLimit = failure.value.limit
-        if (sse?.started) return Effect.sync(() => sse.fail(failure.value))
-        // Answered at once (an accepted run): its kept stream tells that it ended without an answer.
-        if (res.writableEnded) return Effect.void
-        return Effect.sync(() => {
-          settleUnreadBody(req, res)
-          writeError(res, protocol.errorBody(failure.value, correlationId, decoded.get(facts)), correlationId)
-        })
+        if (sse?.started) return Effect.andThen(Effect.sync(() => sse.fail(failure.value)), settled)
+        // Answered at once (an accepted run): it has nothing more to write.
+        if (res.writableEnded) return settled
+        return Effect.andThen(
+          settled,
+          Effect.sync(() => {
+            settleUnreadBody(req, res)
+            writeError(res, protocol.errorBody(failure.value, correlationId, decoded.get(facts)), correlationId)
+          })
+        )
       }
       return logUnexpected(cause, correlationId).pipe(
         Effect.andThen(Effect.sync(() => {
@@ -143,7 +150,8 @@ export const makeHotRoute = <Wire>(protocol: ChatProtocol<Wire>) =>
             settleUnreadBody(req, res)
             writeError(res, protocol.errorBody(undefined, correlationId, undefined), correlationId)
           } else res.destroy()
-        }))
+        })),
+        Effect.andThen(settled)
       )
     }
 

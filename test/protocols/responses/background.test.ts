@@ -86,6 +86,15 @@ describe("background responses (issue 23 part 5)", () => {
     expect(gateway.upstream.requests.at(-1)!.aborted).toBe(false)
   })
 
+  it("a run that fails before its stream began, answered queued already, reads failed with the reason", async () => {
+    gateway.upstream.enqueue({ type: "error", status: 400, body: { error: { message: "bad things" } } })
+    const queued = await client.responses.create({ model: "test/m1", input: "Fail", background: true })
+    expect(queued.status).toBe("queued")
+    const failed = await until(queued.id, (response) => response.status === "failed")
+    expect(failed.error).toMatchObject({ code: "server_error" })
+    expect(failed.error!.message).not.toMatch(/instance that ran it stopped/)
+  })
+
   it("another key gets 404 for retrieve, stream and cancel", async () => {
     gateway.upstream.enqueue(story(5, 0))
     const queued = await client.responses.create({ model: "test/m1", input: "Mine", background: true })
