@@ -3,12 +3,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import http from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { doorOption, DOORS } from "./scenarios.ts"
+import type { Door } from "./phases.ts"
+import { DOORS, doorsOption } from "./scenarios.ts"
 import { full } from "./settings.ts"
 import { startTarget } from "./setup.ts"
 
 /**
- * `node bench/instructions.ts [json|stream|tools] [--door=ui|chat-completions|responses|messages] [--warmup=N] [--requests=N] [--sources] [--keep=FILE]`:
+ * `node bench/instructions.ts [json|stream|tools] [--door=ui|route|chat-completions|responses|messages[,…]] [--warmup=N] [--requests=N] [--rounds=N] [--sources] [--keep=FILE]`:
  * the gateway's machine instructions per request at concurrency 1 through one
  * of its doors (`ui`, `POST /api/v1/chat`, unless `--door` names another), counted
  * by valgrind's callgrind (all its threads, user space only: the kernel's
@@ -16,8 +17,13 @@ import { startTarget } from "./setup.ts"
  * moves when other processes share the machine, so an A/B of a change needs
  * one run each. The gateway runs uninstrumented through the warm-up (so V8
  * has optimized the hot path), then `callgrind_control` turns counting on
- * for the measured requests. Needs `valgrind`; takes a few minutes. `--keep`
- * writes the measured dump to FILE, for `callgrind_annotate` to split by function.
+ * for the measured requests. Several doors (`--door=ui,route`) are an A/B in
+ * one gateway: each warmed up, then measured in `--rounds` blocks (default
+ * 3) taken in turn, the order rotated each round, so compilation and GC
+ * that land late hit every door alike; each door's figure is its cheapest
+ * block's, the one least touched by them (each block's is printed too). Needs `valgrind`; takes a few
+ * minutes. `--keep` writes the measured dump to FILE (several doors: each
+ * block's to `FILE.<door>-<round>`), for `callgrind_annotate` to split by function.
  */
 const args = process.argv.slice(2)
 const option = (name: string, fallback: number) =>
@@ -25,15 +31,16 @@ const option = (name: string, fallback: number) =>
 const scenario = args.find((arg) => !arg.startsWith("--")) ?? "json"
 const warmup = option("warmup", 3_000)
 const requests = option("requests", 500)
-const doorName = doorOption(args)
-const { body: doorBody } = DOORS[doorName]
-const bodies: Record<string, string> = {
-  json: doorBody.text(false),
-  stream: doorBody.text(true),
-  tools: doorBody.toolLoop()
+const doorNames = doorsOption(args)
+const rounds = doorNames.length === 1 ? 1 : option("rounds", 3)
+const bodyOf = (name: keyof typeof DOORS) => {
+  const { body } = DOORS[name]
+  const bodies: Record<string, string> = { json: body.text(false), stream: body.text(true), tools: body.toolLoop() }
+  const chosen = bodies[scenario]
+  if (chosen === undefined) throw new Error(`unknown scenario ${scenario}: use json, stream or tools`)
+  return chosen
 }
-const body = bodies[scenario]
-if (body === undefined) throw new Error(`unknown scenario ${scenario}: use json, stream or tools`)
+const bodies = new Map(doorNames.map((name) => [name, bodyOf(name)]))
 
 const outDir = mkdtempSync(join(tmpdir(), "parley-callgrind-"))
 const wrapper = [
@@ -49,11 +56,9 @@ const callgrind = (...flags: Array<string>) =>
   execFileSync("callgrind_control", [...flags, String(target.gateway.pid)], { stdio: "pipe" })
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
-const door = target.doors.find((door) => door.name === doorName)!
-const url = new URL(door.url)
-const send = () =>
+const send = (door: Door, body: string) =>
   new Promise<void>((resolve, reject) => {
-    const req = http.request(url, {
+    const req = http.request(new URL(door.url), {
       method: "POST",
       agent,
       headers: { ...door.headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) }
@@ -64,27 +69,70 @@ const send = () =>
     req.once("error", reject)
     req.end(body)
   })
-const sendMany = async (count: number) => {
-  for (let i = 0; i < count; i++) await send()
+const sendMany = async (name: keyof typeof DOORS, count: number) => {
+  const door = target.doors.find((door) => door.name === name)!
+  const body = bodies.get(name)!
+  for (let i = 0; i < count; i++) await send(door, body)
+}
+
+const keep = args.find((arg) => arg.startsWith("--keep="))?.slice("--keep=".length)
+
+/** The instructions a dump named `name` counted; with `--keep`, the dump is kept as `file`. */
+const counted = (name: string, file: string | undefined) => {
+  const dumps = readdirSync(outDir).map((file) => readFileSync(join(outDir, file), "utf8"))
+  const dump = dumps.find((text) =>
+    new RegExp(`^desc: Trigger: (?:Client Request: |dump )${name}\\s*$`, "m").test(text)
+  )
+  const total = Number(/^(?:totals|summary): (\d+)/m.exec(dump ?? "")?.[1])
+  if (!Number.isFinite(total)) throw new Error(`no callgrind dump of ${name}`)
+  if (file !== undefined) writeFileSync(file, dump!)
+  return total
 }
 
 try {
-  await sendMany(warmup)
+  for (const name of doorNames) await sendMany(name, warmup)
+  const block = Math.ceil(requests / rounds)
   callgrind("--instr=on")
-  callgrind("--zero")
-  await sendMany(requests)
-  callgrind("--dump=measured")
+  for (let round = 0; round < rounds; round++) {
+    // The doors' order rotated each round, as the bench's A/B does: the first block after counting starts is no one door's.
+    for (let i = 0; i < doorNames.length; i++) {
+      const name = doorNames[(round + i) % doorNames.length]!
+      callgrind("--zero")
+      await sendMany(name, block)
+      callgrind(`--dump=measured-${name}-${round}`)
+    }
+  }
   callgrind("--instr=off")
-  const dumps = readdirSync(outDir).map((file) => readFileSync(join(outDir, file), "utf8"))
-  const measured = dumps.find((text) => /^desc: Trigger: Client Request: measured/m.test(text)) ??
-    dumps.find((text) => text.includes("measured"))
-  const total = Number(/^(?:totals|summary): (\d+)/m.exec(measured ?? "")?.[1])
-  if (!Number.isFinite(total)) throw new Error("no callgrind dump of the measured requests")
-  const keep = args.find((arg) => arg.startsWith("--keep="))?.slice("--keep=".length)
-  if (keep !== undefined) writeFileSync(keep, measured!)
-  console.log(
-    JSON.stringify({ scenario, door: doorName, warmup, requests, instructionsPerRequest: Math.round(total / requests) })
-  )
+  const blocks = new Map(doorNames.map((name) => [
+    name,
+    Array.from({ length: rounds }, (_, round) =>
+      Math.round(
+        counted(
+          `measured-${name}-${round}`,
+          keep === undefined || doorNames.length === 1 ? keep : `${keep}.${name}-${round}`
+        ) / block
+      ))
+  ]))
+  // A block that a major GC or a recompilation landed in counted up to twice the others (its cost spread over the
+  // block's requests): each door's figure is its cheapest block, the nearest to what a request itself costs.
+  const perRequest = new Map(doorNames.map((name) => [name, Math.min(...blocks.get(name)!)]))
+  const [first] = doorNames
+  console.log(JSON.stringify(
+    doorNames.length === 1
+      ? { scenario, door: first, warmup, requests: block, instructionsPerRequest: perRequest.get(first!) }
+      : {
+        scenario,
+        doors: doorNames,
+        warmup,
+        requests: block * rounds,
+        rounds,
+        instructionsPerRequest: Object.fromEntries(perRequest),
+        ratios: Object.fromEntries(
+          doorNames.slice(1).map((name) => [`${name} / ${first}`, perRequest.get(name)! / perRequest.get(first!)!])
+        ),
+        perBlock: Object.fromEntries(blocks)
+      }
+  ))
 } finally {
   agent.destroy()
   await target.stop()

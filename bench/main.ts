@@ -2,7 +2,17 @@ import { cpus, loadavg, totalmem } from "node:os"
 import { badWorkers, parseWorkers } from "../src/app/workers.ts"
 import { memoryOf } from "./children.ts"
 import { manyStreams, nonStreaming, streaming, type Target, toolLoop, warmUp } from "./phases.ts"
-import { type DoorRatio, type DoorRow, doorSummary, doorTable, rounded, type Row, table, verdict } from "./report.ts"
+import {
+  type DoorRatio,
+  type DoorRow,
+  doorSummary,
+  doorTable,
+  rounded,
+  ROUTE_TOLERANCE,
+  type Row,
+  table,
+  verdict
+} from "./report.ts"
 import { DOORS } from "./scenarios.ts"
 import { full, smoke } from "./settings.ts"
 import { startTarget } from "./setup.ts"
@@ -15,7 +25,8 @@ import { compareWorkers } from "./workers.ts"
  * table and one JSON line. The non-streaming and streaming figures are taken
  * through each of the gateway's doors, `ui` (`POST /api/v1/chat`, the main
  * table), `chat-completions` (`POST /v1/chat/completions`), `responses`
- * (`POST /v1/responses`) and `messages` (`POST /v1/messages`), interleaved in
+ * (`POST /v1/responses`) and `messages` (`POST /v1/messages`), and `route`
+ * (`POST /api/v1/chat` to a route of one target, issue 22), interleaved in
  * every round and printed side by side with their ratio (issue 20);
  * `--baseline=REF` adds the ui door of REF's gateway to that A/B
  * (`bench/setup.ts`). `--cpu-prof=DIR` writes the gateway's CPU profile
@@ -99,7 +110,11 @@ const laterDoorRows = (target: Target, c50: NonStreaming, stream: Streaming): Ar
 
 /** Each other door against ui; with a baseline (`ui@REF`, after this tree's doors), this tree's ui against it. */
 const doorRatios = (target: Target): Array<DoorRatio> => [
-  ...Object.keys(DOORS).filter((name) => name !== "ui").map((name) => ({ of: name, to: "ui" })),
+  ...Object.keys(DOORS).filter((name) => name !== "ui").map((name) => ({
+    of: name,
+    to: "ui",
+    ...(name === "route" ? { tolerance: ROUTE_TOLERANCE } : {})
+  })),
   ...target.doors.slice(Object.keys(DOORS).length).map((door) => ({ of: "ui", to: door.name }))
 ]
 

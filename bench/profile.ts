@@ -6,7 +6,7 @@ import { full } from "./settings.ts"
 import { startTarget } from "./setup.ts"
 
 /**
- * `npm run bench:one -- <json|stream|tools|open> [seconds|streams] [--door=ui|chat-completions|responses|messages] [--cpu-prof=DIR] [--heap-snapshot] [--sources]`:
+ * `npm run bench:one -- <json|stream|tools|open> [seconds|streams] [--door=ui|route|chat-completions|responses|messages] [--cpu-prof=DIR] [--heap-snapshot] [--sources]`:
  * one scenario through one of the gateway's doors (`ui`, `POST /api/v1/chat`,
  * unless `--door` names another) at concurrency 50 (1 for the tool loop),
  * for measuring one fix before and after. Prints req/s, p50, the gateway's

@@ -45,6 +45,8 @@ export interface DoorRow {
 export interface DoorRatio {
   readonly of: string
   readonly to: string
+  /** How much worse `of` may be (`TOLERANCE` when absent). */
+  readonly tolerance?: number
 }
 
 /** How much worse `of` is than `to` (0.08: 8 % worse; negative: better). */
@@ -55,17 +57,20 @@ export const worseBy = (row: DoorRow, { of, to }: DoorRatio): number => {
 
 /** The A/B tolerance of issue 20: a door within 5 % of another. */
 export const TOLERANCE = 0.05
+/** Issue 22's: a route of one healthy target within 2 % of its model asked directly. */
+export const ROUTE_TOLERANCE = 0.02
 
 const ratioCell = (row: DoorRow, ratio: DoorRatio) => {
   const value = row.values[ratio.of]! / row.values[ratio.to]!
   if (!Number.isFinite(value)) return ""
   const worse = worseBy(row, ratio)
-  return `${value.toFixed(3)}${worse > TOLERANCE ? ` (${(100 * worse).toFixed(0)} % worse)` : ""}`
+  const marked = worse > (ratio.tolerance ?? TOLERANCE)
+  return `${value.toFixed(3)}${marked ? ` (${(100 * worse).toFixed(worse < 0.1 ? 1 : 0)} % worse)` : ""}`
 }
 
 /**
  * The doors side by side, one line per figure, and each ratio (`of` / `to`)
- * with how much worse `of` is when that is more than 5 %.
+ * with how much worse `of` is when that is more than its tolerance (5 %; a route's 2 %).
  */
 export const doorTable = (
   rows: ReadonlyArray<DoorRow>,

@@ -6,6 +6,8 @@ import type { Reply } from "../src/demo/upstream/types.ts"
  */
 export const PROVIDER = "bench"
 export const TOOL_NAME = "bench_echo"
+/** A `type: "route"` provider whose models are routes of one target each: `routed/text` → `bench/text` (issue 22). */
+export const ROUTE_PROVIDER = "routed"
 
 /** Twenty words, sent as twenty text deltas. */
 const ANSWER =
@@ -96,14 +98,17 @@ export interface DoorBodies {
 /** The end of the spec's and Chat Completions' streams, and of the upstream's. */
 export const DONE = "data: [DONE]"
 
-/** Bodies of POST /api/v1/chat. */
-export const parleyBody: DoorBodies = {
-  text: (stream: boolean) => JSON.stringify({ model: `${PROVIDER}/text`, messages: [user], stream }),
+/** Bodies of POST /api/v1/chat naming the models of `provider`. */
+const uiBody = (provider: string): DoorBodies => ({
+  text: (stream: boolean) => JSON.stringify({ model: `${provider}/text`, messages: [user], stream }),
   toolLoop: () =>
-    JSON.stringify({ model: `${PROVIDER}/tools`, messages: [user], stream: false, allowedTools: [TOOL_NAME] }),
-  slow: () => JSON.stringify({ model: `${PROVIDER}/slow`, messages: [user], stream: true }),
+    JSON.stringify({ model: `${provider}/tools`, messages: [user], stream: false, allowedTools: [TOOL_NAME] }),
+  slow: () => JSON.stringify({ model: `${provider}/slow`, messages: [user], stream: true }),
   streamEnd: DONE
-}
+})
+
+/** Bodies of POST /api/v1/chat. */
+export const parleyBody: DoorBodies = uiBody(PROVIDER)
 
 const streamed = { stream: true, stream_options: { include_usage: true } }
 
@@ -138,9 +143,13 @@ export const responsesBody: DoorBodies = {
   streamEnd: "event: response.completed"
 }
 
-/** parley's doors the bench measures: the spec's chat, OpenAI's Chat Completions and Responses, Anthropic's Messages. */
+/**
+ * parley's doors the bench measures: the spec's chat, OpenAI's Chat Completions and Responses, Anthropic's Messages;
+ * and `route`, the spec's chat to a route of one healthy target rather than to that model itself (issue 22).
+ */
 export const DOORS = {
   ui: { path: "/api/v1/chat", body: parleyBody },
+  route: { path: "/api/v1/chat", body: uiBody(ROUTE_PROVIDER) },
   "chat-completions": { path: "/v1/chat/completions", body: completionsBody },
   responses: { path: "/v1/responses", body: responsesBody },
   messages: { path: "/v1/messages", body: messagesBody }
@@ -151,7 +160,15 @@ export const isDoorName = (name: string): name is DoorName => Object.hasOwn(DOOR
 
 /** `--door=NAME` of a command line (`ui` when absent); throws on an unknown door. */
 export const doorOption = (args: ReadonlyArray<string>): DoorName => {
-  const name = args.find((arg) => arg.startsWith("--door="))?.slice("--door=".length) ?? "ui"
-  if (!isDoorName(name)) throw new Error(`unknown door ${name}: use ${Object.keys(DOORS).join(" or ")}`)
-  return name
+  const [name, ...more] = doorsOption(args)
+  if (more.length > 0) throw new Error("one door only here")
+  return name!
+}
+
+/** `--door=NAME[,NAME…]` of a command line (`ui` when absent): one door or several; throws on an unknown one. */
+export const doorsOption = (args: ReadonlyArray<string>): ReadonlyArray<DoorName> => {
+  const names = (args.find((arg) => arg.startsWith("--door="))?.slice("--door=".length) ?? "ui").split(",")
+  const unknown = names.find((name) => !isDoorName(name))
+  if (unknown !== undefined) throw new Error(`unknown door ${unknown}: use ${Object.keys(DOORS).join(" or ")}`)
+  return names as Array<DoorName>
 }

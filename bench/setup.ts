@@ -5,10 +5,13 @@ import { join } from "node:path"
 import { root } from "../scripts/build.ts"
 import { type Child, spawnChild, startChild } from "./children.ts"
 import type { Door, Target } from "./phases.ts"
-import { DOORS, parleyBody, PROVIDER, UPSTREAM_MODELS } from "./scenarios.ts"
+import { DOORS, parleyBody, PROVIDER, ROUTE_PROVIDER, UPSTREAM_MODELS } from "./scenarios.ts"
 import type { Settings } from "./settings.ts"
 
-/** The gateway's config file in `dir`: one provider, the scripted upstream at `upstreamUrl`. */
+/**
+ * The gateway's config file in `dir`: one provider, the scripted upstream at `upstreamUrl`, and a route
+ * provider whose every model is a route to that provider's model of its name alone.
+ */
 export const writeConfig = (dir: string, upstreamUrl: string): string => {
   const configFile = join(dir, "parley.config.json")
   writeFileSync(
@@ -20,6 +23,10 @@ export const writeConfig = (dir: string, upstreamUrl: string): string => {
         baseURL: upstreamUrl,
         apiKey: "sk-bench-upstream",
         models: UPSTREAM_MODELS.map((id) => ({ id, name: id, categories: ["chat"], contextWindow: 128_000 }))
+      }, {
+        id: ROUTE_PROVIDER,
+        type: "route",
+        models: UPSTREAM_MODELS.map((id) => ({ id, strategy: "fallback", targets: [{ model: `${PROVIDER}/${id}` }] }))
       }]
     })
   )

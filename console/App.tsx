@@ -5,6 +5,7 @@ import { Accounts } from "./pages/Accounts.tsx"
 import { KeyPage } from "./pages/KeyPage.tsx"
 import { Keys } from "./pages/Keys.tsx"
 import { McpServers } from "./pages/McpServers.tsx"
+import { Providers } from "./pages/Providers.tsx"
 import { Requests } from "./pages/Requests.tsx"
 import { Sandboxes } from "./pages/Sandboxes.tsx"
 import { SignIn } from "./pages/SignIn.tsx"
@@ -31,7 +32,8 @@ export const App = () => {
 /** Pages of the operator alone: an account holder is not offered them. */
 const operatorPages: ReadonlyArray<readonly [string, string]> = [
   ["accounts", "Accounts"],
-  ["mcp-servers", "MCP servers"]
+  ["mcp-servers", "MCP servers"],
+  ["providers", "Providers"]
 ]
 
 const isOperatorPage = (page: string | undefined) => operatorPages.some(([name]) => name === page)
@@ -112,6 +114,8 @@ const Shell = ({ credentials, client, signedOut }: {
           ? <Accounts client={client} />
           : page === "mcp-servers" && operator
           ? <McpServers client={client} />
+          : page === "providers" && operator
+          ? <Providers client={client} />
           : <Keys client={client} operator={operator} />}
       </main>
     </>

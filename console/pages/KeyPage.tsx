@@ -5,6 +5,7 @@ import { PageTitle } from "../PageTitle.tsx"
 import { href } from "../route.ts"
 import { list, Pending, useLoad, when } from "../ui.tsx"
 import { KeyActions } from "./KeyActions.tsx"
+import { KeyRuns } from "./KeyRuns.tsx"
 import { LimitsView } from "./LimitsView.tsx"
 import { RecentRequests } from "./Requests.tsx"
 import { Reveal } from "./Reveal.tsx"
@@ -80,6 +81,10 @@ export const KeyPage = ({ client, id }: { readonly client: Client; readonly id: 
               onSaved={reload}
             />
           )}
+          <section aria-labelledby="runs-title">
+            <h2 id="runs-title">Resumable runs</h2>
+            <KeyRuns client={client} keyId={key.id} />
+          </section>
           <section aria-labelledby="usage-title">
             <h2 id="usage-title">Usage</h2>
             <UsageChart client={client} keyId={key.id} />

@@ -7,6 +7,7 @@ import {
   CatalogView,
   CreateAccount,
   CreateKey,
+  KeptRunView,
   KeyView,
   LimitsStatusView,
   RequestView,
@@ -31,6 +32,7 @@ const KeySecretResponse = ok("AdminKeySecretResponse", Schema.Struct({ key: KeyV
 const LimitsResponse = ok("AdminLimitsResponse", LimitsStatusView)
 
 const params = { id: Schema.String }
+const runParams = { id: Schema.String, chatId: Schema.String }
 const byAccount = { accountId: Schema.optional(Schema.String) }
 const authorized = [errorAt(401), errorAt(403), errorAt(500)]
 // Query values arrive as text and are checked by the handler, so a bad one is a 400 in the spec's error body.
@@ -137,6 +139,33 @@ export class AdminApi extends HttpApiGroup.make("admin")
       error: [...authorized, errorAt(404)]
     }).annotateMerge(describe(
       "The key's own limits and their current use (its account's are at /accounts/{id}/limits); reading counts nothing."
+    )).middleware(AdminAuthentication),
+    HttpApiEndpoint.get("keyRuns", "/keys/:id/runs", {
+      params,
+      query: { limit: text("1 to 200; default: 50") },
+      success: ok("AdminKeptRunsResponse", Schema.Struct({ runs: Schema.Array(KeptRunView) })),
+      error: [...authorized, errorAt(400), errorAt(404)]
+    }).annotateMerge(describe(
+      "The key's resumable runs still kept (running, or ended within PARLEY_STREAM_RETENTION), newest first: each chat's latest."
+    )).middleware(AdminAuthentication),
+    HttpApiEndpoint.post("stopKeyRun", "/keys/:id/runs/:chatId/stop", {
+      params: runParams,
+      success: ok(
+        "AdminKeptRunStop",
+        Schema.Struct({ id: Schema.String, status: Schema.Literals(["stopping", "ended"]) })
+      ),
+      error: [...authorized, errorAt(404)]
+    }).annotateMerge(describe(
+      "Stops the key's run kept under the chat id on whichever instance runs it (stopping), or says it had ended; none: 404."
+    )).middleware(AdminAuthentication),
+    HttpApiEndpoint.get("keyRunStream", "/keys/:id/runs/:chatId/stream", {
+      params: runParams,
+      success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/event-stream" })).annotate({
+        description: "The kept stream from its start (the run's own protocol), followed live while the run goes on"
+      }),
+      error: [...authorized, errorAt(404)]
+    }).annotateMerge(describe(
+      "Replays the key's kept run as GET /api/v1/chat/{id}/stream does (204 when it kept nothing); none: 404."
     )).middleware(AdminAuthentication),
     keyState("activate", "Accepts the key again (not a revoked one)."),
     keyState("deactivate", "Refuses the key until it is activated; within 5 s."),

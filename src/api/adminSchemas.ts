@@ -160,6 +160,17 @@ export const AdminSandboxView = Schema.Struct({
   keyId: Schema.optionalKey(Schema.String).annotate({ description: "The key that created it (owner key)" })
 }).annotate({ identifier: "AdminSandbox" })
 
+/** A key's kept run (docs/DESIGN.md §16), as the console's key page lists it. */
+export const KeptRunView = Schema.Struct({
+  id: Schema.String.annotate({ description: "The chat id the run was started with" }),
+  status: Schema.Literals(["running", "ended", "stopped"]).annotate({
+    description: "running; stopped: a stop ended it; ended: it finished on its own (or failed)"
+  }),
+  cut: Schema.Boolean.annotate({ description: "It outgrew PARLEY_STREAM_MAX_BYTES: only its start is kept" }),
+  startedAt: Timestamp,
+  endedAt: Schema.NullOr(Timestamp)
+}).annotate({ identifier: "KeptRun" })
+
 // Usage and requests (docs/DESIGN.md §6, §7). The ledger's own types live below api/, so the wire is stated here.
 
 const Instant = Schema.DateFromString.check(

@@ -16,6 +16,7 @@ export type ViewContracts = [
   Holds<Describes<typeof Admin.UsageRowView, Views.UsageRow>>,
   Holds<Describes<typeof Admin.RequestView, Views.RequestView>>,
   Holds<Describes<typeof Admin.AdminSandboxView, Views.SandboxView>>,
+  Holds<Describes<typeof Admin.KeptRunView, Views.KeptRunView>>,
   Holds<Describes<typeof McpServerView, Views.McpServerView>>,
   Holds<Describes<typeof Providers.ProviderView, Views.ProviderView>>,
   Holds<Describes<typeof Providers.RouteView, Views.RouteView>>

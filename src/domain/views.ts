@@ -95,6 +95,18 @@ export interface UsageRow {
 /** A ledger row as GET /admin/v1/requests shows it (docs/DESIGN.md §7): the row's facts, its time in ISO 8601. */
 export type RequestView = Omit<UsageEvent, "time"> & { readonly time: string }
 
+/**
+ * A key's kept run as GET /admin/v1/keys/{id}/runs shows it (docs/DESIGN.md §16): its chat id, `running`, or
+ * `stopped` (a stop ended it) or `ended`; `cut` when it outgrew what a stream keeps; times in ISO 8601.
+ */
+export interface KeptRunView {
+  readonly id: string
+  readonly status: "running" | "ended" | "stopped"
+  readonly cut: boolean
+  readonly startedAt: string
+  readonly endedAt: string | null
+}
+
 /** A sandbox as GET /admin/v1/sandboxes shows it; `accountId` null for the operator's. */
 export interface SandboxView {
   readonly id: string
@@ -148,10 +160,22 @@ export interface ProviderView {
   readonly cooledUntil: string | null
 }
 
+/** A route's target as the admin API shows it: its model, and its provider's state (cooldowns are per provider). */
+export interface RouteTargetView {
+  readonly model: string
+  readonly weight: number
+  readonly provider: string
+  /** Its provider's failures in a row, as `ProviderView.failures`. */
+  readonly failures: number
+  /** Its provider's, as `ProviderView.cooledUntil`. */
+  readonly cooledUntil: string | null
+}
+
 /** A route (a `type: "route"` provider's model) as the admin API shows it. */
 export interface RouteView {
   readonly id: string
   readonly strategy: "fallback" | "loadbalance"
-  readonly targets: ReadonlyArray<{ readonly model: string; readonly weight: number }>
+  /** In their configured order. */
+  readonly targets: ReadonlyArray<RouteTargetView>
   readonly firstChunkTimeoutMs: number | null
 }

@@ -26,10 +26,12 @@ const POLL_MS = 100
 export class KeptRuns extends Context.Service<KeptRuns, {
   /** Keeps the stream of `key`'s run under the chat `id`, replacing the chat's last run. */
   readonly start: (id: string, key: ApiKey) => Effect.Effect<KeptRun, ChatIdTaken>
-  /** The run kept under `id` if `key` started it; another key's is `RunNotFound`, none is undefined. */
-  readonly find: (id: string, key: ApiKey) => Effect.Effect<StreamHead | undefined, RunNotFound>
-  /** Asks the run kept under `id` to stop, wherever it runs: whether it was still running. */
-  readonly stop: (id: string, key: ApiKey) => Effect.Effect<boolean, RunNotFound>
+  /** The run kept under `id` if key `keyId` started it; another key's is `RunNotFound`, none is undefined. */
+  readonly find: (id: string, keyId: string) => Effect.Effect<StreamHead | undefined, RunNotFound>
+  /** Asks key `keyId`'s run kept under `id` to stop, wherever it runs: whether it was still running. */
+  readonly stop: (id: string, keyId: string) => Effect.Effect<boolean, RunNotFound>
+  /** Key `keyId`'s kept runs, newest first (`RunStreams.runs`). */
+  readonly runs: RunStreams["Service"]["runs"]
   readonly read: RunStreams["Service"]["read"]
   /** Waits until `run`'s stream changed here, or long enough that another instance may have changed it. */
   readonly changed: (run: string) => Effect.Effect<void>
@@ -39,7 +41,7 @@ export class KeptRuns extends Context.Service<KeptRuns, {
     Effect.gen(function*() {
       const store = yield* RunStreams
       const { streams } = yield* AppConfig
-      const running = new Map<string, Deferred.Deferred<void>>()
+      const running = new Map<string, { readonly stop: Deferred.Deferred<void>; readonly stream: KeptStream }>()
       const waiters = new Map<string, Set<() => void>>()
 
       const wake = (run: string) => {
@@ -50,8 +52,10 @@ export class KeptRuns extends Context.Service<KeptRuns, {
       }
 
       yield* store.stops((run) => {
-        const stop = running.get(run)
-        if (stop !== undefined) Deferred.doneUnsafe(stop, Effect.void)
+        const here = running.get(run)
+        if (here === undefined) return
+        here.stream.stopped = true
+        Deferred.doneUnsafe(here.stop, Effect.void)
       })
       // Redis expires its streams itself; the SQL store is swept, at most a minute after a stream's time.
       const every = Duration.millis(Math.min(60_000, Math.max(1_000, streams.retentionMs)))
@@ -59,10 +63,10 @@ export class KeptRuns extends Context.Service<KeptRuns, {
         Effect.repeat(Effect.suspend(() => store.sweep(Date.now())), Schedule.spaced(every))
       )
 
-      const find = (id: string, key: ApiKey) =>
+      const find = (id: string, keyId: string) =>
         Effect.flatMap(store.head(id), (head) => {
           if (head === undefined) return Effect.undefined
-          return head.owner.keyId === key.id ? Effect.succeed(head) : Effect.fail(new RunNotFound({ id }))
+          return head.owner.keyId === keyId ? Effect.succeed(head) : Effect.fail(new RunNotFound({ id }))
         })
 
       return KeptRuns.of({
@@ -74,17 +78,18 @@ export class KeptRuns extends Context.Service<KeptRuns, {
               () => new ChatIdTaken({ id })
             )
             const stop = Deferred.makeUnsafe<void>()
-            running.set(run, stop)
             const stream = new KeptStream(store, id, run, streams.maxBytes, wake)
+            running.set(run, { stop, stream })
             return { stream, stopped: Deferred.await(stop), release: () => running.delete(run) }
           }),
         find,
-        stop: (id, key) =>
-          Effect.flatMap(find(id, key), (head) => {
+        stop: (id, keyId) =>
+          Effect.flatMap(find(id, keyId), (head) => {
             if (head === undefined) return Effect.fail(new RunNotFound({ id }))
             if (head.status === "ended") return Effect.succeed(false)
             return Effect.as(store.stop(head.run), true)
           }),
+        runs: store.runs,
         read: store.read,
         changed: (run) =>
           Effect.callback<void>((resume) => {

@@ -29,6 +29,8 @@ export class KeptStream {
   private closed = false
   private readonly done: Promise<void>
   private finish: () => void = () => undefined
+  /** A stop was heard for this run: its end is recorded as stopped. */
+  stopped = false
   private readonly store: RunStreams["Service"]
   readonly id: string
   readonly run: string
@@ -129,7 +131,7 @@ export class KeptStream {
     if (this.closed) return
     this.closed = true
     try {
-      await Effect.runPromise(this.store.end(this.id, this.run, this.cut ? "cut" : "ended", Date.now()))
+      await Effect.runPromise(this.store.end(this.id, this.run, this.cut ? "cut" : "ended", Date.now(), this.stopped))
     } finally {
       this.finish()
       this.changed(this.run)

@@ -6,7 +6,7 @@ import type { ApiKey } from "../domain/ApiKey.ts"
 import type { ChatProtocolName } from "../domain/protocols.ts"
 import type { InvalidRequest } from "../domain/requestErrors.ts"
 import type { McpServerUnavailable } from "../mcp/mcpErrors.ts"
-import type { PreviousResponseNotFound } from "../store/responseErrors.ts"
+import type { ItemNotFound, PreviousResponseNotFound } from "../store/responseErrors.ts"
 import type { ErrorBody } from "./errorResponse.ts"
 import type { ApiFailure } from "./errorTable.ts"
 import type { BodyTooLarge } from "./requestErrors.ts"
@@ -44,7 +44,10 @@ export interface ChatProtocol<Wire = unknown> {
   readonly decode: (
     body: unknown,
     key: ApiKey
-  ) => Effect.Effect<Decoded<Wire>, InvalidRequest | McpServerUnavailable | PreviousResponseNotFound | BodyTooLarge>
+  ) => Effect.Effect<
+    Decoded<Wire>,
+    InvalidRequest | McpServerUnavailable | PreviousResponseNotFound | ItemNotFound | BodyTooLarge
+  >
   /**
    * Its stream carries `reset-step` (AI SDK 7's UI stream alone), so a route
    * retries a step that broke off mid-answer on its next target; in the

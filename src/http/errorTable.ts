@@ -17,7 +17,7 @@ import type { McpServerExists, McpServerFromConfig, McpServerNotFound } from "..
 import type { ProviderCannotTake, ProviderRejected, ProviderUnavailable } from "../models/ProviderFailure.ts"
 import type { SandboxElsewhere, SandboxNotFound, SandboxUnavailable } from "../sandbox/Sandbox.ts"
 import type { SandboxOwnedByOperator } from "../sandbox/sandboxAccess.ts"
-import type { PreviousResponseNotFound, ResponseNotFound } from "../store/responseErrors.ts"
+import type { ItemNotFound, PreviousResponseNotFound, ResponseNotFound } from "../store/responseErrors.ts"
 import type {
   BodyTooLarge,
   ChatIdTaken,
@@ -66,6 +66,7 @@ export type ApiFailure =
   | ModelNotFound
   | ResponseNotFound
   | PreviousResponseNotFound
+  | ItemNotFound
   | MethodNotAllowed
   | SandboxNotFound
   | SandboxElsewhere
@@ -186,6 +187,7 @@ const table: { readonly [Tag in ApiFailure["_tag"]]: Row<Failure<Tag>> } = {
   ModelNotFound: row(404, (e) => ({ model: e.model })),
   ResponseNotFound: row(404, (e) => ({ id: e.id })),
   PreviousResponseNotFound: row(400, (e) => ({ previousResponseId: e.id })),
+  ItemNotFound: row(400, (e) => ({ itemId: e.id, path: e.path })),
   MethodNotAllowed: row(405, (e) => ({ allowed: e.allowed })),
   SandboxNotFound: (e) => ({
     status: 404,

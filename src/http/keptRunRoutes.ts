@@ -1,4 +1,4 @@
-import { Cause, Effect, Fiber } from "effect"
+import { Cause, Context, Effect, Fiber } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { ApiKeys } from "../auth/ApiKeys.ts"
 import type { ApiKey } from "../domain/ApiKey.ts"
@@ -20,8 +20,11 @@ export interface KeptStreamEnding {
   readonly cut: string
 }
 
+/** The ending of the ui protocol's kept streams, for routes below the protocols that replay them (the admin API's). */
+export class KeptEnding extends Context.Service<KeptEnding, KeptStreamEnding>()("parley/http/KeptEnding") {}
+
 /** Most chunks read from the store at a time: with one socket buffer, what a follower holds at most. */
-const READ_BATCH = 64
+export const READ_BATCH = 64
 
 /** `/api/v1/chat/{id}/stream` and `…/stop`: the id, or undefined for any other path. */
 const keptRunPath = /^\/api\/v1\/chat\/([^/?]+)\/(stream|stop)(?:\?.*)?$/
@@ -183,7 +186,7 @@ export const makeKeptRunRoutes = <Wire>(protocol: Pick<ChatProtocol<Wire>, "erro
 
     const resume = (res: ServerResponse, id: string, key: ApiKey, correlationId: string) =>
       Effect.gen(function*() {
-        const head = yield* kept.find(id, key)
+        const head = yield* kept.find(id, key.id)
         const read = head === undefined ? undefined : yield* kept.read(head.run, 0, 1)
         if (head === undefined || read === undefined || (read.status === "ended" && read.chunks.length === 0)) {
           res.writeHead(204, { "x-correlation-id": correlationId })
@@ -194,7 +197,7 @@ export const makeKeptRunRoutes = <Wire>(protocol: Pick<ChatProtocol<Wire>, "erro
 
     const stop = (res: ServerResponse, id: string, key: ApiKey, correlationId: string) =>
       Effect.map(
-        kept.stop(id, key),
+        kept.stop(id, key.id),
         (stopping) =>
           writeJson(
             res,

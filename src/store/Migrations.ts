@@ -239,6 +239,12 @@ export const migrations = {
     yield* sql.unsafe(
       `CREATE TABLE run_stream_chunks (run TEXT NOT NULL, seq INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY (run, seq))`
     )
+  }),
+  // docs/DESIGN.md §16: whether a stop ended a kept run, and a key's runs listed for the console.
+  "15_run_streams_by_key": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql.unsafe(`ALTER TABLE run_streams ADD COLUMN stopped INTEGER NOT NULL DEFAULT 0`)
+    yield* sql.unsafe(`CREATE INDEX run_streams_key ON run_streams (key_id, started_at)`)
   })
 }
 

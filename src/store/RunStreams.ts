@@ -21,6 +21,16 @@ export interface StreamHead {
   readonly status: StreamStatus
 }
 
+/** A key's kept run as a list shows it: its chat id, status, whether a stop ended it, and its times (epoch ms). */
+export interface RunSummary {
+  readonly id: string
+  readonly status: StreamStatus
+  /** A stop was heard by its instance before it ended. */
+  readonly stopped: boolean
+  readonly startedAt: number
+  readonly endedAt: number | null
+}
+
 /** One piece of a stream, numbered from 1 in the order the running instance wrote it. */
 export interface StreamChunk {
   readonly seq: number
@@ -45,9 +55,17 @@ export class RunStreams extends Context.Service<RunStreams, {
   readonly open: (id: string, run: string, owner: StreamOwner, now: number) => Effect.Effect<void, IdTaken>
   /** Appends `texts` numbered from `firstSeq`; called in order, one call at a time per run. */
   readonly append: (run: string, firstSeq: number, texts: ReadonlyArray<string>) => Effect.Effect<void>
-  /** The run ended (`ended`) or stopped being kept (`cut`); its retention starts at `now`. */
-  readonly end: (id: string, run: string, status: "ended" | "cut", now: number) => Effect.Effect<void>
+  /** The run ended (`ended`) or stopped being kept (`cut`), `stopped` by a stop or not; its retention starts at `now`. */
+  readonly end: (
+    id: string,
+    run: string,
+    status: "ended" | "cut",
+    now: number,
+    stopped: boolean
+  ) => Effect.Effect<void>
   readonly head: (id: string) => Effect.Effect<StreamHead | undefined>
+  /** `keyId`'s kept runs (each chat's latest), newest first, at most `limit`. */
+  readonly runs: (keyId: string, limit: number) => Effect.Effect<ReadonlyArray<RunSummary>>
   /**
    * The run's status, read before its chunks after `after` (at most `limit`):
    * a status that says ended means the chunks read with it are the last ones.

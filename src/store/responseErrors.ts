@@ -23,3 +23,18 @@ export class PreviousResponseNotFound extends Schema.TaggedError<PreviousRespons
       `was deleted or belongs to another API key; send the whole conversation in input instead`
   }
 }
+
+/**
+ * An `item_reference` input item names no item of a response the key stored
+ * (unknown, expired, deleted or another key's alike); `path` is its place,
+ * `input[3]`. OpenAI answers it 400 as "Item with id '…' not found".
+ */
+export class ItemNotFound extends Schema.TaggedError<ItemNotFound>()("ItemNotFound", {
+  id: Schema.String,
+  path: Schema.String
+}) {
+  override get message() {
+    return `Item with id '${this.id}' not found at "${this.path}": it is not an item of a response stored for ` +
+      `this API key (not stored, expired, deleted or another key's); send the item itself instead of a reference`
+  }
+}

@@ -2,13 +2,21 @@ import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { AppConfig } from "../config/AppConfig.ts"
 import { ChangeFeed } from "./ChangeFeed.ts"
-import { ABANDONED_AFTER_MS, RunStreams, type StreamHead, type StreamStatus } from "./RunStreams.ts"
+import { ABANDONED_AFTER_MS, RunStreams, type RunSummary, type StreamHead, type StreamStatus } from "./RunStreams.ts"
 
 interface HeadRow {
   readonly run: string
   readonly key_id: string
   readonly account_id: string
   readonly status: StreamStatus
+}
+
+interface SummaryRow {
+  readonly id: string
+  readonly status: StreamStatus
+  readonly stopped: number | string
+  readonly started_at: number | string
+  readonly ended_at: number | string | null
 }
 
 /**
@@ -66,11 +74,25 @@ export const sqlRunStreams = Layer.effect(
           (text, i) => sql`INSERT INTO run_stream_chunks (run, seq, text) VALUES (${run}, ${firstSeq + i}, ${text})`,
           { discard: true }
         ))),
-      end: (_id, run, status, now) =>
-        Effect.orDie(
-          Effect.asVoid(sql`UPDATE run_streams SET status = ${status}, ended_at = ${now} WHERE run = ${run}`)
-        ),
+      end: (_id, run, status, now, stopped) =>
+        Effect.orDie(Effect.asVoid(
+          sql`UPDATE run_streams SET status = ${status}, ended_at = ${now}, stopped = ${stopped ? 1 : 0}
+            WHERE run = ${run}`
+        )),
       head: (id) => Effect.orDie(headOf(id)),
+      runs: (keyId, limit) =>
+        Effect.orDie(Effect.map(
+          sql<SummaryRow>`SELECT id, status, stopped, started_at, ended_at FROM run_streams
+            WHERE key_id = ${keyId} ORDER BY started_at DESC LIMIT ${limit}`,
+          (rows) =>
+            rows.map((row): RunSummary => ({
+              id: row.id,
+              status: row.status,
+              stopped: Number(row.stopped) === 1,
+              startedAt: Number(row.started_at),
+              endedAt: row.ended_at === null ? null : Number(row.ended_at)
+            }))
+        )),
       read: (run, after, limit) =>
         Effect.orDie(Effect.gen(function*() {
           const rows = yield* sql<{ readonly status: StreamStatus }>`SELECT status FROM run_streams WHERE run = ${run}`

@@ -137,6 +137,22 @@ describe("/openapi.json", () => {
     assert.isFalse(sandbox.additionalProperties)
   })
 
+  it("documents a key's resumable runs under the admin tag: the list's fields and the replayed stream (§6, §16)", () => {
+    const runs = "/admin/v1/keys/{id}/runs"
+    for (
+      const [method, path] of [
+        ["get", runs],
+        ["post", `${runs}/{chatId}/stop`],
+        ["get", `${runs}/{chatId}/stream`]
+      ] as const
+    ) assert.deepStrictEqual(spec.paths[path]?.[method]?.tags, ["admin"], path)
+    const run = spec.components.schemas.KeptRun
+    assert.sameMembers(Object.keys(run.properties), ["id", "status", "cut", "startedAt", "endedAt"])
+    assert.sameMembers(run.required, ["id", "status", "cut", "startedAt", "endedAt"])
+    assert.sameMembers(run.properties.status.enum, ["running", "ended", "stopped"])
+    assert.hasAllKeys(spec.paths[`${runs}/{chatId}/stream`].get.responses["200"].content, ["text/event-stream"])
+  })
+
   it("accepts a useChat body: the fields AI SDK transports add (docs/DESIGN.md §3.16)", () => {
     assert.isTrue(accepted(useChatBody))
     assert.isTrue(validateChatRequest(useChatBody), JSON.stringify(validateChatRequest.errors))

@@ -7,7 +7,7 @@ import { SandboxProvider } from "../../src/sandbox/SandboxProvider.ts"
 import { makeSettings } from "../../src/sandbox/SandboxSettings.ts"
 import { dataDirectory, testLimits } from "../sandbox/support.ts"
 import { urlWithSchema, withFreshSchema } from "../store/postgres.ts"
-import { startGateway, type TestGateway } from "../support/gateway.ts"
+import { type GatewayOptions, startGateway, type TestGateway } from "../support/gateway.ts"
 
 /**
  * Several gateway instances on one Postgres (docs/DESIGN.md §8 "Many
@@ -49,17 +49,19 @@ export const timeUntil = async (deadlineMs: number, check: () => Promise<boolean
 export const refusedEverywhere = (gateways: ReadonlyArray<TestGateway>, secret: string) => async () =>
   (await Promise.all(gateways.map((gateway) => models(gateway, secret)))).every((answer) => answer === 401)
 
-/** Instances one after the other (each migrates the schema first), all with the same settings. */
+/** Instances one after the other (each migrates the schema first), all with the same settings (and providers). */
 export const startInstances = async (
   urls: ReadonlyArray<string>,
   keyCacheTtlMs = KEPT_MS,
-  config: Partial<AppConfig["Service"]> = {}
+  config: Partial<AppConfig["Service"]> = {},
+  providers: GatewayOptions["providers"] = []
 ) => {
   const gateways: Array<TestGateway> = []
   for (const databaseUrl of urls) {
     gateways.push(
       await startGateway({
         databaseUrl,
+        providers,
         config: { ...config, adminToken: Redacted.make(ADMIN_TOKEN), keyCacheTtlMs }
       })
     )

@@ -1,4 +1,4 @@
-import type { Browser, Locator, Page } from "playwright-core"
+import type { Browser, Locator } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { TestGateway } from "../support/gateway.ts"
 import { bearer, chatBody, postJson } from "../support/http.ts"
@@ -11,6 +11,7 @@ import {
   type ConsoleContext,
   createAccount,
   launch,
+  noSidewaysScroll,
   openConsole,
   screenshot,
   signIn,
@@ -65,11 +66,6 @@ const keyNamed = async (name: string) => {
 
 /** The meter line of one limit in a limits panel. */
 const limitLine = (panel: Locator, label: string) => panel.getByRole("listitem").filter({ hasText: label })
-
-const noSidewaysScroll = async (page: Page) =>
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-    await page.evaluate(() => window.innerWidth)
-  )
 
 describe("rules and limits in the console", { timeout: 120_000 }, () => {
   let secret = ""

@@ -9,9 +9,10 @@ import {
   type ConsoleContext,
   createAccount,
   launch,
+  noSidewaysScroll,
   openConsole,
+  refusedToAccountHolder,
   screenshot,
-  signIn,
   signInAsOperator,
   startConsoleGateway,
   tabTo
@@ -65,11 +66,6 @@ const server = async (id: string) => JSON.parse((await apiText(`/${id}`)).text).
 /** A server's row, found by its id cell (on a narrow screen too, where cells carry their column's name). */
 const rowOf = (page: Page, id: string) =>
   page.locator("tbody tr").filter({ has: page.locator("td[data-label='Id']").getByText(id, { exact: true }) })
-
-const noSidewaysScroll = async (page: Page) =>
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
-    await page.evaluate(() => window.innerWidth)
-  )
 
 describe("the MCP servers page", { timeout: 120_000 }, () => {
   it("shows the config file's server read-only, with its tools, and refreshes it", async () => {
@@ -253,28 +249,16 @@ describe("the MCP servers page", { timeout: 120_000 }, () => {
     expect(errors).toEqual([])
   })
 
-  it("is not offered to an account holder, who is told so at its address", async () => {
-    const { context, page, leaving, errors } = await openConsole(browser, gateway)
-    const asked: Array<string> = []
-    page.on("request", (request) => {
-      if (request.url().includes("/admin/v1/mcp-servers")) asked.push(request.url())
-    })
-    await signIn(page, cy.email, cy.password)
-    expect(await page.getByRole("navigation").getByRole("link").allInnerTexts()).toEqual([
-      "Keys",
-      "Requests",
-      "Sandboxes"
-    ])
-    await page.evaluate(() => (location.hash = "#/mcp-servers"))
-    await page.getByRole("heading", { name: "MCP servers", level: 1 }).waitFor()
-    await page.getByText("MCP servers are the operator's to manage: sign in with the admin token to see them.")
-      .waitFor()
-    await screenshot(page, "console-mcp-not-operator.png")
-    await page.evaluate(() => (location.hash = "#/accounts"))
-    await page.getByText("Accounts are the operator's to manage").waitFor()
-    expect(asked).toEqual([])
-    expect(leaving).toEqual([])
-    expect(errors).toEqual([])
-    await context.close()
-  })
+  it("is not offered to an account holder, who is told so at its address", () =>
+    refusedToAccountHolder(
+      browser,
+      gateway,
+      cy,
+      { name: "mcp-servers", title: "MCP servers", api: "/mcp-servers" },
+      async (page) => {
+        await screenshot(page, "console-mcp-not-operator.png")
+        await page.evaluate(() => (location.hash = "#/accounts"))
+        await page.getByText("Accounts are the operator's to manage").waitFor()
+      }
+    ))
 })

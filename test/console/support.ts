@@ -83,6 +83,12 @@ export const signInAsOperator = async (page: Page) => {
   await page.getByRole("button", { name: "Sign out" }).waitFor()
 }
 
+/** Nothing on the page is wider than the viewport: no sideways scroll. */
+export const noSidewaysScroll = async (page: Page) =>
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+    await page.evaluate(() => window.innerWidth)
+  )
+
 /** What has the focus: its role-ish tag and its accessible text. */
 export const focused = (page: Page) =>
   page.evaluate(() => {
@@ -127,4 +133,38 @@ export const within = async (ms: number, check: () => Promise<boolean>): Promise
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
   return check()
+}
+
+/**
+ * An operator's page (`#/<name>`, titled `title`, over the admin API's `api` path) as an account holder finds
+ * it: not offered in the navigation and, opened by its address, saying it is the operator's, without asking the
+ * API. `more` looks further on the same page.
+ */
+export const refusedToAccountHolder = async (
+  browser: Browser,
+  gateway: TestGateway,
+  holder: { readonly email: string; readonly password: string },
+  operatorPage: { readonly name: string; readonly title: string; readonly api: string },
+  more: (page: Page) => Promise<void> = async () => {}
+) => {
+  const { context, page, leaving, errors } = await openConsole(browser, gateway)
+  const asked: Array<string> = []
+  page.on("request", (request) => {
+    if (request.url().includes(`/admin/v1${operatorPage.api}`)) asked.push(request.url())
+  })
+  await signIn(page, holder.email, holder.password)
+  expect(await page.getByRole("navigation").getByRole("link").allInnerTexts()).toEqual([
+    "Keys",
+    "Requests",
+    "Sandboxes"
+  ])
+  await page.evaluate((name) => (location.hash = `#/${name}`), operatorPage.name)
+  await page.getByRole("heading", { name: operatorPage.title, level: 1 }).waitFor()
+  await page.getByText(`${operatorPage.title} are the operator's to manage: sign in with the admin token to see them.`)
+    .waitFor()
+  await more(page)
+  expect(asked).toEqual([])
+  expect(leaving).toEqual([])
+  expect(errors).toEqual([])
+  await context.close()
 }

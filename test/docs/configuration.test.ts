@@ -256,8 +256,10 @@ const readByOthers = new Set([
   "OTEL_RESOURCE_ATTRIBUTES",
   "OTEL_BSP_*",
   "OTEL_*",
-  "MY_LLM_KEY",
   "PARLEY_SANDBOX_*",
+  // Examples of apiKeyEnv.
+  "MY_LLM_KEY",
+  "OPENROUTER_API_KEY",
   // Google's auth library (Vertex's credentials) and @ai-sdk/amazon-bedrock (an endpoint without baseURL).
   "GOOGLE_APPLICATION_CREDENTIALS",
   "AWS_ENDPOINT_URL_BEDROCK_RUNTIME"

@@ -1,55 +1,38 @@
 import { Redacted } from "effect"
-import { randomBytes } from "node:crypto"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startUpstream } from "../../src/demo/upstream/server.ts"
-import type { Reply, Upstream } from "../../src/demo/upstream/types.ts"
 import { cooledUntil } from "../../src/models/ProviderCooldowns.ts"
 import { describeRedis, redisUrl } from "../store/redis.ts"
-import { startGateway, type TestGateway, UPSTREAM_API_KEY } from "../support/gateway.ts"
+import { type FailingProvider, ROUTE, startFailingProvider } from "../support/failingProvider.ts"
+import { startGateway, type TestGateway } from "../support/gateway.ts"
 import { bearer, chatBody, postJson } from "../support/http.ts"
 
 const ADMIN_TOKEN = "operator-token-for-cooldowns"
-const refusing: Reply = { type: "error", status: 503, retryAfter: 0 }
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
  * Three instances sharing their cooldowns (docs/DESIGN.md §15), each with its own `test` provider, and one
- * provider they all reach first, `bad` (named afresh, so a shared Redis holds no earlier run's count).
+ * provider they all reach first, `bad` (`startFailingProvider`).
  */
 const cooldownSuite = (name: string, shared: () => { databaseUrl?: string; redisUrl?: string }) =>
   describe(name, () => {
-    let bad: Upstream
-    let badId: string
+    let bad: FailingProvider
     let gateways: Array<TestGateway>
     // A key on each: over Redis each instance has a database of its own.
     let secrets: Map<TestGateway, string>
 
     beforeAll(async () => {
-      bad = await startUpstream({ apiKey: UPSTREAM_API_KEY })
-      bad.respondWith(() => refusing)
-      badId = `bad${randomBytes(4).toString("hex")}`
+      bad = await startFailingProvider()
       const { databaseUrl, redisUrl: redis } = shared()
       const start = () =>
         startGateway({
           ...(databaseUrl === undefined ? {} : { databaseUrl }),
           observability: { metricsPublic: true },
-          providers: [{
-            id: badId,
-            type: "openai-compatible",
-            baseURL: bad.url,
-            apiKey: Redacted.make(UPSTREAM_API_KEY),
-            models: [{ id: "m1", name: "Bad", categories: ["chat"] }]
-          }],
+          providers: bad.providers,
           config: {
-            routes: [{
-              id: "smart/r",
-              provider: "smart",
-              strategy: "fallback",
-              targets: [{ model: `${badId}/m1`, weight: 1 }, { model: "test/m1", weight: 1 }]
-            }],
+            routes: bad.routes,
             adminToken: Redacted.make(ADMIN_TOKEN),
             ...(redis === undefined ? {} : { redisUrl: Redacted.make(redis) })
           }
@@ -61,13 +44,19 @@ const cooldownSuite = (name: string, shared: () => { databaseUrl?: string; redis
     })
     afterAll(async () => {
       await Promise.all(gateways.map((gateway) => gateway.close()))
-      await bad.close()
+      await bad.upstream.close()
     })
+
+    const providersOf = async (gateway: TestGateway) => {
+      const response = await fetch(`${gateway.url}/admin/v1/providers`, { headers: bearer(ADMIN_TOKEN) })
+      expect(response.status).toBe(200)
+      return (await response.json()).data
+    }
 
     const ask = async (gateway: TestGateway) => {
       const response = await postJson(
         `${gateway.url}/api/v1/chat`,
-        chatBody({ model: "smart/r" }),
+        chatBody({ model: ROUTE }),
         bearer(secrets.get(gateway)!)
       )
       expect(response.status).toBe(200)
@@ -79,28 +68,58 @@ const cooldownSuite = (name: string, shared: () => { databaseUrl?: string; redis
       async () => {
         const [one, two, three] = gateways as [TestGateway, TestGateway, TestGateway]
         await ask(one)
-        expect(bad.requests.length).toBe(3)
+        expect(bad.upstream.requests.length).toBe(3)
         // The others, at once: straight to their own provider.
         const seenAt = performance.now()
         await ask(two)
         await ask(three)
         expect(performance.now() - seenAt).toBeLessThan(1_000)
-        expect(bad.requests.length).toBe(3)
+        expect(bad.upstream.requests.length).toBe(3)
 
         // After its first cooldown (1 s) it is asked again; still failing, it cools for 2 s.
         await sleep(1_100)
         await ask(two)
-        expect(bad.requests.length).toBe(6)
-        await sleep(1_100)
+        expect(bad.upstream.requests.length).toBe(6)
+        const shownAt = Date.now()
+        // Every instance shows it so: the operator's view, and /metrics (with its attempts by target).
+        const { providers, routes } = await providersOf(three)
+        const failing = providers.find((provider: { id: string }) => provider.id === bad.id)
+        expect(failing).toMatchObject({ models: [`${bad.id}/m1`], failures: 2 })
+        expect(Date.parse(failing.cooledUntil) - shownAt).toBeGreaterThan(1_000)
+        expect(Date.parse(failing.cooledUntil) - shownAt).toBeLessThanOrEqual(2_000)
+        expect(providers.find((provider: { id: string }) => provider.id === "test")).toMatchObject({
+          failures: 0,
+          cooledUntil: null
+        })
+        expect(routes).toEqual([{
+          id: ROUTE,
+          strategy: "fallback",
+          targets: [
+            { model: `${bad.id}/m1`, weight: 1, provider: bad.id, failures: 2, cooledUntil: failing.cooledUntil },
+            { model: "test/m1", weight: 1, provider: "test", failures: 0, cooledUntil: null }
+          ],
+          firstChunkTimeoutMs: null
+        }])
+        const metrics = await (await fetch(`${one.url}/metrics`)).text()
+        const seconds = Number(
+          new RegExp(`^parley_provider_cooldown\\{provider="${bad.id}"\\} (\\S+)$`, "m").exec(metrics)?.[1]
+        )
+        expect(seconds).toBeGreaterThan(0.5)
+        expect(seconds).toBeLessThanOrEqual(2)
+        expect(metrics).toMatch(/^parley_provider_cooldown\{provider="test"\} 0$/m)
+        expect(metrics).toContain(
+          `parley_model_calls_total{provider="${bad.id}",model="m1",outcome="ProviderUnavailable"} 3`
+        )
+        await sleep(1_100 - (Date.now() - shownAt))
         await ask(three)
-        expect(bad.requests.length).toBe(6)
+        expect(bad.upstream.requests.length).toBe(6)
 
         // Once those pass it is asked again, and an answer ends its cooldown for all.
         await sleep(1_000)
-        bad.respondWith(() => ({ type: "text", text: "bad is back" }))
+        bad.upstream.respondWith(() => ({ type: "text", text: "bad is back" }))
         expect(await ask(one)).toContain("back")
         expect(await ask(two)).toContain("back")
-        expect(bad.requests.length).toBe(8)
+        expect(bad.upstream.requests.length).toBe(8)
       },
       20_000
     )

@@ -9,7 +9,8 @@ import type { TestGateway } from "./gateway.ts"
  * tool in the client, parley hands its call back, and the SDK's next step
  * sends the result.
  */
-const weather = tool({
+/** A client tool the scripted model calls: the SDK runs it. */
+export const weather = tool({
   description: "The weather in a city",
   inputSchema: jsonSchema<{ city: string }>({
     type: "object",

@@ -21,6 +21,8 @@ import { SandboxProvider } from "../../sandbox/SandboxProvider.ts"
 import { ToolRegistry } from "../../tools/ToolRegistry.ts"
 import { errorResponse } from "../errorResponse.ts"
 import type { ApiFailure } from "../errorTable.ts"
+import { KeptEnding } from "../keptRunRoutes.ts"
+import { KeptRuns } from "../KeptRuns.ts"
 import { accountScope, visibleKey } from "./access.ts"
 import { makeAccountAdmin } from "./accountAdmin.ts"
 import { readAdminBody } from "./adminBody.ts"
@@ -31,6 +33,7 @@ import { makeKeyCreation } from "./keyCreation.ts"
 import { makeLimitsAdmin } from "./limitsAdmin.ts"
 import { makeMcpServerAdmin } from "./mcpServerAdmin.ts"
 import { makeProviderAdmin } from "./providerAdmin.ts"
+import { makeRunsAdmin } from "./runsAdmin.ts"
 import { makeSandboxAdmin } from "./sandboxAdmin.ts"
 import { clearedCookie, sessionCookie } from "./sessionCookie.ts"
 import { makeUsageAdmin } from "./usageAdmin.ts"
@@ -67,6 +70,7 @@ export const AdminHandlers = HttpApiBuilder.group(
     const providerAdmin = makeProviderAdmin(yield* ModelRegistry, yield* ProviderCooldowns)
     const limitsAdmin = makeLimitsAdmin(keys, accounts, yield* Limiter, yield* Budgets)
     const sandboxAdmin = makeSandboxAdmin(yield* SandboxProvider)
+    const runsAdmin = makeRunsAdmin(keys, yield* KeptRuns, yield* KeptEnding)
 
     const signIn = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.gen(function*() {
@@ -146,6 +150,12 @@ export const AdminHandlers = HttpApiBuilder.group(
       )
       .handleRaw("updateKey", ({ params, request }) => withPrincipal((p) => updateKey(p, params.id, request)))
       .handleRaw("keyLimits", ({ params }) => withPrincipal((p) => limitsAdmin.key(p, params.id)))
+      .handleRaw("keyRuns", ({ params, query }) => withPrincipal((p) => runsAdmin.list(p, params.id, query.limit)))
+      .handleRaw("stopKeyRun", ({ params }) => withPrincipal((p) => runsAdmin.stop(p, params.id, params.chatId)))
+      .handleRaw(
+        "keyRunStream",
+        ({ params }) => withPrincipal((p) => runsAdmin.stream(p, params.id, params.chatId))
+      )
       .handleRaw("activateKey", setStatus("active"))
       .handleRaw("deactivateKey", setStatus("inactive"))
       .handleRaw("revokeKey", setStatus("revoked"))

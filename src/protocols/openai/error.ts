@@ -35,6 +35,7 @@ const paramOf = (failure: ApiFailure, conversation: string): string | null => {
     case "InvalidHistory":
     case "InvalidApproval":
     case "UnfetchablePart":
+    case "ItemNotFound":
       return failure.path
     case "EmptyConversation":
       return conversation

@@ -44,7 +44,7 @@ export const currentResponse = (
   Effect.gen(function*() {
     const response = JSON.parse(found.response) as Record<string, unknown>
     if (!isRunning(response)) return found.response
-    const head = yield* Effect.orElseSucceed(kept.find(found.id, key), () => undefined)
+    const head = yield* Effect.orElseSucceed(kept.find(found.id, key.id), () => undefined)
     if (head?.status === "running") {
       if (response.status === "in_progress") return found.response
       const begun = yield* kept.read(head.run, 0, 1)

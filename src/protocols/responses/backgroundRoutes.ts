@@ -60,7 +60,7 @@ export const makeBackgroundStreamRoute = Effect.gen(function*() {
         })
       }
       if ((yield* stored.get(id, key.id)) === undefined) return yield* new ResponseNotFound({ id })
-      const head = yield* kept.find(id, key)
+      const head = yield* kept.find(id, key.id)
       if (head === undefined) {
         return yield* new InvalidRequest({
           issues: [

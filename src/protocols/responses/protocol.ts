@@ -12,13 +12,15 @@ import { collectResponse } from "./collect.ts"
 import { decodeResponsesRequest, type ResponsesWire } from "./decode.ts"
 import { responsesStream } from "./encode.ts"
 import { alsoApproved } from "./hostedMcp.ts"
+import { referencedBody } from "./itemReferences.ts"
 import { continuedBody } from "./stored.ts"
 
 /**
  * OpenAI's Responses, `POST /v1/responses` (docs/DESIGN.md §14): OpenAI's
  * SDKs, the Agents SDK and Codex reach parley's governed tool loop unchanged.
  * Built over parley's tools and MCP servers, which `mcp` tools name, and
- * the stored responses (`store`, `previous_response_id`) and the background ones (`background`).
+ * the stored responses (`store`, `previous_response_id`, `item_reference`)
+ * and the background ones (`background`).
  */
 export const makeResponsesProtocol = Effect.gen(function*() {
   const services = { tools: yield* ToolRegistry, mcp: yield* McpRegistry }
@@ -28,7 +30,11 @@ export const makeResponsesProtocol = Effect.gen(function*() {
     name: "responses",
     decode: (body, key) =>
       Effect.flatMap(
-        Effect.flatMap(continuedBody(stored, key, bodyLimitBytes, body), (full) => decodeResponsesRequest(full, key)),
+        // References are resolved first: their places are the client's, before a continuation's items.
+        referencedBody(stored, key, bodyLimitBytes, body).pipe(
+          Effect.flatMap((resolved) => continuedBody(stored, key, bodyLimitBytes, resolved)),
+          Effect.flatMap((full) => decodeResponsesRequest(full, key))
+        ),
         (decoded) =>
           withHostedTools(services, key, decoded, (allowedTools) => ({
             approvalAlso: alsoApproved(decoded.tools, allowedTools)

@@ -117,6 +117,18 @@ export type McpCallItem = typeof McpCallItem.Type
 // A listing parley sent: nothing to the model, so only its type is read.
 const McpListToolsItem = Schema.Struct({ type: Schema.Literal("mcp_list_tools") })
 
+/**
+ * An item of a response the key stored, named by its id: the door puts the
+ * item in its place before decoding (./itemReferences.ts), so the mapping
+ * never meets one.
+ */
+export const ItemReferenceItem = Schema.Struct({
+  type: Schema.Literal("item_reference"),
+  id: Text
+}).annotate({
+  description: "An input or output item of a response stored with this API key, by its id (`msg_…`, `fc_…`, `rs_…`)"
+})
+
 const itemTypes = [
   "message",
   "function_call",
@@ -125,9 +137,10 @@ const itemTypes = [
   "mcp_approval_response",
   "mcp_approval_request",
   "mcp_call",
-  "mcp_list_tools"
+  "mcp_list_tools",
+  "item_reference"
 ]
-// Other item types (`web_search_call`, `item_reference`…) are named in a 400 by the mapping.
+// Other item types (`web_search_call`…) are named in a 400 by the mapping.
 const OtherItem = Schema.Struct({ type: otherThan(itemTypes) })
 
 export const InputItem = Schema.Union([
@@ -139,6 +152,7 @@ export const InputItem = Schema.Union([
   ApprovalRequestItem,
   McpCallItem,
   McpListToolsItem,
+  ItemReferenceItem,
   OtherItem
 ])
 export type InputItem = typeof InputItem.Type

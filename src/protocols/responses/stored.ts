@@ -28,6 +28,15 @@ const ID_PREFIXES: Readonly<Record<string, string>> = {
   mcp_list_tools: "mcpl"
 }
 
+// An item id parley made: a kind, the response's random part, the item's place (`in` for an input item).
+const ITEM_ID = /^[a-z]+_([0-9a-f]{32})_(?:in)?\d+$/
+
+/** The stored response an item id parley made belongs to; `undefined` for any other id. */
+export const responseOfItem = (itemId: string): string | undefined => {
+  const random = ITEM_ID.exec(itemId)?.[1]
+  return random === undefined ? undefined : `resp_${random}`
+}
+
 // A body's input as items: a string is one user message.
 const itemsOf = (input: unknown): ReadonlyArray<unknown> =>
   typeof input === "string" ? [{ type: "message", role: "user", content: input }] : input as ReadonlyArray<unknown>

@@ -68,7 +68,7 @@ export const StoredResponsesRoutes = HttpRouter.use((router) =>
           if (!isRunning(response)) {
             return json(response)
           }
-          yield* Effect.ignore(kept.stop(id!, key))
+          yield* Effect.ignore(kept.stop(id!, key.id))
           return jsonText(yield* settled(id!, key, 0))
         })))
 

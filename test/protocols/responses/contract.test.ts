@@ -1,4 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
+import { Arbitrary, Schema } from "effect"
 import { afterAll, beforeAll } from "vitest"
 import { contractSchema as schema, spec } from "../../support/contractSchemas.ts"
 import { startGateway, type TestGateway } from "../../support/gateway.ts"
@@ -46,6 +47,23 @@ describe("POST /v1/responses in /openapi.json (issue 21 part 1)", () => {
     const validate = schema("ResponsesRequest")
     assert.isTrue(validate(body), JSON.stringify(validate.errors))
   })
+
+  it("declares item_reference as an input item of its own", () =>
+    assert.include(
+      JSON.stringify(spec.components.schemas.ResponsesRequest),
+      `{"type":"string","enum":["item_reference"]}`
+    ))
+
+  it.prop(
+    "a body with item_reference items among its input validates against the contract's ResponsesRequest",
+    [validBodies, Arbitrary.schema(Schema.Array(Schema.String).check(Schema.isMinLength(1)))],
+    ([body, ids]) => {
+      const input = typeof body.input === "string" ? [{ role: "user", content: body.input }] : body.input
+      const references = ids.map((id) => ({ type: "item_reference", id }))
+      const validate = schema("ResponsesRequest")
+      assert.isTrue(validate({ ...body, input: [...references, ...input] }), JSON.stringify(validate.errors))
+    }
+  )
 
   it("a whole answer, and the stream's last response object, validate against the contract's Response", async () => {
     const validate = schema("Response")

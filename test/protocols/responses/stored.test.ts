@@ -1,34 +1,23 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import OpenAI from "openai"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { contractSchema } from "../../support/contractSchemas.ts"
-import { startGateway, type TestGateway } from "../../support/gateway.ts"
+import { startGateway } from "../../support/gateway.ts"
 import { bearer } from "../../support/http.ts"
-import { openAiClient, weatherFunction as weather } from "../../support/openaiTools.ts"
+import { openAiClient, twoKeyGateway, weatherFunction as weather } from "../../support/openaiTools.ts"
 
-let gateway: TestGateway
-let client: OpenAI
-let other: OpenAI
-let secret: string
+const at = twoKeyGateway()
 
-beforeAll(async () => {
-  gateway = await startGateway()
-  ;({ secret } = await gateway.createKey())
-  client = openAiClient(gateway, secret)
-  other = openAiClient(gateway, (await gateway.createKey()).secret)
-})
-afterAll(() => gateway.close())
-
-const get = (path: string, key = secret) => fetch(`${gateway.url}/v1/responses${path}`, { headers: bearer(key) })
+const get = (path: string, key = at.secret) => fetch(`${at.gateway.url}/v1/responses${path}`, { headers: bearer(key) })
 
 describe("stored responses on /v1/responses (issue 23 part 4)", () => {
   it("stores a response by default: retrieve answers it as the POST did, delete removes it", async () => {
-    gateway.upstream.enqueue({ type: "text", text: "Hello there" })
-    const created = await client.responses.create({ model: "test/m1", instructions: "Be brief.", input: "Hi" })
+    at.gateway.upstream.enqueue({ type: "text", text: "Hello there" })
+    const created = await at.client.responses.create({ model: "test/m1", instructions: "Be brief.", input: "Hi" })
     expect(created).toMatchObject({ store: true, previous_response_id: null })
     expect(created.id).toMatch(/^resp_[0-9a-f]{32}$/)
-    const retrieved = await client.responses.retrieve(created.id)
+    const retrieved = await at.client.responses.retrieve(created.id)
     expect(retrieved).toEqual(created)
     const validate = contractSchema("Response")
     expect(
@@ -37,72 +26,72 @@ describe("stored responses on /v1/responses (issue 23 part 4)", () => {
     )
       .toBe(true)
 
-    await client.responses.delete(created.id)
-    const deleted = await (await fetch(`${gateway.url}/v1/responses/${created.id}`, {
+    await at.client.responses.delete(created.id)
+    const deleted = await (await fetch(`${at.gateway.url}/v1/responses/${created.id}`, {
       method: "DELETE",
-      headers: bearer(secret)
+      headers: bearer(at.secret)
     })).json()
     expect(deleted.error).toMatchObject({ type: "not_found_error", code: "response_not_found" })
-    await expect(client.responses.retrieve(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError)
-    await expect(client.responses.delete(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError)
+    await expect(at.client.responses.retrieve(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError)
+    await expect(at.client.responses.delete(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError)
   })
 
   it("answers the deletion in OpenAI's deleted form", async () => {
-    gateway.upstream.enqueue({ type: "text", text: "Bye" })
-    const created = await client.responses.create({ model: "test/m1", input: "Hi" })
-    const answer = await fetch(`${gateway.url}/v1/responses/${created.id}`, {
+    at.gateway.upstream.enqueue({ type: "text", text: "Bye" })
+    const created = await at.client.responses.create({ model: "test/m1", input: "Hi" })
+    const answer = await fetch(`${at.gateway.url}/v1/responses/${created.id}`, {
       method: "DELETE",
-      headers: bearer(secret)
+      headers: bearer(at.secret)
     })
     expect(answer.status).toBe(200)
     expect(await answer.json()).toEqual({ id: created.id, object: "response", deleted: true })
   })
 
   it("stores a streamed response before its last event: retrieved after the stream, it is the completed one", async () => {
-    gateway.upstream.enqueue({ type: "text", text: "one two", reasoning: "hm" })
-    const stream = await client.responses.create({ model: "test/m1", input: "Count", stream: true })
+    at.gateway.upstream.enqueue({ type: "text", text: "one two", reasoning: "hm" })
+    const stream = await at.client.responses.create({ model: "test/m1", input: "Count", stream: true })
     const events: Array<OpenAI.Responses.ResponseStreamEvent> = []
     for await (const event of stream) events.push(event)
     const last = events.at(-1)!
     expect(last.type).toBe("response.completed")
     expect(events.map((event) => event.sequence_number)).toEqual(events.map((_, index) => index))
     const completed = (last as OpenAI.Responses.ResponseCompletedEvent).response
-    expect(await client.responses.retrieve(completed.id)).toMatchObject({
+    expect(await at.client.responses.retrieve(completed.id)).toMatchObject({
       ...completed,
       output_text: "one two"
     })
   })
 
   it("keeps nothing with store: false", async () => {
-    gateway.upstream.enqueue({ type: "text", text: "Gone" })
-    const created = await client.responses.create({ model: "test/m1", input: "Hi", store: false })
+    at.gateway.upstream.enqueue({ type: "text", text: "Gone" })
+    const created = await at.client.responses.create({ model: "test/m1", input: "Hi", store: false })
     expect(created).toMatchObject({ store: false })
-    await expect(client.responses.retrieve(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError)
-    await expect(client.responses.inputItems.list(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError)
+    await expect(at.client.responses.retrieve(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError)
+    await expect(at.client.responses.inputItems.list(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError)
   })
 
   it("answers another key's response 404, and refuses it as previous_response_id", async () => {
-    gateway.upstream.enqueue({ type: "text", text: "Mine" })
-    const created = await client.responses.create({ model: "test/m1", input: "Hi" })
-    await expect(other.responses.retrieve(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError)
-    await expect(other.responses.inputItems.list(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError)
-    await expect(other.responses.delete(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError)
-    await expect(other.responses.create({ model: "test/m1", input: "x", previous_response_id: created.id }))
+    at.gateway.upstream.enqueue({ type: "text", text: "Mine" })
+    const created = await at.client.responses.create({ model: "test/m1", input: "Hi" })
+    await expect(at.other.responses.retrieve(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError)
+    await expect(at.other.responses.inputItems.list(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError)
+    await expect(at.other.responses.delete(created.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError)
+    await expect(at.other.responses.create({ model: "test/m1", input: "x", previous_response_id: created.id }))
       .rejects.toMatchObject({ status: 400, error: { param: "previous_response_id" } })
     // Still there for its own key.
-    expect((await client.responses.retrieve(created.id)).id).toBe(created.id)
-    await expect(client.responses.retrieve("resp_unknown")).rejects.toBeInstanceOf(OpenAI.NotFoundError)
+    expect((await at.client.responses.retrieve(created.id)).id).toBe(created.id)
+    await expect(at.client.responses.retrieve("resp_unknown")).rejects.toBeInstanceOf(OpenAI.NotFoundError)
   })
 
   it("lists the input items in OpenAI's list form, paged as the SDK pages them", async () => {
-    gateway.upstream.enqueue({ type: "text", text: "Five" })
+    at.gateway.upstream.enqueue({ type: "text", text: "Five" })
     const input: Array<OpenAI.Responses.ResponseInputItem> = [1, 2, 3, 4, 5].map((n) => ({
       role: "user",
       content: `message ${n}`
     }))
-    const created = await client.responses.create({ model: "test/m1", input })
+    const created = await at.client.responses.create({ model: "test/m1", input })
     const all: Array<OpenAI.Responses.ResponseItem> = []
-    for await (const item of client.responses.inputItems.list(created.id, { limit: 2, order: "asc" })) all.push(item)
+    for await (const item of at.client.responses.inputItems.list(created.id, { limit: 2, order: "asc" })) all.push(item)
     expect(all.map((item) => (item as any).content[0].text)).toEqual(input.map((item) => (item as any).content))
     expect(all[0]).toMatchObject({
       type: "message",
@@ -111,7 +100,7 @@ describe("stored responses on /v1/responses (issue 23 part 4)", () => {
     })
     expect(new Set(all.map((item) => item.id)).size).toBe(5)
 
-    const first = await client.responses.inputItems.list(created.id, { limit: 2 })
+    const first = await at.client.responses.inputItems.list(created.id, { limit: 2 })
     expect(first.data.map((item) => (item as any).content[0].text)).toEqual(["message 5", "message 4"])
     const raw = await (await get(`/${created.id}/input_items?limit=2&order=asc&after=${all[1]!.id}`)).json()
     expect(raw).toMatchObject({ object: "list", first_id: all[2]!.id, last_id: all[3]!.id, has_more: true })
@@ -129,20 +118,20 @@ describe("stored responses on /v1/responses (issue 23 part 4)", () => {
 
 describe("previous_response_id: a stored conversation continued (issue 23 part 4)", () => {
   it("prepends the stored input and output to the new input, not the instructions", async () => {
-    gateway.upstream.enqueue({ type: "text", text: "Paris." })
-    const first = await client.responses.create({
+    at.gateway.upstream.enqueue({ type: "text", text: "Paris." })
+    const first = await at.client.responses.create({
       model: "test/m1",
       instructions: "Be brief.",
       input: "Capital of France?"
     })
-    gateway.upstream.enqueue({ type: "text", text: "Berlin." })
-    const second = await client.responses.create({
+    at.gateway.upstream.enqueue({ type: "text", text: "Berlin." })
+    const second = await at.client.responses.create({
       model: "test/m1",
       previous_response_id: first.id,
       input: "And Germany?"
     })
     expect(second).toMatchObject({ previous_response_id: first.id, output_text: "Berlin." })
-    const sent = gateway.upstream.requests.at(-1)!.body.messages
+    const sent = at.gateway.upstream.requests.at(-1)!.body.messages
     expect(JSON.stringify(sent)).not.toContain("Be brief.")
     expect(sent.filter((message: any) => message.role !== "system")).toEqual([
       { role: "user", content: "Capital of France?" },
@@ -150,7 +139,7 @@ describe("previous_response_id: a stored conversation continued (issue 23 part 4
       { role: "user", content: "And Germany?" }
     ])
     // The continued response's input items are the whole conversation, the last first.
-    const items = await client.responses.inputItems.list(second.id)
+    const items = await at.client.responses.inputItems.list(second.id)
     expect(items.data.map((item) => (item as any).content[0].text)).toEqual([
       "And Germany?",
       "Paris.",
@@ -159,9 +148,9 @@ describe("previous_response_id: a stored conversation continued (issue 23 part 4
     expect(items.data[1]!.id).toBe(first.output[0]!.id)
 
     // A third turn reaches through both.
-    gateway.upstream.enqueue({ type: "text", text: "Rome." })
-    await client.responses.create({ model: "test/m1", previous_response_id: second.id, input: "Italy?" })
-    const third = gateway.upstream.requests.at(-1)!.body.messages.filter((message: any) => message.role !== "system")
+    at.gateway.upstream.enqueue({ type: "text", text: "Rome." })
+    await at.client.responses.create({ model: "test/m1", previous_response_id: second.id, input: "Italy?" })
+    const third = at.gateway.upstream.requests.at(-1)!.body.messages.filter((message: any) => message.role !== "system")
     expect(third.map((message: any) => message.content)).toEqual([
       "Capital of France?",
       "Paris.",
@@ -171,16 +160,16 @@ describe("previous_response_id: a stored conversation continued (issue 23 part 4
     ])
   })
 
-  it("answers a client tool's call stored in the previous output with a function_call_output", async () => {
-    gateway.upstream.enqueue({
+  it("answers a at.client tool's call stored in the previous output with a function_call_output", async () => {
+    at.gateway.upstream.enqueue({
       type: "tool-calls",
       calls: [{ id: "call_prev", name: "weather", arguments: { city: "Oslo" } }]
     })
-    const first = await client.responses.create({ model: "test/m1", input: "Weather in Oslo?", tools: [weather] })
+    const first = await at.client.responses.create({ model: "test/m1", input: "Weather in Oslo?", tools: [weather] })
     expect(first.output).toMatchObject([{ type: "function_call", call_id: "call_prev", name: "weather" }])
 
-    gateway.upstream.enqueue({ type: "text", text: "Cold." })
-    const second = await client.responses.create({
+    at.gateway.upstream.enqueue({ type: "text", text: "Cold." })
+    const second = await at.client.responses.create({
       model: "test/m1",
       tools: [weather],
       previous_response_id: first.id,
@@ -188,7 +177,7 @@ describe("previous_response_id: a stored conversation continued (issue 23 part 4
       stream: false
     })
     expect(second.output_text).toBe("Cold.")
-    const sent = gateway.upstream.requests.at(-1)!.body.messages
+    const sent = at.gateway.upstream.requests.at(-1)!.body.messages
     expect(sent.at(-2)).toMatchObject({ role: "assistant", tool_calls: [{ id: "call_prev" }] })
     expect(sent.at(-1)).toMatchObject({ role: "tool", tool_call_id: "call_prev", content: "-3 C" })
   })
