@@ -3,6 +3,11 @@ import { makeHotRoute, type NodeRoute } from "../http/hotRoute.ts"
 import { keptRunRouteKey, makeKeptRunRoutes } from "../http/keptRunRoutes.ts"
 import { chatCompletionsProtocol } from "../protocols/chat-completions/protocol.ts"
 import { makeMessagesProtocol } from "../protocols/messages/protocol.ts"
+import {
+  backgroundStreamKey,
+  isBackgroundStream,
+  makeBackgroundStreamRoute
+} from "../protocols/responses/backgroundRoutes.ts"
 import { makeResponsesProtocol } from "../protocols/responses/protocol.ts"
 import { uiKeptEnding, uiProtocol } from "../protocols/ui/protocol.ts"
 
@@ -12,7 +17,8 @@ export type HotRoutes = ReadonlyMap<string, NodeRoute>
 /**
  * One row per protocol route (docs/DESIGN.md §14): adding a protocol is
  * adding its folder and a row here. Everything else goes to the router.
- * The `ui` protocol's resumable runs are resumed and stopped here too (§16).
+ * The `ui` protocol's resumable runs are resumed and stopped here too, and
+ * the Responses door's background responses streamed (§16).
  */
 export const makeHotRoutes = Effect.map(
   Effect.all([
@@ -20,19 +26,21 @@ export const makeHotRoutes = Effect.map(
     makeHotRoute(chatCompletionsProtocol),
     Effect.flatMap(makeResponsesProtocol, makeHotRoute),
     Effect.flatMap(makeMessagesProtocol, makeHotRoute),
-    makeKeptRunRoutes(uiProtocol, uiKeptEnding)
+    makeKeptRunRoutes(uiProtocol, uiKeptEnding),
+    makeBackgroundStreamRoute
   ]),
-  ([ui, chatCompletions, responses, messages, keptRuns]): HotRoutes =>
+  ([ui, chatCompletions, responses, messages, keptRuns, backgroundStream]): HotRoutes =>
     new Map([
       ["POST /api/v1/chat", ui],
       ["POST /v1/chat/completions", chatCompletions],
       ["POST /v1/responses", responses],
       ["POST /v1/messages", messages],
+      [backgroundStreamKey, backgroundStream],
       ...keptRuns
     ])
 )
 
-/** The hot route of a request: its method and its path without the query (a kept run's path by its pattern). */
+/** The hot route of a request: its method and its path without the query (a kept run's path by its pattern, a background response's stream by its query). */
 export const hotRouteOf = (
   routes: HotRoutes,
   method: string | undefined,
@@ -41,7 +49,9 @@ export const hotRouteOf = (
   if (url === undefined) return undefined
   const query = url.indexOf("?")
   const route = routes.get(`${method} ${query === -1 ? url : url.slice(0, query)}`)
-  if (route !== undefined || !url.startsWith("/api/v1/chat/")) return route
+  if (route !== undefined) return route
+  if (isBackgroundStream(method, url)) return routes.get(backgroundStreamKey)
+  if (!url.startsWith("/api/v1/chat/")) return undefined
   const kept = keptRunRouteKey(method, url)
   return kept === undefined ? undefined : routes.get(kept)
 }

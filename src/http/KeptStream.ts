@@ -27,6 +27,8 @@ export class KeptStream {
   private ending = false
   private cut = false
   private closed = false
+  private readonly done: Promise<void>
+  private finish: () => void = () => undefined
   /** A stop was heard for this run: its end is recorded as stopped. */
   stopped = false
   private readonly store: RunStreams["Service"]
@@ -48,6 +50,12 @@ export class KeptStream {
     this.run = run
     this.maxBytes = maxBytes
     this.changed = changed
+    this.done = new Promise((resolve) => (this.finish = resolve))
+  }
+
+  /** Resolves once the store has the stream's end (or gave up on it): what a server stopping waits for. */
+  finished(): Promise<void> {
+    return this.done
   }
 
   /** A text the client was sent (or would have been, had it stayed). */
@@ -125,6 +133,7 @@ export class KeptStream {
     try {
       await Effect.runPromise(this.store.end(this.id, this.run, this.cut ? "cut" : "ended", Date.now(), this.stopped))
     } finally {
+      this.finish()
       this.changed(this.run)
     }
   }

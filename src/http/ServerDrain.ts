@@ -13,7 +13,7 @@ export type Cancel = () => void
  * JavaScript: every request passes through `track`.
  */
 export class Drain {
-  private running = new Map<ServerResponse, Cancel | undefined>()
+  private running = new Map<ServerResponse | Cancel, Cancel | undefined>()
   private waiters: Array<() => void> = []
   private over = Deferred.makeUnsafe<never, ServerShuttingDown>()
   draining = false
@@ -28,17 +28,31 @@ export class Drain {
   /** Follows `res` until it closes; `cancel` (the chat route's) stops it when the grace is over, at once if it is. */
   track(res: ServerResponse, cancel?: Cancel): void {
     this.running.set(res, cancel)
-    res.once("close", () => {
-      this.running.delete(res)
-      if (this.running.size === 0) { for (const waiter of this.waiters.splice(0)) waiter() }
-    })
+    res.once("close", () => this.release(res))
     if (Deferred.isDoneUnsafe(this.over)) cancel?.()
+  }
+
+  /**
+   * Holds a run that goes on without its client (docs/DESIGN.md §16) as a
+   * request: waited for, and cancelled once the grace is over. Returns its release.
+   */
+  hold(cancel: Cancel): () => void {
+    this.running.set(cancel, cancel)
+    if (Deferred.isDoneUnsafe(this.over)) cancel()
+    return () => this.release(cancel)
+  }
+
+  private release(held: ServerResponse | Cancel): void {
+    this.running.delete(held)
+    if (this.running.size === 0) { for (const waiter of this.waiters.splice(0)) waiter() }
   }
 
   start(): void {
     this.draining = true
     // Node sends `Connection: close` with an answer that has not begun and closes the connection after it.
-    for (const res of this.running.keys()) if (!res.headersSent) res.shouldKeepAlive = false
+    for (const held of this.running.keys()) {
+      if (typeof held !== "function" && !held.headersSent) held.shouldKeepAlive = false
+    }
   }
 
   /** Resolves once no request is running. */

@@ -102,7 +102,8 @@ export class SseWriter implements ClientPace, Required<Pick<RunSink, "emit" | "f
     this.writeHead()
     const text = this.pending + last
     this.pending = ""
-    this.res.end(text)
+    // A run answered at once (an accepted background response) has written its answer already.
+    if (!this.res.writableEnded) this.res.end(text)
   }
 
   private writeHead(): void {

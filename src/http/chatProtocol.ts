@@ -59,6 +59,14 @@ export interface ChatProtocol<Wire = unknown> {
    * (docs/DESIGN.md §16); undefined (or absent): the run ends with its client, and nothing is kept.
    */
   readonly keptId?: ((wire: Wire) => string | undefined) | undefined
+  /**
+   * A kept run answered before it runs (the Responses door's background responses, docs/DESIGN.md §16):
+   * the answer is kept (`keep`) as the run starts, and written at once when `detached` (its client does
+   * not follow the stream); undefined: the run is answered as it goes.
+   */
+  readonly accepted?:
+    | ((answering: Answering<Wire>) => { readonly answer: unknown; readonly detached: boolean } | undefined)
+    | undefined
   /** How one answer is streamed: a protocol whose chunks number or name the answer keeps that per stream. */
   readonly stream: (answering: Answering<Wire>) => StreamEncoding
   /** The whole answer of a run sent in one piece: the protocol's fold over its chunks. */

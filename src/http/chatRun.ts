@@ -7,12 +7,21 @@ import type { ChatFacts } from "../ledger/chatEvent.ts"
 import { requestObserver } from "../observability/observeRequest.ts"
 import type { RequestLog } from "../observability/RequestLog.ts"
 import type { Answering, ChatProtocol } from "./chatProtocol.ts"
+import type { ApiFailure } from "./errorTable.ts"
 import { type KeptRun, KeptRuns } from "./KeptRuns.ts"
 import { writeJson } from "./nodeAnswers.ts"
 import { SseWriter } from "./SseWriter.ts"
 
-/** What the request learned for its ledger row, its stream once it has one, and that stream's kept copy. */
-export type RequestFacts = ChatFacts & { sse?: SseWriter; kept?: KeptRun }
+/**
+ * What the request learned for its ledger row, its stream once it has one, and that stream's kept copy;
+ * `settle`: what an accepted run (`ChatProtocol.accepted`) keeps of its answer when it ended otherwise
+ * than by its end (given the failure that ended it, for one whose stream never began).
+ */
+export type RequestFacts = ChatFacts & {
+  sse?: SseWriter
+  kept?: KeptRun
+  settle?: (failure: ApiFailure | undefined) => Effect.Effect<void>
+}
 
 /**
  * The run of a planned chat request, once governance admits it, answered in
@@ -87,7 +96,21 @@ export const makeChatRun = Effect.gen(function*() {
       keptRuns.start(keptId, facts.key),
       (run) => {
         facts.kept = run
-        return streamed
+        const accepted = protocol.accepted?.(answering)
+        if (accepted === undefined) return streamed
+        facts.settle = (failure) =>
+          Effect.suspend(() => {
+            // A stream that never began is ended by the failure, so what is kept says it.
+            if (encoding.whole?.() === undefined) encoding.broken(failure)
+            const whole = encoding.whole?.()
+            return whole === undefined ? Effect.void : protocol.keep?.(answering, whole) ?? Effect.void
+          })
+        return (protocol.keep?.(answering, accepted.answer) ?? Effect.void).pipe(
+          Effect.andThen(Effect.sync(() => {
+            if (accepted.detached) writeJson(res, 200, accepted.answer, headers)
+          })),
+          Effect.andThen(streamed)
+        )
       }
     )
     return Effect.ensuring(kept, routed)

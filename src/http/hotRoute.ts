@@ -26,12 +26,20 @@ export type NodeRoute = (req: IncomingMessage, res: ServerResponse) => void
  * A resumable run's kept stream ends with its request: a stream that began
  * ended itself (its writer's last text), unless the run was interrupted,
  * which only the server stopping does to such a run; one that never began
- * holds nothing (its failure was an error body).
+ * holds nothing (its failure was an error body). An accepted run that did
+ * not end by its end keeps how it ended (`settle`: a background response
+ * `failed`), and the request waits until the store has the stream's end, so
+ * that a server stopping leaves no kept run running (docs/DESIGN.md §16).
  */
-const endKept = (kept: KeptRun, sse: SseWriter | undefined, exit: Exit.Exit<unknown, unknown>) => {
+const endKept = (facts: RequestFacts, kept: KeptRun, exit: Exit.Exit<unknown, unknown>) => {
+  const sse = facts.sse
   if (sse?.started === true && Exit.hasInterrupts(exit)) sse.fail(new ServerShuttingDown())
   kept.stream.end()
   kept.release()
+  const settled = Exit.isSuccess(exit) || facts.settle === undefined
+    ? Effect.void
+    : facts.settle(new ServerShuttingDown())
+  return Effect.andThen(settled, Effect.promise(() => kept.stream.finished()))
 }
 
 /**
@@ -96,13 +104,14 @@ export const makeHotRoute = <Wire>(protocol: ChatProtocol<Wire>) =>
       correlationId: string,
       exit: Exit.Exit<unknown, unknown>
     ) =>
-      Effect.sync(() => {
-        if (facts.kept !== undefined) endKept(facts.kept, facts.sse, exit)
+      Effect.suspend(() => {
+        const ended = facts.kept === undefined ? Effect.void : endKept(facts, facts.kept, exit)
         ledger.recordChat(facts, correlationId, {
           status: res.headersSent ? res.statusCode : undefined,
           firstByteAt: facts.sse?.firstByteAt ?? (res.headersSent ? Date.now() : undefined),
           cancelled: Exit.hasInterrupts(exit)
         })
+        return ended
       })
 
     // A failure before the answer started is an error body; after, it ends the stream (docs/DESIGN.md §3.3).
@@ -118,22 +127,31 @@ export const makeHotRoute = <Wire>(protocol: ChatProtocol<Wire>) =>
       const failure = Cause.findErrorOption(cause)
       const sse = facts.sse
       log.outcome = failure._tag === "Some" ? failure.value._tag : "unexpected"
+      // An accepted run keeps how it failed, once its stream (if it began) told it.
+      const settled = facts.settle?.(failure._tag === "Some" ? failure.value : undefined) ?? Effect.void
       if (failure._tag === "Some") {
         if (failure.value._tag === "LimitExceeded") facts.refusedLimit = failure.value.limit
-        if (sse?.started) return Effect.sync(() => sse.fail(failure.value))
-        return Effect.sync(() => {
-          settleUnreadBody(req, res)
-          writeError(res, protocol.errorBody(failure.value, correlationId, decoded.get(facts)), correlationId)
-        })
+        if (sse?.started) return Effect.andThen(Effect.sync(() => sse.fail(failure.value)), settled)
+        // Answered at once (an accepted run): it has nothing more to write.
+        if (res.writableEnded) return settled
+        return Effect.andThen(
+          settled,
+          Effect.sync(() => {
+            settleUnreadBody(req, res)
+            writeError(res, protocol.errorBody(failure.value, correlationId, decoded.get(facts)), correlationId)
+          })
+        )
       }
       return logUnexpected(cause, correlationId).pipe(
         Effect.andThen(Effect.sync(() => {
           if (sse?.started) sse.fail(undefined)
+          else if (res.writableEnded) return
           else if (!res.headersSent) {
             settleUnreadBody(req, res)
             writeError(res, protocol.errorBody(undefined, correlationId, undefined), correlationId)
           } else res.destroy()
-        }))
+        })),
+        Effect.andThen(settled)
       )
     }
 
@@ -163,7 +181,13 @@ export const makeHotRoute = <Wire>(protocol: ChatProtocol<Wire>) =>
       if (fiber.pollUnsafe() !== undefined) return
       // A resumable run goes on without its client (docs/DESIGN.md §16); any other is cancelled.
       res.once("close", () => {
-        if (!res.writableEnded && facts.kept === undefined) fiber.interruptUnsafe()
+        if (fiber.pollUnsafe() !== undefined) return
+        if (facts.kept === undefined) {
+          if (!res.writableEnded) fiber.interruptUnsafe()
+          return
+        }
+        // Still the server's to finish, or to fail once the shutdown grace is over.
+        fiber.addObserver(drain.hold(() => fiber.interruptUnsafe()))
       })
       drain.track(res, () => {
         fiber.addObserver(() => shutDown(req, res, correlationId, facts.sse))

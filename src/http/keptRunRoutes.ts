@@ -60,16 +60,20 @@ const drained = (res: ServerResponse) =>
     })
   })
 
+/** Keeps the events of a kept chunk the reader asks for (the Responses door's `starting_after`). */
+export type ChunkFilter = (text: string) => string
+
 /**
- * Resuming and stopping a run that outlives its client (docs/DESIGN.md §16),
- * on Node's own request and response as the chat route it belongs to:
- * `GET /api/v1/chat/{id}/stream` writes the kept stream from its start and
- * follows it live, waiting for a slow reader's socket before it reads more
- * (so a follower holds one read batch and one socket buffer), or answers 204
- * when nothing is kept; `POST /api/v1/chat/{id}/stop` stops it on whichever
- * instance runs it. Another key's run is 404, as none.
+ * What the routes that read or stop kept runs share (docs/DESIGN.md §16), on
+ * Node's own request and response as the chat routes they belong to:
+ * `route` authenticates, logs and tracks one such request (its answer
+ * interrupted when the client leaves or the shutdown grace is over), each
+ * failure in the protocol's envelope; `follow` writes a kept stream after
+ * its sequence number 0 and follows it live, waiting for a slow reader's
+ * socket before it reads more (so a follower holds one read batch and one
+ * socket buffer).
  */
-export const makeKeptRunRoutes = <Wire>(protocol: Pick<ChatProtocol<Wire>, "errorBody">, ending: KeptStreamEnding) =>
+export const makeKeptRouting = <Wire>(protocol: Pick<ChatProtocol<Wire>, "errorBody">) =>
   Effect.gen(function*() {
     const keys = yield* ApiKeys
     const kept = yield* KeptRuns
@@ -78,53 +82,40 @@ export const makeKeptRunRoutes = <Wire>(protocol: Pick<ChatProtocol<Wire>, "erro
     const scope = yield* Effect.scope
     const context = yield* Effect.context<never>()
 
-    const follow = (res: ServerResponse, id: string, key: ApiKey, correlationId: string) =>
+    const follow = (
+      res: ServerResponse,
+      run: string,
+      correlationId: string,
+      ending: KeptStreamEnding,
+      select: ChunkFilter = (text) => text
+    ) =>
       Effect.gen(function*() {
-        const head = yield* kept.find(id, key.id)
-        let read = head === undefined ? undefined : yield* kept.read(head.run, 0, READ_BATCH)
-        if (head === undefined || read === undefined || (read.status === "ended" && read.chunks.length === 0)) {
-          res.writeHead(204, { "x-correlation-id": correlationId })
-          return res.end()
-        }
         res.writeHead(200, {
           ...ending.headers,
           "x-correlation-id": correlationId,
           "content-type": "text/event-stream"
         })
         let after = 0
+        let read = yield* kept.read(run, after, READ_BATCH)
         while (read !== undefined && !res.destroyed) {
           const chunks = read.chunks
           if (chunks.length > 0) {
             after = chunks[chunks.length - 1]!.seq
             let text = ""
-            for (const chunk of chunks) text += chunk.text
+            for (const chunk of chunks) text += select(chunk.text)
             if (!res.write(text)) yield* drained(res)
           } else if (read.status === "ended") {
             return res.end()
           } else if (read.status === "cut") {
             return res.end(ending.cut)
           } else {
-            yield* kept.changed(head.run)
+            yield* kept.changed(run)
           }
-          read = yield* kept.read(head.run, after, READ_BATCH)
+          read = yield* kept.read(run, after, READ_BATCH)
         }
         // Swept while followed (its retention passed), or the client left.
         res.end()
       })
-
-    const stop = (res: ServerResponse, id: string, key: ApiKey, correlationId: string) =>
-      Effect.map(
-        kept.stop(id, key.id),
-        (stopping) =>
-          writeJson(
-            res,
-            stopping ? 202 : 200,
-            { success: true, data: { id, status: stopping ? "stopping" : "ended" } },
-            {
-              "x-correlation-id": correlationId
-            }
-          )
-      )
 
     const fail = (cause: Cause.Cause<ApiFailure>, req: IncomingMessage, res: ServerResponse, correlationId: string) => {
       if (Cause.hasInterruptsOnly(cause)) return Effect.void
@@ -141,20 +132,27 @@ export const makeKeptRunRoutes = <Wire>(protocol: Pick<ChatProtocol<Wire>, "erro
       return failure._tag === "Some" ? answer : Effect.andThen(logUnexpected(cause, correlationId), answer)
     }
 
+    /** The route of `answer`, given the kept id the request's path names (`idOf`). */
     const route = (
-      answer: (res: ServerResponse, id: string, key: ApiKey, correlationId: string) => Effect.Effect<void, ApiFailure>
+      idOf: (url: string) => string,
+      answer: (
+        res: ServerResponse,
+        id: string,
+        key: ApiKey,
+        correlationId: string,
+        req: IncomingMessage
+      ) => Effect.Effect<void, ApiFailure>
     ): NodeRoute =>
     (req, res) => {
       const correlationId = correlationIdFor(req.headers["x-correlation-id"] as string | undefined)
       const log = observer.start(correlationId, req.method, req.url)
-      // The AI SDK's transport encodes the id as one path segment.
-      const id = decodedSegment(keptRunPath.exec(req.url ?? "")?.[1] ?? "")
+      const id = idOf(req.url ?? "")
       const program = observer.observe(
         log,
         Effect.flatMap(keys.authenticate(req.headers.authorization), (key) => {
           log.keyed(key)
           settleUnreadBody(req, res)
-          return answer(res, id, key, correlationId)
+          return answer(res, id, key, correlationId, req)
         }).pipe(Effect.catchCause((cause) => fail(cause, req, res, correlationId))),
         () => res.headersSent ? res.statusCode : 499
       )
@@ -169,8 +167,50 @@ export const makeKeptRunRoutes = <Wire>(protocol: Pick<ChatProtocol<Wire>, "erro
       })
     }
 
+    return { route, follow }
+  })
+
+/**
+ * Resuming and stopping a `ui` run that outlives its client (docs/DESIGN.md §16):
+ * `GET /api/v1/chat/{id}/stream` writes the kept stream from its start and
+ * follows it live, or answers 204 when nothing is kept;
+ * `POST /api/v1/chat/{id}/stop` stops it on whichever instance runs it.
+ * Another key's run is 404, as none.
+ */
+export const makeKeptRunRoutes = <Wire>(protocol: Pick<ChatProtocol<Wire>, "errorBody">, ending: KeptStreamEnding) =>
+  Effect.gen(function*() {
+    const kept = yield* KeptRuns
+    const { follow, route } = yield* makeKeptRouting(protocol)
+    // The AI SDK's transport encodes the id as one path segment.
+    const idOf = (url: string) => decodedSegment(keptRunPath.exec(url)?.[1] ?? "")
+
+    const resume = (res: ServerResponse, id: string, key: ApiKey, correlationId: string) =>
+      Effect.gen(function*() {
+        const head = yield* kept.find(id, key.id)
+        const read = head === undefined ? undefined : yield* kept.read(head.run, 0, 1)
+        if (head === undefined || read === undefined || (read.status === "ended" && read.chunks.length === 0)) {
+          res.writeHead(204, { "x-correlation-id": correlationId })
+          return res.end()
+        }
+        return yield* follow(res, head.run, correlationId, ending)
+      })
+
+    const stop = (res: ServerResponse, id: string, key: ApiKey, correlationId: string) =>
+      Effect.map(
+        kept.stop(id, key.id),
+        (stopping) =>
+          writeJson(
+            res,
+            stopping ? 202 : 200,
+            { success: true, data: { id, status: stopping ? "stopping" : "ended" } },
+            {
+              "x-correlation-id": correlationId
+            }
+          )
+      )
+
     return new Map<string, NodeRoute>([
-      ["GET /api/v1/chat/{id}/stream", route(follow)],
-      ["POST /api/v1/chat/{id}/stop", route(stop)]
+      ["GET /api/v1/chat/{id}/stream", route(idOf, resume)],
+      ["POST /api/v1/chat/{id}/stop", route(idOf, stop)]
     ])
   })

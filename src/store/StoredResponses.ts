@@ -24,6 +24,7 @@ const HOUR_MS = 3_600_000
  * are deleted by a sweep every hour (sooner for a shorter retention).
  */
 export class StoredResponses extends Context.Service<StoredResponses, {
+  /** Keeps the response, or replaces the one kept under its id (a background response's status as it runs). */
   readonly put: (response: ResponseToKeep) => Effect.Effect<void>
   /** The key's response `id`, while it is kept; `undefined` otherwise. */
   readonly get: (id: string, keyId: string) => Effect.Effect<StoredResponse | undefined>
@@ -54,7 +55,7 @@ export class StoredResponses extends Context.Service<StoredResponses, {
                 input,
                 response
               })
-            }`.pipe(Effect.asVoid, Effect.orDie)
+            } ON CONFLICT (id) DO UPDATE SET response = excluded.response`.pipe(Effect.asVoid, Effect.orDie)
           },
           get: (id, keyId) =>
             sql<StoredResponse>`

@@ -79,8 +79,10 @@ export const ResponseObject = Schema.Struct({
   }),
   object: Schema.Literal("response"),
   created_at: Tokens,
-  status: Schema.Literals(["completed", "incomplete", "in_progress", "failed"]),
-  background: Schema.Literal(false),
+  status: Schema.Literals(["completed", "incomplete", "in_progress", "failed", "queued", "cancelled"]),
+  background: Schema.Boolean.annotate({
+    description: "Asked with `background`: the run goes on without the client, and its events are kept."
+  }),
   error: Schema.NullOr(Schema.Struct({ code: Schema.String, message: Schema.String })),
   incomplete_details: Schema.NullOr(
     Schema.Struct({ reason: Schema.Literals(["max_output_tokens", "content_filter"]) })
@@ -115,7 +117,7 @@ export const ResponseObject = Schema.Struct({
 
 const EventStream = Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/event-stream" })).annotate({
   description:
-    "Named events (`event: <type>`, `data: <JSON>` with a `sequence_number`): `response.created`, `response.in_progress`, `response.output_item.added|done`, `response.content_part.added|done`, `response.output_text.delta|done`, `response.reasoning_summary_part.added|done`, `response.reasoning_summary_text.delta|done`, `response.function_call_arguments.delta|done`, with `mcp` tools `response.mcp_list_tools.in_progress|completed`, `response.mcp_call.in_progress|completed|failed` and `response.mcp_call_arguments.delta|done`, then `response.completed` or `response.incomplete` with the output and the usage. A failure after the first event is `response.failed`."
+    "Named events (`event: <type>`, `data: <JSON>` with a `sequence_number`): `response.created`, `response.in_progress`, `response.output_item.added|done`, `response.content_part.added|done`, `response.output_text.delta|done`, `response.reasoning_summary_part.added|done`, `response.reasoning_summary_text.delta|done`, `response.function_call_arguments.delta|done`, with `mcp` tools `response.mcp_list_tools.in_progress|completed`, `response.mcp_call.in_progress|completed|failed` and `response.mcp_call_arguments.delta|done`, then `response.completed` or `response.incomplete` with the output and the usage (`response.cancelled` for a cancelled background run). A failure after the first event is `response.failed`."
 })
 
 const ResponseId = Schema.String.annotate({ description: "A response this key stored." })
@@ -131,6 +133,17 @@ const InputItemList = Schema.Struct({
   last_id: Schema.NullOr(Schema.String),
   has_more: Schema.Boolean
 }).annotate({ identifier: "ResponseInputItemList" })
+
+const RetrieveQuery = {
+  stream: Schema.optionalKey(
+    Schema.Literals(["true", "false"]).annotate({
+      description: "`true`: a background response's events as server-sent events."
+    })
+  ),
+  starting_after: Schema.optionalKey(Schema.NumberFromString.annotate({
+    description: "With `stream=true`: the events after this `sequence_number`."
+  }))
+}
 
 const InputItemsQuery = {
   after: Schema.optionalKey(Schema.String.annotate({ description: "An item's id: the items after it." })),
@@ -168,14 +181,18 @@ export class ResponsesApi extends HttpApiGroup.make("responses")
       error: [400, 401, 403, 413, 429, 500, 503].map((status) => openAiErrorAt(status as 400))
     }).annotateMerge(OpenApi.annotations({
       description:
-        "OpenAI's Responses: give OpenAI's SDKs and Codex the base URL /v1. A response is stored unless `store` is false (for PARLEY_RESPONSE_RETENTION, its key alone reads it), and `previous_response_id` continues a stored one; `background` is refused. parley's server tools run inside the request when named in the extra field `allowedTools` or asked as hosted `mcp` tools (`server_label` `parley` or a configured server's id; approvals as `mcp_approval_request` items); the client's own `function` tools come back as `function_call` items; hosted tools parley does not provide are skipped (`X-Tools-Skipped`)."
+        "OpenAI's Responses: give OpenAI's SDKs and Codex the base URL /v1. A response is stored unless `store` is false (for PARLEY_RESPONSE_RETENTION, its key alone reads it), and `previous_response_id` continues a stored one; `background` (stored, never with `store: false`) answers at once `queued` (or streams, `stream: true`) while the run goes on without the client. parley's server tools run inside the request when named in the extra field `allowedTools` or asked as hosted `mcp` tools (`server_label` `parley` or a configured server's id; approvals as `mcp_approval_request` items); the client's own `function` tools come back as `function_call` items; hosted tools parley does not provide are skipped (`X-Tools-Skipped`)."
     }))
   )
   .add(
-    HttpApiEndpoint.get("retrieveResponse", "/responses/:id", { ...storedRoute, success: ResponseObject })
+    HttpApiEndpoint.get("retrieveResponse", "/responses/:id", {
+      ...storedRoute,
+      query: RetrieveQuery,
+      success: [ResponseObject, EventStream]
+    })
       .annotateMerge(OpenApi.annotations({
         description:
-          "A stored response, as `POST /v1/responses` answered it (`responses.retrieve()`). Only the key that stored it reads it: another key's, an expired, deleted or unknown id is 404 alike. `stream=true` (a replay) is refused: it comes with background responses."
+          "A stored response, as `POST /v1/responses` answered it (`responses.retrieve()`). Only the key that stored it reads it: another key's, an expired, deleted or unknown id is 404 alike. A background response shows its current status (a run whose instance stopped without finishing it: `failed`). With `stream=true` (a background response's, until PARLEY_STREAM_RETENTION after it ended; another's is 400) its events after `starting_after` (a `sequence_number`; all without it) as server-sent events, followed live until the run ends (`responses.retrieve(id, { stream: true, starting_after })`)."
       })),
     HttpApiEndpoint.get("listInputItems", "/responses/:id/input_items", {
       ...storedRoute,
@@ -188,6 +205,11 @@ export class ResponsesApi extends HttpApiGroup.make("responses")
     HttpApiEndpoint.delete("deleteResponse", "/responses/:id", { ...storedRoute, success: DeletedResponse })
       .annotateMerge(OpenApi.annotations({
         description: "Deletes a stored response (`responses.delete()`); 404 as `GET` answers it."
+      })),
+    HttpApiEndpoint.post("cancelResponse", "/responses/:id/cancel", { ...storedRoute, success: ResponseObject })
+      .annotateMerge(OpenApi.annotations({
+        description:
+          "Cancels a background response (`responses.cancel()`) on whichever instance runs it, and answers it `cancelled` once its run stopped (within a second; after 5 s as it stands). One that already ended is answered as it ended; a response that is not a background one is 400; 404 as `GET` answers it."
       }))
   )
   .middleware(OpenAiAuthentication)

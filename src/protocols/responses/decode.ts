@@ -30,6 +30,11 @@ export interface ResponsesWire {
   readonly echo: Readonly<Record<string, unknown>>
   /** The response is to be stored (`store`, default true): its id and input (./stored.ts). */
   readonly stored: StoredWire | undefined
+  /**
+   * A background response (`background`, ./background.ts): the run goes on without its client, its
+   * events kept under the stored id. `detached`: it was not asked streamed, so it answers at once.
+   */
+  readonly background: { readonly detached: boolean } | undefined
 }
 
 const decode = Schema.decodeUnknownResult(ResponsesRequest, { errors: "all" })
@@ -75,6 +80,7 @@ const clientToolsOf = (tools: ReadonlyArray<Tool>): ReadonlyArray<DecodedClientT
 // What the response object repeats of the request (OpenAI's does; the SDKs type these fields as present).
 const echoOf = (body: ResponsesRequest, tools: ReadonlyArray<FunctionTool>, stored: boolean) => ({
   store: stored,
+  background: body.background === true,
   previous_response_id: body.previous_response_id ?? null,
   instructions: body.instructions ?? null,
   max_output_tokens: body.max_output_tokens ?? null,
@@ -123,8 +129,19 @@ const fromRequest = (
   const stored = key === undefined || request.store === false
     ? undefined
     : storedWire(key, (body as { readonly input: unknown }).input)
+  // OpenAI's rule: a background response is retrieved, so it is stored.
+  if (request.background === true && request.store === false) {
+    return Effect.fail(
+      new InvalidRequest({ issues: [`"background": a background response is stored: drop store: false`] })
+    )
+  }
+  const background = request.background === true && stored !== undefined
+    ? { detached: request.stream !== true }
+    : undefined
   const internal: InternalChatRequest = {
     ...commonFields(request, conversation),
+    // A background run is always run as a stream: its events are what is kept.
+    ...(background === undefined ? {} : { stream: true }),
     clientTools,
     // Hosted tools parley does not provide (Codex always sends `web_search`) are skipped, never refused.
     skippedTools: tools.filter((tool) => !isFunction(tool) && !isMcpTool(tool)).map((tool) =>
@@ -148,7 +165,8 @@ const fromRequest = (
       places: conversation.places,
       includeEncrypted: request.include?.includes("reasoning.encrypted_content") === true,
       echo: echoOf(request, tools.filter(isFunction), stored !== undefined),
-      stored
+      stored,
+      background
     }
   })
 }

@@ -94,7 +94,7 @@ export const responsesStream = (answering: Answering<ResponsesWire>): StreamEnco
       if (summary === undefined) return text
       const outcome = outcomeOf(summary, items.calledClientTools)
       return text + last(
-        outcome.status === "completed" ? "response.completed" : "response.incomplete",
+        outcome.status === "incomplete" ? "response.incomplete" : `response.${outcome.status}`,
         { ...shell, ...outcome, output: items.output, usage: usageOf(summary.usage) }
       )
     },

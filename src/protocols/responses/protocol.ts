@@ -7,6 +7,7 @@ import { ToolRegistry } from "../../tools/ToolRegistry.ts"
 import { withBodyPaths } from "../bodyPaths.ts"
 import { withHostedTools } from "../hostedTools.ts"
 import { openAiErrorBody } from "../openai/error.ts"
+import { acceptedOf } from "./background.ts"
 import { collectResponse } from "./collect.ts"
 import { decodeResponsesRequest, type ResponsesWire } from "./decode.ts"
 import { responsesStream } from "./encode.ts"
@@ -18,7 +19,8 @@ import { continuedBody } from "./stored.ts"
  * OpenAI's Responses, `POST /v1/responses` (docs/DESIGN.md §14): OpenAI's
  * SDKs, the Agents SDK and Codex reach parley's governed tool loop unchanged.
  * Built over parley's tools and MCP servers, which `mcp` tools name, and
- * the stored responses (`store`, `previous_response_id`, `item_reference`).
+ * the stored responses (`store`, `previous_response_id`, `item_reference`)
+ * and the background ones (`background`).
  */
 export const makeResponsesProtocol = Effect.gen(function*() {
   const services = { tools: yield* ToolRegistry, mcp: yield* McpRegistry }
@@ -38,6 +40,9 @@ export const makeResponsesProtocol = Effect.gen(function*() {
             approvalAlso: alsoApproved(decoded.tools, allowedTools)
           }))
       ),
+    // A background response's events are kept under its id, and the run goes on without its client.
+    keptId: (wire) => wire.background === undefined ? undefined : wire.stored?.id,
+    accepted: acceptedOf,
     stream: responsesStream,
     collect: collectResponse,
     keep: ({ wire }, answer) =>

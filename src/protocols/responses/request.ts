@@ -252,6 +252,8 @@ export const ResponsesRequest = Schema.Struct({
   user: Schema.optionalKey(Text),
   // Default true: the response is kept for PARLEY_RESPONSE_RETENTION (./stored.ts).
   store: Schema.optionalKey(Schema.NullOr(Schema.Boolean)),
+  // The run goes on without the client, its events kept (./background.ts); needs `store`.
+  background: Schema.optionalKey(Schema.NullOr(Schema.Boolean)),
   // A stored response of the key's whose input and output come before `input` (./stored.ts).
   previous_response_id: Schema.optionalKey(Schema.NullOr(Text)),
   // Hints for OpenAI's own caching and abuse checks, and Codex's own: taken, and nothing for parley to do.

@@ -21,7 +21,8 @@ export const usageOf = (usage: Usage) => {
  * the client's tools is `completed` (the client runs it and asks again); the
  * model's output limit and parley's own (steps, time, budget) are
  * `incomplete` for `max_output_tokens`, the one reason OpenAI's clients know
- * for an answer cut short; the provider's content filter `content_filter`.
+ * for an answer cut short; the provider's content filter `content_filter`;
+ * a background run stopped by `POST /v1/responses/{id}/cancel` `cancelled`.
  */
 export const outcomeOf = (summary: RunSummary, calledClientTools: boolean) => {
   if (calledClientTools) return { status: "completed", incomplete_details: null }
@@ -33,6 +34,8 @@ export const outcomeOf = (summary: RunSummary, calledClientTools: boolean) => {
       return { status: "incomplete", incomplete_details: { reason: "max_output_tokens" } }
     case "content-filter":
       return { status: "incomplete", incomplete_details: { reason: "content_filter" } }
+    case "stopped":
+      return { status: "cancelled", incomplete_details: null }
     default:
       return { status: "completed", incomplete_details: null }
   }
@@ -52,7 +55,6 @@ export const responseShell = (correlationId: string, wire: ResponsesWire, create
   object: "response",
   created_at: createdAt,
   status: "in_progress",
-  background: false,
   error: null as unknown,
   incomplete_details: null as unknown,
   model: wire.model,

@@ -4,14 +4,10 @@ import { refusedFields } from "../refusedFields.ts"
 /**
  * OpenAI's documented Responses fields that parley cannot honour
  * (docs/DESIGN.md §14), each with the values that ask for nothing and what
- * to do instead. Responses are stored (`store`, `previous_response_id`);
- * OpenAI's conversation objects and background runs are not offered.
+ * to do instead. Responses are stored (`store`, `previous_response_id`)
+ * and run in the background (`background`); OpenAI's conversation objects are not offered.
  */
 export const unsupported = refusedFields({
-  background: {
-    harmless: Schema.NullOr(Schema.Literal(false)),
-    why: "background responses come later in parley (round3 part D): stream instead"
-  },
   conversation: {
     harmless: Schema.Null,
     why: "parley keeps no conversation objects: continue a stored response with previous_response_id"

@@ -17,7 +17,7 @@ describe("decodeResponsesRequest", () => {
       [{ input: "x" }, `"model" is required`],
       [{ model: "test/m1" }, `"input" is required`],
       [body({ conversation: "conv_1" }), `"conversation" is not supported: parley keeps no conversation objects`],
-      [body({ background: true }), `"background" is not supported: background responses come later`],
+      [body({ background: true, store: false }), `"background": a background response is stored`],
       [body({ mystery: 1 }), `"mystery" is not a known field`],
       [body({ temperature: 3 }), `"temperature" must be a number from 0 to 2`],
       [

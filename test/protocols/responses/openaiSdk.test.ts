@@ -167,13 +167,13 @@ describe("POST /v1/responses through the openai SDK (issue 21 part 1)", () => {
     expect(gateway.upstream.requests.at(-1)!.body.max_tokens).toBe(5)
   })
 
-  it("refuses an unknown previous response and a background run, naming the field", async () => {
+  it("refuses an unknown previous response and a background run that is not stored, naming the field", async () => {
     await expect(client.responses.create({ model: "test/m1", input: "x", previous_response_id: "resp_1" }))
       .rejects.toMatchObject({
         status: 400,
         error: { type: "invalid_request_error", param: "previous_response_id", code: "previous_response_not_found" }
       })
-    await expect(client.responses.create({ model: "test/m1", input: "x", background: true }))
+    await expect(client.responses.create({ model: "test/m1", input: "x", background: true, store: false }))
       .rejects.toMatchObject({ status: 400, error: { param: "background" } })
     await expect(client.responses.create({ model: "test/m1", input: "x", mystery: true } as never))
       .rejects.toMatchObject({ status: 400, error: { param: "mystery" } })
