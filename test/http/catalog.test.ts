@@ -149,6 +149,9 @@ describe("OpenAPI", () => {
         "/admin/v1/keys/{id}/limits",
         "/admin/v1/keys/{id}/revoke",
         "/admin/v1/keys/{id}/rotate",
+        "/admin/v1/keys/{id}/runs",
+        "/admin/v1/keys/{id}/runs/{chatId}/stop",
+        "/admin/v1/keys/{id}/runs/{chatId}/stream",
         "/admin/v1/mcp-servers",
         "/admin/v1/mcp-servers/{id}",
         "/admin/v1/mcp-servers/{id}/refresh",
@@ -175,6 +178,7 @@ describe("OpenAPI", () => {
         "/v1/models/{model}",
         "/v1/responses",
         "/v1/responses/{id}",
+        "/v1/responses/{id}/cancel",
         "/v1/responses/{id}/input_items"
       ]
     )
