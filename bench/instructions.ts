@@ -1,10 +1,9 @@
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import http from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import type { Door } from "./phases.ts"
 import { DOORS, doorsOption } from "./scenarios.ts"
+import { sequential } from "./sequential.ts"
 import { full } from "./settings.ts"
 import { startTarget } from "./setup.ts"
 
@@ -55,25 +54,9 @@ const target = await startTarget(full, { fromSources: args.includes("--sources")
 const callgrind = (...flags: Array<string>) =>
   execFileSync("callgrind_control", [...flags, String(target.gateway.pid)], { stdio: "pipe" })
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
-const send = (door: Door, body: string) =>
-  new Promise<void>((resolve, reject) => {
-    const req = http.request(new URL(door.url), {
-      method: "POST",
-      agent,
-      headers: { ...door.headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) }
-    }, (res) => {
-      res.resume()
-      res.once("end", () => res.statusCode === 200 ? resolve() : reject(new Error(`status ${res.statusCode}`)))
-    })
-    req.once("error", reject)
-    req.end(body)
-  })
-const sendMany = async (name: keyof typeof DOORS, count: number) => {
-  const door = target.doors.find((door) => door.name === name)!
-  const body = bodies.get(name)!
-  for (let i = 0; i < count; i++) await send(door, body)
-}
+const requester = sequential()
+const sendMany = (name: keyof typeof DOORS, count: number) =>
+  requester.sendMany(target.doors.find((door) => door.name === name)!, bodies.get(name)!, count)
 
 const keep = args.find((arg) => arg.startsWith("--keep="))?.slice("--keep=".length)
 
@@ -134,7 +117,7 @@ try {
       }
   ))
 } finally {
-  agent.destroy()
+  requester.close()
   await target.stop()
   rmSync(outDir, { recursive: true, force: true })
 }

@@ -1,0 +1,64 @@
+import { DOORS, doorsOption } from "./scenarios.ts"
+import { sequential } from "./sequential.ts"
+import { full } from "./settings.ts"
+import { startTarget } from "./setup.ts"
+import { median } from "./stats.ts"
+
+/**
+ * `node bench/cpuBlocks.ts [json|stream] [--door=ui,route[,…]] [--warmup=N] [--block=N] [--rounds=N]`:
+ * the gateway's CPU time (user + system, every thread) per request at
+ * concurrency 1 through several doors of one gateway, in blocks of `--block`
+ * requests (default 2,000) taken in turn, the order rotated each round, over
+ * `--rounds` rounds (default 16). Each door's figure is the median of its
+ * blocks, and every door's ratio to the first. Many short alternating blocks
+ * give drift in machine load and GC the same share of every door, where the
+ * full bench's c=1 phase takes three long runs a door; unlike
+ * `bench/instructions.ts` it counts the kernel's part of a request too.
+ */
+const args = process.argv.slice(2)
+const option = (name: string, fallback: number) =>
+  Number(args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback)
+const scenario = args.find((arg) => !arg.startsWith("--")) ?? "json"
+if (scenario !== "json" && scenario !== "stream") throw new Error(`unknown scenario ${scenario}: use json or stream`)
+const doorNames = doorsOption(args)
+const [warmup, block, rounds] = [option("warmup", 4_000), option("block", 2_000), option("rounds", 16)]
+
+const target = await startTarget(full)
+const requester = sequential()
+const cpuMicros = async () => (await target.gateway.ask<{ cpuMicros: number }>({ type: "stats" })).cpuMicros
+const run = (name: keyof typeof DOORS, count: number) =>
+  requester.sendMany(
+    target.doors.find((door) => door.name === name)!,
+    DOORS[name].body.text(scenario === "stream"),
+    count
+  )
+try {
+  for (const name of doorNames) await run(name, warmup)
+  const blocks = new Map(doorNames.map((name) => [name, [] as Array<number>]))
+  for (let round = 0; round < rounds; round++) {
+    for (let i = 0; i < doorNames.length; i++) {
+      const name = doorNames[(round + i) % doorNames.length]!
+      const before = await cpuMicros()
+      await run(name, block)
+      blocks.get(name)!.push((await cpuMicros() - before) / 1000 / block)
+      process.stderr.write(".")
+    }
+  }
+  process.stderr.write("\n")
+  const perRequest = new Map(doorNames.map((name) => [name, median(blocks.get(name)!)]))
+  const first = perRequest.get(doorNames[0]!)!
+  console.log(JSON.stringify({
+    scenario,
+    warmup,
+    block,
+    rounds,
+    cpuMsPerRequest: Object.fromEntries(perRequest),
+    ratios: Object.fromEntries(
+      doorNames.slice(1).map((name) => [`${name} / ${doorNames[0]}`, perRequest.get(name)! / first])
+    ),
+    perBlock: Object.fromEntries(blocks)
+  }))
+} finally {
+  requester.close()
+  await target.stop()
+}
