@@ -66,10 +66,11 @@ export const makeChatRun = Effect.gen(function*() {
     }
     const encoding = protocol.stream(answering)
     // Once the run ended and before the stream's end, what the protocol keeps of it (a stored response).
-    const stored = (summary: RunSummary) =>
-      encoding.whole === undefined || protocol.keep === undefined
-        ? Effect.succeed(summary)
-        : Effect.as(protocol.keep(answering, encoding.whole()) ?? Effect.void, summary)
+    const keepWhole = Effect.suspend(() => {
+      const whole = protocol.keep === undefined ? undefined : encoding.whole?.()
+      return whole === undefined ? Effect.void : protocol.keep?.(answering, whole) ?? Effect.void
+    })
+    const stored = (summary: RunSummary) => Effect.as(keepWhole, summary)
     const keptId = protocol.keptId?.(answering.wire)
     const streamed = governance.admitted(plan, (run, admitted) => {
       observer.running(log, mode)
@@ -102,8 +103,7 @@ export const makeChatRun = Effect.gen(function*() {
           Effect.suspend(() => {
             // A stream that never began is ended by the failure, so what is kept says it.
             if (encoding.whole?.() === undefined) encoding.broken(failure)
-            const whole = encoding.whole?.()
-            return whole === undefined ? Effect.void : protocol.keep?.(answering, whole) ?? Effect.void
+            return keepWhole
           })
         return (protocol.keep?.(answering, accepted.answer) ?? Effect.void).pipe(
           Effect.andThen(Effect.sync(() => {
