@@ -6,16 +6,23 @@ import { configFilePath, loadConfigFile } from "./ConfigFile.ts"
 import { asInvalidConfiguration, InvalidConfiguration, problemCollector } from "./configProblems.ts"
 import { type ConnectionConfig, connectionConfig } from "./ConnectionConfig.ts"
 import { databaseUrl, dataDirOf, defaultDatabaseUrl } from "./databaseUrl.ts"
+import {
+  bodyLimitBytes,
+  DEFAULT_RESPONSE_RETENTION,
+  defaultStreams,
+  fetchMaxBytes,
+  fetchTimeoutMs,
+  keyCacheTtlMs,
+  ledgerDays,
+  MiB,
+  responseRetentionMs,
+  secretKey,
+  streamSettings
+} from "./envSettings.ts"
 import { defaultInstanceId, defaultSandboxDir, instanceIdSetting } from "./instanceId.ts"
 import type { McpServerConfig } from "./McpServerConfig.ts"
 import { defaultObservability, type ObservabilityConfig, observabilityConfig } from "./ObservabilityConfig.ts"
-import {
-  corsOrigins,
-  defaultOperations,
-  durationSetting,
-  type OperationsConfig,
-  shutdownGraceMs
-} from "./OperationsConfig.ts"
+import { corsOrigins, defaultOperations, type OperationsConfig, shutdownGraceMs } from "./OperationsConfig.ts"
 import { optionalSecret } from "./optionalSecret.ts"
 import type { ProviderConfig } from "./ProviderConfig.ts"
 import { resolveRoutes, type RouteConfig } from "./RouteConfig.ts"
@@ -31,72 +38,6 @@ export { DEFAULT_PROVIDER_TIMEOUTS } from "./ProviderConfig.ts"
 export type { ModelConfig, ModelPricing, ProviderConfig, ProviderTimeouts, ProviderType } from "./ProviderConfig.ts"
 export type { RouteConfig, RouteStrategy, RouteTargetConfig } from "./RouteConfig.ts"
 export type { SandboxConfig } from "./SandboxConfig.ts"
-
-const MiB = 1024 * 1024
-
-/** Bytes as a plain integer (`1048576`) or with a unit (`10MiB`, `512kB`). */
-const bodyLimitBytes = Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "PARLEY_BODY_LIMIT").pipe(
-  Config.orElse(() => Config.ByteSize("PARLEY_BODY_LIMIT").pipe(Config.map(Number))),
-  Config.withDefault(10 * MiB)
-)
-
-/** The largest body the gateway fetches for a client (a URL in a message part); plain bytes or with a unit. */
-const fetchMaxBytes = Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "PARLEY_FETCH_MAX_BYTES").pipe(
-  Config.orElse(() => Config.ByteSize("PARLEY_FETCH_MAX_BYTES").pipe(Config.map(Number))),
-  Config.withDefault(20 * MiB)
-)
-
-/** Kept streams of runs that outlive their client (docs/DESIGN.md §16): how long after the end, and how large. */
-const streamSettings = Config.all({
-  retentionMs: Config.Duration("PARLEY_STREAM_RETENTION").pipe(
-    Config.map(Duration.toMillis),
-    Config.withDefault(600_000)
-  ),
-  maxBytes: Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "PARLEY_STREAM_MAX_BYTES").pipe(
-    Config.orElse(() => Config.ByteSize("PARLEY_STREAM_MAX_BYTES").pipe(Config.map(Number))),
-    Config.withDefault(8 * MiB)
-  )
-})
-const defaultStreams = { retentionMs: 600_000, maxBytes: 8 * MiB }
-
-const fetchTimeoutMs = Config.Duration("PARLEY_FETCH_TIMEOUT").pipe(
-  Config.map(Duration.toMillis),
-  Config.withDefault(30_000)
-)
-
-/**
- * `PARLEY_KEY_CACHE_TTL`: how long a verified key is trusted without asking
- * the database. Changes that no notification carries (the CLI on SQLite,
- * Postgres `LISTEN` down) wait this long, and DESIGN §4 promises 5 s.
- */
-const keyCacheTtlMs = Effect.flatMap(Config.option(Config.Duration("PARLEY_KEY_CACHE_TTL")), (ttl) => {
-  const ms = Option.map(ttl, Duration.toMillis)
-  if (Option.isNone(ms)) return Effect.undefined
-  return ms.value > 0 && ms.value <= 5_000 ? Effect.succeed(ms.value) : Effect.fail(
-    new InvalidConfiguration({
-      problems: ["PARLEY_KEY_CACHE_TTL: must be more than 0 and at most 5 seconds (unset it for the default, 1 second)"]
-    })
-  )
-})
-
-/** `PARLEY_SECRET_KEY`: 32 or more bytes in base64 (docs/DESIGN.md §4). */
-const SecretKeyText = Schema.String.check(Schema.makeFilter(
-  (text: string) =>
-    Buffer.from(text.trim(), "base64").length >= 32 ||
-    "PARLEY_SECRET_KEY must be 32 or more bytes, base64-encoded (openssl rand -base64 32)"
-))
-const secretKey = Config.option(Config.schema(Schema.Redacted(SecretKeyText), "PARLEY_SECRET_KEY")).pipe(
-  Config.map(Option.getOrUndefined)
-)
-
-/** How long usage ledger rows are kept (docs/DESIGN.md §7). */
-const ledgerDays = Config.schema(Schema.Int.check(Schema.isGreaterThan(0)), "PARLEY_LEDGER_DAYS").pipe(
-  Config.withDefault(90)
-)
-
-/** `PARLEY_RESPONSE_RETENTION`: how long a stored response is kept (docs/DESIGN.md §14). */
-const DEFAULT_RESPONSE_RETENTION = Duration.days(30)
-const responseRetentionMs = durationSetting("PARLEY_RESPONSE_RETENTION", DEFAULT_RESPONSE_RETENTION)
 
 /**
  * Every setting parley reads, once at startup, from the environment and the
