@@ -75,21 +75,18 @@ export class CompletionDeltas {
         this.separate = this.wroteText
         return undefined
       case "text-delta": {
-        if (chunk.delta === "") return undefined
-        const content = this.separate ? `\n\n${chunk.delta}` : chunk.delta
-        this.separate = false
-        this.wroteText = true
-        return { content }
+        const content = this.text(chunk.delta)
+        return content === undefined ? undefined : { content }
       }
       case "reasoning-delta":
         return chunk.delta === "" ? undefined : { reasoning_content: chunk.delta }
       case "tool-input-start":
         return this.clientTools.has(chunk.toolName) ? this.open(chunk.toolCallId, chunk.toolName, "") : undefined
       case "tool-input-delta": {
-        const call = this.calls.get(chunk.toolCallId)
-        if (call === undefined || chunk.inputTextDelta === "") return undefined
-        call.streamed = true
-        return { tool_calls: [{ index: call.index, function: { arguments: chunk.inputTextDelta } }] }
+        const index = this.toolInput(chunk.toolCallId, chunk.inputTextDelta)
+        return index === undefined
+          ? undefined
+          : { tool_calls: [{ index, function: { arguments: chunk.inputTextDelta } }] }
       }
       case "tool-input-available": {
         if (!this.clientTools.has(chunk.toolName)) return undefined
@@ -106,6 +103,23 @@ export class CompletionDeltas {
       default:
         return undefined
     }
+  }
+
+  /** A text delta's `content`: a later step's text after a blank line; `undefined` for an empty one. */
+  text(delta: string): string | undefined {
+    if (delta === "") return undefined
+    const content = this.separate ? `\n\n${delta}` : delta
+    this.separate = false
+    this.wroteText = true
+    return content
+  }
+
+  /** The index of the client's call that a tool-input delta continues; `undefined` when it adds nothing. */
+  toolInput(toolCallId: string, delta: string): number | undefined {
+    const call = this.calls.get(toolCallId)
+    if (call === undefined || delta === "") return undefined
+    call.streamed = true
+    return call.index
   }
 
   private open(id: string, name: string, args: string): Delta {

@@ -36,4 +36,69 @@ describe("the chat.completion.chunk stream", () => {
     ])
     expect(parsed.at(-1).usage).toMatchObject({ prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 })
   })
+
+  it("writes the bytes of OpenAI's chunks for every kind of delta, however the chunk is put together", () => {
+    const encoding = completionStream({
+      correlationId: "c2",
+      wire: { model: "test/m\u00e9", includeUsage: true, clientTools: new Set(["lookup", "pick"]), origins: [] },
+      plan: undefined as never
+    })
+    const chunks: Array<UIMessageChunk> = [
+      { type: "start" },
+      { type: "start-step" },
+      { type: "reasoning-delta", id: "r", delta: "think \u201cfirst\u201d" },
+      { type: "reasoning-delta", id: "r", delta: "" },
+      { type: "text-delta", id: "t", delta: "Caf\u00e9 \"\\\n\u{1F600}" },
+      { type: "text-delta", id: "t", delta: "" },
+      { type: "tool-input-start", toolCallId: "s1", toolName: "server_tool" },
+      { type: "tool-input-delta", toolCallId: "s1", inputTextDelta: "{}" },
+      { type: "tool-input-start", toolCallId: "call_1", toolName: "lookup" },
+      { type: "tool-input-delta", toolCallId: "call_1", inputTextDelta: "{\"q\":" },
+      { type: "tool-input-delta", toolCallId: "call_1", inputTextDelta: "\"\u00fc\"}" },
+      { type: "tool-input-available", toolCallId: "call_1", toolName: "lookup", input: { q: "\u00fc" } },
+      { type: "tool-input-available", toolCallId: "call_2", toolName: "pick", input: { n: 2 } },
+      { type: "start-step" },
+      { type: "text-delta", id: "t2", delta: "next" },
+      {
+        type: "finish",
+        messageMetadata: { finished: true, finishReason: "stop", usage: { inputTokens: 3, outputTokens: 2 } }
+      }
+    ]
+    const written = chunks.map(encoding.chunk).join("") + encoding.end
+    const created = JSON.parse(written.slice("data: ".length, written.indexOf("\n\n"))).created
+    const answer = { id: "chatcmpl-c2", object: "chat.completion.chunk", created, model: "test/m\u00e9" }
+    const chunk = (delta: object, finishReason: string | null = null) =>
+      `data: ${
+        JSON.stringify({ ...answer, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] })
+      }\n\n`
+    expect(written).toBe([
+      chunk({ role: "assistant", content: "" }),
+      chunk({ reasoning_content: "think \u201cfirst\u201d" }),
+      chunk({ content: "Caf\u00e9 \"\\\n\u{1F600}" }),
+      chunk({
+        tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "lookup", arguments: "" } }]
+      }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: "{\"q\":" } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: "\"\u00fc\"}" } }] }),
+      chunk({
+        tool_calls: [{ index: 1, id: "call_2", type: "function", function: { name: "pick", arguments: "{\"n\":2}" } }]
+      }),
+      chunk({ content: "\n\nnext" }),
+      chunk({}, "tool_calls"),
+      `data: ${
+        JSON.stringify({
+          ...answer,
+          choices: [],
+          usage: {
+            prompt_tokens: 3,
+            completion_tokens: 2,
+            total_tokens: 5,
+            prompt_tokens_details: { cached_tokens: 0 },
+            completion_tokens_details: { reasoning_tokens: 0 }
+          }
+        })
+      }\n\n`,
+      "data: [DONE]\n\n"
+    ].join(""))
+  })
 })
