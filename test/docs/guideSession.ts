@@ -112,17 +112,24 @@ export const openSession = () => {
     })
   }
 
-  /** Ends the shell and whatever it left running (its process group: background jobs included). */
+  /**
+   * Ends the shell and whatever it left running (its process group: background jobs included): a TERM, then a
+   * KILL to what is still there after 3 s.
+   */
   const close = async () => {
-    const signal = (name: NodeJS.Signals) => {
+    /** Whether the signal reached a process of the group (signal 0 only looks). */
+    const signal = (name: NodeJS.Signals | 0) => {
       try {
         process.kill(-bash.pid!, name)
+        return true
       } catch {
-        // Already gone.
+        return false
       }
     }
     signal("SIGTERM")
-    await new Promise((done) => setTimeout(done, 3_000))
+    for (const end = Date.now() + 3_000; Date.now() < end && signal(0);) {
+      await new Promise((done) => setTimeout(done, 50))
+    }
     signal("SIGKILL")
   }
 
