@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os"
 import { defineConfig } from "vitest/config"
 
 export default defineConfig({
@@ -7,8 +8,10 @@ export default defineConfig({
     exclude: ["test/reliability/**", "**/node_modules/**"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // Tests start real servers on ephemeral ports; each file runs in a process of its own, as many at once as
-    // vitest's default (cores − 1: one at a time on a 2-core machine; docs/testing.md).
-    pool: "forks"
+    // Tests start real servers on ephemeral ports; each file runs in a process of its own. Most files spend their
+    // time waiting on those servers, so at least two run at once even on a 2-core machine (vitest's default,
+    // cores − 1, would run one at a time there; docs/testing.md).
+    pool: "forks",
+    maxWorkers: Math.max(2, availableParallelism() - 1)
   }
 })
