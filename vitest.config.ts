@@ -1,5 +1,10 @@
-import { availableParallelism } from "node:os"
+import { availableParallelism, tmpdir } from "node:os"
+import { join } from "node:path"
 import { defineConfig } from "vitest/config"
+
+// The CLI, build and guide tests start Node hundreds of times on the same code: V8's compile cache spares each
+// start the compiling (the workers below inherit it too).
+process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), "node-compile-cache")
 
 export default defineConfig({
   test: {
@@ -8,10 +13,12 @@ export default defineConfig({
     exclude: ["test/reliability/**", "**/node_modules/**"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // Tests start real servers on ephemeral ports; each file runs in a process of its own. Most files spend their
+    // Tests start real servers on ephemeral ports, in worker processes that run one file after another and keep
+    // the modules they loaded (importing the gateway anew took about a second per file). Most files spend their
     // time waiting on those servers, so at least two run at once even on a 2-core machine (vitest's default,
     // cores − 1, would run one at a time there; docs/testing.md).
     pool: "forks",
+    isolate: false,
     maxWorkers: Math.max(2, availableParallelism() - 1)
   }
 })
