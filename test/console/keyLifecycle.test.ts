@@ -159,6 +159,8 @@ describe("a key's life in the console", { timeout: 120_000 }, () => {
   it("revokes it: refused (401) within 5 s", async () => {
     const { page } = console_
     await page.getByRole("link", { name: "Keys", exact: true }).click()
+    // The Requests page's rows link to the key too, until the Keys page has replaced them.
+    await page.getByRole("heading", { name: "Keys", level: 1 }).waitFor()
     await page.getByRole("link", { name: "ci-bot" }).click()
     await page.getByRole("button", { name: "Revoke" }).click()
     await page.getByRole("dialog", { name: "Revoke this key for good?" }).getByRole("button", { name: "Revoke" })

@@ -57,6 +57,27 @@ describe("the guide harness", () => {
     }
   })
 
+  it("takes all a block writes while this process is busy, with Node in the background", async () => {
+    const session = openSession()
+    try {
+      // Node makes the output it inherits non-blocking once it writes (as parley and the scripted provider do).
+      await session.run(
+        block(
+          `node -e 'console.log("up"); require("fs").writeFileSync("node-up", ""); setInterval(() => {}, 1000)' &
+until [ -e node-up ]; do sleep 0.05; done`
+        ),
+        "background"
+      )
+      const running = session.run(block(`head -c 300000 /dev/zero | tr '\\0' x; echo; echo written`), "a lot")
+      // Busy for a second: more than a pipe's 64 KiB are written meanwhile.
+      for (const end = Date.now() + 1_000; Date.now() < end;);
+      const { output } = await running
+      expect(output).toContain(`${"x".repeat(300_000)}\nwritten`)
+    } finally {
+      await session.close()
+    }
+  })
+
   it("fails a block whose curl cannot connect, even inside a pipe", async () => {
     const session = openSession()
     try {

@@ -1,7 +1,18 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs"
+import {
+  chmodSync,
+  closeSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  symlinkSync,
+  writeFileSync
+} from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
+import { StringDecoder } from "node:string_decoder"
 import type { GuideBlock } from "./guideBlocks.ts"
 
 export const root = resolve(import.meta.dirname, "../..")
@@ -56,6 +67,21 @@ export interface BlockRun {
 /** A failed block: its output so far says why. */
 export class BlockFailed extends Error {}
 
+/** What has been written to the file at `path` so far, read on each call from where the last call stopped. */
+const follow = (path: string) => {
+  const fd = openSync(path, "r")
+  const decoder = new StringDecoder("utf8")
+  const buffer = Buffer.alloc(65_536)
+  let text = ""
+  return {
+    read: () => {
+      for (let n = readSync(fd, buffer); n > 0; n = readSync(fd, buffer)) text += decoder.write(buffer.subarray(0, n))
+      return text
+    },
+    close: () => closeSync(fd)
+  }
+}
+
 /**
  * One bash session in a fresh copy, as a reader pasting a guide's blocks into
  * one terminal: variables and background jobs carry over from block to block.
@@ -70,14 +96,25 @@ export const openSession = () => {
       !/^(PARLEY_|OPENAI|ANTHROPIC|DATABASE_URL|REDIS_URL|npm_|LOG_|OTEL_|PORT$|HOST$)/.test(name)
     )
   )
-  const bash: ChildProcess = spawn("bash", ["--noprofile", "--norc"], { cwd, env, detached: true })
-  let stdout = ""
-  let stderr = ""
+  // The shell writes to files, not pipes: Node in a guide's background job (parley, the scripted provider) makes
+  // the pipe it inherits non-blocking once it writes, and the shell's next write to a full pipe then fails
+  // (EAGAIN: `echo` answers 1) whenever this process reads slower than the guide writes, on a loaded machine.
+  const [outPath, errPath] = [join(scripts, "stdout"), join(scripts, "stderr")]
+  const [outFd, errFd] = [openSync(outPath, "w"), openSync(errPath, "w")]
+  const bash: ChildProcess = spawn("bash", ["--noprofile", "--norc"], {
+    cwd,
+    env,
+    detached: true,
+    stdio: ["pipe", outFd, errFd]
+  })
+  closeSync(outFd)
+  closeSync(errFd)
+  const [stdout, stderr] = [follow(outPath), follow(errPath)]
   let exited: number | null | undefined
   const listeners = new Set<() => void>()
   const changed = () => listeners.forEach((listener) => listener())
-  bash.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString(), changed()))
-  bash.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString(), changed()))
+  // A file tells no one it grew: a running block looks every 20 ms.
+  const looking = setInterval(changed, 20)
   bash.on("exit", (code) => (exited = code, changed()))
   bash.stdin!.write(PRELUDE)
   let count = 0
@@ -86,13 +123,13 @@ export const openSession = () => {
     const n = ++count
     const file = join(scripts, `${n}.sh`)
     writeFileSync(file, block.text + "\n")
-    const [outStart, errStart] = [stdout.length, stderr.length]
+    const [outStart, errStart] = [stdout.read().length, stderr.read().length]
     const done = `@@done ${n} `
     bash.stdin!.write(`source ${file}; __rc=$?; echo "${done}$__rc"; echo "${done}$__rc" >&2\n`)
     return new Promise((resolveRun, reject) => {
       const output = () => {
-        const out = stdout.slice(outStart).split(done)[0]!
-        const err = stderr.slice(errStart).split(done)[0]!
+        const out = stdout.read().slice(outStart).split(done)[0]!
+        const err = stderr.read().slice(errStart).split(done)[0]!
         return { text: `${out}\n${err.replace(/^@@status \d+\n/gm, "")}`.trim(), err }
       }
       const finish = (error?: string) => {
@@ -103,7 +140,7 @@ export const openSession = () => {
         resolveRun({ output: text, statuses: [...err.matchAll(/^@@status (\d+)$/gm)].map((m) => Number(m[1])) })
       }
       const check = () => {
-        if (stdout.includes(done, outStart) && stderr.includes(done, errStart)) return finish()
+        if (stdout.read().includes(done, outStart) && stderr.read().includes(done, errStart)) return finish()
         if (exited !== undefined) finish(`a command failed (the shell exited with ${exited})`)
       }
       const timer = setTimeout(() => finish(`still running after ${BLOCK_MS / 1000} s`), BLOCK_MS)
@@ -112,18 +149,28 @@ export const openSession = () => {
     })
   }
 
-  /** Ends the shell and whatever it left running (its process group: background jobs included). */
+  /**
+   * Ends the shell and whatever it left running (its process group: background jobs included): a TERM, then a
+   * KILL to what is still there after 3 s.
+   */
   const close = async () => {
-    const signal = (name: NodeJS.Signals) => {
+    /** Whether the signal reached a process of the group (signal 0 only looks). */
+    const signal = (name: NodeJS.Signals | 0) => {
       try {
         process.kill(-bash.pid!, name)
+        return true
       } catch {
-        // Already gone.
+        return false
       }
     }
     signal("SIGTERM")
-    await new Promise((done) => setTimeout(done, 3_000))
+    for (const end = Date.now() + 3_000; Date.now() < end && signal(0);) {
+      await new Promise((done) => setTimeout(done, 50))
+    }
     signal("SIGKILL")
+    clearInterval(looking)
+    stdout.close()
+    stderr.close()
   }
 
   return { cwd, run, close }
