@@ -2,8 +2,9 @@ import type { UIMessageChunk } from "ai"
 import type { Answering } from "../../http/chatProtocol.ts"
 import type { StreamEncoding } from "../../http/SseWriter.ts"
 import { anthropicErrorBody } from "../anthropic/error.ts"
+import { jsonTemplate } from "../jsonTemplate.ts"
 import type { MessagesWire } from "./decode.ts"
-import { MessageEvents, stopReasonOf, usageOf } from "./events.ts"
+import { type BlockEvent, MessageEvents, stopReasonOf, usageOf } from "./events.ts"
 
 const headers: Readonly<Record<string, string>> = { "cache-control": "no-cache", "x-accel-buffering": "no" }
 
@@ -13,18 +14,11 @@ const PING_EVERY_MS = 15_000
 const event = <T extends { readonly type: string }>(value: T) =>
   `event: ${value.type}\ndata: ${JSON.stringify(value)}\n\n`
 
-// Most events continue one open text block: written without building and stringifying an event (BENCHMARKS.md).
-const textDelta = (index: number, text: string) =>
-  `event: content_block_delta\ndata: {"type":"content_block_delta","index":${index},"delta":{"type":"text_delta","text":${
-    JSON.stringify(text)
-  }}}\n\n`
-
 /** The answer's id, `msg_` and the request's correlation id, so that a client's logs meet parley's. */
 const messageId = (correlationId: string) => `msg_${correlationId}`
 
-/** The message as `message_start` carries it, and as the whole answer begins. */
-export const messageShell = (correlationId: string, model: string) => ({
-  id: messageId(correlationId),
+const messageFields = (id: string, model: string) => ({
+  id,
   type: "message",
   role: "assistant",
   model,
@@ -33,6 +27,21 @@ export const messageShell = (correlationId: string, model: string) => ({
   stop_sequence: null,
   usage: usageOf({})
 })
+
+/** The message as `message_start` carries it, and as the whole answer begins. */
+export const messageShell = (correlationId: string, model: string) => messageFields(messageId(correlationId), model)
+
+// Each answer's events but its blocks': written from templates, with only their values stringified (BENCHMARKS.md).
+const frame = <Holes extends ReadonlyArray<unknown>>(type: string, shape: (...holes: Holes) => object) =>
+  jsonTemplate((...holes: Holes) => ({ type, ...shape(...holes) }), { before: `event: ${type}\ndata: ` })
+const messageStart = frame("message_start", (id: string, model: string) => ({ message: messageFields(id, model) }))
+const messageDelta = frame(
+  "message_delta",
+  (stop_reason: unknown, usage: unknown) => ({ delta: { stop_reason, stop_sequence: null }, usage })
+)
+const MESSAGE_STOP = event({ type: "message_stop" })
+// Most events continue one open text block.
+const textDelta = frame("content_block_delta", (index, text) => ({ index, delta: { type: "text_delta", text } }))
 
 /**
  * One streamed answer as Anthropic's named events (docs/DESIGN.md §14):
@@ -53,21 +62,20 @@ export const messagesStream = ({ correlationId, wire }: Answering<MessagesWire>)
     chunk: (chunk: UIMessageChunk) => {
       if (failed) return ""
       if (chunk.type === "start") {
-        return event({ type: "message_start", message: messageShell(correlationId, wire.model) })
+        return `${messageStart.fill(JSON.stringify(messageId(correlationId)), JSON.stringify(wire.model))}\n\n`
       }
       if (chunk.type === "text-delta" && chunk.delta !== "") {
         const index = events.openText(chunk.id)
-        if (index !== undefined) return textDelta(index, chunk.delta)
+        if (index !== undefined) return `${textDelta.fill(`${index}`, JSON.stringify(chunk.delta))}\n\n`
       }
       let text = ""
-      for (const each of events.events(chunk)) text += event(each)
+      for (const each of events.events(chunk)) text += event<BlockEvent>(each)
       const summary = chunk.type === "finish" ? events.summary : undefined
       if (summary === undefined) return text
-      return text + event({
-        type: "message_delta",
-        delta: { stop_reason: stopReasonOf(summary, events.calledClientTools), stop_sequence: null },
-        usage: usageOf(summary.usage)
-      }) + event({ type: "message_stop" })
+      const reason = stopReasonOf(summary, events.calledClientTools)
+      return `${text}${
+        messageDelta.fill(JSON.stringify(reason), JSON.stringify(usageOf(summary.usage)))
+      }\n\n${MESSAGE_STOP}`
     },
     failure: (failure) => error(anthropicErrorBody(failure).body),
     end: "",

@@ -4,12 +4,16 @@ import type { ApiFailure } from "../../http/errorTable.ts"
 import type { StreamEncoding } from "../../http/SseWriter.ts"
 import { openAiErrorBody } from "../openai/error.ts"
 import type { ResponsesWire } from "./decode.ts"
-import type { ItemEvent } from "./itemEvent.ts"
+import type { ItemEvent } from "./itemEvents.ts"
 import { ResponseItems } from "./items.ts"
 import { hostedViewOf } from "./mcpItems.ts"
-import { itemPrefix, outcomeOf, responseShell, usageOf } from "./response.ts"
+import { type Ending, itemPrefix, outcomeOf, responseJson, responseShell, usageOf } from "./response.ts"
 
 const headers: Readonly<Record<string, string>> = { "cache-control": "no-cache", "x-accel-buffering": "no" }
+
+// The events that carry the whole response, from `response.created` to the last.
+const responseEvent = (type: string, response: string): ItemEvent =>
+  `event: ${type}\ndata: {"type":"${type}","response":${response},"sequence_number":`
 
 /**
  * One streamed answer as the Responses API's named events (docs/DESIGN.md
@@ -32,75 +36,55 @@ export const responsesStream = (answering: Answering<ResponsesWire>): StreamEnco
     hostedViewOf(answering)
   )
   const shell = responseShell(correlationId, wire, Math.floor(Date.now() / 1000))
+  // The response is written three times or more: its request's settings are stringified once (BENCHMARKS.md).
+  const response = responseJson(shell, wire.echo)
   let sequence = 0
   let failed = false
-  // The response as it ended, and (when stored) its last event's type, sent at the end.
+  // The response as it ended, and (when stored) its last event, sent at the end.
   let whole: Record<string, unknown> | undefined
-  let held: string | undefined
-  const event = (value: ItemEvent) =>
-    `event: ${value.type}\ndata: ${JSON.stringify(value).slice(0, -1)},"sequence_number":${sequence++}}\n\n`
-  // Most events are text deltas of one open message: its fields are written once an item (BENCHMARKS.md).
-  const frames = new Map<string, string>()
-  const frameOf = (item: { readonly id: string }, index: number) => {
-    let frame = frames.get(item.id)
-    if (frame === undefined) {
-      frame = `event: response.output_text.delta\ndata: {"type":"response.output_text.delta","item_id":${
-        JSON.stringify(item.id)
-      },"output_index":${index},"content_index":0,"delta":`
-      frames.set(item.id, frame)
-    }
-    return frame
-  }
-  const last = (type: string, response: Record<string, unknown>) => {
-    whole = response
-    if (wire.stored === undefined) return event({ type, response })
-    held = type
+  let held: ItemEvent | undefined
+  const numbered = (event: ItemEvent) => `${event}${sequence++}}\n\n`
+  const last = (type: string, ending: Ending) => {
+    const event = responseEvent(type, response(ending, items.outputJson))
+    if (wire.stored === undefined) return numbered(event)
+    whole = { ...shell, ...ending, output: items.output }
+    held = event
     return ""
   }
   const fail = (failure: ApiFailure | undefined) => {
     if (failed) return ""
     failed = true
     let text = ""
-    for (const each of items.closeAll("incomplete")) text += event(each)
+    for (const each of items.closeAll("incomplete")) text += numbered(each)
     const { message } = (openAiErrorBody(failure).body as { error: { message: string } }).error
-    return text + last(
-      "response.failed",
-      { ...shell, status: "failed", error: { code: "server_error", message }, output: items.output }
-    )
+    return text + last("response.failed", { ...shell, status: "failed", error: { code: "server_error", message } })
   }
   return {
     headers,
     chunk: (chunk: UIMessageChunk) => {
       if (failed) return ""
-      if (chunk.type === "start") {
-        const response = JSON.stringify(shell)
-        const opening = (type: string) =>
-          `event: ${type}\ndata: {"type":"${type}","response":${response},"sequence_number":${sequence++}}\n\n`
-        let text = opening("response.created") + opening("response.in_progress")
-        for (const each of items.events(chunk)) text += event(each)
-        return text
-      }
       if (chunk.type === "text-delta" && chunk.delta !== "") {
-        const open = items.appendText(chunk.id, chunk.delta)
-        if (open !== undefined) {
-          return `${frameOf(open.item, open.index)}${
-            JSON.stringify(chunk.delta)
-          },"logprobs":[],"sequence_number":${sequence++}}\n\n`
-        }
+        const delta = items.appendText(chunk.id, chunk.delta)
+        if (delta !== undefined) return numbered(delta)
       }
       let text = ""
-      for (const each of items.events(chunk)) text += event(each)
+      if (chunk.type === "start") {
+        const opening = response(shell, [])
+        text = numbered(responseEvent("response.created", opening)) +
+          numbered(responseEvent("response.in_progress", opening))
+      }
+      for (const each of items.events(chunk)) text += numbered(each)
       const summary = chunk.type === "finish" ? items.summary : undefined
       if (summary === undefined) return text
       const outcome = outcomeOf(summary, items.calledClientTools)
       return text + last(
         outcome.status === "incomplete" ? "response.incomplete" : `response.${outcome.status}`,
-        { ...shell, ...outcome, output: items.output, usage: usageOf(summary.usage) }
+        { ...outcome, error: shell.error, usage: usageOf(summary.usage) }
       )
     },
     failure: fail,
     get end() {
-      return held === undefined || whole === undefined ? "" : event({ type: held, response: whole })
+      return held === undefined ? "" : numbered(held)
     },
     whole: wire.stored === undefined ? undefined : () => whole,
     broken: (failure) => {
@@ -110,7 +94,7 @@ export const responsesStream = (answering: Answering<ResponsesWire>): StreamEnco
         failed = false
       }
       const text = fail(failure)
-      return held === undefined ? text : text + event({ type: held, response: whole! })
+      return held === undefined ? text : text + numbered(held)
     }
   }
 }

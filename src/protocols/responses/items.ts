@@ -2,28 +2,37 @@ import type { UIMessageChunk } from "ai"
 import type { RunSummary } from "../../agent/RunSummary.ts"
 import { argumentsOf } from "../toolArguments.ts"
 import { encryptedOf } from "./encryptedReasoning.ts"
-import type { ItemEvent, OutputItem } from "./itemEvent.ts"
+import {
+  argumentsDelta,
+  itemAdded,
+  type ItemEvent,
+  mcpArgumentsDelta,
+  messageItem,
+  messageItemJson,
+  type OutputItem,
+  partAdded,
+  summaryDelta,
+  summaryPartAdded,
+  textDelta
+} from "./itemEvents.ts"
 import {
   approvalRequestItem,
   type CallOutcome,
-  finishedItemEvents,
   type HostedView,
   listToolsEvents,
   listToolsItem,
-  mcpCallDone,
   mcpCallItem,
   mcpCallStarted,
   type ServerCall
 } from "./mcpItems.ts"
+import { OpenItems } from "./openItems.ts"
 
-interface Open {
-  readonly index: number
-  readonly item: OutputItem
-  text: string
-  streamed: boolean
-  encrypted?: string | undefined
-  outcome?: CallOutcome | undefined
-}
+const NONE: ReadonlyArray<ItemEvent> = []
+
+const IN_PROGRESS = JSON.stringify("in_progress")
+
+const reasoningItem = (id: string): OutputItem => ({ id, type: "reasoning", summary: [] })
+const openMessage = (id: string) => messageItem(id, "in_progress", [])
 
 /**
  * The run's chunks as the Responses stream's item events (docs/DESIGN.md
@@ -34,32 +43,21 @@ interface Open {
  * unless the request asked for `mcp` tools (`hosted`), where each label's
  * tools are an `mcp_list_tools` item first, each call an `mcp_call` item,
  * and a call that waits for a person an `mcp_approval_request` item. One
- * per answer: it numbers the items and keeps the finished ones, which are
- * the response's `output`.
+ * per answer.
  */
-export class ResponseItems {
+export class ResponseItems extends OpenItems {
   private readonly clientTools: ReadonlySet<string>
-  private readonly prefix: string
-  // Open items by what opened them: `t`, `r` or `c` and a text, reasoning or tool call id.
-  private readonly open = new Map<string, Open>()
-  readonly output: Array<OutputItem> = []
   private calls = 0
-  private next = 0
   summary: RunSummary | undefined
 
-  private readonly withEncrypted: boolean
   private readonly hosted: HostedView | undefined
   // Server calls that wait for a person: an approval request names them.
   private readonly waiting = new Map<string, ServerCall>()
 
-  /**
-   * `prefix` makes the items' ids unique to the answer (the correlation id);
-   * `withEncrypted`: reasoning items carry `encrypted_content` (`include` asked for it).
-   */
+  /** `hosted`: the answer's view of the request's `mcp` tools; without it parley's calls stay hidden. */
   constructor(clientTools: ReadonlySet<string>, prefix: string, withEncrypted: boolean, hosted?: HostedView) {
+    super(prefix, withEncrypted)
     this.clientTools = clientTools
-    this.prefix = prefix
-    this.withEncrypted = withEncrypted
     this.hosted = hosted
   }
 
@@ -67,40 +65,25 @@ export class ResponseItems {
     return this.calls > 0
   }
 
-  /**
-   * A text delta of a message item already open, taken in without events:
-   * its stream writes the delta event itself from the item's frame (./encode.ts).
-   */
-  appendText(id: string, delta: string): { readonly item: OutputItem; readonly index: number } | undefined {
-    const found = this.open.get(`t${id}`)
-    if (found !== undefined) found.text += delta
-    return found
-  }
-
   events(chunk: UIMessageChunk): ReadonlyArray<ItemEvent> {
     switch (chunk.type) {
       case "start":
         return (this.hosted?.listings ?? []).flatMap(({ label, tools }) => {
-          const index = this.next++
-          const item = listToolsItem(`mcpl_${this.prefix}_${index}`, label, tools)
-          this.output[index] = item
-          return listToolsEvents(item, index)
+          const [index, id] = this.index("mcpl")
+          const item = listToolsItem(id, label, tools)
+          return [...listToolsEvents(item, index), this.done(index, item)]
         })
       case "text-delta": {
-        if (chunk.delta === "") return []
-        const [opened, found] = this.opened(`t${chunk.id}`, "msg", (id) => ({
-          id,
-          type: "message",
-          role: "assistant",
-          status: "in_progress",
-          content: []
-        }))
-        found.text += chunk.delta
-        const at = { item_id: found.item.id, output_index: found.index, content_index: 0 }
-        const part = opened.length === 0
-          ? []
-          : [{ type: "response.content_part.added", ...at, part: { type: "output_text", text: "", annotations: [] } }]
-        return [...opened, ...part, { type: "response.output_text.delta", ...at, delta: chunk.delta, logprobs: [] }]
+        if (chunk.delta === "") return NONE
+        const delta = this.appendText(chunk.id, chunk.delta)
+        if (delta !== undefined) return [delta]
+        const open = this.start(`t${chunk.id}`, "msg", openMessage, textDelta)
+        open.text = chunk.delta
+        return [
+          itemAdded.fill(open.indexJson, messageItemJson.fill(open.idJson, IN_PROGRESS, "[]")),
+          partAdded.fill(open.idJson, open.indexJson),
+          open.delta.fill(JSON.stringify(chunk.delta))
+        ]
       }
       case "reasoning-delta": {
         const encrypted = encryptedOf(chunk.providerMetadata)
@@ -108,16 +91,13 @@ export class ResponseItems {
         if (chunk.delta === "") {
           const open = this.open.get(`r${chunk.id}`)
           if (open !== undefined) open.encrypted = encrypted ?? open.encrypted
-          return []
+          return NONE
         }
-        const [opened, found] = this.opened(`r${chunk.id}`, "rs", (id) => ({ id, type: "reasoning", summary: [] }))
+        const [opened, found] = this.opened(`r${chunk.id}`, "rs", reasoningItem, summaryDelta)
         found.text += chunk.delta
         found.encrypted = encrypted ?? found.encrypted
-        const at = { item_id: found.item.id, output_index: found.index, summary_index: 0 }
-        const part = opened.length === 0
-          ? []
-          : [{ type: "response.reasoning_summary_part.added", ...at, part: { type: "summary_text", text: "" } }]
-        return [...opened, ...part, { type: "response.reasoning_summary_text.delta", ...at, delta: chunk.delta }]
+        const delta = found.delta.fill(JSON.stringify(chunk.delta))
+        return opened === undefined ? [delta] : [opened, summaryPartAdded.fill(found.idJson, found.indexJson), delta]
       }
       case "text-end":
         return this.close(`t${chunk.id}`)
@@ -125,87 +105,66 @@ export class ResponseItems {
         const encrypted = encryptedOf(chunk.providerMetadata)
         // Reasoning the provider gave only encrypted is an item still: the client sends it back.
         const [opened, found] = this.open.has(`r${chunk.id}`) || encrypted === undefined
-          ? [[], this.open.get(`r${chunk.id}`)]
-          : this.opened(`r${chunk.id}`, "rs", (id) => ({ id, type: "reasoning", summary: [] }))
+          ? [undefined, this.open.get(`r${chunk.id}`)]
+          : this.opened(`r${chunk.id}`, "rs", reasoningItem, summaryDelta)
         if (found !== undefined) found.encrypted = encrypted ?? found.encrypted
-        return [...opened, ...this.close(`r${chunk.id}`)]
+        const closing = this.close(`r${chunk.id}`)
+        return opened === undefined ? closing : [opened, ...closing]
       }
       case "tool-input-start":
-        return this.clientTools.has(chunk.toolName) ? this.openCall(chunk.toolCallId, chunk.toolName) : []
+        return this.clientTools.has(chunk.toolName) ? this.openCall(chunk.toolCallId, chunk.toolName) : NONE
       case "tool-input-delta": {
         const call = this.open.get(`c${chunk.toolCallId}`)
-        if (call === undefined || chunk.inputTextDelta === "") return []
+        if (call === undefined || chunk.inputTextDelta === "") return NONE
         call.streamed = true
         call.text += chunk.inputTextDelta
-        return [{
-          type: "response.function_call_arguments.delta",
-          item_id: call.item.id,
-          output_index: call.index,
-          delta: chunk.inputTextDelta
-        }]
+        return [call.delta.fill(JSON.stringify(chunk.inputTextDelta))]
       }
       case "tool-input-available": {
         if (!this.clientTools.has(chunk.toolName)) return this.serverCall(chunk.toolCallId, chunk, true)
-        const opened = this.open.has(`c${chunk.toolCallId}`) ? [] : this.openCall(chunk.toolCallId, chunk.toolName)
+        const opened = this.open.has(`c${chunk.toolCallId}`) ? NONE : this.openCall(chunk.toolCallId, chunk.toolName)
         const call = this.open.get(`c${chunk.toolCallId}`)!
         // A provider that gives a call whole streams no input: its arguments go at once.
         if (call.streamed) return [...opened, ...this.close(`c${chunk.toolCallId}`)]
         call.text = argumentsOf(chunk.input)
-        return [...opened, {
-          type: "response.function_call_arguments.delta",
-          item_id: call.item.id,
-          output_index: call.index,
-          delta: call.text
-        }, ...this.close(`c${chunk.toolCallId}`)]
+        return [...opened, call.delta.fill(JSON.stringify(call.text)), ...this.close(`c${chunk.toolCallId}`)]
       }
       case "tool-input-error":
         return this.clientTools.has(chunk.toolName)
-          ? []
+          ? NONE
           : [...this.serverCall(chunk.toolCallId, chunk, false), ...this.outcome(chunk.toolCallId, chunk)]
       case "tool-output-available":
       case "tool-output-error":
         return this.outcome(chunk.toolCallId, chunk)
       case "tool-approval-request": {
         const call = this.waiting.get(chunk.toolCallId)
-        if (call === undefined) return []
+        if (call === undefined) return NONE
         this.waiting.delete(chunk.toolCallId)
-        const index = this.next++
+        const [index] = this.index("mcpr")
         const item = approvalRequestItem(chunk.approvalId, chunk.toolCallId, call)
-        this.output[index] = item
-        return finishedItemEvents(item, index)
+        const json = JSON.stringify(item)
+        // Sent whole: added and done at once.
+        return [itemAdded.fill(`${index}`, json), this.done(index, item, json)]
       }
       case "finish":
         this.summary = chunk.messageMetadata as RunSummary
         return this.closeAll()
       default:
-        return []
+        return NONE
     }
-  }
-
-  /** Ends the items still open (a run that failed or broke off), as incomplete. */
-  closeAll(status = "completed"): ReadonlyArray<ItemEvent> {
-    return [...this.open.keys()].flatMap((key) => this.close(key, status))
-  }
-
-  private opened(key: string, kind: string, item: (id: string) => OutputItem): [ReadonlyArray<ItemEvent>, Open] {
-    const found = this.open.get(key)
-    if (found !== undefined) return [[], found]
-    const index = this.next++
-    const made: Open = { index, item: item(`${kind}_${this.prefix}_${index}`), text: "", streamed: false }
-    this.open.set(key, made)
-    return [[{ type: "response.output_item.added", output_index: index, item: made.item }], made]
   }
 
   private openCall(callId: string, name: string): ReadonlyArray<ItemEvent> {
     this.calls++
-    return this.opened(`c${callId}`, "fc", (id) => ({
+    const [opened] = this.opened(`c${callId}`, "fc", (id) => ({
       id,
       type: "function_call",
       status: "in_progress",
       call_id: callId,
       name,
       arguments: ""
-    }))[0]
+    }), argumentsDelta)
+    return opened === undefined ? NONE : [opened]
   }
 
   // A call that may wait for a person shows once the run says whether it does; one that runs, at once.
@@ -215,67 +174,31 @@ export class ResponseItems {
     mayWait: boolean,
     approvalId?: string
   ): ReadonlyArray<ItemEvent> {
-    if (this.hosted === undefined) return []
+    if (this.hosted === undefined) return NONE
     if (mayWait && this.hosted.needsApproval(call.toolName)) {
       this.waiting.set(toolCallId, call)
-      return []
+      return NONE
     }
-    const [opened, found] = this.opened(`m${toolCallId}`, "mcp", () => mcpCallItem(toolCallId, call, approvalId))
+    const [opened, found] = this.opened(
+      `m${toolCallId}`,
+      "mcp",
+      () => mcpCallItem(toolCallId, call, approvalId),
+      mcpArgumentsDelta
+    )
     found.text = argumentsOf(call.input)
-    return [...opened, ...mcpCallStarted(found.item, found.index, found.text)]
+    const started = mcpCallStarted(found, found.text)
+    return opened === undefined ? started : [opened, ...started]
   }
 
   // An approved call the run carries out first was not opened in this answer: it opens with its outcome.
   private outcome(toolCallId: string, outcome: CallOutcome): ReadonlyArray<ItemEvent> {
     const resumed = this.hosted?.resumed.get(toolCallId)
     const opened = this.open.has(`m${toolCallId}`) || resumed === undefined
-      ? []
+      ? NONE
       : this.serverCall(toolCallId, resumed, false, resumed.approvalId)
     const found = this.open.get(`m${toolCallId}`)
-    if (found === undefined) return []
+    if (found === undefined) return NONE
     found.outcome = outcome
     return [...opened, ...this.close(`m${toolCallId}`)]
-  }
-
-  private close(key: string, status = "completed"): ReadonlyArray<ItemEvent> {
-    const found = this.open.get(key)
-    if (found === undefined) return []
-    this.open.delete(key)
-    const { encrypted, index: output_index, item, text } = found
-    const done = (finished: OutputItem): ReadonlyArray<ItemEvent> => {
-      this.output[output_index] = finished
-      return [{ type: "response.output_item.done", output_index, item: finished }]
-    }
-    const at = { item_id: item.id, output_index }
-    switch (item.type) {
-      case "message": {
-        const part = { type: "output_text", text, annotations: [] }
-        return [
-          { type: "response.output_text.done", ...at, content_index: 0, text, logprobs: [] },
-          { type: "response.content_part.done", ...at, content_index: 0, part },
-          ...done({ ...item, status, content: [part] })
-        ]
-      }
-      case "reasoning": {
-        const summary = text === "" ? [] : [{ type: "summary_text", text }]
-        const closing = text === ""
-          ? []
-          : [
-            { type: "response.reasoning_summary_text.done", ...at, summary_index: 0, text },
-            { type: "response.reasoning_summary_part.done", ...at, summary_index: 0, part: summary[0] }
-          ]
-        const kept = this.withEncrypted && encrypted !== undefined ? { encrypted_content: encrypted } : {}
-        return [...closing, ...done({ ...item, summary, ...kept })]
-      }
-      case "mcp_call": {
-        const [finished, event] = mcpCallDone(item, output_index, text, found.outcome)
-        return [event, ...done(finished)]
-      }
-      default:
-        return [
-          { type: "response.function_call_arguments.done", ...at, name: item.name, arguments: text },
-          ...done({ ...item, status, arguments: text })
-        ]
-    }
   }
 }

@@ -1,10 +1,21 @@
 import type { Answering } from "../../http/chatProtocol.ts"
 import { compileTool } from "../../tools/toolDefinition.ts"
 import { hostedToolOf } from "../hostedTools.ts"
+import type { JsonTemplate } from "../jsonTemplate.ts"
 import { argumentsOf } from "../toolArguments.ts"
 import type { ResponsesWire } from "./decode.ts"
 import { approvalItemId } from "./hostedMcp.ts"
-import type { ItemEvent, OutputItem } from "./itemEvent.ts"
+import {
+  itemAdded,
+  type ItemEvent,
+  listToolsCompleted,
+  listToolsInProgress,
+  mcpArgumentsDone,
+  mcpCallCompleted,
+  mcpCallFailed,
+  mcpCallInProgress,
+  type OutputItem
+} from "./itemEvents.ts"
 
 /** A server tool call as the items show it: by its server's label and its own name. */
 export interface ServerCall {
@@ -43,14 +54,13 @@ export const hostedViewOf = ({ plan, wire }: Answering<ResponsesWire>): HostedVi
   }
 }
 
-/** The events of an `mcp_list_tools` item, whole: the listing was made before the run. */
+/** The events of an `mcp_list_tools` item before it is done: the listing was made before the run. */
 export const listToolsEvents = (item: OutputItem, index: number): ReadonlyArray<ItemEvent> => {
-  const at = { item_id: item.id, output_index: index }
+  const [id, at] = [JSON.stringify(item.id), `${index}`]
   return [
-    { type: "response.output_item.added", output_index: index, item: { ...item, tools: [] } },
-    { type: "response.mcp_list_tools.in_progress", ...at },
-    { type: "response.mcp_list_tools.completed", ...at },
-    { type: "response.output_item.done", output_index: index, item }
+    itemAdded.fill(at, JSON.stringify({ ...item, tools: [] })),
+    listToolsInProgress.fill(id, at),
+    listToolsCompleted.fill(id, at)
   ]
 }
 
@@ -76,12 +86,16 @@ export const mcpCallItem = (toolCallId: string, call: ServerCall, approvalId?: s
 }
 
 /** The events after an `mcp_call` opened: it runs, with its arguments whole (the call is known once it is whole). */
-export const mcpCallStarted = (item: OutputItem, index: number, args: string): ReadonlyArray<ItemEvent> => {
-  const at = { item_id: item.id, output_index: index }
+export const mcpCallStarted = (
+  call: { readonly idJson: string; readonly indexJson: string; readonly delta: JsonTemplate<readonly [unknown]> },
+  args: string
+): ReadonlyArray<ItemEvent> => {
+  const { delta, idJson, indexJson } = call
+  const argsJson = JSON.stringify(args)
   return [
-    { type: "response.mcp_call.in_progress", ...at },
-    { type: "response.mcp_call_arguments.delta", ...at, delta: args },
-    { type: "response.mcp_call_arguments.done", ...at, arguments: args }
+    mcpCallInProgress.fill(idJson, indexJson),
+    delta.fill(argsJson),
+    mcpArgumentsDone.fill(idJson, indexJson, argsJson)
   ]
 }
 
@@ -91,10 +105,14 @@ export interface CallOutcome {
   readonly errorText?: string | undefined
 }
 
-/** The item a finished `mcp_call` is, and its closing event; a call with no outcome (a run cut short) is incomplete. */
+/**
+ * The item a finished `mcp_call` is, and its closing event (`id` and `at`: its id and index as JSON texts);
+ * a call with no outcome (a run cut short) is incomplete.
+ */
 export const mcpCallDone = (
   item: OutputItem,
-  index: number,
+  id: string,
+  at: string,
   args: string,
   outcome: CallOutcome | undefined
 ): [OutputItem, ItemEvent] => {
@@ -112,19 +130,8 @@ export const mcpCallDone = (
       : { type: "mcp_tool_execution_error", content: [{ type: "text", text: outcome.errorText }] },
     status: outcome === undefined ? "incomplete" : failed ? "failed" : "completed"
   }
-  const event = {
-    type: failed ? "response.mcp_call.failed" : "response.mcp_call.completed",
-    item_id: item.id,
-    output_index: index
-  }
-  return [finished, event]
+  return [finished, (failed ? mcpCallFailed : mcpCallCompleted).fill(id, at)]
 }
-
-/** The events of an item sent whole (an approval request): added and done at once. */
-export const finishedItemEvents = (item: OutputItem, index: number): ReadonlyArray<ItemEvent> => [
-  { type: "response.output_item.added", output_index: index, item },
-  { type: "response.output_item.done", output_index: index, item }
-]
 
 /** An `mcp_approval_request` item: its id the signed approval id and the call's (./hostedMcp.ts). */
 export const approvalRequestItem = (approvalId: string, toolCallId: string, call: ServerCall): OutputItem => {

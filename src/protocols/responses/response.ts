@@ -1,4 +1,5 @@
 import type { RunSummary, Usage } from "../../agent/RunSummary.ts"
+import { jsonTemplate } from "../jsonTemplate.ts"
 import type { ResponsesWire } from "./decode.ts"
 
 /** The response's id, `resp_` and the request's correlation id, so that a client's logs meet parley's. */
@@ -44,6 +45,29 @@ export const outcomeOf = (summary: RunSummary, calledClientTools: boolean) => {
 /** The prefix of the answer's item ids: a stored response's random part, else the correlation id. */
 export const itemPrefix = (correlationId: string, wire: ResponsesWire) => wire.stored?.prefix ?? correlationId
 
+/** The response object's own fields, in OpenAI's order; the request's settings follow them (`responseShell`). */
+const responseFields = (
+  id: string,
+  created_at: number,
+  status: string,
+  error: unknown,
+  incomplete_details: unknown,
+  model: string,
+  output: ReadonlyArray<unknown>,
+  usage: unknown
+) => ({
+  id,
+  object: "response",
+  created_at,
+  status,
+  error,
+  incomplete_details,
+  model,
+  output,
+  service_tier: "default",
+  usage
+})
+
 /**
  * The response object as the stream's first events and the whole answer
  * carry it: OpenAI's fields, the request's settings repeated (`store` and
@@ -51,15 +75,47 @@ export const itemPrefix = (correlationId: string, wire: ResponsesWire) => wire.s
  * (./stored.ts), else `resp_` and the correlation id.
  */
 export const responseShell = (correlationId: string, wire: ResponsesWire, createdAt: number) => ({
-  id: wire.stored?.id ?? responseId(correlationId),
-  object: "response",
-  created_at: createdAt,
-  status: "in_progress",
-  error: null as unknown,
-  incomplete_details: null as unknown,
-  model: wire.model,
-  output: [] as ReadonlyArray<unknown>,
-  service_tier: "default",
-  usage: null as unknown,
+  ...responseFields(
+    wire.stored?.id ?? responseId(correlationId),
+    createdAt,
+    "in_progress",
+    null,
+    null,
+    wire.model,
+    [],
+    null
+  ),
   ...wire.echo
 })
+
+/**
+ * The shell's JSON text with the fields a stream changes filled in: its
+ * own fields from a template, its request's settings stringified once (no
+ * setting is named as one of its own fields, so the spread adds members).
+ */
+export const responseJson = (shell: ReturnType<typeof responseShell>, echo: Readonly<Record<string, unknown>>) => {
+  const [id, createdAt, model] = [JSON.stringify(shell.id), `${shell.created_at}`, JSON.stringify(shell.model)]
+  const settings = JSON.stringify(echo)
+  const rest = settings === "{}" ? "}" : `,${settings.slice(1)}`
+  return (ending: Ending, output: ReadonlyArray<string>) =>
+    fieldsJson.fill(
+      id,
+      createdAt,
+      JSON.stringify(ending.status),
+      JSON.stringify(ending.error),
+      JSON.stringify(ending.incomplete_details),
+      model,
+      `[${output.join(",")}]`,
+      JSON.stringify(ending.usage)
+    ) + rest
+}
+
+/** The fields of the response that change as its stream goes (`output` is the items'). */
+export interface Ending {
+  readonly status: string
+  readonly error: unknown
+  readonly incomplete_details: unknown
+  readonly usage: unknown
+}
+
+const fieldsJson = jsonTemplate(responseFields, { open: true })

@@ -46,9 +46,17 @@ describe("the Responses door's items (docs/DESIGN.md §14)", () => {
     { type: "finish", messageMetadata: summary("tool-calls") }
   ]
 
+  // An event as the items give it: its frame, up to the sequence number the stream writes.
+  const eventOf = (frame: string): Record<string, unknown> & { readonly type: string } => {
+    const [name, data] = frame.split("\n")
+    const event = JSON.parse(`${data!.slice("data: ".length)}0}`)
+    expect(name).toBe(`event: ${event.type}`)
+    return event
+  }
+
   it("numbers the items, keeps the client's calls and never parley's own, each opened item done once", () => {
     const items = new ResponseItems(new Set(["weather"]), "abc", true)
-    const events = chunks.flatMap((chunk) => items.events(chunk))
+    const events = chunks.flatMap((chunk) => items.events(chunk).map(eventOf))
     const added = events.filter((event) => event.type === "response.output_item.added")
     const done = events.filter((event) => event.type === "response.output_item.done")
     expect(added.map((event) => [event.output_index, (event.item as { type: string }).type])).toEqual([
@@ -81,6 +89,7 @@ describe("the Responses door's items (docs/DESIGN.md §14)", () => {
       }
     ])
     expect(events.filter((event) => event.type === "response.function_call_arguments.delta")).toHaveLength(2)
+    expect(items.outputJson.map((json) => JSON.parse(json))).toEqual(items.output)
     expect(items.calledClientTools).toBe(true)
     expect(JSON.stringify(events)).not.toContain("echo")
   })

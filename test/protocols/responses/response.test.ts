@@ -1,0 +1,31 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Schema } from "effect"
+import { decodeResponsesRequest } from "../../../src/protocols/responses/decode.ts"
+import { responseJson, responseShell } from "../../../src/protocols/responses/response.ts"
+import { validBodies } from "./generators.ts"
+
+const Ending = Schema.Struct({
+  status: Schema.String,
+  error: Schema.Json,
+  incomplete_details: Schema.Json,
+  usage: Schema.Json,
+  output: Schema.Array(Schema.Json)
+})
+
+describe("the response as its stream writes it (BENCHMARKS.md, issue 21)", () => {
+  it.effect.prop(
+    "is the response object stringified, byte for byte, whatever the request's settings",
+    [validBodies, Ending, Schema.String],
+    ([body, { output, ...ending }, correlationId]) =>
+      Effect.gen(function*() {
+        const { wire } = yield* decodeResponsesRequest(body)
+        const shell = responseShell(correlationId, wire, 1_795_816_980)
+        const json = responseJson(shell, wire.echo)
+        assert.strictEqual(json(shell, []), JSON.stringify(shell))
+        assert.strictEqual(
+          json(ending, output.map((item) => JSON.stringify(item))),
+          JSON.stringify({ ...shell, ...ending, output })
+        )
+      })
+  )
+})
