@@ -1,20 +1,24 @@
-import { useEffect, useState } from "preact/hooks"
+import { useEffect, useMemo, useState } from "preact/hooks"
 
 /**
  * Pages live in the URL's fragment (`#/keys/key_…`): the server serves one
  * page at /console, and back, forward and reload keep the place.
  */
-export const currentRoute = (): ReadonlyArray<string> =>
-  location.hash.replace(/^#\/?/, "").split("/").filter((part) => part !== "").map(decodeURIComponent)
+const routeOf = (hash: string): ReadonlyArray<string> =>
+  hash.replace(/^#\/?/, "").split("/").filter((part) => part !== "").map(decodeURIComponent)
+
+export const currentRoute = (): ReadonlyArray<string> => routeOf(location.hash)
 
 export const useRoute = (): ReadonlyArray<string> => {
-  const [route, setRoute] = useState(currentRoute)
+  const [hash, setHash] = useState(() => location.hash)
   useEffect(() => {
-    const changed = () => setRoute(currentRoute())
+    const changed = () => setHash(location.hash)
     addEventListener("hashchange", changed)
+    // A change between the first drawing and now fired its event before anyone listened.
+    changed()
     return () => removeEventListener("hashchange", changed)
   }, [])
-  return route
+  return useMemo(() => routeOf(hash), [hash])
 }
 
 export const href = (...parts: ReadonlyArray<string>) => `#/${parts.map(encodeURIComponent).join("/")}`

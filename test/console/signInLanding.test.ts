@@ -61,6 +61,21 @@ describe("landing after a sign-in", { timeout: 120_000 }, () => {
     await context.close()
   })
 
+  it("shows the page whose address changed while it drew the pages after the sign-in", async () => {
+    const { context, page } = await openConsole(browser, gateway)
+    // The moment the pages are in the document, before the console's effects have run: no later.
+    await page.evaluate((key) => {
+      new MutationObserver((_, observer) => {
+        if (document.querySelector("header.bar") === null) return
+        observer.disconnect()
+        location.hash = `#/keys/${key}`
+      }).observe(document.body, { childList: true, subtree: true })
+    }, othersKey)
+    await signInAsOperator(page)
+    await page.getByRole("heading", { name: "Key “ops”" }).waitFor({ timeout: 10_000 })
+    await context.close()
+  })
+
   it("an operator's page opened by its address lands an account on Keys; its own pages are kept", async () => {
     const { context, page } = await openConsole(browser, gateway)
     await page.goto(`${gateway.url}/console#/accounts`)
