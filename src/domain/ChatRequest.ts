@@ -1,6 +1,6 @@
 import { Effect, Result, Schema } from "effect"
 import { ChatContext, SandboxIdSchema, ToolContextSchema } from "./ChatContext.ts"
-import { isRecord } from "./isRecord.ts"
+import { hasOnly, isRecord } from "./isRecord.ts"
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "./jsonDepth.ts"
 import { Message } from "./Message.ts"
 import { pruneDefaults, PruneOptions } from "./PruneOptions.ts"
@@ -14,6 +14,9 @@ import { unknownFieldIssues } from "./unknownFields.ts"
  * Segments are non-empty and contain no whitespace.
  */
 const modelFormat = /^[^\s/]+(?:\/[^\s/]+)+$/
+
+/** A model id as `ModelId` takes it, for a decoder's fast path. */
+export const isModelId = (model: unknown): model is string => typeof model === "string" && modelFormat.test(model)
 
 export const ModelId = Schema.String.annotate({ message: "must be a string" })
   .check(
@@ -106,14 +109,9 @@ const roles = new Set(["user", "assistant", "system"])
 
 const isOptional = (value: unknown, type: "string" | "boolean") => value === undefined || typeof value === type
 
-const hasOnly = (value: Record<string, unknown>, fields: ReadonlySet<string>): boolean => {
-  for (const field in value) if (!fields.has(field)) return false
-  return true
-}
-
 // A message of the plain form `{id?, role, content}`, as the schema decodes it (its fields in schema order).
 const plainMessage = (value: unknown): Message | undefined => {
-  if (!isRecord(value) || !hasOnly(value, plainMessageFields)) return undefined
+  if (!hasOnly(value, plainMessageFields)) return undefined
   const { content, id, role } = value
   if (typeof content !== "string" || typeof role !== "string" || !roles.has(role) || !isOptional(id, "string")) {
     return undefined
@@ -131,9 +129,9 @@ const plainMessage = (value: unknown): Message | undefined => {
  * to the schema; test/domain/ChatRequest.test.ts checks that both agree.
  */
 export const decodePlainChatRequest = (body: unknown): ChatRequest | undefined => {
-  if (!isRecord(body) || !hasOnly(body, plainFields)) return undefined
+  if (!hasOnly(body, plainFields)) return undefined
   const { messages, model, prune, stream, systemPrompt, validateOnly } = body
-  if (typeof model !== "string" || !modelFormat.test(model) || !Array.isArray(messages)) return undefined
+  if (!isModelId(model) || !Array.isArray(messages)) return undefined
   if (!isOptional(stream, "boolean") || !isOptional(prune, "boolean") || !isOptional(validateOnly, "boolean")) {
     return undefined
   }

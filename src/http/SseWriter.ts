@@ -35,6 +35,17 @@ export interface StreamEncoding {
 const HIGH_WATER_BYTES = 1024 * 1024
 
 /**
+ * A turn's text as UTF-8, in one pass over it: a string written to the
+ * response is measured first (its chunk's size) and encoded after, a second
+ * pass (BENCHMARKS.md, issue 21). Three bytes a UTF-16 unit are the most
+ * it takes; Node's string writes set aside as much.
+ */
+const utf8 = (text: string): Buffer => {
+  const bytes = Buffer.allocUnsafe(text.length * 3)
+  return bytes.subarray(0, bytes.write(text))
+}
+
+/**
  * Writes the agent's chunks to the socket as they are emitted, in a
  * protocol's encoding. The response
  * starts (200 and headers) with the first chunk, so a run that fails before
@@ -103,7 +114,7 @@ export class SseWriter implements ClientPace, Required<Pick<RunSink, "emit" | "f
     const text = this.pending + last
     this.pending = ""
     // A run answered at once (an accepted background response) has written its answer already.
-    if (!this.res.writableEnded) this.res.end(text)
+    if (!this.res.writableEnded) this.res.end(text === "" ? text : utf8(text))
   }
 
   private writeHead(): void {
@@ -128,7 +139,7 @@ export class SseWriter implements ClientPace, Required<Pick<RunSink, "emit" | "f
     this.writeHead()
     const text = this.pending
     this.pending = ""
-    this.res.write(text)
+    this.res.write(utf8(text))
     if (this.encoding.keepAlive !== undefined) this.armKeepAlive(this.encoding.keepAlive)
     if (this.res.writableLength > HIGH_WATER_BYTES && !this.clientBehind) this.fallBehind()
   }

@@ -28,13 +28,20 @@ export class JsonTemplate<Holes extends ReadonlyArray<unknown>> {
     return text
   }
 
-  /** The template with its first holes (the first in its text too) filled once: what one item's events share. */
+  /**
+   * The template with its first holes (the first in its text too) filled
+   * once: what one item's events share. The text they share is one string,
+   * not the pieces a fill joins: a stream's text is flattened before it is
+   * written, at a cost for each of its pieces (BENCHMARKS.md).
+   */
   with<First extends ReadonlyArray<string>>(...json: First): JsonTemplate<Drop<Holes, First>> {
     const { order, texts } = this
     const rest: Array<number> = []
     for (let i = json.length; i < order.length; i++) rest.push(order[i]! - json.length)
     if (rest.some((hole) => hole < 0)) throw new Error("not the template's first holes")
-    return new JsonTemplate([this.fill(...(json as unknown as Texts<Holes>)), ...texts.slice(json.length + 1)], rest)
+    const shared = [texts[0]]
+    for (let i = 0; i < json.length; i++) shared.push(json[i], texts[i + 1])
+    return new JsonTemplate([shared.join(""), ...texts.slice(json.length + 1)], rest)
   }
 }
 

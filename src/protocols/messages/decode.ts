@@ -8,6 +8,7 @@ import { approvalRefusal, type BodyFields, commonFields, decodeDoorBody, defined
 import type { HostedServerAsk } from "../hostedTools.ts"
 import { toConversation } from "./conversation.ts"
 import { hostedAsksOf, mcpServerIssues } from "./mcpServers.ts"
+import { plainMessagesRequest } from "./plainBody.ts"
 import { CountTokensRequest, MessagesRequest, type Thinking } from "./request.ts"
 
 /** What the answer of a Messages request needs of its body. */
@@ -130,8 +131,13 @@ const fromRequest = (request: MessagesRequest): Effect.Effect<DecodedMessages, I
 
 const decoder = (schema: typeof MessagesRequest | typeof CountTokensRequest) => {
   const decode = Schema.decodeUnknownResult(schema, { errors: "all" })
-  return (body: unknown): Effect.Effect<DecodedMessages, InvalidRequest> =>
-    Effect.flatMap(decodeDoorBody(body, decode, fields), (request) => fromRequest(request as MessagesRequest))
+  return (body: unknown): Effect.Effect<DecodedMessages, InvalidRequest> => {
+    // A plain body decodes alike under both schemas (`max_tokens` given).
+    const plain = plainMessagesRequest(body)
+    return plain === undefined
+      ? Effect.flatMap(decodeDoorBody(body, decode, fields), (request) => fromRequest(request as MessagesRequest))
+      : fromRequest(plain)
+  }
 }
 
 /**

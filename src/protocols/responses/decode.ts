@@ -9,6 +9,7 @@ import { approvalRefusal, type BodyFields, commonFields, decodeDoorBody, defined
 import type { HostedServerAsk } from "../hostedTools.ts"
 import { hostedAsksOf, isMcpTool, mcpToolIssues } from "./hostedMcp.ts"
 import { toConversation } from "./input.ts"
+import { plainResponsesRequest } from "./plainBody.ts"
 import { type FunctionTool, ResponsesRequest, type Tool } from "./request.ts"
 import { type StoredWire, storedWire } from "./stored.ts"
 import { unsupported } from "./unsupported.ts"
@@ -180,5 +181,9 @@ const fromRequest = (
 export const decodeResponsesRequest = (
   body: unknown,
   key?: ApiKey
-): Effect.Effect<DecodedResponses, InvalidRequest> =>
-  Effect.flatMap(decodeDoorBody(body, decode, fields), (request) => fromRequest(request, body, key))
+): Effect.Effect<DecodedResponses, InvalidRequest> => {
+  const plain = plainResponsesRequest(body)
+  return plain === undefined
+    ? Effect.flatMap(decodeDoorBody(body, decode, fields), (request) => fromRequest(request, body, key))
+    : fromRequest(plain, body, key)
+}

@@ -1,9 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Result, Schema } from "effect"
 import { decodeMessagesRequest } from "../../../src/protocols/messages/decode.ts"
-import { MessagesRequest } from "../../../src/protocols/messages/request.ts"
+import { plainMessagesRequest } from "../../../src/protocols/messages/plainBody.ts"
+import { CountTokensRequest, MessagesRequest } from "../../../src/protocols/messages/request.ts"
 import { doorDecoderProperties } from "../../support/doorProperties.ts"
-import { validBodies } from "./generators.ts"
+import { plainishBodies, validBodies } from "./generators.ts"
 
 const user = [{ role: "user", content: "Hi" }]
 const body = (extra: Record<string, unknown> = {}) => ({ model: "test/m1", max_tokens: 10, messages: user, ...extra })
@@ -137,4 +138,46 @@ describe("decodeMessagesRequest: properties", () => {
     }))
 
   doorDecoderProperties(decodeMessagesRequest, validBodies, knownFields)
+})
+
+describe("plainMessagesRequest: the schema's result for plain bodies, without the schema", () => {
+  const bySchema = Schema.decodeUnknownResult(MessagesRequest, { errors: "all" })
+  const countBySchema = Schema.decodeUnknownResult(CountTokensRequest, { errors: "all" })
+
+  it("takes the common body", () => {
+    const common = {
+      model: "bench/text",
+      max_tokens: 1024,
+      messages: [{ role: "user", content: "Hello" }],
+      stream: true
+    }
+    assert.deepStrictEqual(plainMessagesRequest(common), Result.getOrThrow(bySchema(common)))
+  })
+
+  it.each([
+    [body({ temperature: 0.5 })],
+    [body({ max_tokens: 0 })],
+    [body({ max_tokens: 1.5 })],
+    [body({ system: [{ type: "text", text: "Be brief." }] })],
+    [body({ messages: [{ role: "user", content: [{ type: "text", text: "Hi" }] }] })],
+    [body({ messages: [{ role: "user", content: "Hi", cache_control: null }] })],
+    [body({ messages: [{ role: "tool", content: "Hi" }] })],
+    [body({ model: "m1" })],
+    [body({ stream: "true" })]
+  ])("leaves %j to the schema", (value) => assert.isUndefined(plainMessagesRequest(value)))
+
+  it.prop(
+    "agrees with both schemas wherever it decides, field order included",
+    [plainishBodies],
+    ([value]) => {
+      const plain = plainMessagesRequest(value)
+      if (plain === undefined) return
+      for (const decoded of [bySchema(value), countBySchema(value)]) {
+        assert.isTrue(Result.isSuccess(decoded))
+        assert.deepStrictEqual(plain, Result.getOrThrow(decoded))
+        assert.strictEqual(JSON.stringify(plain), JSON.stringify(Result.getOrThrow(decoded)))
+      }
+    },
+    { arbitrary: { runs: 2_000 } }
+  )
 })

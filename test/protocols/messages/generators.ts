@@ -102,3 +102,45 @@ export const validBodies = Arbitrary.all({
     JSON.parse(JSON.stringify({ ...options, messages: [...messagesOf(turns), last] }))
   )
 )
+
+const PlainBody = Schema.Struct({
+  model: ModelId,
+  max_tokens: Schema.Int,
+  messages: Schema.Array(Schema.Struct({
+    role: Schema.Literals(["user", "assistant", "system", "tool"]),
+    content: Schema.String
+  })),
+  stream: Schema.optionalKey(Schema.Boolean),
+  system: Schema.optionalKey(Schema.String)
+})
+
+const plainMutations = [
+  "model",
+  "max_tokens",
+  "messages",
+  "stream",
+  "system",
+  "temperature",
+  "metadata",
+  "container",
+  "message.role",
+  "message.content",
+  "message.cache_control"
+] as const
+
+/** Bodies of the plain form `{model, max_tokens, messages: [{role, content}], stream?, system?}`, half with one field set to any JSON value. */
+export const plainishBodies = Arbitrary.all({
+  body: Arbitrary.schema(PlainBody),
+  mutate: Arbitrary.schema(Schema.Boolean),
+  field: Arbitrary.schema(Schema.Literals(plainMutations)),
+  value: Arbitrary.schema(Schema.Json)
+}).pipe(Arbitrary.map(({ body, field, mutate, value }) => {
+  const mutated: Record<string, unknown> = { ...body }
+  if (!mutate) return JSON.parse(JSON.stringify(body))
+  if (field.startsWith("message.")) {
+    mutated.messages = body.messages.map((message, index) =>
+      index === 0 ? { ...message, [field.slice("message.".length)]: value } : message
+    )
+  } else mutated[field] = value
+  return JSON.parse(JSON.stringify(mutated))
+}))

@@ -1,9 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Result, Schema } from "effect"
 import { decodeResponsesRequest } from "../../../src/protocols/responses/decode.ts"
+import { plainResponsesRequest } from "../../../src/protocols/responses/plainBody.ts"
 import { ResponsesRequest } from "../../../src/protocols/responses/request.ts"
 import { doorDecoderProperties } from "../../support/doorProperties.ts"
-import { validBodies } from "./generators.ts"
+import { plainishBodies, validBodies } from "./generators.ts"
 
 const body = (extra: Record<string, unknown> = {}) => ({ model: "test/m1", input: "Hi", ...extra })
 const call = { type: "function_call", call_id: "c1", name: "f", arguments: "{}" }
@@ -151,4 +152,37 @@ describe("decodeResponsesRequest: properties", () => {
   )
 
   doorDecoderProperties(decodeResponsesRequest, validBodies, knownFields)
+})
+
+describe("plainResponsesRequest: the schema's result for plain bodies, without the schema", () => {
+  const bySchema = Schema.decodeUnknownResult(ResponsesRequest, { errors: "all" })
+
+  it("takes the common body", () => {
+    const common = { model: "bench/text", input: "Hello", stream: true, store: false }
+    assert.deepStrictEqual(plainResponsesRequest(common), Result.getOrThrow(bySchema(common)))
+  })
+
+  it.each([
+    [body({ input: [user] })],
+    [body({ background: true })],
+    [body({ previous_response_id: "resp_1" })],
+    [body({ tools: [] })],
+    [body({ stream: "true" })],
+    [body({ instructions: 1 })],
+    [body({ model: "m1" })]
+  ])("leaves %j to the schema", (value) => assert.isUndefined(plainResponsesRequest(value)))
+
+  it.prop(
+    "agrees with the schema wherever it decides, field order included",
+    [plainishBodies],
+    ([value]) => {
+      const plain = plainResponsesRequest(value)
+      if (plain === undefined) return
+      const decoded = bySchema(value)
+      assert.isTrue(Result.isSuccess(decoded))
+      assert.deepStrictEqual(plain, Result.getOrThrow(decoded))
+      assert.strictEqual(JSON.stringify(plain), JSON.stringify(Result.getOrThrow(decoded)))
+    },
+    { arbitrary: { runs: 2_000 } }
+  )
 })

@@ -132,3 +132,34 @@ export const validBodies = Arbitrary.all({
     )
   )
 )
+
+const PlainBody = Schema.Struct({
+  model: ModelId,
+  input: Schema.String,
+  instructions: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  stream: Schema.optionalKey(Schema.NullOr(Schema.Boolean)),
+  store: Schema.optionalKey(Schema.NullOr(Schema.Boolean))
+})
+
+const plainMutations = [
+  "model",
+  "input",
+  "instructions",
+  "stream",
+  "store",
+  "background",
+  "temperature",
+  "user"
+] as const
+
+/** Bodies of the plain form `{model, input: string, instructions?, stream?, store?}`, half with one field set to any JSON value. */
+export const plainishBodies = Arbitrary.all({
+  body: Arbitrary.schema(PlainBody),
+  mutate: Arbitrary.schema(Schema.Boolean),
+  field: Arbitrary.schema(Schema.Literals(plainMutations)),
+  value: Arbitrary.schema(Schema.Json)
+}).pipe(
+  Arbitrary.map(({ body, field, mutate, value }) =>
+    JSON.parse(JSON.stringify(mutate ? { ...body, [field]: value } : body))
+  )
+)

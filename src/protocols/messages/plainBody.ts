@@ -1,0 +1,37 @@
+import { isModelId } from "../../domain/ChatRequest.ts"
+import { hasOnly } from "../../domain/isRecord.ts"
+import type { MessagesRequest } from "./request.ts"
+
+const plainFields = new Set(["model", "max_tokens", "messages", "stream", "system"])
+const messageFields = new Set(["role", "content"])
+const roles = new Set(["user", "assistant", "system"])
+
+/**
+ * The schema's decoding of the common Messages body, found without the
+ * schema interpreter (its ~45 k instructions a request were most of what
+ * the door cost beyond `POST /api/v1/chat`, BENCHMARKS.md): a model id,
+ * `max_tokens`, messages of a role and a string, at most `stream` and a
+ * string `system`. Any other body is undefined and goes to the schema;
+ * test/protocols/messages/decode.test.ts checks that both agree.
+ */
+export const plainMessagesRequest = (body: unknown): MessagesRequest | undefined => {
+  if (!hasOnly(body, plainFields)) return undefined
+  const { max_tokens, messages, model, stream, system } = body
+  if (!isModelId(model) || !Number.isSafeInteger(max_tokens) || (max_tokens as number) < 1) return undefined
+  if (!Array.isArray(messages) || (stream !== undefined && typeof stream !== "boolean")) return undefined
+  if (system !== undefined && typeof system !== "string") return undefined
+  const decoded: Array<MessagesRequest["messages"][number]> = []
+  for (const message of messages) {
+    if (!hasOnly(message, messageFields)) return undefined
+    const { content, role } = message
+    if (typeof content !== "string" || typeof role !== "string" || !roles.has(role)) return undefined
+    decoded.push({ role: role as MessagesRequest["messages"][number]["role"], content })
+  }
+  return {
+    model,
+    messages: decoded,
+    ...(system === undefined ? {} : { system }),
+    max_tokens: max_tokens as number,
+    ...(stream === undefined ? {} : { stream })
+  }
+}
