@@ -7,6 +7,7 @@ import {
   mkdtempSync,
   openSync,
   readSync,
+  rmSync,
   symlinkSync,
   writeFileSync
 } from "node:fs"
@@ -171,6 +172,8 @@ export const openSession = () => {
     clearInterval(looking)
     stdout.close()
     stderr.close()
+    // Each session's copy of the checkout is ~20 MB: left behind, a machine's /tmp fills run after run.
+    for (const dir of [cwd, scripts]) rmSync(dir, { recursive: true, force: true, maxRetries: 3 })
   }
 
   return { cwd, run, close }
