@@ -1,7 +1,9 @@
 import type { LanguageModelV4ToolChoice } from "@ai-sdk/provider"
-import type { UIMessage } from "ai"
-import type { CallSettings, ClientTool } from "../agent/AgentRun.ts"
+import type { ModelMessage } from "ai"
+import type { ApprovalAnswer, CallSettings, ClientTool } from "../agent/AgentRun.ts"
 import type { ChatRequest } from "../domain/ChatRequest.ts"
+import type { InvalidHistory } from "../domain/requestErrors.ts"
+import type { InvalidApproval } from "./planErrors.ts"
 
 /** A client tool as a protocol decoded it, with where it was in the body for the errors that name it. */
 export interface DecodedClientTool extends ClientTool {
@@ -12,12 +14,30 @@ export interface DecodedClientTool extends ClientTool {
 /**
  * The one chat request the planner takes, whatever door it came through
  * (docs/DESIGN.md §14): a protocol decodes its body into this, and the
- * planner never sees a raw body. The conversation is in UIMessage form,
- * normalized, because pruning, approvals and the tool loop work on that form.
- * The optional fields are what the standard doors add to the spec's request.
+ * planner never sees a raw body. The conversation is the AI SDK's model
+ * messages, which each protocol makes from its own messages: no format
+ * reaches the model through another's. The optional fields are what the
+ * standard doors add to the spec's request.
  */
 export type InternalChatRequest = Omit<ChatRequest, "messages"> & {
-  readonly messages: ReadonlyArray<UIMessage>
+  readonly messages: ReadonlyArray<ModelMessage>
+  /**
+   * Per model message, the index of the client's message it came from (one
+   * client message can make several: an assistant turn's steps and tool
+   * results). Pruning keeps or drops a client message whole and counts them;
+   * errors name the client's own places.
+   */
+  readonly origins: ReadonlyArray<number>
+  /**
+   * The approval answers the conversation's last turn carries
+   * (docs/DESIGN.md §10), each at its place in the body; the planner checks
+   * their signatures, and the run carries them out before its first step.
+   */
+  readonly approvals?: ReadonlyArray<ApprovalAnswer> | undefined
+  /** What the protocol found wrong in the conversation as a whole, told in the plan's order (after the tools). */
+  readonly conversationProblem?: InvalidHistory | InvalidApproval | undefined
+  /** The id of the client's message that a run answering approvals continues (the ui stream's `start`). */
+  readonly continues?: string | undefined
   /** The tools the client runs itself; a call of one ends the run. */
   readonly clientTools?: ReadonlyArray<DecodedClientTool> | undefined
   /** Hosted tools the client asked for that parley does not provide: dropped, and named in `X-Tools-Skipped`. */

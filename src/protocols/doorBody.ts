@@ -37,11 +37,12 @@ type Extra =
  */
 export const commonFields = (
   request: Extra & { readonly model: string; readonly stream?: boolean | null | undefined },
-  conversation: { readonly system: string | undefined; readonly messages: InternalChatRequest["messages"] }
+  conversation: Pick<InternalChatRequest, "messages" | "origins"> & { readonly system: string | undefined }
 ) =>
   ({
     model: request.model,
     messages: conversation.messages,
+    origins: conversation.origins,
     stream: request.stream === true,
     ...(conversation.system === undefined ? {} : { systemPrompt: conversation.system }),
     prune: request.prune ?? false,
