@@ -4,7 +4,7 @@ import type {
   LanguageModelV4CallOptions,
   LanguageModelV4ToolChoice
 } from "@ai-sdk/provider"
-import type { UIMessage } from "ai"
+import type { ModelMessage } from "ai"
 import type { Duration, Effect } from "effect"
 import type { ApiKey } from "../domain/ApiKey.ts"
 import type { RunBudget } from "../governance/RunBudget.ts"
@@ -60,9 +60,9 @@ export interface ApprovalGate {
   readonly refusal?: ((toolName: string) => string) | undefined
 }
 
-/** A person's answer to an approval request, found in the conversation's last message and checked. */
+/** A person's answer to an approval request, found in the conversation's last turn and checked. */
 export interface ApprovalAnswer {
-  /** Where it is in the client's messages (`messages[1].parts[2]`). */
+  /** Where it is in the client's body (`messages[1].parts[2]`, `input[4]`). */
   readonly path: string
   readonly approvalId: string
   readonly toolCallId: string
@@ -86,8 +86,8 @@ export interface AgentRun {
     readonly firstChunkTimeoutMs?: number | undefined
   } | undefined
   readonly system: string
-  /** The conversation in UIMessage form, already normalized and pruned. */
-  readonly messages: ReadonlyArray<UIMessage>
+  /** The conversation as the protocol made it, pruned. */
+  readonly messages: ReadonlyArray<ModelMessage>
   readonly tools: ReadonlyArray<ResolvedTool>
   readonly clientTools?: ReadonlyArray<ClientTool> | undefined
   /** For the first model call; later steps choose freely (`auto`), or the loop could not end. */
@@ -110,11 +110,15 @@ export interface AgentRun {
   readonly budget?: RunBudget | undefined
   readonly approval?: ApprovalGate | undefined
   /**
-   * The run continues the conversation's last (assistant) message: it first
+   * The run continues the conversation's last (assistant) turn: it first
    * runs the approved calls and tells the model of the denied ones, as
-   * `streamText` does with approval responses (docs/DESIGN.md §10).
+   * `streamText` does with approval responses (docs/DESIGN.md §10). Its
+   * `start` chunk names `messageId`, the client's message it continues, when there is one.
    */
-  readonly resume?: { readonly messageId: string; readonly answers: ReadonlyArray<ApprovalAnswer> } | undefined
+  readonly resume?: {
+    readonly messageId?: string | undefined
+    readonly answers: ReadonlyArray<ApprovalAnswer>
+  } | undefined
   /**
    * Completes when a client asks the run to stop (a resumable run, docs/DESIGN.md §16): the model call and
    * the tools are aborted, and the stream ends with the finish reason `stopped`.

@@ -1,12 +1,5 @@
 import type { LanguageModelV4, LanguageModelV4Prompt, LanguageModelV4TextPart } from "@ai-sdk/provider"
-import {
-  type AssistantContent,
-  convertToModelMessages,
-  type ModelMessage,
-  type ToolContent,
-  type ToolSet,
-  type UIMessage
-} from "ai"
+import type { AssistantContent, ModelMessage, ToolContent } from "ai"
 import { convertToLanguageModelPrompt, type DownloadFunction } from "ai/internal"
 import { Effect } from "effect"
 import { InvalidHistory } from "../domain/requestErrors.ts"
@@ -41,16 +34,6 @@ const toPrompt = (
     ...(abortSignal === undefined ? {} : { abortSignal })
   })
 
-// The run's tools that tell the model their outputs their own way, as the AI SDK's tool set
-// `convertToModelMessages` reads `toModelOutput` from (it calls nothing else on them).
-const modelOutputTools = (tools: ReadonlyArray<{ readonly tool: Tool }>): ToolSet =>
-  Object.fromEntries(tools.flatMap(({ tool }) => {
-    const toModelOutput = tool.toModelOutput
-    return toModelOutput === undefined
-      ? []
-      : [[tool.name, { toModelOutput: ({ output }: { output: unknown }) => toModelOutput(output) }]]
-  })) as unknown as ToolSet
-
 const invalidHistory = (provider: string) => (error: unknown) =>
   error instanceof UnfetchablePart ? error : new InvalidHistory({
     path: "messages",
@@ -58,15 +41,40 @@ const invalidHistory = (provider: string) => (error: unknown) =>
   })
 
 /**
- * The conversation as model messages, and how to make prompts for the
- * model. A history the model cannot be sent is the client's mistake.
- * Outputs of the run's tools in the history are told to the model as in
- * the run.
+ * The history with the outputs of the run's tools told to the model as in
+ * the run (`toModelOutput`), as the AI SDK's conversion does given a tool
+ * set: protocols keep a tool's output as it came, a text or a JSON value.
+ */
+const toldAsInRun = (
+  messages: ReadonlyArray<ModelMessage>,
+  tools: ReadonlyArray<{ readonly tool: Tool }>
+): Array<ModelMessage> => {
+  const told = new Map(
+    tools.flatMap(({ tool }) => tool.toModelOutput === undefined ? [] : [[tool.name, tool.toModelOutput]])
+  )
+  if (told.size === 0) return Array.from(messages)
+  return messages.map((message) => {
+    if (message.role !== "tool") return message
+    let content: ToolContent | undefined
+    message.content.forEach((part, index) => {
+      const toModelOutput = part.type === "tool-result" ? told.get(part.toolName) : undefined
+      if (toModelOutput === undefined || part.type !== "tool-result") return
+      if (part.output.type !== "json" && part.output.type !== "text") return
+      ;(content ??= message.content.slice())[index] = { ...part, output: toModelOutput(part.output.value) }
+    })
+    return content === undefined ? message : { ...message, content }
+  })
+}
+
+/**
+ * The conversation as the model is sent it, and how to make prompts for the
+ * model. Outputs of the run's tools in the history are told to the model as
+ * in the run.
  */
 export const conversation = (
   model: LanguageModelV4,
   provider: string,
-  messages: ReadonlyArray<UIMessage>,
+  messages: ReadonlyArray<ModelMessage>,
   fetch: ClientFetch,
   tools: ReadonlyArray<{ readonly tool: Tool }> = []
 ): Effect.Effect<
@@ -80,7 +88,7 @@ export const conversation = (
         provider: model.provider.split(".")[0] ?? model.provider,
         download: partDownloads(fetch, messages)
       },
-      messages: await convertToModelMessages(Array.from(messages), { tools: modelOutputTools(tools) })
+      messages: toldAsInRun(messages, tools)
     }),
     catch: invalidHistory(provider)
   })
@@ -88,24 +96,26 @@ export const conversation = (
 /**
  * A conversation of user messages of text alone, before any approval: the
  * target and first prompt `conversation` and `initialPrompt` would make, made
- * without the AI SDK's two asynchronous conversions (~4 µs and two fiber
- * suspensions a request, BENCHMARKS.md; property-tested against them).
+ * without the AI SDK's asynchronous conversion (~2 µs and a fiber
+ * suspension a request, BENCHMARKS.md; property-tested against it).
  * Anything else, or a model whose URLs come as a promise: undefined.
  */
 export const plainStart = (
   model: LanguageModelV4,
   system: string,
-  messages: ReadonlyArray<UIMessage>,
+  messages: ReadonlyArray<ModelMessage>,
   fetch: ClientFetch
 ): { readonly target: PromptTarget; readonly prompt: LanguageModelV4Prompt } | undefined => {
   const supportedUrls = model.supportedUrls
   if (typeof (supportedUrls as { then?: unknown }).then === "function") return undefined
   const prompt: LanguageModelV4Prompt = [{ role: "system", content: system }]
   for (const message of messages) {
-    if (message.role !== "user") return undefined
+    if (message.role !== "user" || typeof message.content === "string" || message.providerOptions !== undefined) {
+      return undefined
+    }
     const content: Array<{ type: "text"; text: string; providerOptions: undefined }> = []
-    for (const part of message.parts) {
-      if (part.type !== "text" || part.providerMetadata !== undefined) return undefined
+    for (const part of message.content) {
+      if (part.type !== "text" || part.providerOptions !== undefined) return undefined
       // As the AI SDK: an empty text part is not sent, and a sent one says it has no provider options.
       if (part.text.length > 0) content.push({ type: "text", text: part.text, providerOptions: undefined })
     }

@@ -1,4 +1,3 @@
-import type { UIMessage } from "ai"
 import { Clock, Context, Duration, Effect, Layer } from "effect"
 import type { AgentRun, ApprovalAnswer, ApprovalGate } from "../agent/AgentRun.ts"
 import { RunMeter } from "../agent/RunMeter.ts"
@@ -16,12 +15,11 @@ import { checkTool, isUsable, mergeContext } from "../tools/contextCheck.ts"
 import { selectTools } from "../tools/selectTools.ts"
 import { missingToolContext } from "../tools/toolErrors.ts"
 import { ToolRegistry } from "../tools/ToolRegistry.ts"
-import { approvalAnswers, checkApprovals } from "./approvalCheck.ts"
+import { checkApprovals } from "./approvalCheck.ts"
 import type { ChatPlan, ChatPlanFailure } from "./chatPlan.ts"
 import type { InternalChatRequest } from "./chatRequest.ts"
 import { checkClientTools } from "./clientToolCheck.ts"
-import { checkHistory } from "./historyCheck.ts"
-import { EmptyConversation, InvalidApproval, ModelNotAllowed, UnknownModel } from "./planErrors.ts"
+import { EmptyConversation, ModelNotAllowed, UnknownModel } from "./planErrors.ts"
 import { checkSandboxAccess } from "./sandboxCheck.ts"
 import { validationReport } from "./validationReport.ts"
 
@@ -37,9 +35,9 @@ const modelProblem = (key: ApiKey, model: string, found: boolean) =>
     ? new UnknownModel({ model })
     : undefined
 
-/** The run continues the last message when it answers approval requests (docs/DESIGN.md §10). */
-const resumeOf = (input: ReadonlyArray<UIMessage>, answers: ReadonlyArray<ApprovalAnswer>): AgentRun["resume"] =>
-  answers.length === 0 ? undefined : { messageId: input.at(-1)!.id, answers }
+/** The run continues the last turn when it answers approval requests (docs/DESIGN.md §10). */
+const resumeOf = (chat: InternalChatRequest, answers: ReadonlyArray<ApprovalAnswer>): AgentRun["resume"] =>
+  answers.length === 0 ? undefined : { messageId: chat.continues, answers }
 
 /**
  * `max_tokens` for the model calls: only what the caller asked for, with
@@ -128,6 +126,7 @@ const make = Effect.gen(function*() {
         ? yield* pruner.preview({
           system,
           messages: chat.messages,
+          origins: chat.origins,
           options: chat.pruneOptions,
           ...pruneTarget(found.entry, usable.map((check) => check.tool))
         })
@@ -145,12 +144,11 @@ const make = Effect.gen(function*() {
     const clashing = checkClientTools(chat, usable.map((check) => check.name))
     if (clashing !== undefined) return yield* clashing
 
+    // What the protocol found wrong with the conversation as a whole (docs/DESIGN.md §3.18, §10).
+    if (chat.conversationProblem !== undefined) return yield* chat.conversationProblem
     if (chat.messages.length === 0) return yield* new EmptyConversation()
     const input = chat.messages
-    const invalid = checkHistory(input)
-    if (invalid !== undefined) return yield* invalid
-    const answers = approvalAnswers(input)
-    if (answers instanceof InvalidApproval) return yield* answers
+    const answers = chat.approvals ?? []
     const now = yield* Clock.currentTimeMillis
     const forged = checkApprovals(answers, key, approvals, new Set(usable.map((check) => check.name)), now)
     if (forged !== undefined) return yield* forged
@@ -161,6 +159,7 @@ const make = Effect.gen(function*() {
       ? yield* pruner.prune({
         system,
         messages: input,
+        origins: chat.origins,
         options: chat.pruneOptions,
         ...pruneTarget(entry, usable.map((check) => check.tool))
       })
@@ -184,7 +183,7 @@ const make = Effect.gen(function*() {
       maxOutputTokens,
       meter: new RunMeter(entry.id),
       approval: approvalGate(key, approvals, now, chat),
-      resume: resumeOf(input, answers)
+      resume: resumeOf(chat, answers)
     }
     return {
       _tag: "Run",
@@ -192,7 +191,6 @@ const make = Effect.gen(function*() {
       entry,
       approvals: answers,
       stream: chat.stream,
-      input,
       tools: {
         used: usable.map((check) => check.name),
         skipped: [...failed.map((check) => check.name), ...unavailable, ...chat.skippedTools ?? []]

@@ -1,4 +1,3 @@
-import type { UIMessage } from "ai"
 import type { AgentRun, ApprovalAnswer } from "../agent/AgentRun.ts"
 import type { InvalidHistory, InvalidRequest } from "../domain/requestErrors.ts"
 import type { ValidationReport } from "../domain/ValidationReport.ts"
@@ -23,10 +22,8 @@ export type ChatPlan =
     /** The approval answers the run carries out, checked; governance claims them when it admits the run. */
     readonly approvals: ReadonlyArray<ApprovalAnswer>
     readonly stream: boolean
-    /** The conversation as the client sent it (normalized), which a JSON answer repeats. */
-    readonly input: ReadonlyArray<UIMessage>
     readonly tools: { readonly used: ReadonlyArray<string>; readonly skipped: ReadonlyArray<string> }
-    /** Whether pruning removed anything from `input`. */
+    /** Whether pruning changed the conversation. */
     readonly pruned: boolean
   }
 

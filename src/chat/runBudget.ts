@@ -1,4 +1,4 @@
-import type { UIMessage } from "ai"
+import type { ModelMessage } from "ai"
 import type { Effect } from "effect"
 import type { ApiKey } from "../domain/ApiKey.ts"
 import { tokenizerOf } from "../domain/TokenizerName.ts"
@@ -17,7 +17,7 @@ export interface BudgetedPrompt {
   readonly entry: ModelEntry
   readonly system: string
   readonly tools: ReadonlyArray<Tool>
-  readonly messages: ReadonlyArray<UIMessage>
+  readonly messages: ReadonlyArray<ModelMessage>
   readonly maxOutputTokens: number | undefined
 }
 

@@ -26,6 +26,6 @@ export const withBodyPaths = (
     failure.path.slice(found[0].length)
   }`
   return failure._tag === "UnfetchablePart"
-    ? new UnfetchablePart({ path, reason: failure.reason })
+    ? new UnfetchablePart({ path, reason: failure.reason, url: failure.url })
     : new InvalidHistory({ path, problem: failure.problem })
 }

@@ -4,6 +4,7 @@ import { Effect } from "effect"
 import type { AgentRun, ApprovalAnswer, ApprovalGate } from "../../src/agent/AgentRun.ts"
 import { collectMessage } from "../../src/protocols/ui/collect.ts"
 import {
+  asModel,
   finish,
   finishMetadata,
   makeRun,
@@ -45,7 +46,9 @@ const secondTurn: Script = [[start, ...text("0", "It is 21 degrees."), finish("s
 const compare = (messages: Array<UIMessage>, script: Script, extra: Partial<AgentRun> = {}) =>
   Effect.gen(function*() {
     const model = scriptedModel(script)
-    const chunks = yield* runChunks(makeRun(model, tools, { messages, approval: gate, ...extra }))
+    const chunks = yield* runChunks(
+      makeRun(model, tools, { messages: yield* asModel(messages), approval: gate, ...extra })
+    )
     const referenceModel = scriptedModel(script)
     const reference = yield* Effect.promise(() =>
       referenceRun(referenceModel, tools, { system: SYSTEM, messages, maxSteps: 30, approvalRequired: waitFor })
@@ -110,7 +113,7 @@ describe("approvals match streamText with toolApproval + toUIMessageStream", () 
   it.live("approved: the tool runs first, the model sees its result, and the message continues", () =>
     Effect.gen(function*() {
       const first = yield* runChunks(
-        makeRun(scriptedModel(firstTurn), tools, { messages: [userMessage("Hi")], approval: gate })
+        makeRun(scriptedModel(firstTurn), tools, { messages: yield* asModel([userMessage("Hi")]), approval: gate })
       )
       const assistant = answered(first, true)
       const messages = [userMessage("Hi"), assistant]
@@ -144,7 +147,7 @@ describe("approvals match streamText with toolApproval + toUIMessageStream", () 
   it.live("denied: output-denied, and the model is told the person's reason", () =>
     Effect.gen(function*() {
       const first = yield* runChunks(
-        makeRun(scriptedModel(firstTurn), tools, { messages: [userMessage("Hi")], approval: gate })
+        makeRun(scriptedModel(firstTurn), tools, { messages: yield* asModel([userMessage("Hi")]), approval: gate })
       )
       const assistant = answered(first, false, "not today")
       const { chunks, model } = yield* compare([userMessage("Hi"), assistant], secondTurn, {

@@ -216,11 +216,10 @@ describe("a conversation the model cannot be sent", () => {
     Effect.gen(function*() {
       const model = scriptedModel([hello])
       const { chunks, exit } = yield* runCollecting(makeRun(model, [], {
-        messages: [{
-          id: "a1",
-          role: "assistant",
-          parts: [{ type: "dynamic-tool", toolName: "echo", toolCallId: "c", state: "input-available", input: {} }]
-        }, { id: "u2", role: "user", parts: [{ type: "text", text: "and?" }] }]
+        messages: [
+          { role: "assistant", content: [{ type: "tool-call", toolName: "echo", toolCallId: "c", input: {} }] },
+          { role: "user", content: [{ type: "text", text: "and?" }] }
+        ]
       }))
 
       assert.deepStrictEqual(chunks, [])

@@ -7,6 +7,7 @@ import type { AgentRun } from "../../src/agent/AgentRun.ts"
 import type { RunSink } from "../../src/agent/RunSink.ts"
 import { AppConfig } from "../../src/config/AppConfig.ts"
 import type { ProviderFailure } from "../../src/models/ProviderFailure.ts"
+import { uiConversation } from "../../src/protocols/ui/conversation.ts"
 import type { Tool } from "../../src/tools/Tool.ts"
 import { makeKey } from "../support/keys.ts"
 
@@ -85,6 +86,10 @@ export const userMessage = (text: string, id = "u1"): UIMessage => ({
   parts: [{ type: "text", text }]
 })
 
+/** The model messages the ui protocol makes of UI messages, which the AI SDK's references take. */
+export const asModel = (messages: ReadonlyArray<UIMessage>) =>
+  Effect.map(uiConversation(messages), (conversation) => conversation.messages)
+
 export const makeRun = (
   model: LanguageModelV4,
   tools: ReadonlyArray<Tool>,
@@ -93,7 +98,7 @@ export const makeRun = (
   model,
   provider: "mock",
   system: "You are a test assistant.",
-  messages: [userMessage("What is the weather in Paris?")],
+  messages: [{ role: "user", content: [{ type: "text", text: "What is the weather in Paris?" }] }],
   tools: tools.map((tool) => ({ tool, context: {} })),
   sandboxId: null,
   key: makeKey(),

@@ -5,7 +5,7 @@ import { Effect, Exit } from "effect"
 import { startUpstream } from "../../src/demo/upstream/server.ts"
 import type { Upstream } from "../../src/demo/upstream/types.ts"
 import { OpenAICompatibleChatModel } from "../../src/models/openaiCompatible/OpenAICompatibleChatModel.ts"
-import { finishMetadata, makeRun, runCollecting, userMessage } from "./fixtures.ts"
+import { asModel, finishMetadata, makeRun, runCollecting, userMessage } from "./fixtures.ts"
 import { normalize, referenceRun } from "./oracle.ts"
 import { recordings, repliesOf } from "./recordings/recordings.ts"
 import { tools } from "./scenarios.ts"
@@ -56,7 +56,9 @@ describe("Agent.run matches streamText + toUIMessageStream on recorded provider 
           apiKey: API_KEY,
           modelId: "m"
         })
-        const { chunks, exit } = yield* runCollecting(makeRun(model, tools, { provider: "rec", messages }))
+        const { chunks, exit } = yield* runCollecting(
+          makeRun(model, tools, { provider: "rec", messages: yield* asModel(messages) })
+        )
         const reference = yield* Effect.promise(() =>
           referenceRun(
             createOpenAICompatible({ name: "rec", baseURL: sdk.url, apiKey: API_KEY, includeUsage: true }).chatModel(

@@ -1,6 +1,6 @@
 import { assert, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { makeRun, runChunks, scriptedModel, userMessage } from "./fixtures.ts"
+import { asModel, makeRun, runChunks, scriptedModel, userMessage } from "./fixtures.ts"
 import { normalize, referenceRun } from "./oracle.ts"
 import { scenarios, tools } from "./scenarios.ts"
 
@@ -11,7 +11,7 @@ describe("Agent.run matches streamText + toUIMessageStream", () => {
         const maxSteps = scenario.maxSteps ?? 30
         const messages = [userMessage("Hi")]
         const model = scriptedModel(scenario.script)
-        const chunks = yield* runChunks(makeRun(model, tools, { messages, maxSteps }))
+        const chunks = yield* runChunks(makeRun(model, tools, { messages: yield* asModel(messages), maxSteps }))
         const referenceModel = scriptedModel(scenario.script)
         const reference = yield* Effect.promise(() =>
           referenceRun(referenceModel, tools, { system: "You are a test assistant.", messages, maxSteps })

@@ -45,7 +45,7 @@ const body = (overrides: Record<string, unknown> = {}) => ({
 const plan = (request: unknown, key = makeKey()) =>
   Effect.flatMap(
     Effect.zip(Effect.service(ChatPlanner), decodeUiRequest(request)),
-    ([p, decoded]) => p.plan(decoded, key)
+    ([p, decoded]) => p.plan(decoded.request, key)
   )
 const failure = (request: unknown, key = makeKey()) =>
   Effect.map(Effect.flip(plan(request, key)), (error) => error._tag)
@@ -72,7 +72,6 @@ layer(planner)("ChatPlanner", (it) => {
         const result = yield* plan(body({ messages: long, prune: true, pruneOptions: options }))
         if (result._tag !== "Run") return assert.fail("expected a run")
         assert.isTrue(result.pruned)
-        assert.strictEqual(result.input.length, 12)
         assert.isBelow(result.run.messages.length, 12)
       }))
   })

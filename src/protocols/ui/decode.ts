@@ -1,12 +1,22 @@
+import type { UIMessage } from "ai"
 import { Effect } from "effect"
 import type { InternalChatRequest } from "../../chat/chatRequest.ts"
 import { decodeChatRequest } from "../../domain/ChatRequest.ts"
 import { normalizeMessages } from "../../domain/Message.ts"
 import { InvalidRequest } from "../../domain/requestErrors.ts"
+import { uiConversation } from "./conversation.ts"
 
-/** The spec's ChatRequest body as the internal request: its messages, in either form, become UIMessages. */
-export const decodeUiRequest = (body: unknown): Effect.Effect<InternalChatRequest, InvalidRequest> =>
-  Effect.map(decodeChatRequest(body), (chat) => ({ ...chat, messages: normalizeMessages(chat.messages) }))
+/**
+ * The spec's ChatRequest body as the internal request, and its messages in
+ * UIMessage form (either form normalized), which a JSON answer repeats.
+ */
+export const decodeUiRequest = (
+  body: unknown
+): Effect.Effect<{ readonly request: InternalChatRequest; readonly input: ReadonlyArray<UIMessage> }, InvalidRequest> =>
+  Effect.flatMap(decodeChatRequest(body), (chat) => {
+    const input = normalizeMessages(chat.messages)
+    return Effect.map(uiConversation(input), (conversation) => ({ request: { ...chat, ...conversation }, input }))
+  })
 
 /** A chat id a resumable run is kept under: it goes into a URL path and a store key as it is. */
 const chatId = /^[A-Za-z0-9_.:-]{1,128}$/

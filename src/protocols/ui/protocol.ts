@@ -1,3 +1,4 @@
+import type { UIMessage } from "ai"
 import { Effect } from "effect"
 import type { ChatProtocol } from "../../http/chatProtocol.ts"
 import { errorBody, UNEXPECTED_MESSAGE, unexpectedBody } from "../../http/errorResponse.ts"
@@ -7,6 +8,7 @@ import type { StreamEncoding } from "../../http/SseWriter.ts"
 import { chatResponseBody } from "./answer.ts"
 import { decodeUiRequest, keptIdOf } from "./decode.ts"
 import { DONE, encodeChunk, encodeFailure, sseHeaders } from "./encode.ts"
+import { withPartPaths } from "./partPaths.ts"
 
 /**
  * The spec's POST /api/v1/chat (docs/DESIGN.md §3.1, §14): the AI SDK UI
@@ -21,8 +23,15 @@ export const uiEncoding: StreamEncoding = {
   broken: (failure) => encodeFailure(failure === undefined ? UNEXPECTED_MESSAGE : wireError(failure).message)
 }
 
-/** The ui protocol's own options: the id its run is kept under when it outlives its client (docs/DESIGN.md §16). */
-export type UiWire = string | undefined
+/**
+ * The ui protocol's own: the id its run is kept under when it outlives its
+ * client (docs/DESIGN.md §16), and the client's messages, which a JSON answer
+ * repeats and errors name places in.
+ */
+export interface UiWire {
+  readonly keptId: string | undefined
+  readonly input: ReadonlyArray<UIMessage>
+}
 
 /**
  * A resumed stream (docs/DESIGN.md §16) has the run's own headers; one that
@@ -37,11 +46,16 @@ export const uiProtocol: ChatProtocol<UiWire> = {
   name: "ui",
   resetsStep: true,
   decode: (body) =>
-    Effect.flatMap(decodeUiRequest(body), (request) => Effect.map(keptIdOf(request), (wire) => ({ request, wire }))),
-  keptId: (wire) => wire,
+    Effect.flatMap(
+      decodeUiRequest(body),
+      ({ input, request }) => Effect.map(keptIdOf(request), (keptId) => ({ request, wire: { keptId, input } }))
+    ),
+  keptId: (wire) => wire.keptId,
   // The UI message stream is the run's own: every stream is encoded alike.
   stream: () => uiEncoding,
-  collect: (run, { plan }) => chatResponseBody(run, plan.input, plan.tools, plan.run.resume !== undefined),
-  errorBody: (failure, correlationId) =>
-    failure === undefined ? unexpectedBody(correlationId) : errorBody(failure, correlationId)
+  collect: (run, { plan, wire }) => chatResponseBody(run, wire.input, plan.tools, plan.run.resume !== undefined),
+  errorBody: (failure, correlationId, wire) =>
+    failure === undefined
+      ? unexpectedBody(correlationId)
+      : errorBody(wire === undefined ? failure : withPartPaths(failure, wire.input), correlationId)
 }

@@ -1,7 +1,7 @@
 import { convertToModelMessages, type UIMessage } from "ai"
 import { convertToLanguageModelPrompt } from "ai/internal"
 import { describe, expect, it } from "vitest"
-import { checkHistory } from "../../src/chat/historyCheck.ts"
+import { checkHistory } from "../../../src/protocols/ui/historyCheck.ts"
 
 const user = (text: string): UIMessage => ({ id: text, role: "user", parts: [{ type: "text", text }] })
 

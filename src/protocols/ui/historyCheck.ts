@@ -1,5 +1,5 @@
 import type { UIMessage } from "ai"
-import { InvalidHistory } from "../domain/requestErrors.ts"
+import { InvalidHistory } from "../../domain/requestErrors.ts"
 
 interface ToolPartView {
   readonly type: string
@@ -10,7 +10,8 @@ interface ToolPartView {
   readonly approval?: { readonly approved?: boolean }
 }
 
-const isToolPart = (part: { readonly type: string }) => part.type === "dynamic-tool" || part.type.startsWith("tool-")
+export const isToolPart = (part: { readonly type: string }) =>
+  part.type === "dynamic-tool" || part.type.startsWith("tool-")
 
 /**
  * Whether the AI SDK's conversion sends this part as a tool call with no
