@@ -34,13 +34,18 @@ export interface StreamEncoding {
  */
 const HIGH_WATER_BYTES = 1024 * 1024
 
+/** Above this many UTF-16 units a turn's text is written as a string (see `utf8`). */
+const ONE_PASS_MAX_UNITS = 16 * 1024
+
 /**
  * A turn's text as UTF-8, in one pass over it: a string written to the
  * response is measured first (its chunk's size) and encoded after, a second
  * pass (BENCHMARKS.md, issue 21). Three bytes a UTF-16 unit are the most
- * it takes; Node's string writes set aside as much.
+ * it takes. A long text goes as a string: the slice of a buffer three times
+ * its size would hold all of it for as long as a slow client leaves it queued.
  */
-const utf8 = (text: string): Buffer => {
+const utf8 = (text: string): Buffer | string => {
+  if (text.length > ONE_PASS_MAX_UNITS) return text
   const bytes = Buffer.allocUnsafe(text.length * 3)
   return bytes.subarray(0, bytes.write(text))
 }

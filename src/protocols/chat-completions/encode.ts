@@ -1,6 +1,7 @@
 import type { UIMessageChunk } from "ai"
 import type { Answering } from "../../http/chatProtocol.ts"
 import type { StreamEncoding } from "../../http/SseWriter.ts"
+import { type JsonTemplate, jsonTemplate } from "../jsonTemplate.ts"
 import { openAiErrorBody } from "../openai/error.ts"
 import type { CompletionWire } from "./decode.ts"
 import { CompletionDeltas, finishReasonOf, usageOf } from "./deltas.ts"
@@ -11,8 +12,46 @@ const DONE = "data: [DONE]\n\n"
 
 const data = (value: unknown) => `data: ${JSON.stringify(value)}\n\n`
 
-/** What follows a chunk's delta until the answer finishes. */
-const TAIL = `,"logprobs":null,"finish_reason":null}]}\n\n`
+// Every event of an answer is one of these shapes; the answer's own fields fill the first three holes once
+// (BENCHMARKS.md, issue 21).
+const event = (id: string, created: number, model: string, delta: unknown, finish_reason: string | null) => ({
+  id,
+  object: "chat.completion.chunk",
+  created,
+  model,
+  choices: [{ index: 0, delta, logprobs: null, finish_reason }]
+})
+const sse = { before: "data: " }
+const deltaEvent = jsonTemplate(
+  (id: string, created: number, model: string, delta: unknown) => event(id, created, model, delta, null),
+  sse
+)
+const contentEvent = jsonTemplate(
+  (id: string, created: number, model: string, content: string) => event(id, created, model, { content }, null),
+  sse
+)
+const reasoningEvent = jsonTemplate(
+  (id: string, created: number, model: string, reasoning: string) =>
+    event(id, created, model, { reasoning_content: reasoning }, null),
+  sse
+)
+const argumentsEvent = jsonTemplate(
+  (id: string, created: number, model: string, index: number, args: string) =>
+    event(id, created, model, { tool_calls: [{ index, function: { arguments: args } }] }, null),
+  sse
+)
+const lastEvent = jsonTemplate(
+  (id: string, created: number, model: string, finishReason: string) => event(id, created, model, {}, finishReason),
+  sse
+)
+const usageEvent = jsonTemplate((id: string, created: number, model: string, usage: unknown) => ({
+  id,
+  object: "chat.completion.chunk",
+  created,
+  model,
+  choices: [],
+  usage
+}), sse)
 
 /** The answer's id, `chatcmpl-` and the request's correlation id, so that a client's logs meet parley's. */
 export const completionId = (correlationId: string) => `chatcmpl-${correlationId}`
@@ -26,22 +65,16 @@ export const completionId = (correlationId: string) => `chatcmpl-${correlationId
  */
 export const completionStream = ({ correlationId, wire }: Answering<CompletionWire>): StreamEncoding => {
   const deltas = new CompletionDeltas(wire.clientTools)
-  // The answer's fields are the same in every chunk: written once, each chunk adds its delta (BENCHMARKS.md).
-  const answer = JSON.stringify({
-    id: completionId(correlationId),
-    object: "chat.completion.chunk",
-    created: Math.floor(Date.now() / 1000),
-    model: wire.model
-  }).slice(0, -1)
-  const head = `data: ${answer},"choices":[{"index":0,"delta":`
-  // Most chunks add one string to the delta: the rest of such a chunk is written once an answer (or a call).
-  const contentHead = `${head}{"content":`
-  const reasoningHead = `${head}{"reasoning_content":`
-  const argumentsHeads: Array<string> = []
-  const argumentsHead = (index: number) => {
-    argumentsHeads[index] ??= `${head}{"tool_calls":[{"index":${index},"function":{"arguments":`
-    return argumentsHeads[index]
-  }
+  const answer = [
+    JSON.stringify(completionId(correlationId)),
+    `${Math.floor(Date.now() / 1000)}`,
+    JSON.stringify(wire.model)
+  ] as const
+  const delta = deltaEvent.with(...answer)
+  // Most events add one string to the delta: their shapes are filled with the answer's fields when first used.
+  let content: JsonTemplate<[string]> | undefined
+  let reasoning: JsonTemplate<[string]> | undefined
+  let args: JsonTemplate<[number, string]> | undefined
   let failed = false
   const error = (body: unknown) => {
     failed = true
@@ -53,25 +86,28 @@ export const completionStream = ({ correlationId, wire }: Answering<CompletionWi
       if (failed) return ""
       switch (chunk.type) {
         case "text-delta": {
-          const content = deltas.text(chunk.delta)
-          return content === undefined ? "" : `${contentHead}${JSON.stringify(content)}}${TAIL}`
+          const text = deltas.text(chunk.delta)
+          if (text === undefined) return ""
+          return `${(content ??= contentEvent.with(...answer)).fill(JSON.stringify(text))}\n\n`
         }
         case "reasoning-delta":
-          if (chunk.delta !== "") return `${reasoningHead}${JSON.stringify(chunk.delta)}}${TAIL}`
-          break
+          if (chunk.delta === "") break
+          return `${(reasoning ??= reasoningEvent.with(...answer)).fill(JSON.stringify(chunk.delta))}\n\n`
         case "tool-input-delta": {
           const index = deltas.toolInput(chunk.toolCallId, chunk.inputTextDelta)
-          return index === undefined ? "" : `${argumentsHead(index)}${JSON.stringify(chunk.inputTextDelta)}}}]}${TAIL}`
+          if (index === undefined) return ""
+          return `${
+            (args ??= argumentsEvent.with(...answer)).fill(`${index}`, JSON.stringify(chunk.inputTextDelta))
+          }\n\n`
         }
       }
-      const delta = deltas.delta(chunk)
-      if (delta !== undefined) return `${head}${JSON.stringify(delta)}${TAIL}`
+      const change = deltas.delta(chunk)
+      if (change !== undefined) return `${delta.fill(JSON.stringify(change))}\n\n`
       const summary = chunk.type === "finish" ? deltas.summary : undefined
       if (summary === undefined) return ""
-      const finishReason = JSON.stringify(finishReasonOf(summary, deltas.calledClientTools))
-      const last = `${head}{},"logprobs":null,"finish_reason":${finishReason}}]}\n\n`
+      const last = `${lastEvent.fill(...answer, JSON.stringify(finishReasonOf(summary, deltas.calledClientTools)))}\n\n`
       return wire.includeUsage
-        ? `${last}data: ${answer},"choices":[],"usage":${JSON.stringify(usageOf(summary.usage))}}\n\n`
+        ? `${last}${usageEvent.fill(...answer, JSON.stringify(usageOf(summary.usage)))}\n\n`
         : last
     },
     failure: (failure) => error(openAiErrorBody(failure).body),
