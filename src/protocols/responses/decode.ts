@@ -22,7 +22,7 @@ export interface ResponsesWire {
   readonly clientTools: ReadonlySet<string>
   /** The labels of the `mcp` tools asked: parley's tool calls show as `mcp_call` items, each label's tools listed. */
   readonly hosted: ReadonlyArray<string>
-  /** Where each message of the internal conversation, and each of its parts, is in `input` (./input.ts). */
+  /** Where each model message of the internal conversation, and each of its content parts, is in `input` (./input.ts). */
   readonly origins: ReadonlyArray<number>
   readonly places: ReadonlyArray<ReadonlyArray<string>>
   /** `include` asked for `reasoning.encrypted_content` (./encryptedReasoning.ts). */
@@ -141,6 +141,8 @@ const fromRequest = (
     : undefined
   const internal: InternalChatRequest = {
     ...commonFields(request, conversation),
+    approvals: conversation.approvals,
+    conversationProblem: conversation.problem,
     // A background run is always run as a stream: its events are what is kept.
     ...(background === undefined ? {} : { stream: true }),
     clientTools,

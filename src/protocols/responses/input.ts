@@ -1,12 +1,12 @@
-import type { UIMessage } from "ai"
-import { imagePart } from "../openai/imagePart.ts"
+import type { FilePart, ModelMessage, SystemModelMessage, TextPart, UserModelMessage } from "ai"
+import type { ApprovalAnswer } from "../../agent/AgentRun.ts"
+import type { InvalidHistory } from "../../domain/requestErrors.ts"
 import { orIssues, Refused } from "../refused.ts"
-import { reasoningMetadata } from "./encryptedReasoning.ts"
-import { answerApproval, approvalRequestPart, mcpCallPart, parsedArguments, type ToolPart } from "./mcpInput.ts"
+import { assistantPart, reasoningPart, textOf, userPart } from "./inputParts.ts"
+import { approvalRequest, mcpCall, parsedArguments } from "./mcpInput.ts"
 import type {
   ApprovalRequestItem,
   ApprovalResponseItem,
-  ContentPart,
   FunctionCallItem,
   FunctionCallOutputItem,
   McpCallItem,
@@ -14,121 +14,88 @@ import type {
   ReasoningItem,
   ResponsesRequest
 } from "./request.ts"
-
-type Part = UIMessage["parts"][number]
+import { type Call, lastTurn, modelMessages, type Said, type Turn } from "./turns.ts"
 
 /** The conversation as the core takes it: `instructions` and the leading system and developer messages as the system prompt. */
 export interface Conversation {
   readonly system: string | undefined
-  readonly messages: ReadonlyArray<UIMessage>
-  /** Where each of `messages` begins in the body's `input`: errors name the client's own places. */
+  readonly messages: ReadonlyArray<ModelMessage>
+  /** The index in the body's `input` of the item each of `messages` comes from: errors name the client's own places. */
   readonly origins: ReadonlyArray<number>
-  /** Per message, the body's place of each of its parts (`input[3].content[1]`). */
+  /** Per message, the body's place of each of its content parts (`input[3].content[1]`). */
   readonly places: ReadonlyArray<ReadonlyArray<string>>
-}
-
-const textOf = (content: string | ReadonlyArray<ContentPart>, at: string): string =>
-  typeof content === "string" ? content : content.map((part, p) => {
-    if ("text" in part && typeof part.text === "string") return part.text
-    if ("refusal" in part && typeof part.refusal === "string") return part.refusal
-    throw new Refused(`"${at}.content[${p}]" is a ${part.type} part, which parley takes only in a user message`)
-  }).join("")
-
-const contentPart = (part: ContentPart, place: string, role: string): Part => {
-  if ("text" in part && typeof part.text === "string") return { type: "text", text: part.text }
-  if ("refusal" in part && typeof part.refusal === "string") return { type: "text", text: part.refusal }
-  if (part.type === "input_image" && role === "user") {
-    const url = "image_url" in part ? part.image_url : undefined
-    if (typeof url === "string") return imagePart(url)
-    throw new Refused(
-      `"${place}" has no image_url: parley keeps no files, send the image as a data URL or an http(s) URL`
-    )
-  }
-  throw new Refused(`"${place}" is a ${part.type} part, which parley does not take in a ${role} message`)
+  /** The approval answers of the last turn, each at its `mcp_approval_response` item. */
+  readonly approvals: ReadonlyArray<ApprovalAnswer>
+  /** A call the model cannot be sent without its result, which the planner refuses (../../chat/chatRequest.ts). */
+  readonly problem: InvalidHistory | undefined
 }
 
 /**
- * Reasoning goes back as the reasoning part of the assistant's turn, its
- * encrypted content and id in the part's metadata, where the provider that
- * made it reads it back (./encryptedReasoning.ts). An item without text is dropped: no provider parley
- * speaks to reads OpenAI's encrypted reasoning (type `openai` is its Chat
- * Completions), and an empty turn would reach the model as an empty message.
- */
-const reasoningPart = (item: ReasoningItem): Part | undefined => {
-  const text = (item.content != null && item.content.length > 0 ? item.content : item.summary)
-    .map((part) => part.text).join("\n\n")
-  if (text === "") return undefined
-  const providerMetadata = reasoningMetadata(item.id, item.encrypted_content)
-  return { type: "reasoning", text, ...(providerMetadata === undefined ? {} : { providerMetadata }) }
-}
-
-/**
- * Responses input items as UI messages (docs/DESIGN.md §14): the assistant's
- * items in a row (its messages, reasoning and `function_call`s) are one
- * assistant message whose tool parts hold the results the
- * `function_call_output` items carry; every call must be answered before the
- * next message, and every output answer a call (OpenAI's own rule). A list
- * of issues when the input breaks a rule.
+ * Responses input items as model messages (docs/DESIGN.md §14): the
+ * assistant's items in a row (its messages, reasoning and calls) are one
+ * turn, an assistant message and the tool message with the results the
+ * `function_call_output` items carry; every call must be answered before
+ * the next message, and every output answer a call (OpenAI's own rule). A
+ * list of issues when the input breaks a rule.
  */
 export const toConversation = (
   instructions: ResponsesRequest["instructions"],
   input: ResponsesRequest["input"]
-): Conversation | ReadonlyArray<string> => orIssues(() => convert(instructions, input))
-
-const convert = (instructions: ResponsesRequest["instructions"], input: ResponsesRequest["input"]): Conversation => {
-  const system: Array<string> = instructions == null || instructions === "" ? [] : [instructions]
-  if (typeof input === "string") {
+): Conversation | ReadonlyArray<string> =>
+  orIssues(() => {
+    const system: Array<string> = instructions == null || instructions === "" ? [] : [instructions]
+    const turns: ReadonlyArray<Turn> = typeof input === "string"
+      ? [{
+        role: "user",
+        index: 0,
+        message: { role: "user", content: input === "" ? [] : [{ type: "text", text: input }] },
+        places: input === "" ? [] : ["input"]
+      }]
+      : turnsOf(input, system)
     return {
       system: system.length === 0 ? undefined : system.join("\n\n"),
-      messages: [{ id: "m0", role: "user", parts: input === "" ? [] : [{ type: "text", text: input }] }],
-      origins: [0],
-      places: [["input"]]
+      ...modelMessages(turns),
+      ...lastTurn(turns)
     }
-  }
-  const out: Array<UIMessage> = []
-  const origins: Array<number> = []
-  const places: Array<Array<string>> = []
-  // The calls of the assistant message being built that wait for their output, by call_id.
-  const waiting = new Map<string, { readonly part: ToolPart; readonly at: string }>()
-  // The approval requests sent back, by item id, and where their part's place is kept: the answer takes it.
-  const requested = new Map<
-    string,
-    { readonly part: ToolPart; readonly places: Array<string>; readonly slot: number }
-  >()
-  let assistant: { readonly parts: Array<Part>; readonly places: Array<string>; answered: boolean } | undefined
-  let images: Array<{ readonly part: Part; readonly place: string; readonly index: number }> = []
+  })
+
+/** The items as turns; the leading system and developer messages are added to `system`. */
+const turnsOf = (input: Exclude<ResponsesRequest["input"], string>, system: Array<string>): ReadonlyArray<Turn> => {
+  const turns: Array<Turn> = []
+  // The calls of the assistant turn being built that wait for their output, by call_id.
+  const waiting = new Map<string, Call>()
+  // The approval requests sent back, by item id.
+  const requested = new Map<string, Call>()
+  let assistant: { readonly steps: Array<Said | Call>; answered: boolean } | undefined
+  let images: Array<{ readonly part: FilePart | TextPart; readonly place: string; readonly index: number }> = []
   let leading = true
-  const push = (index: number, message: UIMessage, at: Array<string>) => {
-    origins.push(index)
-    places.push(at)
-    out.push(message)
-  }
+  const push = (index: number, message: UserModelMessage | SystemModelMessage, places: ReadonlyArray<string>) =>
+    void turns.push({ role: message.role, index, message, places })
   // A tool's images are no tool output any provider takes: they follow the calls as a user message.
   const endTurn = () => {
-    if (waiting.size > 0) {
-      const [callId, { at }] = [...waiting][0]!
+    const [unanswered] = waiting.values()
+    if (unanswered !== undefined) {
       throw new Refused(
-        `"${at}" (call_id "${callId}") has no function_call_output: answer every call before the next message`
+        `"${unanswered.place}" (call_id "${unanswered.toolCallId}") has no function_call_output: answer every call before the next message`
       )
     }
     if (images.length > 0) {
       push(
         images[0]!.index,
-        { id: `i${images[0]!.index}`, role: "user", parts: images.map((i) => i.part) },
-        images.map((i) => i.place)
+        { role: "user", content: images.map((image) => image.part) },
+        images.map((image) => image.place)
       )
       images = []
     }
     assistant = undefined
   }
-  const addToAssistant = (index: number, part: Part, place: string) => {
+  const addToAssistant = (index: number, step: Said | Call) => {
     if (assistant === undefined || assistant.answered) {
       if (assistant !== undefined) endTurn()
-      assistant = { parts: [], places: [], answered: false }
-      push(index, { id: `m${index}`, role: "assistant", parts: assistant.parts }, assistant.places)
+      assistant = { steps: [], answered: false }
+      turns.push({ role: "assistant", index, steps: assistant.steps })
     }
-    assistant.parts.push(part)
-    assistant.places.push(place)
+    assistant.steps.push(step)
   }
   input.forEach((item, index) => {
     const at = `input[${index}]`
@@ -136,51 +103,53 @@ const convert = (instructions: ResponsesRequest["instructions"], input: Response
       const message = item as MessageItem
       if (message.role === "assistant") {
         leading = false
-        const parts = typeof message.content === "string"
-          ? [{ type: "text", text: message.content } as const]
-          : message.content
-        return parts.forEach((part, p) => {
-          const place = typeof message.content === "string" ? at : `${at}.content[${p}]`
-          addToAssistant(index, contentPart(part, place, "assistant"), place)
+        if (typeof message.content === "string") {
+          return addToAssistant(index, { type: "said", part: { type: "text", text: message.content }, place: at })
+        }
+        return message.content.forEach((part, p) => {
+          const place = `${at}.content[${p}]`
+          addToAssistant(index, { type: "said", part: assistantPart(part, place), place })
         })
       }
       endTurn()
       if (message.role === "user") {
         leading = false
-        const content = typeof message.content === "string"
-          ? (message.content === "" ? [] : [{ type: "text", text: message.content } as const])
-          : message.content
+        if (typeof message.content === "string") {
+          const text = message.content
+          return push(
+            index,
+            { role: "user", content: text === "" ? [] : [{ type: "text", text }] },
+            text === "" ? [] : [at]
+          )
+        }
+        const places = message.content.map((_, p) => `${at}.content[${p}]`)
         return push(
           index,
-          {
-            id: `m${index}`,
-            role: "user",
-            parts: content.map((part, p) => contentPart(part, `${at}.content[${p}]`, "user"))
-          },
-          content.map((_, p) => typeof message.content === "string" ? at : `${at}.content[${p}]`)
+          { role: "user", content: message.content.map((part, p) => userPart(part, places[p]!)) },
+          places
         )
       }
       const text = textOf(message.content, at)
       if (leading) return void system.push(text)
-      return push(index, { id: `m${index}`, role: "system", parts: [{ type: "text", text }] }, [at])
+      return push(index, { role: "system", content: text }, [at])
     }
     switch (item.type) {
       case "reasoning": {
         const part = reasoningPart(item as ReasoningItem)
-        return part === undefined ? undefined : addToAssistant(index, part, at)
+        return part === undefined ? undefined : addToAssistant(index, { type: "said", part, place: at })
       }
       case "function_call": {
         leading = false
-        const call = item as FunctionCallItem
-        const part = {
-          type: "dynamic-tool",
-          toolName: call.name,
-          toolCallId: call.call_id,
-          state: "input-available",
-          input: parsedArguments(call.arguments, at)
-        } as ToolPart
-        addToAssistant(index, part, at)
-        return void waiting.set(call.call_id, { part, at })
+        const { arguments: text, call_id, name } = item as FunctionCallItem
+        const call: Call = {
+          type: "call",
+          toolCallId: call_id,
+          toolName: name,
+          input: parsedArguments(text, at),
+          place: at
+        }
+        addToAssistant(index, call)
+        return void waiting.set(call_id, call)
       }
       case "function_call_output": {
         const answer = item as FunctionCallOutputItem
@@ -193,39 +162,38 @@ const convert = (instructions: ResponsesRequest["instructions"], input: Response
         const parts = typeof answer.output === "string" ? [] : answer.output
         parts.forEach((part, p) => {
           if (part.type === "input_image") {
-            images.push({ part: contentPart(part, `${at}.output[${p}]`, "user"), place: `${at}.output[${p}]`, index })
+            const place = `${at}.output[${p}]`
+            images.push({ part: userPart(part, place), place, index })
           }
         })
         const output = typeof answer.output === "string"
           ? answer.output
           : parts.filter((part) => part.type !== "input_image").map((part, p) => textOf([part], `${at}.output[${p}]`))
             .join("")
-        return void Object.assign(call.part, { state: "output-available", output })
+        return void (call.result = { output: { type: "text", value: output }, place: at })
       }
       case "mcp_list_tools":
         return
       case "mcp_call":
         leading = false
-        return addToAssistant(index, mcpCallPart(item as McpCallItem, at), at)
+        return addToAssistant(index, mcpCall(item as McpCallItem, at))
       case "mcp_approval_request": {
         leading = false
         const request = item as ApprovalRequestItem
-        addToAssistant(index, approvalRequestPart(request, at), at)
-        const { parts, places: kept } = assistant!
-        return void requested.set(request.id, { part: parts.at(-1) as ToolPart, places: kept, slot: kept.length - 1 })
+        const call = approvalRequest(request, at)
+        addToAssistant(index, call)
+        return void requested.set(request.id, call)
       }
       case "mcp_approval_response": {
-        const answer = item as ApprovalResponseItem
-        const asked = requested.get(answer.approval_request_id)
-        if (asked === undefined) {
+        const { approval_request_id, approve, reason } = item as ApprovalResponseItem
+        const approval = requested.get(approval_request_id)?.approval
+        if (approval === undefined) {
           throw new Refused(
-            `"${at}" answers approval_request_id "${answer.approval_request_id}", which no mcp_approval_request before it made: send the request item back before its answer`
+            `"${at}" answers approval_request_id "${approval_request_id}", which no mcp_approval_request before it made: send the request item back before its answer`
           )
         }
-        requested.delete(answer.approval_request_id)
-        answerApproval(asked.part, answer)
-        // Errors about the answer name the answer.
-        return void (asked.places[asked.slot] = at)
+        requested.delete(approval_request_id)
+        return void (approval.answer = { approved: approve, reason: reason ?? undefined, place: at })
       }
       default:
         throw new Refused(
@@ -234,5 +202,5 @@ const convert = (instructions: ResponsesRequest["instructions"], input: Response
     }
   })
   endTurn()
-  return { system: system.length === 0 ? undefined : system.join("\n\n"), messages: out, origins, places }
+  return turns
 }

@@ -1,11 +1,8 @@
-import type { UIMessage } from "ai"
 import { parleyToolName } from "../hostedTools.ts"
 import { Refused } from "../refused.ts"
 import { approvalOfItemId } from "./hostedMcp.ts"
-import type { ApprovalRequestItem, ApprovalResponseItem, McpCallItem } from "./request.ts"
-
-type Part = UIMessage["parts"][number]
-export type ToolPart = Part & { type: "dynamic-tool" }
+import type { ApprovalRequestItem, McpCallItem } from "./request.ts"
+import type { Call } from "./turns.ts"
 
 export const parsedArguments = (text: string, at: string): unknown => {
   try {
@@ -17,17 +14,23 @@ export const parsedArguments = (text: string, at: string): unknown => {
 
 const errorText = (error: unknown): string => typeof error === "string" ? error : JSON.stringify(error)
 
-/** A server tool call parley ran, sent back: the call and its outcome in one tool part, as parley names the tool. */
-export const mcpCallPart = (item: McpCallItem, at: string): ToolPart => {
+/** A server tool call parley ran, sent back: the call and its outcome, as parley names the tool. */
+export const mcpCall = (item: McpCallItem, at: string): Call => {
   const call = {
-    type: "dynamic-tool",
+    type: "call",
     toolName: parleyToolName(item.server_label, item.name),
     toolCallId: item.id,
-    input: parsedArguments(item.arguments, at)
+    input: parsedArguments(item.arguments, at),
+    place: at
   } as const
-  return (item.error == null && item.status !== "failed"
-    ? { ...call, state: "output-available", output: item.output ?? "" }
-    : { ...call, state: "output-error", errorText: errorText(item.error ?? item.output ?? "failed") }) as ToolPart
+  return item.error == null && item.status !== "failed"
+    ? { ...call, result: { output: { type: "text", value: item.output ?? "" }, place: at } }
+    : {
+      ...call,
+      // A failed call's `null` arguments reach the model as none, as they did through the AI SDK's UI messages.
+      input: call.input ?? undefined,
+      result: { output: { type: "error-text", value: errorText(item.error ?? item.output ?? "failed") }, place: at }
+    }
 }
 
 /**
@@ -35,26 +38,17 @@ export const mcpCallPart = (item: McpCallItem, at: string): ToolPart => {
  * answer, with the approval id and call id its item id carries (the
  * planner checks the signature over both, the tool and the input).
  */
-export const approvalRequestPart = (item: ApprovalRequestItem, at: string): ToolPart => {
+export const approvalRequest = (item: ApprovalRequestItem, at: string): Call => {
   const ids = approvalOfItemId(item.id)
   if (ids === undefined) {
     throw new Refused(`"${at}.id" is not the id of an mcp_approval_request parley sent: send the item as it came`)
   }
   return {
-    type: "dynamic-tool",
+    type: "call",
     toolName: parleyToolName(item.server_label, item.name),
     toolCallId: ids.toolCallId,
-    state: "approval-requested",
     input: parsedArguments(item.arguments, at),
+    place: at,
     approval: { id: ids.approvalId }
-  } as ToolPart
-}
-
-/** The answer to a request: the part as `/api/v1/chat` takes an answered approval (docs/DESIGN.md §10). */
-export const answerApproval = (part: ToolPart, answer: ApprovalResponseItem): void => {
-  const { id } = (part as { readonly approval: { readonly id: string } }).approval
-  Object.assign(part, {
-    state: "approval-responded",
-    approval: { id, approved: answer.approve, ...(answer.reason == null ? {} : { reason: answer.reason }) }
-  })
+  }
 }

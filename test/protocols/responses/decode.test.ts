@@ -118,14 +118,17 @@ describe("decodeResponsesRequest", () => {
           user
         ]
       }))
-      assert.deepStrictEqual(request.messages[1]!.parts, [
-        {
-          type: "reasoning",
-          text: "Hm.",
-          providerMetadata: { openai: { itemId: "rs_1", reasoningEncryptedContent: "enc" } }
-        },
-        { type: "text", text: "Hi." }
-      ])
+      assert.deepStrictEqual(request.messages[1], {
+        role: "assistant",
+        content: [
+          {
+            type: "reasoning",
+            text: "Hm.",
+            providerOptions: { openai: { itemId: "rs_1", reasoningEncryptedContent: "enc" } }
+          },
+          { type: "text", text: "Hi." }
+        ]
+      })
     }))
 })
 
@@ -143,11 +146,10 @@ describe("decodeResponsesRequest: properties", () => {
         const outputs = typeof value.input === "string"
           ? 0
           : value.input.filter((item: { type?: string }) => item.type === "function_call_output").length
-        const parts = request.messages.flatMap((message) => message.parts).filter((part) =>
-          part.type === "dynamic-tool"
-        )
-        assert.strictEqual(parts.length, outputs)
-        assert.isTrue(parts.every((part) => part.state === "output-available"))
+        const results = request.messages.flatMap((message) => message.role === "tool" ? message.content : [])
+        assert.strictEqual(results.length, outputs)
+        assert.isTrue(results.every((part) => part.type === "tool-result" && part.output.type === "text"))
+        assert.isUndefined(request.conversationProblem)
       })
   )
 
