@@ -1,4 +1,4 @@
-import type { UIMessage } from "ai"
+import type { FilePart, UIMessage } from "ai"
 
 const dataUrlType = /^data:([^;,]+)[;,]/
 
@@ -12,4 +12,11 @@ export const imagePart = (url: string): UIMessage["parts"][number] => ({
   type: "file",
   mediaType: dataUrlType.exec(url)?.[1] ?? "image/*",
   url
+})
+
+/** An OpenAI image part as the model's file part (`url` must parse as a URL), typed as `imagePart`'s says. */
+export const imageFilePart = (url: string): FilePart => ({
+  type: "file",
+  mediaType: dataUrlType.exec(url)?.[1] ?? "image/*",
+  data: { type: "url", url: new URL(url) }
 })
