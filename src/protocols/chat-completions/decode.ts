@@ -17,7 +17,7 @@ export interface CompletionWire {
   readonly includeUsage: boolean
   /** The client's tools: their calls are `tool_calls`; parley's never are. */
   readonly clientTools: ReadonlySet<string>
-  /** Where each message of the internal conversation is in the body (./messages.ts). */
+  /** Per model message of the conversation, the body's message it comes from (./messages.ts): errors name it. */
   readonly origins: ReadonlyArray<number>
 }
 

@@ -1,15 +1,14 @@
-import type { UIMessage } from "ai"
-import { imagePart } from "../openai/imagePart.ts"
+import type { AssistantContent, FilePart, ModelMessage, TextPart, ToolResultPart } from "ai"
+import { imageFilePart } from "../openai/imagePart.ts"
 import { orIssues, Refused } from "../refused.ts"
+import { UnparsableUrls } from "../unparsableUrls.ts"
 import type { CompletionMessage, ContentPart, ToolCall } from "./request.ts"
-
-type Part = UIMessage["parts"][number]
 
 /** The conversation as the core takes it: the leading system and developer messages as the system prompt. */
 export interface Conversation {
   readonly system: string | undefined
-  readonly messages: ReadonlyArray<UIMessage>
-  /** Where each of `messages` is in the body's `messages`: errors name the client's own places. */
+  readonly messages: ReadonlyArray<ModelMessage>
+  /** The index in the body's `messages` of each model message's message: errors name the client's own places. */
   readonly origins: ReadonlyArray<number>
 }
 
@@ -18,19 +17,29 @@ const textOf = (content: CompletionMessage["content"]): string =>
     ? content
     : (content ?? []).map((part) => part.text ?? part.refusal ?? "").join("")
 
-const contentParts = (content: CompletionMessage["content"], at: string, images: boolean): Array<Part> => {
+// One model part a body part, in order: a failure naming `content[j]` of a model message names the body's part j.
+const contentParts = (
+  content: CompletionMessage["content"],
+  at: string,
+  images: UnparsableUrls | undefined
+): Array<TextPart | FilePart> => {
   if (typeof content === "string") return content === "" ? [] : [{ type: "text", text: content }]
-  return (content ?? []).map((part: ContentPart, index): Part => {
+  return (content ?? []).flatMap((part: ContentPart, index): Array<TextPart | FilePart> => {
     const where = `${at}.content[${index}]`
-    if (part.type === "text" && part.text !== undefined) return { type: "text", text: part.text }
-    if (part.type === "refusal" && part.refusal !== undefined) return { type: "text", text: part.refusal }
-    if (part.type === "image_url" && part.image_url !== undefined && images) return imagePart(part.image_url.url)
+    if (part.type === "text" && part.text !== undefined) return [{ type: "text", text: part.text }]
+    if (part.type === "refusal" && part.refusal !== undefined) return [{ type: "text", text: part.refusal }]
+    if (part.type === "image_url" && part.image_url !== undefined && images !== undefined) {
+      const { url } = part.image_url
+      return images.parses(url, `${where}.image_url.url`) ? [imageFilePart(url)] : []
+    }
     if (part.type === "input_audio" || part.type === "file") {
       throw new Refused(`"${where}" is a ${part.type} part, which parley does not take: send text and images`)
     }
     throw new Refused(
       `"${where}" is a ${part.type} part ${
-        part.type === "image_url" && !images ? "in a message that takes only text" : `without its "${part.type}" field`
+        part.type === "image_url" && images === undefined
+          ? "in a message that takes only text"
+          : `without its "${part.type}" field`
       }`
     )
   })
@@ -45,47 +54,48 @@ const parsedArguments = (call: ToolCall, at: string): unknown => {
 }
 
 /**
- * OpenAI's messages as UI messages (docs/DESIGN.md §14): an assistant's tool
- * calls become tool parts holding the results the tool messages after it
- * carry, as OpenAI requires them (every call answered, every answer called).
- * A list of issues when the conversation breaks a rule.
+ * OpenAI's messages as the model's (docs/DESIGN.md §14): an assistant
+ * message with tool calls is the model's assistant message and a tool
+ * message of the results the tool messages after it carry, as OpenAI
+ * requires them (every call answered, every answer called). A list of
+ * issues when the conversation breaks a rule.
  */
 export const toConversation = (messages: ReadonlyArray<CompletionMessage>): Conversation | ReadonlyArray<string> =>
   orIssues(() => convert(messages))
 
 const convert = (messages: ReadonlyArray<CompletionMessage>): Conversation => {
   const system: Array<string> = []
-  const out: Array<UIMessage> = []
+  const out: Array<ModelMessage> = []
   const origins: Array<number> = []
+  const urls = new UnparsableUrls()
+  const push = (index: number, message: ModelMessage) => {
+    origins.push(index)
+    out.push(message)
+  }
   let leading = true
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index]!
     const at = `messages[${index}]`
-    const id = `m${index}`
     switch (message.role) {
       case "system":
       case "developer": {
         const text = textOf(message.content)
         if (leading) system.push(text)
-        else {
-          origins.push(index)
-          out.push({ id, role: "system", parts: [{ type: "text", text }] })
-        }
+        else push(index, { role: "system", content: text })
         continue
       }
       case "user":
         leading = false
-        origins.push(index)
-        out.push({ id, role: "user", parts: contentParts(message.content, at, true) })
+        push(index, { role: "user", content: contentParts(message.content, at, urls) })
         continue
       case "assistant": {
         leading = false
-        origins.push(index)
-        const parts: Array<Part> = []
+        const origin = index
+        const content: Exclude<AssistantContent, string> = []
         if (typeof message.reasoning_content === "string" && message.reasoning_content !== "") {
-          parts.push({ type: "reasoning", text: message.reasoning_content })
+          content.push({ type: "reasoning", text: message.reasoning_content })
         }
-        parts.push(...contentParts(message.content, at, false))
+        content.push(...contentParts(message.content, at, undefined))
         const calls = message.tool_calls ?? []
         const results = new Map<string, string>()
         while (messages[index + 1]?.role === "tool") {
@@ -99,6 +109,7 @@ const convert = (messages: ReadonlyArray<CompletionMessage>): Conversation => {
           }
           results.set(callId, textOf(answer.content))
         }
+        const answers: Array<ToolResultPart> = []
         calls.forEach((call, c) => {
           const output = results.get(call.id)
           if (output === undefined) {
@@ -106,16 +117,18 @@ const convert = (messages: ReadonlyArray<CompletionMessage>): Conversation => {
               `"${at}.tool_calls[${c}]" (id "${call.id}") has no answer: an assistant message with tool_calls must be followed by a tool message for each tool_call_id`
             )
           }
-          parts.push({
-            type: "dynamic-tool",
-            toolName: call.function.name,
+          const input = parsedArguments(call, `${at}.tool_calls[${c}]`)
+          content.push({ type: "tool-call", toolCallId: call.id, toolName: call.function.name, input })
+          answers.push({
+            type: "tool-result",
             toolCallId: call.id,
-            state: "output-available",
-            input: parsedArguments(call, `${at}.tool_calls[${c}]`),
-            output
+            toolName: call.function.name,
+            output: { type: "text", value: output }
           })
         })
-        out.push({ id, role: "assistant", parts })
+        // As the AI SDK leaves them: an assistant message with nothing to say is not sent.
+        if (content.length > 0) push(origin, { role: "assistant", content })
+        if (answers.length > 0) push(origin, { role: "tool", content: answers })
         continue
       }
       case "tool":
@@ -124,5 +137,6 @@ const convert = (messages: ReadonlyArray<CompletionMessage>): Conversation => {
         throw new Refused(`"${at}.role" "function" is deprecated and not supported: use "tool" messages`)
     }
   }
+  urls.check("send a data URL or an http(s) URL")
   return { system: system.length === 0 ? undefined : system.join("\n\n"), messages: out, origins }
 }

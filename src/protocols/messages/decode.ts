@@ -19,7 +19,7 @@ export interface MessagesWire {
   readonly clientTools: ReadonlySet<string>
   /** `mcp_servers` was asked: parley's tool calls show as `mcp_tool_use` and `mcp_tool_result` blocks. */
   readonly hosted: boolean
-  /** Where each message of the internal conversation, and each of its parts, is in the body (./conversation.ts). */
+  /** Per model message, the body's message it comes from and its content parts' places (./conversation.ts). */
   readonly origins: ReadonlyArray<number>
   readonly places: ReadonlyArray<ReadonlyArray<string>>
 }

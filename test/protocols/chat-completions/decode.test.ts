@@ -91,8 +91,9 @@ describe("decodeCompletionRequest: properties", () => {
       assert.strictEqual(request.model, value.model)
       assert.strictEqual(request.stream, value.stream === true)
       const tools = value.messages.filter((message: { role: string }) => message.role === "tool").length
-      const parts = request.messages.flatMap((message) => message.parts).filter((part) => part.type === "dynamic-tool")
-      assert.strictEqual(parts.length, tools)
+      const results = request.messages.flatMap((message) => message.role === "tool" ? message.content : [])
+      assert.strictEqual(results.length, tools)
+      assert.strictEqual(request.origins.length, request.messages.length)
     }))
 
   doorDecoderProperties(decodeCompletionRequest, validBodies, knownFields)

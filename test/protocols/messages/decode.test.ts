@@ -132,9 +132,10 @@ describe("decodeMessagesRequest: properties", () => {
       const results = value.messages.flatMap((message: { content: unknown }) =>
         Array.isArray(message.content) ? message.content : []
       ).filter((block: { type: string }) => block.type === "tool_result").length
-      const parts = request.messages.flatMap((message) => message.parts).filter((part) => part.type === "dynamic-tool")
-      assert.strictEqual(parts.length, results)
-      assert.isTrue(parts.every((part) => part.state === "output-available" || part.state === "output-error"))
+      const answers = request.messages.flatMap((message) => message.role === "tool" ? message.content : [])
+      assert.strictEqual(answers.length, results)
+      assert.isTrue(answers.every((part) => part.type === "tool-result" && part.output.type.endsWith("text")))
+      assert.strictEqual(request.origins.length, request.messages.length)
     }))
 
   doorDecoderProperties(decodeMessagesRequest, validBodies, knownFields)
