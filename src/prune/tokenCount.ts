@@ -13,19 +13,23 @@ import { type Tokenizer, tokenizerNamed } from "./Tokenizer.ts"
  * depends on the provider and the picture's size. Approval requests and
  * answers are not sent as such and cost nothing.
  *
- * The constants keep the counts of the UI-message era, when a step that
- * called a tool cost one message's framing plus 8 for the call's wrapper and
- * its result message: it is now an assistant message (4) holding the call (4)
- * and a tool message (4) holding the result, the same 12. Only parallel calls
- * count less than they did (their results share one tool message: 4 less a
- * call after the first), and so does a call without a result (4 less).
+ * The constants keep the counts of the UI-message era, when a tool part held
+ * a call and its result and cost 8 besides its texts (the call's wrapper and
+ * the framing of the message carrying the result): the call now costs 4 and
+ * its result 4, the framing of a result message. A tool message is framed per
+ * result, not as a whole, as OpenAI sends each result as a message of its
+ * own; so a step that calls tools costs what it did, parallel calls
+ * included. Only a call without a result costs less (4).
  */
 
 /** Framing of one message (role and delimiters; OpenAI's is 3 to 4 tokens). */
 export const MESSAGE_TOKENS = 4
 
-/** A tool call's id and wrapper; its result's share is its tool message's framing. */
+/** A tool call's id and wrapper. */
 export const TOOL_CALL_TOKENS = 4
+
+/** A tool result's id and framing: a tool message costs this per result in place of MESSAGE_TOKENS. */
+export const TOOL_RESULT_TOKENS = MESSAGE_TOKENS
 
 /**
  * An image or file, in a message or in a tool output. A 1024×1024 image is
@@ -133,8 +137,10 @@ const makeCounter = (tokenizer: Tokenizer): Counter => {
         return MEDIA_TOKENS <= limit ? MEDIA_TOKENS : false
       case "tool-call":
         return sum(limit, TOOL_CALL_TOKENS, [part.toolName, json(part.input)])
-      case "tool-result":
-        return outputCost(part.output, limit)
+      case "tool-result": {
+        const output = outputCost(part.output, limit - TOOL_RESULT_TOKENS)
+        return output === false ? false : TOOL_RESULT_TOKENS + output
+      }
       default:
         return 0
     }
@@ -145,7 +151,7 @@ const makeCounter = (tokenizer: Tokenizer): Counter => {
     if (typeof content === "string") {
       return cached(message, limit, (left) => sum(left, MESSAGE_TOKENS, [content]))
     }
-    let total = MESSAGE_TOKENS
+    let total = message.role === "tool" ? 0 : MESSAGE_TOKENS
     for (const part of content) {
       if (total > limit) return false
       const tokens = cached(part, limit - total, (left) => partCost(part, left))

@@ -7,7 +7,8 @@ import {
   MEDIA_TOKENS,
   MESSAGE_TOKENS,
   TOOL_CALL_TOKENS,
-  TOOL_DEFINITION_TOKENS
+  TOOL_DEFINITION_TOKENS,
+  TOOL_RESULT_TOKENS
 } from "../../src/prune/tokenCount.ts"
 import { fixtures } from "./fixtures.ts"
 
@@ -81,17 +82,24 @@ describe("token counts of what the model is sent (o200k_base)", () => {
         ]
       }
     ]
-    const expected = 4 * MESSAGE_TOKENS + // two steps, each an assistant message and a tool message
+    // Two steps: each an assistant message, and a tool message framed per result.
+    const call = TOOL_CALL_TOKENS + TOOL_RESULT_TOKENS
+    const expected = 2 * MESSAGE_TOKENS +
       exact("Let me look.") +
-      TOOL_CALL_TOKENS + exact("bash") + exact(JSON.stringify(input)) + exact(JSON.stringify(output)) +
-      TOOL_CALL_TOKENS + exact("browser") + exact(JSON.stringify({ url: "x" })) + exact("timeout") +
+      call + exact("bash") + exact(JSON.stringify(input)) + exact(JSON.stringify(output)) +
+      call + exact("browser") + exact(JSON.stringify({ url: "x" })) + exact("timeout") +
       MEDIA_TOKENS +
-      TOOL_CALL_TOKENS + exact("bash") + exact(JSON.stringify(input)) + exact("plain text out") + // a string as is
-      TOOL_CALL_TOKENS + exact("bash") + exact("{}") + exact("Not now.") +
+      call + exact("bash") + exact(JSON.stringify(input)) + exact("plain text out") + // a string as is
+      call + exact("bash") + exact("{}") + exact("Not now.") +
       exact("Done.")
     assert.strictEqual(counter.input("", [], turn), expected)
-    // A step with one call costs the framing it cost as a UI message: its message's 4 and the call's 8.
-    assert.strictEqual(2 * MESSAGE_TOKENS + TOOL_CALL_TOKENS, MESSAGE_TOKENS + 8)
+    // An answered call costs the 8 it cost as a UI tool part, besides its texts.
+    assert.strictEqual(call, 8)
+    const approvalOnly: ModelMessage = {
+      role: "tool",
+      content: [{ type: "tool-approval-response", approvalId: "a5", approved: false }]
+    }
+    assert.strictEqual(counter.message(approvalOnly), 0)
   })
 
   it("an image in a tool output costs the fixed media price, not its base64", () => {
@@ -107,11 +115,11 @@ describe("token counts of what the model is sent (o200k_base)", () => {
     const withoutImage = JSON.stringify({ type: "content", value: [content[0], null] })
     assert.strictEqual(
       counter.message(result({ type: "json", value: { type: "content", value: content } })),
-      MESSAGE_TOKENS + exact(withoutImage) + MEDIA_TOKENS
+      TOOL_RESULT_TOKENS + exact(withoutImage) + MEDIA_TOKENS
     )
     assert.strictEqual(
       counter.message(result({ type: "text", value: `data:image/png;base64,${screenshot}` })),
-      MESSAGE_TOKENS + MEDIA_TOKENS
+      TOOL_RESULT_TOKENS + MEDIA_TOKENS
     )
     // A content output is sent as its texts and media.
     const items = [
@@ -121,7 +129,7 @@ describe("token counts of what the model is sent (o200k_base)", () => {
     ] as const
     assert.strictEqual(
       counter.message(result({ type: "content", value: [...items] })),
-      MESSAGE_TOKENS + exact("Screenshot of the desktop") + 2 * MEDIA_TOKENS
+      TOOL_RESULT_TOKENS + exact("Screenshot of the desktop") + 2 * MEDIA_TOKENS
     )
   })
 
@@ -131,7 +139,7 @@ describe("token counts of what the model is sent (o200k_base)", () => {
       role: "tool",
       content: [{ type: "tool-result", toolCallId: "c", toolName: "bash", output: { type: "error-json", value } }]
     }
-    assert.strictEqual(counter.message(message), MESSAGE_TOKENS + exact(JSON.stringify(value)))
+    assert.strictEqual(counter.message(message), TOOL_RESULT_TOKENS + exact(JSON.stringify(value)))
   })
 
   it("tool definitions: name, description and JSON schema", () => {
