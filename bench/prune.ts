@@ -11,7 +11,7 @@
  * Garbage is collected between runs (`--expose-gc`) so that no run pays for
  * the benchmark's own copies. Exits with status 1 when a target is missed.
  */
-import type { UIMessage } from "ai"
+import type { ModelMessage } from "ai"
 import { Effect } from "effect"
 import { Pruner } from "../src/prune/Pruner.ts"
 import { counterFor } from "../src/prune/tokenCount.ts"
@@ -42,53 +42,79 @@ const logLine = () =>
   `latency_ms=${random(900)} path=/api/v1/${["chat", "jobs", "candidates"][random(3)]}`
 const screenshot = Buffer.from(Array.from({ length: 60_000 }, (_, i) => (i * 31) % 256)).toString("base64")
 
-/** One exchange: a user request and a reply that may run tools over several steps. */
-const exchange = (index: number): Array<UIMessage> => {
-  const user: UIMessage = { id: `u${index}`, role: "user", parts: [{ type: "text", text: sentence(10 + random(40)) }] }
-  const parts: Array<UIMessage["parts"][number]> = []
+type Part = Exclude<ModelMessage["content"], string>[number]
+
+/** One exchange: a user request and a reply that may run tools over several steps (an assistant and a tool message each). */
+const exchange = (index: number): Array<ModelMessage> => {
+  const messages: Array<ModelMessage> = [{ role: "user", content: [{ type: "text", text: sentence(10 + random(40)) }] }]
   const steps = random(3)
   for (let step = 0; step < steps; step++) {
-    parts.push({ type: "step-start" }, { type: "reasoning", text: sentence(5 + random(30)) })
+    const toolCallId = `c${index}-${step}`
     const kind = random(20)
-    const call = { toolCallId: `c${index}-${step}`, state: "output-available" as const }
-    if (kind < 2) {
-      parts.push({
-        ...call,
-        type: "dynamic-tool",
-        toolName: "computer",
-        input: { action: "screenshot" },
-        output: {
-          type: "content",
-          value: [{ type: "text", text: "Screenshot taken" }, {
-            type: "image-data",
-            data: screenshot,
-            mediaType: "image/png"
-          }]
-        }
-      })
-    } else {
-      const lines = kind === 19 ? 60 + random(120) : 1 + random(6)
-      parts.push({
-        ...call,
-        type: "dynamic-tool",
+    const call: Part = kind < 2
+      ? { type: "tool-call", toolCallId, toolName: "computer", input: { action: "screenshot" } }
+      : {
+        type: "tool-call",
+        toolCallId,
         toolName: "bash",
-        input: { command: `grep -n ${words[random(words.length)]} /work/logs/app.log`, timeout_ms: 10_000 },
-        output: { stdout: Array.from({ length: lines }, logLine).join("\n"), stderr: "", exit_code: 0 }
-      })
-    }
+        input: { command: `grep -n ${words[random(words.length)]} /work/logs/app.log`, timeout_ms: 10_000 }
+      }
+    messages.push({ role: "assistant", content: [{ type: "reasoning", text: sentence(5 + random(30)) }, call] })
+    const lines = kind === 19 ? 60 + random(120) : 1 + random(6)
+    const value = kind < 2
+      ? {
+        type: "content",
+        value: [{ type: "text", text: "Screenshot taken" }, {
+          type: "image-data",
+          data: screenshot,
+          mediaType: "image/png"
+        }]
+      }
+      : { stdout: Array.from({ length: lines }, logLine).join("\n"), stderr: "", exit_code: 0 }
+    messages.push({
+      role: "tool",
+      content: [{ type: "tool-result", toolCallId, toolName: call.toolName, output: { type: "json", value } }]
+    })
   }
-  parts.push({ type: "step-start" }, { type: "text", text: sentence(15 + random(70)) })
-  return [user, { id: `a${index}`, role: "assistant", parts }]
+  messages.push({ role: "assistant", content: [{ type: "text", text: sentence(15 + random(70)) }] })
+  return messages
 }
 
-const history = (messages: number): Array<UIMessage> =>
-  Array.from({ length: messages / 2 }, (_, i) => exchange(i)).flat()
+interface Conversation {
+  readonly messages: ReadonlyArray<ModelMessage>
+  readonly origins: ReadonlyArray<number>
+}
+
+/** `count` client messages (a request, then its reply), with the one each model message came from. */
+const history = (count: number): Conversation => {
+  const messages: Array<ModelMessage> = []
+  const origins: Array<number> = []
+  for (let i = 0; i < count / 2; i++) {
+    for (const message of exchange(i)) {
+      messages.push(message)
+      origins.push(2 * i + (message.role === "user" ? 0 : 1))
+    }
+  }
+  return { messages, origins }
+}
+/** The last `count` client messages. */
+const lastOf = ({ messages, origins }: Conversation, count: number): Conversation => {
+  const start = origins.findIndex((origin) => origin >= origins.at(-1)! + 1 - count)
+  return { messages: messages.slice(start), origins: origins.slice(start) }
+}
 /** New message and part objects (no cached count applies), sharing the strings. */
-const fresh = (messages: ReadonlyArray<UIMessage>): Array<UIMessage> =>
-  messages.map((message) => ({ ...message, parts: message.parts.map((part) => ({ ...part })) }))
+const fresh = ({ messages, origins }: Conversation): Conversation => ({
+  messages: messages.map((message) =>
+    ({
+      ...message,
+      content: typeof message.content === "string" ? message.content : message.content.map((part) => ({ ...part }))
+    }) as ModelMessage
+  ),
+  origins
+})
 const counter = counterFor("o200k_base")
-const tokensOf = (messages: ReadonlyArray<UIMessage>) =>
-  fresh(messages).reduce((total, message) => total + counter.message(message), 0)
+const tokensOf = (conversation: Conversation) =>
+  fresh(conversation).messages.reduce((total, message) => total + counter.message(message), 0)
 const collectGarbage = (globalThis as { gc?: () => void }).gc ?? (() => {})
 
 const pruner = Effect.runSync(
@@ -96,9 +122,9 @@ const pruner = Effect.runSync(
     return yield* Pruner
   }).pipe(Effect.provide(Pruner.layer))
 )
-const input = (messages: ReadonlyArray<UIMessage>) => ({
+const input = (conversation: Conversation) => ({
   system: "You are a recruiting assistant. Be concise and friendly.",
-  messages,
+  ...conversation,
   tokenizer: "o200k_base" as const,
   options: { maxOutputTokens: 16_000, targetTokens: BUDGET, preserveRecentMessages: 3 },
   contextWindow: 400_000,
@@ -116,11 +142,11 @@ const timed = <A>(run: () => A): [A, number] => {
   return [result, performance.now() - start]
 }
 
-const prune = (messages: ReadonlyArray<UIMessage>) => Effect.runSync(pruner.prune(input(messages)))
+const prune = (messages: Conversation) => Effect.runSync(pruner.prune(input(messages)))
 
 interface Case {
   readonly label: string
-  readonly messages: ReadonlyArray<UIMessage>
+  readonly messages: Conversation
   readonly times: Array<number>
 }
 
@@ -128,7 +154,7 @@ console.log(`Pruner benchmark, node ${process.version}`)
 const big = history(5_000)
 const cases: ReadonlyArray<Case> = [
   { label: "1M-token history", messages: big, times: [] },
-  { label: "100k-token history", messages: big.slice(-500), times: [] }
+  { label: "100k-token history", messages: lastOf(big, 500), times: [] }
 ]
 // Warm-up on another history: compiles the code paths.
 for (let run = 0; run < 5; run++) prune(fresh(history(1_000)))
@@ -149,9 +175,9 @@ cases.forEach(({ label, messages, times }, index) => {
   const again = Array.from({ length: RUNS }, () => timed(() => prune(copy))[1])
   const [preview, previewTime] = timed(() => Effect.runSync(pruner.preview(input(fresh(messages)))))
   console.log(
-    `\n${label}: ${messages.length} messages, ${tokensOf(messages).toLocaleString("en")} tokens (o200k_base), budget ${
-      BUDGET.toLocaleString("en")
-    }`
+    `\n${label}: ${new Set(messages.origins).size} messages (${messages.messages.length} model messages), ${
+      tokensOf(messages).toLocaleString("en")
+    } tokens (o200k_base), budget ${BUDGET.toLocaleString("en")}`
   )
   console.log(
     `  result          stage ${result.stage}, ${result.removed} messages removed, ${

@@ -1,5 +1,5 @@
 import type { RunBudget } from "../governance/RunBudget.ts"
-import { TOOL_CALL_TOKENS } from "../prune/tokenCount.ts"
+import { TOOL_CALL_TOKENS, TOOL_RESULT_TOKENS } from "../prune/tokenCount.ts"
 import type { RunMeter } from "./RunMeter.ts"
 import type { ToolOutcome } from "./runTools.ts"
 
@@ -24,7 +24,8 @@ export const nextStepFits = (
 ) => {
   let outputs = 0
   for (const outcome of outcomes.values()) {
-    outputs += TOOL_CALL_TOKENS + budget.countText(outcome.ok ? JSON.stringify(outcome.output) : outcome.errorText)
+    outputs += TOOL_CALL_TOKENS + TOOL_RESULT_TOKENS +
+      budget.countText(outcome.ok ? JSON.stringify(outcome.output) : outcome.errorText)
   }
   const spent = meter?.usageByModel() ?? []
   return budget.next(spent, meteredTokens(meter) - tokensBefore + outputs)

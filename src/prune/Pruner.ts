@@ -1,4 +1,4 @@
-import type { UIMessage } from "ai"
+import type { ModelMessage } from "ai"
 import { Context, Effect, Layer } from "effect"
 import { outputReserveOf, type PruneOptions } from "../domain/PruneOptions.ts"
 import { type TokenizerName, tokenizerOf } from "../domain/TokenizerName.ts"
@@ -12,7 +12,9 @@ import { counterFor, type ToolDefinition } from "./tokenCount.ts"
 
 export interface PruneInput {
   readonly system: string
-  readonly messages: ReadonlyArray<UIMessage>
+  readonly messages: ReadonlyArray<ModelMessage>
+  /** Per model message, the index of the client message it came from: pruning keeps, changes and drops those whole. */
+  readonly origins: ReadonlyArray<number>
   readonly options: PruneOptions
   /** The model's context window, when the catalog knows it. */
   readonly contextWindow?: number | undefined
@@ -67,6 +69,7 @@ const run = (input: PruneInput) =>
     const result = pruneHistory({
       system: input.system,
       messages: input.messages,
+      origins: input.origins,
       tools,
       budget,
       preserveRecentMessages: input.options.preserveRecentMessages,

@@ -40,7 +40,8 @@ const isImage = (media: unknown): boolean =>
     ? media.startsWith("data:image/")
     : isRecord(media) && (
       (typeof media.type === "string" && media.type.startsWith("image")) ||
-      (typeof media.mediaType === "string" && media.mediaType.startsWith("image/"))
+      // A full media type, or (in a content output's `file` item) its top-level segment alone.
+      (typeof media.mediaType === "string" && /^image(?:\/|$)/.test(media.mediaType))
     )
 
 /** The text that stands in for an image or file pruning removed. */

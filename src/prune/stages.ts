@@ -1,6 +1,6 @@
-import type { UIMessage } from "ai"
+import type { ModelMessage } from "ai"
 import { placeholderFor, replaceMedia } from "./media.ts"
-import { isToolPart } from "./tokenCount.ts"
+import type { ToolOutput } from "./tokenCount.ts"
 
 /**
  * The stages of pruning, cheapest loss first; each applies to the messages
@@ -21,22 +21,23 @@ export const LONG_OUTPUT_CHARS = 8_000
 export const HEAD_CHARS = 2_000
 export const TAIL_CHARS = 1_000
 
-type Part = UIMessage["parts"][number]
+type Part = Exclude<ModelMessage["content"], string>[number]
 
 /** `message` with `change` applied to its parts; `message` itself when no part changed. */
-const mapParts = (message: UIMessage, change: (part: Part) => Part): UIMessage => {
+const mapParts = (message: ModelMessage, change: (part: Part) => Part): ModelMessage => {
+  if (typeof message.content === "string") return message
   let parts: Array<Part> | undefined
-  message.parts.forEach((part, index) => {
+  message.content.forEach((part, index) => {
     const changed = change(part)
-    if (changed !== part) (parts ??= message.parts.slice())[index] = changed
+    if (changed !== part) (parts ??= message.content.slice() as Array<Part>)[index] = changed
   })
-  return parts === undefined ? message : { ...message, parts }
+  return parts === undefined ? message : { ...message, content: parts } as ModelMessage
 }
 
 /** Stages run on the same messages in several passes and on every request of a conversation. */
-const memoized = (transform: (message: UIMessage) => UIMessage) => {
-  const done = new WeakMap<UIMessage, UIMessage>()
-  return (message: UIMessage): UIMessage => {
+const memoized = (transform: (message: ModelMessage) => ModelMessage) => {
+  const done = new WeakMap<ModelMessage, ModelMessage>()
+  return (message: ModelMessage): ModelMessage => {
     let result = done.get(message)
     if (result === undefined) {
       result = transform(message)
@@ -47,14 +48,27 @@ const memoized = (transform: (message: UIMessage) => UIMessage) => {
   }
 }
 
-const imagesReplaced = (part: Part): Part => {
-  if (!isToolPart(part) || part.state !== "output-available") return part
-  const output = replaceMedia(part.output, placeholderFor)
-  return output === part.output ? part : { ...part, output } as Part
+/** A tool result with `change` applied to its output; other parts as they are. */
+const onOutput = (change: (output: ToolOutput) => ToolOutput) => (part: Part): Part => {
+  if (part.type !== "tool-result") return part
+  const output = change(part.output)
+  return output === part.output ? part : { ...part, output }
+}
+
+/**
+ * Media become placeholders where they are: a raw value (`json`, or a `text`
+ * that is a `data:` URL) keeps its shape, for the agent applies its tools'
+ * `toModelOutput` after pruning; a `content` output's media items become
+ * text items.
+ */
+const mediaReplaced = (output: ToolOutput): ToolOutput => {
+  if (output.type !== "text" && output.type !== "json" && output.type !== "content") return output
+  const value = replaceMedia(output.value, placeholderFor)
+  return value === output.value ? output : { ...output, value } as ToolOutput
 }
 
 /** Stage `images`: a message whose tool outputs hold no image or file. */
-export const withoutImages = memoized((message) => mapParts(message, imagesReplaced))
+export const withoutImages = memoized((message) => mapParts(message, onOutput(mediaReplaced)))
 
 const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff
 
@@ -68,17 +82,24 @@ export const shorten = (text: string): string => {
   return `${text.slice(0, head)}\n[… ${tail - head} characters omitted by pruning …]\n${text.slice(tail)}`
 }
 
-const outputsShortened = (part: Part): Part => {
-  if (!isToolPart(part)) return part
-  if (part.state === "output-error" && part.errorText !== undefined) {
-    const errorText = shorten(part.errorText)
-    return errorText === part.errorText ? part : { ...part, errorText } as Part
+/** What the model is sent is what counts: a `json` output as JSON, which shortened is a text. */
+const outputShortened = (output: ToolOutput): ToolOutput => {
+  switch (output.type) {
+    case "text":
+    case "error-text": {
+      const value = shorten(output.value)
+      return value === output.value ? output : { ...output, value }
+    }
+    case "json":
+    case "error-json": {
+      const sent = JSON.stringify(output.value) ?? ""
+      if (sent.length <= LONG_OUTPUT_CHARS) return output
+      return { ...output, type: output.type === "json" ? "text" : "error-text", value: shorten(sent) }
+    }
+    default:
+      return output
   }
-  if (part.state !== "output-available") return part
-  // What the model is sent: a string as is, anything else as JSON; shortened, it is a string.
-  const sent = typeof part.output === "string" ? part.output : JSON.stringify(part.output) ?? ""
-  return sent.length <= LONG_OUTPUT_CHARS ? part : { ...part, output: shorten(sent) } as Part
 }
 
 /** Stage `tool-outputs`: `withoutImages`, and long tool outputs cut to head and tail. */
-export const withShortOutputs = memoized((message) => mapParts(withoutImages(message), outputsShortened))
+export const withShortOutputs = memoized((message) => mapParts(withoutImages(message), onOutput(outputShortened)))

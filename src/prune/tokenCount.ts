@@ -1,23 +1,35 @@
-import type { UIMessage } from "ai"
+import type { ModelMessage, ToolResultPart } from "ai"
 import type { TokenizerName } from "../domain/TokenizerName.ts"
-import { splitMedia } from "./media.ts"
+import { isMedia, splitMedia } from "./media.ts"
 import { type Tokenizer, tokenizerNamed } from "./Tokenizer.ts"
 
 /**
- * What a model is sent, in tokens. Texts are tokenized with the model's
- * tokenizer: the system prompt, text and reasoning parts, tool names with
- * their inputs as JSON, tool outputs as sent (a string as is, anything else
- * as JSON), error texts, and the tool definitions. The framing the provider
- * adds around them is a fixed cost per item, below; so are images and files,
- * whose real cost depends on the provider and the picture's size. Sources,
- * data parts and step boundaries are not sent and cost nothing.
+ * What a model is sent, in tokens, counted over AI SDK model messages. Texts
+ * are tokenized with the model's tokenizer: the system prompt, text and
+ * reasoning parts, tool names with their inputs as JSON, tool outputs as sent
+ * (a string as is, anything else as JSON, a content output's texts), error
+ * texts, and the tool definitions. The framing the provider adds around them
+ * is a fixed cost per item, below; so are images and files, whose real cost
+ * depends on the provider and the picture's size. Approval requests and
+ * answers are not sent as such and cost nothing.
+ *
+ * The constants keep the counts of the UI-message era, when a tool part held
+ * a call and its result and cost 8 besides its texts (the call's wrapper and
+ * the framing of the message carrying the result): the call now costs 4 and
+ * its result 4, the framing of a result message. A tool message is framed per
+ * result, not as a whole, as OpenAI sends each result as a message of its
+ * own; so a step that calls tools costs what it did, parallel calls
+ * included. Only a call without a result costs less (4).
  */
 
 /** Framing of one message (role and delimiters; OpenAI's is 3 to 4 tokens). */
 export const MESSAGE_TOKENS = 4
 
-/** A tool call's id and wrapper, and the framing of the message carrying its result. */
-export const TOOL_CALL_TOKENS = 8
+/** A tool call's id and wrapper. */
+export const TOOL_CALL_TOKENS = 4
+
+/** A tool result's id and framing: a tool message costs this per result in place of MESSAGE_TOKENS. */
+export const TOOL_RESULT_TOKENS = MESSAGE_TOKENS
 
 /**
  * An image or file, in a message or in a tool output. A 1024×1024 image is
@@ -36,55 +48,26 @@ export interface ToolDefinition {
   readonly inputSchema: unknown
 }
 
-type Part = UIMessage["parts"][number]
-type ToolPart = Part & {
-  readonly toolCallId: string
-  readonly state: string
-  readonly input?: unknown
-  readonly output?: unknown
-  readonly errorText?: string | undefined
-}
-
-export const isToolPart = (part: Part): part is ToolPart =>
-  (part.type === "dynamic-tool" || part.type.startsWith("tool-")) && "toolCallId" in part
-
-const toolNameOf = (part: ToolPart): string =>
-  part.type === "dynamic-tool" ? (part as { readonly toolName: string }).toolName : part.type.slice("tool-".length)
+type Part = Exclude<ModelMessage["content"], string>[number]
+export type ToolOutput = ToolResultPart["output"]
 
 const json = (value: unknown): string => JSON.stringify(value) ?? ""
-
-/** Parts that become content of a model message, opening a step when none is open. */
-const sentTypes = new Set(["text", "reasoning", "file", "reasoning-file", "custom"])
-
-/**
- * An assistant message is sent as one message per step (and steering
- * messages as their own user messages), anything else as one message.
- */
-const framingOf = (message: UIMessage): number => {
-  if (message.role !== "assistant") return MESSAGE_TOKENS
-  let steps = 0
-  let open = false
-  for (const part of message.parts) {
-    if (part.type === "step-start" || part.type === "steering-message") open = false
-    else if (!open && (sentTypes.has(part.type) || isToolPart(part))) {
-      steps++
-      open = true
-    }
-  }
-  return MESSAGE_TOKENS * Math.max(1, steps)
-}
 
 /** Counts for one tokenizer. Counts are cached per part and per tool definition. */
 export interface Counter {
   readonly tokenizer: Tokenizer
   /** Tokens a message costs, or `false` once they exceed `limit`. */
-  readonly messageWithin: (message: UIMessage, limit: number) => number | false
-  readonly message: (message: UIMessage) => number
+  readonly messageWithin: (message: ModelMessage, limit: number) => number | false
+  readonly message: (message: ModelMessage) => number
   /** The system prompt is sent as one system message; an empty one is not sent. */
   readonly system: (system: string) => number
   readonly tools: (tools: ReadonlyArray<ToolDefinition>) => number
   /** The whole input: system prompt, tool definitions and messages. */
-  readonly input: (system: string, tools: ReadonlyArray<ToolDefinition>, messages: ReadonlyArray<UIMessage>) => number
+  readonly input: (
+    system: string,
+    tools: ReadonlyArray<ToolDefinition>,
+    messages: ReadonlyArray<ModelMessage>
+  ) => number
 }
 
 const makeCounter = (tokenizer: Tokenizer): Counter => {
@@ -114,25 +97,62 @@ const makeCounter = (tokenizer: Tokenizer): Counter => {
     return total
   }
 
-  const outputCost = (output: unknown, limit: number): number | false => {
-    const { media, rest } = splitMedia(output)
+  /** A raw value (or a string) as sent: its media at a fixed cost, the rest as JSON (a string as is). */
+  const valueCost = (value: unknown, limit: number): number | false => {
+    const { media, rest } = splitMedia(value)
     const sent = rest === undefined ? "" : typeof rest === "string" ? rest : json(rest)
     return sum(limit, media * MEDIA_TOKENS, [sent])
   }
 
-  const toolCost = (part: ToolPart, limit: number): number | false => {
-    // A call still streaming its input is not sent.
-    if (part.state === "input-streaming") return 0
-    const call = sum(limit, TOOL_CALL_TOKENS, [toolNameOf(part), json(part.input)])
-    if (call === false) return false
-    if (part.state === "output-error") return sum(limit, call, [part.errorText ?? ""])
-    if (part.state !== "output-available") return call
-    const output = outputCost(part.output, limit - call)
-    return output === false ? false : call + output
+  const outputCost = (output: ToolOutput, limit: number): number | false => {
+    switch (output.type) {
+      case "text":
+      case "json":
+        return valueCost(output.value, limit)
+      case "error-text":
+        return text(output.value, limit)
+      case "error-json":
+        return text(json(output.value), limit)
+      case "execution-denied":
+        return text(output.reason ?? "", limit)
+      case "content": {
+        let total = 0
+        for (const item of output.value) {
+          const tokens = item.type === "text" ? text(item.text, limit - total) : isMedia(item) ? MEDIA_TOKENS : 0
+          if (tokens === false || (total += tokens) > limit) return false
+        }
+        return total
+      }
+    }
   }
 
-  const partsCost = (parts: ReadonlyArray<Part>, limit: number, total: number): number | false => {
-    for (const part of parts) {
+  const partCost = (part: Part, limit: number): number | false => {
+    switch (part.type) {
+      case "text":
+      case "reasoning":
+        return text(part.text, limit)
+      case "image":
+      case "file":
+      case "reasoning-file":
+        return MEDIA_TOKENS <= limit ? MEDIA_TOKENS : false
+      case "tool-call":
+        return sum(limit, TOOL_CALL_TOKENS, [part.toolName, json(part.input)])
+      case "tool-result": {
+        const output = outputCost(part.output, limit - TOOL_RESULT_TOKENS)
+        return output === false ? false : TOOL_RESULT_TOKENS + output
+      }
+      default:
+        return 0
+    }
+  }
+
+  const messageWithin = (message: ModelMessage, limit: number): number | false => {
+    const content = message.content
+    if (typeof content === "string") {
+      return cached(message, limit, (left) => sum(left, MESSAGE_TOKENS, [content]))
+    }
+    let total = message.role === "tool" ? 0 : MESSAGE_TOKENS
+    for (const part of content) {
       if (total > limit) return false
       const tokens = cached(part, limit - total, (left) => partCost(part, left))
       if (tokens === false) return false
@@ -141,24 +161,7 @@ const makeCounter = (tokenizer: Tokenizer): Counter => {
     return total <= limit ? total : false
   }
 
-  const partCost = (part: Part, limit: number): number | false => {
-    switch (part.type) {
-      case "text":
-      case "reasoning":
-        return text(part.text, limit)
-      case "file":
-      case "reasoning-file":
-        return MEDIA_TOKENS <= limit ? MEDIA_TOKENS : false
-      case "steering-message":
-        return partsCost(part.parts, limit, MESSAGE_TOKENS)
-      default:
-        return isToolPart(part) ? toolCost(part, limit) : 0
-    }
-  }
-
-  const messageWithin = (message: UIMessage, limit: number) => partsCost(message.parts, limit, framingOf(message))
-
-  const message = (value: UIMessage) => messageWithin(value, Infinity) as number
+  const message = (value: ModelMessage) => messageWithin(value, Infinity) as number
   const system = (value: string) => value === "" ? 0 : MESSAGE_TOKENS + (text(value, Infinity) as number)
   const tools = (definitions: ReadonlyArray<ToolDefinition>) =>
     definitions.reduce(

@@ -1,63 +1,70 @@
 import { assert, layer } from "@effect/vitest"
-import { convertToModelMessages, type UIMessage } from "ai"
+import type { ModelMessage } from "ai"
 import { Effect } from "effect"
 import { Pruner } from "../../src/prune/Pruner.ts"
 import { withoutImages, withShortOutputs } from "../../src/prune/stages.ts"
-import { preservedTail, type Scenario, scenarios, staged, tokensOf } from "./conversations.ts"
+import { scenarios } from "./conversations.ts"
+import { type Conversation, preservedTail, type Scenario, staged, tokensOf, unitsOf } from "./units.ts"
+
+const optionsOf = (scenario: Scenario) => ({
+  system: scenario.system,
+  messages: scenario.messages,
+  origins: scenario.origins,
+  tools: scenario.tools,
+  tokenizer: scenario.tokenizer,
+  options: {
+    maxOutputTokens: 0,
+    targetTokens: scenario.targetTokens,
+    preserveRecentMessages: scenario.preserveRecentMessages
+  }
+})
 
 const prune = (scenario: Scenario) =>
   Effect.gen(function*() {
-    const pruner = yield* Pruner
-    return yield* pruner.prune({
-      system: scenario.system,
-      messages: scenario.messages,
-      tools: scenario.tools,
-      tokenizer: scenario.tokenizer,
-      options: {
-        maxOutputTokens: 0,
-        targetTokens: scenario.targetTokens,
-        preserveRecentMessages: scenario.preserveRecentMessages
-      }
-    })
+    return yield* (yield* Pruner).prune(optionsOf(scenario))
   })
 
-const pinned = (messages: ReadonlyArray<UIMessage>) => messages.filter((message) => message.role === "system")
-const history = (messages: ReadonlyArray<UIMessage>) => messages.filter((message) => message.role !== "system")
+const pinned = (conversation: Conversation) => unitsOf(conversation).filter((unit) => unit.role === "system")
+const history = (conversation: Conversation) => unitsOf(conversation).filter((unit) => unit.role !== "system")
 /** What must be sent whatever pruning does. */
 const floorOf = (scenario: Scenario) =>
-  tokensOf(scenario, [
-    ...pinned(scenario.messages),
-    ...preservedTail(scenario.messages, scenario.preserveRecentMessages)
-  ])
+  tokensOf(
+    scenario,
+    [
+      ...pinned(scenario),
+      ...preservedTail(scenario, scenario.preserveRecentMessages)
+    ].flatMap((unit) => unit.messages)
+  )
 
-const partTypes = (message: UIMessage) => message.parts.map((part) => part.type).join(",")
+const shapeOf = (message: ModelMessage) =>
+  `${message.role}:${typeof message.content === "string" ? "string" : message.content.map((part) => part.type)}`
 
 layer(Pruner.layer)("Pruner over generated conversations", (it) => {
   it.effect.prop(
-    "keeps order, roles and the steps of every kept message; system messages stay",
+    "keeps order, roles and the steps of every kept client message whole; system messages stay",
     [scenarios],
     ([scenario]) =>
       Effect.gen(function*() {
         const result = yield* prune(scenario)
-        const byId = new Map(scenario.messages.map((message, index) => [message.id, { message, index }]))
+        const original = new Map(unitsOf(scenario).map((unit) => [unit.origin, unit]))
         let last = -1
-        for (const message of result.messages) {
-          const original = byId.get(message.id)!
-          assert.isAbove(original.index, last)
-          last = original.index
-          assert.strictEqual(message.role, original.message.role)
+        for (const unit of unitsOf(result)) {
+          assert.isAbove(unit.origin, last)
+          last = unit.origin
           // Reasoning, text and tool parts stay in their step: only tool outputs may change.
-          assert.strictEqual(partTypes(message), partTypes(original.message))
+          assert.deepStrictEqual(unit.messages.map(shapeOf), original.get(unit.origin)!.messages.map(shapeOf))
         }
-        for (const message of pinned(scenario.messages)) assert.include(result.messages, message)
+        for (const unit of pinned(scenario)) {
+          for (const message of unit.messages) assert.include(result.messages, message)
+        }
       })
   )
 
   it.effect.prop("leaves the preserved tail untouched", [scenarios], ([scenario]) =>
     Effect.gen(function*() {
       const result = yield* prune(scenario)
-      const tail = preservedTail(scenario.messages, scenario.preserveRecentMessages)
-      const kept = history(result.messages)
+      const tail = preservedTail(scenario, scenario.preserveRecentMessages).flatMap((unit) => unit.messages)
+      const kept = history(result).flatMap((unit) => unit.messages)
       assert.isAtLeast(kept.length, tail.length)
       tail.forEach((message, index) => assert.strictEqual(kept[kept.length - tail.length + index], message))
     }))
@@ -79,27 +86,18 @@ layer(Pruner.layer)("Pruner over generated conversations", (it) => {
     ([scenario]) =>
       Effect.gen(function*() {
         const result = yield* prune(scenario)
-        const sent = yield* Effect.promise(() => convertToModelMessages([...result.messages]))
+        const partsOf = (messages: ReadonlyArray<ModelMessage>, type: string) =>
+          messages.flatMap((message): ReadonlyArray<{ readonly type: string; readonly toolCallId?: string }> =>
+            typeof message.content === "string" ? [] : message.content
+          ).filter((part) => part.type === type)
         const calls = new Set<string>()
-        for (const message of sent) {
-          if (message.role === "assistant" && typeof message.content !== "string") {
-            for (const part of message.content) if (part.type === "tool-call") calls.add(part.toolCallId)
-          }
-          if (message.role === "tool") {
-            for (const part of message.content) {
-              if (part.type === "tool-result") assert.isTrue(calls.has(part.toolCallId))
-            }
-          }
+        for (const message of result.messages) {
+          for (const part of partsOf([message], "tool-call")) calls.add(part.toolCallId!)
+          for (const part of partsOf([message], "tool-result")) assert.isTrue(calls.has(part.toolCallId!))
         }
-        const answered = (messages: ReadonlyArray<UIMessage>) =>
-          messages.flatMap((message) => message.parts).filter((part) =>
-            "state" in part && part.state.startsWith("output")
-          ).length
-        const keptIds = new Set(result.messages.map((message) => message.id))
-        assert.strictEqual(
-          answered(result.messages),
-          answered(scenario.messages.filter((message) => keptIds.has(message.id)))
-        )
+        const kept = new Set(result.origins)
+        const keptBefore = scenario.messages.filter((_, index) => kept.has(scenario.origins[index]!))
+        assert.strictEqual(partsOf(result.messages, "tool-result").length, partsOf(keptBefore, "tool-result").length)
       })
   )
 
@@ -118,22 +116,24 @@ layer(Pruner.layer)("Pruner over generated conversations", (it) => {
         if (result.stage === "none") {
           assert.isFalse(result.pruned)
           assert.strictEqual(result.messages, scenario.messages)
+          assert.strictEqual(result.origins, scenario.origins)
           return
         }
         assert.isTrue(result.pruned)
         assert.isAbove(asIs, scenario.targetTokens)
-        const imagesGone = tokensOf(scenario, staged(scenario, withoutImages))
-        const outputsCut = tokensOf(scenario, staged(scenario, withShortOutputs))
-        if (result.stage === "images") assert.deepStrictEqual(result.messages, staged(scenario, withoutImages))
+        const sent = { messages: result.messages, origins: result.origins }
+        const imagesGone = tokensOf(scenario, staged(scenario, withoutImages).messages)
+        const outputsCut = tokensOf(scenario, staged(scenario, withShortOutputs).messages)
+        if (result.stage === "images") assert.deepStrictEqual(sent, staged(scenario, withoutImages))
         if (result.stage === "tool-outputs") {
           assert.isAbove(imagesGone, scenario.targetTokens)
-          assert.deepStrictEqual(result.messages, staged(scenario, withShortOutputs))
+          assert.deepStrictEqual(sent, staged(scenario, withShortOutputs))
         }
         if (result.stage === "messages") {
           assert.isAbove(outputsCut, scenario.targetTokens)
-          assert.deepStrictEqual(result.messages, staged(scenario, withShortOutputs, result.removed))
+          assert.deepStrictEqual(sent, staged(scenario, withShortOutputs, result.removed))
         }
-        assert.strictEqual(result.removed, scenario.messages.length - result.messages.length)
+        assert.strictEqual(result.removed, unitsOf(scenario).length - unitsOf(result).length)
       })
   )
 
@@ -144,11 +144,12 @@ layer(Pruner.layer)("Pruner over generated conversations", (it) => {
       Effect.gen(function*() {
         const result = yield* prune(scenario)
         if (result.stage !== "messages") return
-        assert.strictEqual(history(result.messages)[0]?.role, "user")
-        const older = history(scenario.messages).slice(0, result.removed)
-        const previousCut = older.findLastIndex((message) => message.role === "user")
+        assert.strictEqual(history(result)[0]?.role, "user")
+        const older = history(scenario).slice(0, result.removed)
+        const previousCut = older.findLastIndex((unit) => unit.role === "user")
         if (previousCut === -1) return
-        assert.isAbove(tokensOf(scenario, staged(scenario, withShortOutputs, previousCut)), scenario.targetTokens)
+        const longer = staged(scenario, withShortOutputs, previousCut).messages
+        assert.isAbove(tokensOf(scenario, longer), scenario.targetTokens)
       })
   )
 
@@ -159,15 +160,8 @@ layer(Pruner.layer)("Pruner over generated conversations", (it) => {
       Effect.gen(function*() {
         const result = yield* prune(scenario)
         const preview = yield* (yield* Pruner).preview({
-          system: scenario.system,
-          messages: structuredClone(scenario.messages),
-          tools: scenario.tools,
-          tokenizer: scenario.tokenizer,
-          options: {
-            maxOutputTokens: 0,
-            targetTokens: scenario.targetTokens,
-            preserveRecentMessages: scenario.preserveRecentMessages
-          }
+          ...optionsOf(scenario),
+          messages: structuredClone(scenario.messages)
         })
         assert.deepStrictEqual(preview, {
           tokensBefore: tokensOf(scenario, scenario.messages),
@@ -181,8 +175,9 @@ layer(Pruner.layer)("Pruner over generated conversations", (it) => {
   it.effect.prop("pruning twice equals pruning once", [scenarios], ([scenario]) =>
     Effect.gen(function*() {
       const once = yield* prune(scenario)
-      const twice = yield* prune({ ...scenario, messages: structuredClone(once.messages) })
+      const twice = yield* prune({ ...scenario, messages: structuredClone(once.messages), origins: once.origins })
       assert.deepStrictEqual(twice.messages, once.messages)
+      assert.deepStrictEqual(twice.origins, once.origins)
       assert.strictEqual(twice.stage, "none")
       assert.strictEqual(twice.tokensAfter, once.tokensAfter)
     }))

@@ -1,14 +1,18 @@
-import type { UIMessage } from "ai"
+import type { FilePart, ModelMessage, TextPart, ToolResultPart } from "ai"
 import { Arbitrary, Schema } from "effect"
 import { TokenizerName } from "../../src/domain/TokenizerName.ts"
 import { withoutImages, withShortOutputs } from "../../src/prune/stages.ts"
-import { counterFor, type ToolDefinition } from "../../src/prune/tokenCount.ts"
+import type { ToolDefinition } from "../../src/prune/tokenCount.ts"
+import { preservedTail, type Scenario, staged, tokensOf, unitsOf } from "./units.ts"
 
 /**
- * Generated conversations: text, reasoning, multi-step tool calls whose
- * outputs are short, long, screenshots, data URLs or errors, user images,
- * and system messages in between; with budgets placed on the boundaries
- * where pruning changes its mind (a stage's total, a suffix's cost).
+ * Generated conversations as model messages with the client message each
+ * came from: text, reasoning, multi-step tool calls (an assistant turn is
+ * several model messages) whose outputs are short, long, screenshots, data
+ * URLs, content with media, errors or approved, steering messages inside a
+ * turn, user images, and system messages in between; with budgets placed on
+ * the boundaries where pruning changes its mind (a stage's total, a suffix's
+ * cost).
  */
 
 const vocabulary = (
@@ -34,12 +38,23 @@ export const png = Buffer.from(Array.from({ length: 3_000 }, (_, i) => (i * 7) %
 const Seed = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 100_000 }))
 const Words = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 80 }))
 const PartSpec = Schema.Union([
-  Schema.Struct({ kind: Schema.Literals(["text", "text", "reasoning"]), seed: Seed, words: Words }),
+  Schema.Struct({ kind: Schema.Literals(["text", "text", "reasoning", "steer"]), seed: Seed, words: Words }),
   Schema.Struct({
     kind: Schema.Literal("tool"),
     seed: Seed,
     words: Words,
-    output: Schema.Literals(["text", "json", "long", "image", "data-url", "error", "long-error", "running"])
+    output: Schema.Literals([
+      "text",
+      "json",
+      "long",
+      "image",
+      "content",
+      "data-url",
+      "error",
+      "long-error",
+      "approved",
+      "running"
+    ])
   }),
   Schema.Struct({ kind: Schema.Literals(["step", "file"]) })
 ])
@@ -48,64 +63,120 @@ const MessageSpec = Schema.Struct({
   parts: Schema.Array(PartSpec).check(Schema.isMinLength(1), Schema.isMaxLength(6))
 })
 type PartSpec = typeof PartSpec.Type
-type Part = UIMessage["parts"][number]
+type ToolSpec = PartSpec & { readonly kind: "tool" }
+type Part = Exclude<ModelMessage["content"], string>[number]
+type ToolOutput = ToolResultPart["output"]
 
-const toolPart = (spec: PartSpec & { readonly kind: "tool" }, id: string): Part => {
-  const input = { command: textOf(spec.seed, spec.words % 12) }
-  const call = {
-    type: "dynamic-tool",
-    toolName: spec.seed % 2 === 0 ? "bash" : "computer",
-    toolCallId: id,
-    input
-  } as const
+/** The output a tool's result is sent with, as the old pipeline made it (a raw value is `json`). */
+const outputOf = (spec: ToolSpec): ToolOutput | undefined => {
   const long = textOf(spec.seed + 7, 1_500)
   switch (spec.output) {
     case "text":
-      return { ...call, state: "output-available", output: textOf(spec.seed + 1, spec.words) }
+      return { type: "text", value: textOf(spec.seed + 1, spec.words) }
     case "json":
-      return { ...call, state: "output-available", output: { stdout: textOf(spec.seed + 2, spec.words), exit_code: 0 } }
+    case "approved":
+      return { type: "json", value: { stdout: textOf(spec.seed + 2, spec.words), exit_code: 0 } }
     case "long":
-      return { ...call, state: "output-available", output: { stdout: long, exit_code: 1 } }
+      return { type: "json", value: { stdout: long, exit_code: 1 } }
     case "image":
       return {
-        ...call,
-        state: "output-available",
-        output: {
+        type: "json",
+        value: {
           type: "content",
           value: [{ type: "text", text: "Screenshot" }, { type: "image-data", data: png, mediaType: "image/png" }]
         }
       }
+    case "content":
+      return {
+        type: "content",
+        value: [{ type: "text", text: "Screenshot" }, {
+          type: "file",
+          mediaType: "image",
+          data: { type: "data", data: png }
+        }]
+      }
     case "data-url":
-      return { ...call, state: "output-available", output: `data:image/png;base64,${png}` }
+      return { type: "text", value: `data:image/png;base64,${png}` }
     case "error":
-      return { ...call, state: "output-error", errorText: textOf(spec.seed + 3, spec.words) }
+      return { type: "error-text", value: textOf(spec.seed + 3, spec.words) }
     case "long-error":
-      return { ...call, state: "output-error", errorText: long }
+      return { type: "error-text", value: long }
     case "running":
-      return { ...call, state: "input-available" }
+      return undefined
   }
 }
 
-const messageOf = (spec: typeof MessageSpec.Type, index: number): UIMessage => {
-  const parts = spec.parts.flatMap((part, p): Array<Part> => {
-    const text = (type: "text" | "reasoning", seed: number, words: number): Part => ({
-      type,
-      text: textOf(seed, words)
-    })
-    if (spec.role === "system") return "seed" in part ? [text("text", part.seed, part.words)] : []
+const text = (seed: number, words: number) => ({ type: "text" as const, text: textOf(seed, words) })
+const file: FilePart = { type: "file", mediaType: "image/png", data: { type: "data", data: png } }
+
+/**
+ * An assistant turn as the AI SDK sends it: per step, an assistant message
+ * with its reasoning, texts and calls, then a tool message with the results
+ * (and approval answers); a steering message is a user message of its own.
+ */
+const assistantTurn = (parts: ReadonlyArray<PartSpec>, index: number): Array<ModelMessage> => {
+  const messages: Array<ModelMessage> = []
+  let content: Array<Part> = []
+  let results: Array<Part> = []
+  const close = () => {
+    if (content.length > 0) messages.push({ role: "assistant", content } as ModelMessage)
+    if (results.length > 0) messages.push({ role: "tool", content: results } as ModelMessage)
+    content = []
+    results = []
+  }
+  parts.forEach((part, p) => {
     switch (part.kind) {
       case "text":
       case "reasoning":
-        return [text(spec.role === "user" ? "text" : part.kind, part.seed, part.words)]
-      case "tool":
-        return spec.role === "user" ? [text("text", part.seed, part.words)] : [toolPart(part, `call_${index}_${p}`)]
-      case "step":
-        return spec.role === "user" ? [] : [{ type: "step-start" }]
+        return content.push({ type: part.kind, text: textOf(part.seed, part.words) })
       case "file":
-        return [{ type: "file", mediaType: "image/png", url: `data:image/png;base64,${png}` }]
+        return content.push(file)
+      case "step":
+        return close()
+      case "steer":
+        close()
+        return messages.push({ role: "user", content: [text(part.seed, part.words)] })
+      case "tool": {
+        const toolCallId = `call_${index}_${p}`
+        const toolName = part.seed % 2 === 0 ? "bash" : "computer"
+        content.push({
+          type: "tool-call",
+          toolCallId,
+          toolName,
+          input: { command: textOf(part.seed, part.words % 12) }
+        })
+        if (part.output === "approved") {
+          content.push({ type: "tool-approval-request", approvalId: `ok_${toolCallId}`, toolCallId })
+          results.push({ type: "tool-approval-response", approvalId: `ok_${toolCallId}`, approved: true })
+        }
+        const output = outputOf(part)
+        if (output !== undefined) results.push({ type: "tool-result", toolCallId, toolName, output })
+      }
     }
   })
-  return { id: `m${index}`, role: spec.role, parts: parts.length > 0 ? parts : [{ type: "text", text: "ok" }] }
+  close()
+  return messages.length > 0 ? messages : [{ role: "assistant", content: [text(index, 1)] }]
+}
+
+/** The model messages of one client message. */
+const messagesOf = (spec: typeof MessageSpec.Type, index: number): Array<ModelMessage> => {
+  const texts = spec.parts.flatMap((part) => "seed" in part ? [text(part.seed, part.words)] : [])
+  switch (spec.role) {
+    case "system":
+      return [{ role: "system", content: texts.map((part) => part.text).join(" ") || "ok" }]
+    case "assistant":
+      return assistantTurn(spec.parts, index)
+    case "user": {
+      // A lone text may come as a string (as Chat Completions bodies send it).
+      if (spec.parts.length === 1 && texts.length === 1 && index % 2 === 0) {
+        return [{ role: "user", content: texts[0]!.text }]
+      }
+      const content = spec.parts.flatMap((part): Array<FilePart | TextPart> =>
+        "seed" in part ? [text(part.seed, part.words)] : part.kind === "file" ? [file] : []
+      )
+      return [{ role: "user", content: content.length > 0 ? content : [text(index, 1)] }]
+    }
+  }
 }
 
 export const tools: ReadonlyArray<ToolDefinition> = [
@@ -121,42 +192,6 @@ export const tools: ReadonlyArray<ToolDefinition> = [
   }
 ]
 
-/** The messages pruning must keep: the last N (at least one) non-system ones, back to a user message. */
-export const preservedTail = (messages: ReadonlyArray<UIMessage>, preserve: number): ReadonlyArray<UIMessage> => {
-  const history = messages.filter((message) => message.role !== "system")
-  let start = Math.max(0, history.length - Math.max(1, preserve))
-  while (start > 0 && history[start]!.role !== "user") start--
-  return history.slice(start)
-}
-
-export interface Scenario {
-  readonly system: string
-  readonly messages: ReadonlyArray<UIMessage>
-  readonly tools: ReadonlyArray<ToolDefinition>
-  readonly tokenizer: TokenizerName
-  readonly preserveRecentMessages: number
-  readonly targetTokens: number
-}
-
-/** Tokens of the system prompt, tool definitions and these messages. */
-export const tokensOf = (scenario: Scenario, messages: ReadonlyArray<UIMessage>): number => {
-  const counter = counterFor(scenario.tokenizer)
-  return messages.reduce(
-    (total, message) => total + counter.message(message),
-    counter.system(scenario.system) + counter.tools(scenario.tools)
-  )
-}
-
-/** The input after a stage (applied to the messages older than the tail), optionally from the `from`-th history message on. */
-export const staged = (scenario: Scenario, stage: (message: UIMessage) => UIMessage, from = 0): Array<UIMessage> => {
-  const tail = new Set(preservedTail(scenario.messages, scenario.preserveRecentMessages))
-  let index = 0
-  return scenario.messages.flatMap((message) => {
-    if (message.role === "system" || tail.has(message)) return [message]
-    return index++ >= from ? [stage(message)] : []
-  })
-}
-
 export const scenarios: Arbitrary.Arbitrary<Scenario> = Arbitrary.all({
   system: Arbitrary.schema(Schema.Struct({ seed: Seed, words: Words })),
   messages: Arbitrary.array(Arbitrary.schema(MessageSpec), { maxLength: 12 }),
@@ -167,16 +202,18 @@ export const scenarios: Arbitrary.Arbitrary<Scenario> = Arbitrary.all({
   suffixPercent: Arbitrary.schema(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 100 }))),
   slack: Arbitrary.schema(Schema.Int.check(Schema.isBetween({ minimum: -3, maximum: 3 })))
 }).pipe(Arbitrary.map((generated): Scenario => {
+  const turns = generated.messages.map(messagesOf)
   const base = {
     system: textOf(generated.system.seed, generated.system.words),
-    messages: generated.messages.map(messageOf),
+    messages: turns.flat(),
+    origins: turns.flatMap((turn, index) => turn.map(() => index)),
     tools: generated.withTools ? tools : [],
     tokenizer: generated.tokenizer,
     preserveRecentMessages: generated.preserveRecentMessages,
     targetTokens: 0
   }
-  const olderCount = base.messages.filter((m) => m.role !== "system").length -
-    preservedTail(base.messages, base.preserveRecentMessages).length
+  const olderCount = unitsOf(base).filter((unit) => unit.role !== "system").length -
+    preservedTail(base, base.preserveRecentMessages).length
   const from = Math.floor(olderCount * generated.suffixPercent / 100)
   const boundary = {
     suffix: () => staged(base, (message) => message, from),
@@ -184,5 +221,5 @@ export const scenarios: Arbitrary.Arbitrary<Scenario> = Arbitrary.all({
     "tool-outputs": () => staged(base, withShortOutputs),
     "short-suffix": () => staged(base, withShortOutputs, from)
   }[generated.boundary]()
-  return { ...base, targetTokens: Math.max(0, tokensOf(base, boundary) + generated.slack) }
+  return { ...base, targetTokens: Math.max(0, tokensOf(base, boundary.messages) + generated.slack) }
 }))

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import type { UIMessage } from "ai"
+import type { ModelMessage, ToolResultPart } from "ai"
 import { isMedia } from "../../src/prune/media.ts"
 import {
   HEAD_CHARS,
@@ -12,25 +12,24 @@ import {
 
 const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk".repeat(100)
 
-const toolStep = (output: unknown, extra: Partial<Record<string, unknown>> = {}): UIMessage => ({
-  id: "a",
+const call: ModelMessage = {
   role: "assistant",
-  parts: [
+  content: [
     { type: "reasoning", text: "I should look at the screen." },
-    {
-      type: "dynamic-tool",
-      toolName: "computer",
-      toolCallId: "c1",
-      state: "output-available",
-      input: { action: "screenshot" },
-      output,
-      ...extra
-    },
+    { type: "tool-call", toolCallId: "c1", toolName: "computer", input: { action: "screenshot" } },
     { type: "text", text: "I see the desktop." }
   ]
-} as UIMessage)
+}
+const toolResult = (output: ToolResultPart["output"]): ModelMessage => ({
+  role: "tool",
+  content: [
+    { type: "tool-approval-response", approvalId: "a1", approved: true },
+    { type: "tool-result", toolCallId: "c1", toolName: "computer", output }
+  ]
+})
+const json = (value: unknown) => ({ type: "json", value }) as ToolResultPart["output"]
 
-const outputOf = (message: UIMessage): unknown => (message.parts[1] as { readonly output: unknown }).output
+const outputOf = (message: ModelMessage): unknown => (message.content[1] as ToolResultPart).output
 
 describe("media in tool outputs", () => {
   it.each([
@@ -40,6 +39,7 @@ describe("media in tool outputs", () => {
     { type: "image-url", url: "https://example.com/screen.png" },
     { type: "image", image: png },
     { mediaType: "image/jpeg", data: png },
+    { type: "file", mediaType: "image", data: { type: "data", data: png } },
     `data:image/png;base64,${png}`
   ])("recognizes %#", (media) => {
     assert.isTrue(isMedia(media))
@@ -57,54 +57,78 @@ describe("media in tool outputs", () => {
 })
 
 describe("stage images", () => {
-  it("replaces images anywhere in a tool output with a placeholder and keeps the rest", () => {
-    const message = toolStep({
+  it("replaces images anywhere in a raw output with a placeholder and keeps the rest", () => {
+    const message = toolResult(json({
       type: "content",
       value: [{ type: "text", text: "Took a screenshot" }, { type: "image-data", data: png, mediaType: "image/png" }]
-    })
+    }))
     const pruned = withoutImages(message)
-    assert.deepStrictEqual(outputOf(pruned), {
-      type: "content",
-      value: [{ type: "text", text: "Took a screenshot" }, { type: "text", text: "[image omitted by pruning]" }]
-    })
-    // Reasoning and text stay with their step; the original is not mutated.
-    assert.strictEqual(pruned.parts[0], message.parts[0])
-    assert.strictEqual(pruned.parts[2], message.parts[2])
+    assert.deepStrictEqual(
+      outputOf(pruned),
+      json({
+        type: "content",
+        value: [{ type: "text", text: "Took a screenshot" }, { type: "text", text: "[image omitted by pruning]" }]
+      })
+    )
+    // The approval answer stays, the call's message is not changed; the original is not mutated.
+    assert.strictEqual(pruned.content[0], message.content[0])
+    assert.strictEqual(withoutImages(call), call)
     assert.include(JSON.stringify(message), png)
   })
 
   it("replaces a data URL output and nested screenshots, files included", () => {
-    assert.strictEqual(outputOf(withoutImages(toolStep(`data:image/png;base64,${png}`))), "[image omitted by pruning]")
-    const nested = withoutImages(
-      toolStep({
-        pages: [{ title: "Jobs", shot: `data:image/webp;base64,${png}` }],
-        pdf: { type: "file-data", data: png, mediaType: "application/pdf" }
+    assert.deepStrictEqual(
+      outputOf(withoutImages(toolResult({ type: "text", value: `data:image/png;base64,${png}` }))),
+      { type: "text", value: "[image omitted by pruning]" }
+    )
+    const nested = withoutImages(toolResult(json({
+      pages: [{ title: "Jobs", shot: `data:image/webp;base64,${png}` }],
+      pdf: { type: "file-data", data: png, mediaType: "application/pdf" }
+    })))
+    assert.deepStrictEqual(
+      outputOf(nested),
+      json({
+        pages: [{ title: "Jobs", shot: "[image omitted by pruning]" }],
+        pdf: { type: "text", text: "[file omitted by pruning]" }
       })
     )
-    assert.deepStrictEqual(outputOf(nested), {
-      pages: [{ title: "Jobs", shot: "[image omitted by pruning]" }],
-      pdf: { type: "text", text: "[file omitted by pruning]" }
+  })
+
+  it("makes a content output's media items text items", () => {
+    const pruned = withoutImages(toolResult({
+      type: "content",
+      value: [
+        { type: "text", text: "Two pages" },
+        { type: "file", mediaType: "image", data: { type: "data", data: png } },
+        { type: "file-data", data: png, mediaType: "application/pdf" }
+      ]
+    }))
+    assert.deepStrictEqual(outputOf(pruned), {
+      type: "content",
+      value: [
+        { type: "text", text: "Two pages" },
+        { type: "text", text: "[image omitted by pruning]" },
+        { type: "text", text: "[file omitted by pruning]" }
+      ]
     })
   })
 
   it("returns the message itself when there is nothing to replace, and is idempotent", () => {
-    const plain = toolStep({ stdout: "ok" })
+    const plain = toolResult(json({ stdout: "ok" }))
     assert.strictEqual(withoutImages(plain), plain)
-    const once = withoutImages(toolStep({ type: "image-data", data: png, mediaType: "image/png" }))
+    const once = withoutImages(toolResult(json({ type: "image-data", data: png, mediaType: "image/png" })))
     assert.strictEqual(withoutImages(once), once)
-    assert.strictEqual(withoutImages(structuredClone(once)).parts[1]!.type, "dynamic-tool")
     assert.deepStrictEqual(withoutImages(structuredClone(once)), once)
   })
 
-  it("does not touch images the user sent, nor tool calls still running", () => {
-    const user: UIMessage = {
-      id: "u",
+  it("does not touch images the user sent, nor error outputs", () => {
+    const user: ModelMessage = {
       role: "user",
-      parts: [{ type: "file", mediaType: "image/png", url: `data:image/png;base64,${png}` }]
+      content: [{ type: "file", mediaType: "image/png", data: { type: "data", data: png } }]
     }
     assert.strictEqual(withoutImages(user), user)
-    const running = toolStep(undefined, { state: "input-available" })
-    assert.strictEqual(withoutImages(running), running)
+    const failed = toolResult({ type: "error-text", value: `data:image/png;base64,${png}` })
+    assert.strictEqual(withoutImages(failed), failed)
   })
 })
 
@@ -126,22 +150,29 @@ describe("stage tool-outputs", () => {
     assert.notMatch(short, /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/)
   })
 
-  it("shortens long outputs as sent (objects as JSON) and long error texts; short ones stay", () => {
+  it("shortens long outputs as sent (JSON as a text output of it) and long error texts; short ones stay", () => {
     const object = { stdout: long, exit_code: 0 }
-    const shortened = withShortOutputs(toolStep(object))
-    assert.strictEqual(outputOf(shortened), shorten(JSON.stringify(object)))
-    const failed = withShortOutputs(toolStep(undefined, { state: "output-error", errorText: long, output: undefined }))
-    assert.strictEqual((failed.parts[1] as { readonly errorText: string }).errorText, shorten(long))
-    const small = toolStep({ stdout: "ok" })
+    const shortened = withShortOutputs(toolResult(json(object)))
+    assert.deepStrictEqual(outputOf(shortened), { type: "text", value: shorten(JSON.stringify(object)) })
+    assert.deepStrictEqual(outputOf(withShortOutputs(toolResult({ type: "text", value: long }))), {
+      type: "text",
+      value: shorten(long)
+    })
+    const failed = withShortOutputs(toolResult({ type: "error-text", value: long }))
+    assert.deepStrictEqual(outputOf(failed), { type: "error-text", value: shorten(long) })
+    const failedJson = withShortOutputs(toolResult({ type: "error-json", value: object }))
+    assert.deepStrictEqual(outputOf(failedJson), { type: "error-text", value: shorten(JSON.stringify(object)) })
+    const small = toolResult(json({ stdout: "ok" }))
     assert.strictEqual(withShortOutputs(small), small)
     assert.strictEqual(withShortOutputs(shortened), shortened)
+    assert.strictEqual(withShortOutputs(call), call)
   })
 
   it("replaces images first, so a screenshot alone is not cut as base64 text", () => {
-    const message = toolStep({
+    const message = toolResult(json({
       type: "content",
       value: [{ type: "image-data", data: png.repeat(10), mediaType: "image/png" }]
-    })
+    }))
     assert.deepStrictEqual(outputOf(withShortOutputs(message)), outputOf(withoutImages(message)))
   })
 })

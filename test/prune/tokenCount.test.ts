@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import type { UIMessage } from "ai"
+import type { ModelMessage, ToolResultPart } from "ai"
 import * as cl100k from "gpt-tokenizer/encoding/cl100k_base"
 import * as o200k from "gpt-tokenizer/encoding/o200k_base"
 import {
@@ -7,7 +7,8 @@ import {
   MEDIA_TOKENS,
   MESSAGE_TOKENS,
   TOOL_CALL_TOKENS,
-  TOOL_DEFINITION_TOKENS
+  TOOL_DEFINITION_TOKENS,
+  TOOL_RESULT_TOKENS
 } from "../../src/prune/tokenCount.ts"
 import { fixtures } from "./fixtures.ts"
 
@@ -17,9 +18,10 @@ const counter = counterFor("o200k_base")
 const screenshot = Buffer.from(Array.from({ length: 30_000 }, (_, i) => (i * 7) % 256)).toString("base64")
 
 describe("token counts of what the model is sent (o200k_base)", () => {
-  it("a user message: framing plus its text", () => {
-    const message: UIMessage = { id: "1", role: "user", parts: [{ type: "text", text: fixtures.english }] }
+  it("a user message: framing plus its text, as parts or as a string", () => {
+    const message: ModelMessage = { role: "user", content: [{ type: "text", text: fixtures.english }] }
     assert.strictEqual(counter.message(message), MESSAGE_TOKENS + exact(fixtures.english))
+    assert.strictEqual(counter.message({ role: "user", content: fixtures.english }), counter.message(message))
   })
 
   it("the system prompt as one message; an empty one is not sent", () => {
@@ -27,39 +29,77 @@ describe("token counts of what the model is sent (o200k_base)", () => {
     assert.strictEqual(counter.system(""), 0)
   })
 
-  it("a tool step: name, input as JSON, output as sent, error text; files at a fixed cost; sources free", () => {
+  it("tool steps: name, input as JSON, output as sent, error text; files at a fixed cost; approvals free", () => {
     const input = { command: "ls -la /work", timeout_ms: 5000 }
     const output = { stdout: "total 0\n", exit_code: 0 }
-    const message: UIMessage = {
-      id: "2",
-      role: "assistant",
-      parts: [
-        { type: "step-start" },
-        { type: "reasoning", text: "Let me look." },
-        { type: "dynamic-tool", toolName: "bash", toolCallId: "c1", state: "output-available", input, output },
-        { type: "tool-browser", toolCallId: "c2", state: "output-error", input: { url: "x" }, errorText: "timeout" },
-        { type: "file", mediaType: "image/png", url: "data:image/png;base64,AAAA" },
-        { type: "source-url", sourceId: "s", url: "https://example.com/a/very/long/url" },
-        { type: "step-start" },
-        {
-          type: "dynamic-tool",
-          toolName: "bash",
-          toolCallId: "c3",
-          state: "output-available",
-          input,
-          output: "plain text out"
-        },
-        { type: "text", text: "Done." }
-      ]
-    }
-    const expected = 2 * MESSAGE_TOKENS + // two steps, each its own assistant message
+    const turn: ReadonlyArray<ModelMessage> = [
+      {
+        role: "assistant",
+        content: [
+          { type: "reasoning", text: "Let me look." },
+          { type: "tool-call", toolCallId: "c1", toolName: "bash", input },
+          { type: "tool-call", toolCallId: "c2", toolName: "browser", input: { url: "x" } },
+          { type: "tool-approval-request", approvalId: "a2", toolCallId: "c2" },
+          { type: "file", mediaType: "image/png", data: { type: "data", data: "AAAA" } }
+        ]
+      },
+      {
+        role: "tool",
+        content: [
+          { type: "tool-result", toolCallId: "c1", toolName: "bash", output: { type: "json", value: output } },
+          { type: "tool-approval-response", approvalId: "a2", approved: true },
+          {
+            type: "tool-result",
+            toolCallId: "c2",
+            toolName: "browser",
+            output: { type: "error-text", value: "timeout" }
+          }
+        ]
+      },
+      {
+        role: "assistant",
+        content: [
+          { type: "tool-call", toolCallId: "c3", toolName: "bash", input },
+          { type: "tool-call", toolCallId: "c4", toolName: "bash", input: {} },
+          { type: "text", text: "Done." }
+        ]
+      },
+      {
+        role: "tool",
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: "c3",
+            toolName: "bash",
+            output: { type: "text", value: "plain text out" }
+          },
+          {
+            type: "tool-result",
+            toolCallId: "c4",
+            toolName: "bash",
+            output: { type: "execution-denied", reason: "Not now." }
+          }
+        ]
+      }
+    ]
+    // Two steps: each an assistant message, and a tool message framed per result.
+    const call = TOOL_CALL_TOKENS + TOOL_RESULT_TOKENS
+    const expected = 2 * MESSAGE_TOKENS +
       exact("Let me look.") +
-      TOOL_CALL_TOKENS + exact("bash") + exact(JSON.stringify(input)) + exact(JSON.stringify(output)) +
-      TOOL_CALL_TOKENS + exact("browser") + exact(JSON.stringify({ url: "x" })) + exact("timeout") +
+      call + exact("bash") + exact(JSON.stringify(input)) + exact(JSON.stringify(output)) +
+      call + exact("browser") + exact(JSON.stringify({ url: "x" })) + exact("timeout") +
       MEDIA_TOKENS +
-      TOOL_CALL_TOKENS + exact("bash") + exact(JSON.stringify(input)) + exact("plain text out") + // a string is sent as is
+      call + exact("bash") + exact(JSON.stringify(input)) + exact("plain text out") + // a string as is
+      call + exact("bash") + exact("{}") + exact("Not now.") +
       exact("Done.")
-    assert.strictEqual(counter.message(message), expected)
+    assert.strictEqual(counter.input("", [], turn), expected)
+    // An answered call costs the 8 it cost as a UI tool part, besides its texts.
+    assert.strictEqual(call, 8)
+    const approvalOnly: ModelMessage = {
+      role: "tool",
+      content: [{ type: "tool-approval-response", approvalId: "a5", approved: false }]
+    }
+    assert.strictEqual(counter.message(approvalOnly), 0)
   })
 
   it("an image in a tool output costs the fixed media price, not its base64", () => {
@@ -67,52 +107,39 @@ describe("token counts of what the model is sent (o200k_base)", () => {
       { type: "text", text: "Screenshot of the desktop" },
       { type: "image-data", data: screenshot, mediaType: "image/png" }
     ]
-    const message: UIMessage = {
-      id: "3",
-      role: "assistant",
-      parts: [{
-        type: "dynamic-tool",
-        toolName: "computer",
-        toolCallId: "c",
-        state: "output-available",
-        input: { action: "screenshot" },
-        output: { type: "content", value: content }
-      }]
-    }
+    const result = (output: ToolResultPart["output"]): ModelMessage => ({
+      role: "tool",
+      content: [{ type: "tool-result", toolCallId: "c", toolName: "computer", output }]
+    })
+    // A raw value (what a tool returned) is sent as JSON, its media apart.
     const withoutImage = JSON.stringify({ type: "content", value: [content[0], null] })
     assert.strictEqual(
-      counter.message(message),
-      MESSAGE_TOKENS + TOOL_CALL_TOKENS + exact("computer") + exact(JSON.stringify({ action: "screenshot" })) +
-        exact(withoutImage) + MEDIA_TOKENS
+      counter.message(result({ type: "json", value: { type: "content", value: content } })),
+      TOOL_RESULT_TOKENS + exact(withoutImage) + MEDIA_TOKENS
     )
-    const dataUrl: UIMessage = {
-      id: "4",
-      role: "assistant",
-      parts: [{
-        type: "dynamic-tool",
-        toolName: "computer",
-        toolCallId: "c",
-        state: "output-available",
-        input: {},
-        output: `data:image/png;base64,${screenshot}`
-      }]
-    }
     assert.strictEqual(
-      counter.message(dataUrl),
-      MESSAGE_TOKENS + TOOL_CALL_TOKENS + exact("computer") + exact("{}") + MEDIA_TOKENS
+      counter.message(result({ type: "text", value: `data:image/png;base64,${screenshot}` })),
+      TOOL_RESULT_TOKENS + MEDIA_TOKENS
+    )
+    // A content output is sent as its texts and media.
+    const items = [
+      { type: "text", text: "Screenshot of the desktop" },
+      { type: "file", mediaType: "image", data: { type: "data", data: screenshot } },
+      { type: "image-url", url: "https://example.com/shot.png" }
+    ] as const
+    assert.strictEqual(
+      counter.message(result({ type: "content", value: [...items] })),
+      TOOL_RESULT_TOKENS + exact("Screenshot of the desktop") + 2 * MEDIA_TOKENS
     )
   })
 
-  it("a steering message inside a reply is sent as its own user message", () => {
-    const message: UIMessage = {
-      id: "5",
-      role: "assistant",
-      parts: [
-        { type: "text", text: "Working on it." },
-        { type: "steering-message", id: "s", parts: [{ type: "text", text: "Use Python." }] }
-      ]
-    } as UIMessage
-    assert.strictEqual(counter.message(message), 2 * MESSAGE_TOKENS + exact("Working on it.") + exact("Use Python."))
+  it("an error given as JSON is sent as JSON", () => {
+    const value = { code: "ENOENT", path: "/work/x" }
+    const message: ModelMessage = {
+      role: "tool",
+      content: [{ type: "tool-result", toolCallId: "c", toolName: "bash", output: { type: "error-json", value } }]
+    }
+    assert.strictEqual(counter.message(message), TOOL_RESULT_TOKENS + exact(JSON.stringify(value)))
   })
 
   it("tool definitions: name, description and JSON schema", () => {
@@ -129,16 +156,15 @@ describe("token counts of what the model is sent (o200k_base)", () => {
   })
 
   it("cl100k_base models are counted with cl100k_base", () => {
-    const message: UIMessage = { id: "6", role: "user", parts: [{ type: "text", text: fixtures.french }] }
+    const message: ModelMessage = { role: "user", content: fixtures.french }
     assert.strictEqual(counterFor("cl100k_base").message(message), MESSAGE_TOKENS + cl100k.countTokens(fixtures.french))
   })
 })
 
 describe("bounded counting", () => {
-  const message: UIMessage = {
-    id: "7",
+  const message: ModelMessage = {
     role: "user",
-    parts: [{ type: "text", text: fixtures.english }, { type: "text", text: fixtures.code }]
+    content: [{ type: "text", text: fixtures.english }, { type: "text", text: fixtures.code }]
   }
   const total = MESSAGE_TOKENS + exact(fixtures.english) + exact(fixtures.code)
 
@@ -152,11 +178,7 @@ describe("bounded counting", () => {
   })
 
   it("counts a part once: a second count of the same message does not tokenize again", () => {
-    const big: UIMessage = {
-      id: "8",
-      role: "user",
-      parts: [{ type: "text", text: `${fixtures.english} `.repeat(4_000) }]
-    }
+    const big: ModelMessage = { role: "user", content: [{ type: "text", text: `${fixtures.english} `.repeat(4_000) }] }
     let start = performance.now()
     const first = counter.message(big)
     const cold = performance.now() - start
