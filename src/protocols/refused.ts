@@ -15,3 +15,9 @@ export const orIssues = <A>(convert: () => A): A | ReadonlyArray<string> => {
     throw error
   }
 }
+
+/** A URL of the body's that must parse (the model's parts hold URL objects); one that does not is named at `place`. */
+export const parsedUrl = (url: string, place: string, advice: string): string => {
+  if (!URL.canParse(url)) throw new Refused(`"${place}" is not a URL: ${advice}`)
+  return url
+}

@@ -1,7 +1,6 @@
 import type { AssistantContent, FilePart, ModelMessage, TextPart, ToolResultPart } from "ai"
 import { imageFilePart } from "../openai/imagePart.ts"
-import { orIssues, Refused } from "../refused.ts"
-import { UnparsableUrls } from "../unparsableUrls.ts"
+import { orIssues, parsedUrl, Refused } from "../refused.ts"
 import type { CompletionMessage, ContentPart, ToolCall } from "./request.ts"
 
 /** The conversation as the core takes it: the leading system and developer messages as the system prompt. */
@@ -21,23 +20,24 @@ const textOf = (content: CompletionMessage["content"]): string =>
 const contentParts = (
   content: CompletionMessage["content"],
   at: string,
-  images: UnparsableUrls | undefined
+  images: boolean
 ): Array<TextPart | FilePart> => {
   if (typeof content === "string") return content === "" ? [] : [{ type: "text", text: content }]
   return (content ?? []).flatMap((part: ContentPart, index): Array<TextPart | FilePart> => {
     const where = `${at}.content[${index}]`
     if (part.type === "text" && part.text !== undefined) return [{ type: "text", text: part.text }]
     if (part.type === "refusal" && part.refusal !== undefined) return [{ type: "text", text: part.refusal }]
-    if (part.type === "image_url" && part.image_url !== undefined && images !== undefined) {
-      const { url } = part.image_url
-      return images.parses(url, `${where}.image_url.url`) ? [imageFilePart(url)] : []
+    if (part.type === "image_url" && part.image_url !== undefined && images) {
+      return [
+        imageFilePart(parsedUrl(part.image_url.url, `${where}.image_url.url`, "send a data URL or an http(s) URL"))
+      ]
     }
     if (part.type === "input_audio" || part.type === "file") {
       throw new Refused(`"${where}" is a ${part.type} part, which parley does not take: send text and images`)
     }
     throw new Refused(
       `"${where}" is a ${part.type} part ${
-        part.type === "image_url" && images === undefined
+        part.type === "image_url" && !images
           ? "in a message that takes only text"
           : `without its "${part.type}" field`
       }`
@@ -67,7 +67,6 @@ const convert = (messages: ReadonlyArray<CompletionMessage>): Conversation => {
   const system: Array<string> = []
   const out: Array<ModelMessage> = []
   const origins: Array<number> = []
-  const urls = new UnparsableUrls()
   const push = (index: number, message: ModelMessage) => {
     origins.push(index)
     out.push(message)
@@ -86,7 +85,7 @@ const convert = (messages: ReadonlyArray<CompletionMessage>): Conversation => {
       }
       case "user":
         leading = false
-        push(index, { role: "user", content: contentParts(message.content, at, urls) })
+        push(index, { role: "user", content: contentParts(message.content, at, true) })
         continue
       case "assistant": {
         leading = false
@@ -95,7 +94,7 @@ const convert = (messages: ReadonlyArray<CompletionMessage>): Conversation => {
         if (typeof message.reasoning_content === "string" && message.reasoning_content !== "") {
           content.push({ type: "reasoning", text: message.reasoning_content })
         }
-        content.push(...contentParts(message.content, at, undefined))
+        content.push(...contentParts(message.content, at, false))
         const calls = message.tool_calls ?? []
         const results = new Map<string, string>()
         while (messages[index + 1]?.role === "tool") {
@@ -137,6 +136,5 @@ const convert = (messages: ReadonlyArray<CompletionMessage>): Conversation => {
         throw new Refused(`"${at}.role" "function" is deprecated and not supported: use "tool" messages`)
     }
   }
-  urls.check("send a data URL or an http(s) URL")
   return { system: system.length === 0 ? undefined : system.join("\n\n"), messages: out, origins }
 }

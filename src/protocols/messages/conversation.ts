@@ -1,7 +1,6 @@
 import type { AssistantContent, FilePart, ModelMessage, TextPart, ToolCallPart, ToolResultPart } from "ai"
 import { parleyToolName } from "../hostedTools.ts"
-import { orIssues, Refused } from "../refused.ts"
-import { UnparsableUrls } from "../unparsableUrls.ts"
+import { orIssues, parsedUrl, Refused } from "../refused.ts"
 import type { ContentBlock, ImageBlock, Message, MessagesRequest, ToolResultBlock } from "./request.ts"
 
 type AssistantPart = Exclude<AssistantContent, string>[number]
@@ -28,11 +27,11 @@ const fileAt = (url: string, mediaType: string): FilePart => ({
   data: { type: "url", url: new URL(url) }
 })
 
-// An image as the model's file part, base64 data as a data URL; none for a URL that does not parse (`urls` notes it).
-const imageParts = (block: ImageBlock, place: string, urls: UnparsableUrls): Array<FilePart> => {
+// An image as the model's file part, base64 data as a data URL.
+const imagePart = (block: ImageBlock, place: string): FilePart => {
   const { source } = block
-  if (source.type === "base64") return [fileAt(`data:${source.media_type};base64,${source.data}`, source.media_type)]
-  return urls.parses(source.url, `${place}.source.url`) ? [fileAt(source.url, "image/*")] : []
+  if (source.type === "base64") return fileAt(`data:${source.media_type};base64,${source.data}`, source.media_type)
+  return fileAt(parsedUrl(source.url, `${place}.source.url`, "send an http(s) URL or the image as base64"), "image/*")
 }
 
 const blocksOf = (content: Message["content"]): ReadonlyArray<ContentBlock> =>
@@ -99,7 +98,6 @@ const convert = (top: MessagesRequest["system"], messages: ReadonlyArray<Message
   const first = systemOf(top)
   if (first !== undefined && first !== "") system.push(first)
   const entries: Array<Entry> = []
-  const urls = new UnparsableUrls()
   // The results the last assistant message waits for, by tool_use id.
   let waiting = new Map<string, Call>()
   let leading = true
@@ -135,7 +133,7 @@ const convert = (top: MessagesRequest["system"], messages: ReadonlyArray<Message
       if (block.type === "text" && "text" in block) return add({ type: "text", text: block.text }, place)
       if (message.role === "user") {
         if (block.type === "image" && "source" in block) {
-          return imageParts(block, place, urls).forEach((part) => add(part, place))
+          return add(imagePart(block, place), place)
         }
         if (block.type === "tool_result" && "tool_use_id" in block) {
           const call = waiting.get(block.tool_use_id)
@@ -149,7 +147,7 @@ const convert = (top: MessagesRequest["system"], messages: ReadonlyArray<Message
           if (typeof block.content !== "string") {
             block.content?.forEach((inner, i) => {
               const innerPlace = `${place}.content[${i}]`
-              if (inner.type === "image") imageParts(inner, innerPlace, urls).forEach((part) => add(part, innerPlace))
+              if (inner.type === "image") add(imagePart(inner, innerPlace), innerPlace)
             })
           }
           return
@@ -212,7 +210,6 @@ const convert = (top: MessagesRequest["system"], messages: ReadonlyArray<Message
       }]" has a tool_use (id "${id}") that no tool_result answers: send the result in a user message after it`
     )
   }
-  urls.check("send an http(s) URL or the image as base64")
   const made = entries.flatMap((entry) => "message" in entry ? [entry] : toolMessage(entry.index, entry.calls))
   return {
     system: system.length === 0 ? undefined : system.join("\n\n"),

@@ -1,6 +1,6 @@
 import type { FilePart, TextPart } from "ai"
 import { imageFilePart } from "../openai/imagePart.ts"
-import { Refused } from "../refused.ts"
+import { parsedUrl, Refused } from "../refused.ts"
 import { reasoningMetadata } from "./encryptedReasoning.ts"
 import type { ContentPart, ReasoningItem } from "./request.ts"
 import type { Said } from "./turns.ts"
@@ -34,8 +34,7 @@ export const userPart = (part: ContentPart, place: string): TextPart | FilePart 
       `"${place}" has no image_url: parley keeps no files, send the image as a data URL or an http(s) URL`
     )
   }
-  if (!URL.canParse(url)) throw new Refused(`"${place}.image_url" is not a URL: send a data URL or an http(s) URL`)
-  return imageFilePart(url)
+  return imageFilePart(parsedUrl(url, `${place}.image_url`, "send a data URL or an http(s) URL"))
 }
 
 export const assistantPart = (part: ContentPart, place: string): TextPart => {
