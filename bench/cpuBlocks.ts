@@ -13,7 +13,9 @@ import { median } from "./stats.ts"
  * blocks, and every door's ratio to the first. Many short alternating blocks
  * give drift in machine load and GC the same share of every door, where the
  * full bench's c=1 phase takes three long runs a door; unlike
- * `bench/instructions.ts` it counts the kernel's part of a request too.
+ * `bench/instructions.ts` it counts the kernel's part of a request too,
+ * and prints that part alone (`systemMsPerRequest`: mostly writing the
+ * answer's bytes, which a format's size sets).
  */
 const args = process.argv.slice(2)
 const option = (name: string, fallback: number) =>
@@ -25,7 +27,8 @@ const [warmup, block, rounds] = [option("warmup", 4_000), option("block", 2_000)
 
 const target = await startTarget(full)
 const requester = sequential()
-const cpuMicros = async () => (await target.gateway.ask<{ cpuMicros: number }>({ type: "stats" })).cpuMicros
+// The gateway's CPU so far, and the kernel's part of it (writing the answers' bytes to the sockets, mostly).
+const cpuMicros = () => target.gateway.ask<{ cpuMicros: number; systemMicros: number }>({ type: "stats" })
 const run = (name: keyof typeof DOORS, count: number) =>
   requester.sendMany(
     target.doors.find((door) => door.name === name)!,
@@ -35,17 +38,21 @@ const run = (name: keyof typeof DOORS, count: number) =>
 try {
   for (const name of doorNames) await run(name, warmup)
   const blocks = new Map(doorNames.map((name) => [name, [] as Array<number>]))
+  const systemBlocks = new Map(doorNames.map((name) => [name, [] as Array<number>]))
   for (let round = 0; round < rounds; round++) {
     for (let i = 0; i < doorNames.length; i++) {
       const name = doorNames[(round + i) % doorNames.length]!
       const before = await cpuMicros()
       await run(name, block)
-      blocks.get(name)!.push((await cpuMicros() - before) / 1000 / block)
+      const after = await cpuMicros()
+      blocks.get(name)!.push((after.cpuMicros - before.cpuMicros) / 1000 / block)
+      systemBlocks.get(name)!.push((after.systemMicros - before.systemMicros) / 1000 / block)
       process.stderr.write(".")
     }
   }
   process.stderr.write("\n")
   const perRequest = new Map(doorNames.map((name) => [name, median(blocks.get(name)!)]))
+  const systemPerRequest = new Map(doorNames.map((name) => [name, median(systemBlocks.get(name)!)]))
   const first = perRequest.get(doorNames[0]!)!
   console.log(JSON.stringify({
     scenario,
@@ -56,6 +63,7 @@ try {
     ratios: Object.fromEntries(
       doorNames.slice(1).map((name) => [`${name} / ${doorNames[0]}`, perRequest.get(name)! / first])
     ),
+    systemMsPerRequest: Object.fromEntries(systemPerRequest),
     perBlock: Object.fromEntries(blocks)
   }))
 } finally {

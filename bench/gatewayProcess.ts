@@ -79,6 +79,7 @@ process.on("message", (message: { type?: string; id?: number }) => {
       type: "stats",
       id: message.id,
       cpuMicros: cpu.user + cpu.system,
+      systemMicros: cpu.system,
       mainThread: mainThreadSchedule(),
       rss: process.memoryUsage.rss(),
       memory: process.memoryUsage(),

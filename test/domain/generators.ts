@@ -1,4 +1,5 @@
 import { Arbitrary, Schema } from "effect"
+import { plainishBodies as plainishOf } from "../support/plainishBodies.ts"
 
 /**
  * Schemas that generate valid ChatRequest bodies (`Arbitrary.schema`). They
@@ -119,17 +120,4 @@ const plainMutations = [
 ] as const
 
 /** Bodies of the plain form `{model, messages: [{role, content}], stream?, …}`, half of them with one field set to any JSON value. */
-export const plainishBodies = Arbitrary.all({
-  body: Arbitrary.schema(PlainBody),
-  mutate: Arbitrary.schema(Schema.Boolean),
-  field: Arbitrary.schema(Schema.Literals(plainMutations)),
-  value: Arbitrary.schema(Schema.Json)
-}).pipe(Arbitrary.map(({ body, field, mutate, value }) => {
-  if (!mutate) return viaJson(body)
-  const mutated: Record<string, unknown> = { ...body }
-  const messages = body.messages.map((message) => ({ ...message } as Record<string, unknown>))
-  if (field.startsWith("message.")) {
-    if (messages[0] !== undefined) messages[0][field.slice("message.".length)] = value
-  } else mutated[field] = value
-  return viaJson({ ...mutated, messages: field.startsWith("message.") ? messages : mutated.messages })
-}))
+export const plainishBodies = plainishOf(PlainBody, plainMutations)

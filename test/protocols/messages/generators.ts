@@ -1,4 +1,5 @@
 import { Arbitrary, Schema } from "effect"
+import { plainishBodies as plainishOf } from "../../support/plainishBodies.ts"
 
 /**
  * Schemas that generate valid Messages bodies (`Arbitrary.schema`): what
@@ -129,18 +130,4 @@ const plainMutations = [
 ] as const
 
 /** Bodies of the plain form `{model, max_tokens, messages: [{role, content}], stream?, system?}`, half with one field set to any JSON value. */
-export const plainishBodies = Arbitrary.all({
-  body: Arbitrary.schema(PlainBody),
-  mutate: Arbitrary.schema(Schema.Boolean),
-  field: Arbitrary.schema(Schema.Literals(plainMutations)),
-  value: Arbitrary.schema(Schema.Json)
-}).pipe(Arbitrary.map(({ body, field, mutate, value }) => {
-  const mutated: Record<string, unknown> = { ...body }
-  if (!mutate) return JSON.parse(JSON.stringify(body))
-  if (field.startsWith("message.")) {
-    mutated.messages = body.messages.map((message, index) =>
-      index === 0 ? { ...message, [field.slice("message.".length)]: value } : message
-    )
-  } else mutated[field] = value
-  return JSON.parse(JSON.stringify(mutated))
-}))
+export const plainishBodies = plainishOf(PlainBody, plainMutations)

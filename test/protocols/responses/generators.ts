@@ -1,4 +1,5 @@
 import { Arbitrary, Schema } from "effect"
+import { plainishBodies as plainishOf } from "../../support/plainishBodies.ts"
 
 /**
  * Schemas that generate valid Responses bodies (`Arbitrary.schema`): what
@@ -153,13 +154,4 @@ const plainMutations = [
 ] as const
 
 /** Bodies of the plain form `{model, input: string, instructions?, stream?, store?}`, half with one field set to any JSON value. */
-export const plainishBodies = Arbitrary.all({
-  body: Arbitrary.schema(PlainBody),
-  mutate: Arbitrary.schema(Schema.Boolean),
-  field: Arbitrary.schema(Schema.Literals(plainMutations)),
-  value: Arbitrary.schema(Schema.Json)
-}).pipe(
-  Arbitrary.map(({ body, field, mutate, value }) =>
-    JSON.parse(JSON.stringify(mutate ? { ...body, [field]: value } : body))
-  )
-)
+export const plainishBodies = plainishOf(PlainBody, plainMutations)
