@@ -6,6 +6,7 @@ import { InvalidRequest } from "../../domain/requestErrors.ts"
 import type { Decoded } from "../../http/chatProtocol.ts"
 import { approvalRefusal, type BodyFields, commonFields, decodeDoorBody, defined } from "../doorBody.ts"
 import { toConversation } from "./messages.ts"
+import { plainCompletionRequest } from "./plainBody.ts"
 import { CompletionRequest } from "./request.ts"
 import { unsupportedFieldIssues, unsupportedFields } from "./unsupported.ts"
 
@@ -74,8 +75,12 @@ const invalid = (issues: ReadonlyArray<string>) => Effect.fail(new InvalidReques
  */
 export const decodeCompletionRequest = (
   body: unknown
-): Effect.Effect<Decoded<CompletionWire>, InvalidRequest> =>
-  Effect.flatMap(decodeDoorBody(body, decode, fields), (request) => fromRequest(request))
+): Effect.Effect<Decoded<CompletionWire>, InvalidRequest> => {
+  const plain = plainCompletionRequest(body)
+  return plain === undefined
+    ? Effect.flatMap(decodeDoorBody(body, decode, fields), (request) => fromRequest(request))
+    : fromRequest(plain)
+}
 
 const fromRequest = (request: CompletionRequest): Effect.Effect<Decoded<CompletionWire>, InvalidRequest> => {
   const conversation = toConversation(request.messages)

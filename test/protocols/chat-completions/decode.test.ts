@@ -1,9 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Result, Schema } from "effect"
 import { decodeCompletionRequest } from "../../../src/protocols/chat-completions/decode.ts"
+import { plainCompletionRequest } from "../../../src/protocols/chat-completions/plainBody.ts"
 import { CompletionRequest } from "../../../src/protocols/chat-completions/request.ts"
 import { doorDecoderProperties } from "../../support/doorProperties.ts"
-import { validBodies } from "./generators.ts"
+import { plainishBodies, validBodies } from "./generators.ts"
 
 const user = [{ role: "user", content: "Hi" }]
 const body = (extra: Record<string, unknown> = {}) => ({ model: "test/m1", messages: user, ...extra })
@@ -97,4 +98,42 @@ describe("decodeCompletionRequest: properties", () => {
     }))
 
   doorDecoderProperties(decodeCompletionRequest, validBodies, knownFields)
+})
+
+describe("plainCompletionRequest: the schema's result for plain bodies, without the schema", () => {
+  const bySchema = Schema.decodeUnknownResult(CompletionRequest, { errors: "all" })
+
+  it("takes the common body", () => {
+    const common = {
+      model: "bench/text",
+      messages: [{ role: "user", content: "Hello" }],
+      stream: true,
+      stream_options: { include_usage: true }
+    }
+    assert.deepStrictEqual(plainCompletionRequest(common), Result.getOrThrow(bySchema(common)))
+  })
+
+  it.each([
+    [{ model: "test/m1", messages: [{ role: "user", content: "Hi" }], temperature: 0.5 }],
+    [{ model: "test/m1", messages: [{ role: "tool", content: "Hi" }] }],
+    [{ model: "test/m1", messages: [{ role: "user", content: [{ type: "text", text: "Hi" }] }] }],
+    [{ model: "test/m1", messages: [{ role: "user", content: "Hi", name: "ann" }] }],
+    [{ model: "test/m1", messages: [], stream_options: { include_usage: true, include_obfuscation: false } }],
+    [{ model: "m1", messages: [] }],
+    [{ model: "test/m1", messages: [], stream: "true" }]
+  ])("leaves %j to the schema", (value) => assert.isUndefined(plainCompletionRequest(value)))
+
+  it.prop(
+    "agrees with the schema wherever it decides, field order included",
+    [plainishBodies],
+    ([value]) => {
+      const plain = plainCompletionRequest(value)
+      if (plain === undefined) return
+      const decoded = bySchema(value)
+      assert.isTrue(Result.isSuccess(decoded))
+      assert.deepStrictEqual(plain, Result.getOrThrow(decoded))
+      assert.strictEqual(JSON.stringify(plain), JSON.stringify(Result.getOrThrow(decoded)))
+    },
+    { arbitrary: { runs: 2_000 } }
+  )
 })

@@ -1,4 +1,5 @@
 import { Arbitrary, Schema } from "effect"
+import { plainishBodies as plainishOf } from "../../support/plainishBodies.ts"
 
 /**
  * Schemas that generate valid Chat Completions bodies (`Arbitrary.schema`):
@@ -79,3 +80,28 @@ export const validBodies = Arbitrary.all({
     JSON.parse(JSON.stringify({ ...options, messages: [...messagesOf(turns), last] }))
   )
 )
+
+const PlainBody = Schema.Struct({
+  model: ModelId,
+  messages: Schema.Array(Schema.Struct({
+    role: Schema.Literals(["system", "developer", "user", "assistant", "tool"]),
+    content: Schema.String
+  })),
+  stream: Schema.optionalKey(Schema.NullOr(Schema.Boolean)),
+  stream_options: Schema.optionalKey(
+    Schema.NullOr(Schema.Struct({ include_usage: Schema.optionalKey(Schema.Boolean) }))
+  )
+})
+
+/** Bodies of the plain form `{model, messages: [{role, content}], stream?, stream_options?}`, half with one field set to any JSON value. */
+export const plainishBodies = plainishOf(PlainBody, [
+  "model",
+  "messages",
+  "stream",
+  "stream_options",
+  "temperature",
+  "n",
+  "message.role",
+  "message.content",
+  "message.name"
+])
