@@ -8,7 +8,8 @@ const waitUntil = (condition: () => boolean) =>
     while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10))
   })
 
-layer(Layer.merge(poolLayer(), TestSites.layer), { timeout: 30_000, excludeTestServices: true })(
+// A fresh context's first action can take seconds on a loaded machine; these tests are about cancelling.
+layer(Layer.merge(poolLayer(undefined, 10_000), TestSites.layer), { timeout: 30_000, excludeTestServices: true })(
   "browser cancellation",
   (it) => {
     it.effect("an aborted signal closes the request's context and its connections at once", () =>

@@ -15,9 +15,14 @@ export class TestSites extends Context.Service<TestSites, Sites>()("test/tools/b
   )
 }
 
-/** The real pool with short timeouts; the tests' own site (127.0.0.1) is allowed unless `policy` says otherwise. */
-export const poolLayer = (policy: UrlPolicySettings = { allowPrivate: false, allowedHosts: ["127.0.0.1"] }) =>
-  BrowserPool.layerWith({ policy, timeouts: { actionMs: 2_000, navigationMs: 5_000 } })
+/**
+ * The real pool with short timeouts (`actionMs` longer where a test is about something else than a timeout);
+ * the tests' own site (127.0.0.1) is allowed unless `policy` says otherwise.
+ */
+export const poolLayer = (
+  policy: UrlPolicySettings = { allowPrivate: false, allowedHosts: ["127.0.0.1"] },
+  actionMs = 2_000
+) => BrowserPool.layerWith({ policy, timeouts: { actionMs, navigationMs: 5_000 } })
 
 /** The pool as the gateway builds it, from a server config. */
 export const configuredPoolLayer = (config: Partial<AppConfig["Service"]>) =>
