@@ -206,7 +206,8 @@ describe("the MCP servers page", { timeout: 120_000 }, () => {
     expect((await server("docs")).headerNames).toEqual(["Authorization"])
     expect(fake.headers.at(-1)).toMatchObject({ authorization: "Bearer k-2" })
     expect(fake.headers.at(-1)?.["x-key"]).toBeUndefined()
-    // …and "send none" removes them.
+    // …and "send none" removes them (once the list shows the saved headers: the note comes before its reload).
+    await docs.locator("td[data-label='Headers']").getByText("Authorization", { exact: true }).waitFor()
     await docs.getByRole("button", { name: "Edit docs" }).click()
     await page.getByLabel("Send no headers (remove Authorization)").check()
     await page.getByRole("button", { name: "Save server" }).click()
