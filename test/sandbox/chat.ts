@@ -87,11 +87,8 @@ export const bashThroughChat = async (
   return part.output
 }
 
-/**
- * Runs `during` while polling GET /health: the gateway must keep answering
- * every poll quickly. Returns what `during` returned.
- */
-export const whileServing = async <A>(gateway: TestGateway, during: () => Promise<A>): Promise<A> => {
+/** Runs `during` while polling GET /health: how many polls were answered, and the slowest. */
+const polled = async <A>(gateway: TestGateway, during: () => Promise<A>) => {
   const serving = { running: true }
   let slowest = 0
   let answered = 0
@@ -114,8 +111,23 @@ export const whileServing = async <A>(gateway: TestGateway, during: () => Promis
     serving.running = false
     await poll
   }
-  if (answered === 0 || slowest > 1_000) {
-    throw new Error(`the gateway stalled: ${answered} polls, slowest ${slowest} ms`)
+  return { result, answered, slowest }
+}
+
+/**
+ * Runs `during` while polling GET /health: the gateway must keep answering
+ * every poll quickly. A slow poll once can be the whole machine's (a 2-core
+ * CI running other files beside this one), so a slow run is run again; a
+ * gateway that stalls is slow both times. Returns what `during` returned.
+ */
+export const whileServing = async <A>(gateway: TestGateway, during: () => Promise<A>): Promise<A> => {
+  const first = await polled(gateway, during)
+  if (first.answered > 0 && first.slowest <= 1_000) return first.result
+  const again = await polled(gateway, during)
+  if (again.answered === 0 || again.slowest > 1_000) {
+    throw new Error(
+      `the gateway stalled: ${again.answered} polls, slowest ${again.slowest} ms (before: ${first.slowest} ms)`
+    )
   }
-  return result
+  return again.result
 }
