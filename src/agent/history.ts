@@ -57,9 +57,9 @@ const toldAsInRun = (
     if (message.role !== "tool") return message
     let content: ToolContent | undefined
     message.content.forEach((part, index) => {
-      const toModelOutput = part.type === "tool-result" ? told.get(part.toolName) : undefined
-      if (toModelOutput === undefined || part.type !== "tool-result") return
-      if (part.output.type !== "json" && part.output.type !== "text") return
+      if (part.type !== "tool-result" || (part.output.type !== "json" && part.output.type !== "text")) return
+      const toModelOutput = told.get(part.toolName)
+      if (toModelOutput === undefined) return
       ;(content ??= message.content.slice())[index] = { ...part, output: toModelOutput(part.output.value) }
     })
     return content === undefined ? message : { ...message, content }
