@@ -7,7 +7,7 @@ import type { ResponsesWire } from "./decode.ts"
 import type { ItemEvent } from "./itemEvents.ts"
 import { ResponseItems } from "./items.ts"
 import { hostedViewOf } from "./mcpItems.ts"
-import { type Ending, itemPrefix, outcomeOf, responseJson, responseShell, usageOf } from "./response.ts"
+import { type Ending, itemPrefix, OPENING, outcomeOf, responseJson, responseShell, usageOf } from "./response.ts"
 
 const headers: Readonly<Record<string, string>> = { "cache-control": "no-cache", "x-accel-buffering": "no" }
 
@@ -35,9 +35,9 @@ export const responsesStream = (answering: Answering<ResponsesWire>): StreamEnco
     wire.includeEncrypted,
     hostedViewOf(answering)
   )
-  const shell = responseShell(correlationId, wire, Math.floor(Date.now() / 1000))
+  const createdAt = Math.floor(Date.now() / 1000)
   // The response is written three times or more: its request's settings are stringified once (BENCHMARKS.md).
-  const response = responseJson(shell, wire.echo)
+  const response = responseJson(correlationId, wire, createdAt)
   let sequence = 0
   let failed = false
   // The response as it ended, and (when stored) its last event, sent at the end.
@@ -47,7 +47,7 @@ export const responsesStream = (answering: Answering<ResponsesWire>): StreamEnco
   const last = (type: string, ending: Ending) => {
     const event = responseEvent(type, response(ending, items.outputJson))
     if (wire.stored === undefined) return numbered(event)
-    whole = { ...shell, ...ending, output: items.output }
+    whole = { ...responseShell(correlationId, wire, createdAt), ...ending, output: items.output }
     held = event
     return ""
   }
@@ -57,7 +57,7 @@ export const responsesStream = (answering: Answering<ResponsesWire>): StreamEnco
     let text = ""
     for (const each of items.closeAll("incomplete")) text += numbered(each)
     const { message } = (openAiErrorBody(failure).body as { error: { message: string } }).error
-    return text + last("response.failed", { ...shell, status: "failed", error: { code: "server_error", message } })
+    return text + last("response.failed", { ...OPENING, status: "failed", error: { code: "server_error", message } })
   }
   return {
     headers,
@@ -69,7 +69,7 @@ export const responsesStream = (answering: Answering<ResponsesWire>): StreamEnco
       }
       let text = ""
       if (chunk.type === "start") {
-        const opening = response(shell, [])
+        const opening = response(OPENING, [])
         text = numbered(responseEvent("response.created", opening)) +
           numbered(responseEvent("response.in_progress", opening))
       }
@@ -79,7 +79,7 @@ export const responsesStream = (answering: Answering<ResponsesWire>): StreamEnco
       const outcome = outcomeOf(summary, items.calledClientTools)
       return text + last(
         outcome.status === "incomplete" ? "response.incomplete" : `response.${outcome.status}`,
-        { ...outcome, error: shell.error, usage: usageOf(summary.usage) }
+        { ...outcome, error: null, usage: usageOf(summary.usage) }
       )
     },
     failure: fail,

@@ -91,6 +91,9 @@ export class OpenItems {
   readonly output: Array<OutputItem> = []
   readonly outputJson: Array<string> = []
   private next = 0
+  // The text item the last delta went to, and its chunk id: a text's deltas come one after another.
+  private lastText: OpenItem | undefined
+  private lastTextId = ""
 
   /**
    * `prefix` makes the items' ids unique to the answer (the correlation id);
@@ -112,8 +115,10 @@ export class OpenItems {
    * `events` (BENCHMARKS.md).
    */
   appendText(id: string, delta: string): ItemEvent | undefined {
-    const found = this.open.get(`t${id}`)
+    const found = this.lastText !== undefined && id === this.lastTextId ? this.lastText : this.open.get(`t${id}`)
     if (found === undefined) return undefined
+    this.lastText = found
+    this.lastTextId = id
     found.text += delta
     return found.delta.fill(JSON.stringify(delta))
   }
@@ -159,6 +164,7 @@ export class OpenItems {
     const found = this.open.get(key)
     if (found === undefined) return []
     this.open.delete(key)
+    if (found === this.lastText) this.lastText = undefined
     const { events, item, json } = closeItem(found, status, this.withEncrypted)
     return [...events, this.done(found.index, item, json)]
   }

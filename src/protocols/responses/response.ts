@@ -89,18 +89,20 @@ export const responseShell = (correlationId: string, wire: ResponsesWire, create
 })
 
 /**
- * The shell's JSON text with the fields a stream changes filled in: its
- * own fields from a template, its request's settings stringified once (no
- * setting is named as one of its own fields, so the spread adds members).
+ * The response object's JSON text with the fields a stream changes filled
+ * in, as `responseShell` and the ending would stringify: its own fields
+ * from a template, its request's settings stringified once (no setting is
+ * named as one of its own fields, so the spread adds members). No shell
+ * object is built: a stream needs only its text (BENCHMARKS.md).
  */
-export const responseJson = (shell: ReturnType<typeof responseShell>, echo: Readonly<Record<string, unknown>>) => {
-  const [id, createdAt, model] = [JSON.stringify(shell.id), `${shell.created_at}`, JSON.stringify(shell.model)]
-  const settings = JSON.stringify(echo)
+export const responseJson = (correlationId: string, wire: ResponsesWire, createdAt: number) => {
+  const [id, model] = [JSON.stringify(wire.stored?.id ?? responseId(correlationId)), JSON.stringify(wire.model)]
+  const settings = JSON.stringify(wire.echo)
   const rest = settings === "{}" ? "}" : `,${settings.slice(1)}`
   return (ending: Ending, output: ReadonlyArray<string>) =>
     fieldsJson.fill(
       id,
-      createdAt,
+      `${createdAt}`,
       JSON.stringify(ending.status),
       JSON.stringify(ending.error),
       JSON.stringify(ending.incomplete_details),
@@ -109,6 +111,9 @@ export const responseJson = (shell: ReturnType<typeof responseShell>, echo: Read
       JSON.stringify(ending.usage)
     ) + rest
 }
+
+/** The response as a stream opens it, before its run ends. */
+export const OPENING: Ending = { status: "in_progress", error: null, incomplete_details: null, usage: null }
 
 /** The fields of the response that change as its stream goes (`output` is the items'). */
 export interface Ending {

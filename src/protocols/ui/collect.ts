@@ -1,5 +1,6 @@
 import type { UIMessage, UIMessageChunk } from "ai"
 import { Predicate } from "effect"
+import { isToolPart } from "./historyCheck.ts"
 
 type Part = Record<string, unknown>
 
@@ -49,9 +50,7 @@ export const collectMessage = (chunks: Iterable<UIMessageChunk>, base?: UIMessag
   let stepTools = new Map<string, Part>()
   const latestTools = new Map<string, Part>()
   for (const part of parts) {
-    if (part.type === "dynamic-tool" || String(part.type).startsWith("tool-")) {
-      latestTools.set(String(part.toolCallId), part)
-    }
+    if (isToolPart(part as { type: string })) latestTools.set(String(part.toolCallId), part)
   }
   const rawInputs = new Map<string, string>()
 

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { decodeResponsesRequest } from "../../../src/protocols/responses/decode.ts"
-import { responseJson, responseShell } from "../../../src/protocols/responses/response.ts"
+import { OPENING, responseJson, responseShell } from "../../../src/protocols/responses/response.ts"
 import { validBodies } from "./generators.ts"
 
 const Ending = Schema.Struct({
@@ -20,8 +20,8 @@ describe("the response as its stream writes it (BENCHMARKS.md, issue 21)", () =>
       Effect.gen(function*() {
         const { wire } = yield* decodeResponsesRequest(body)
         const shell = responseShell(correlationId, wire, 1_795_816_980)
-        const json = responseJson(shell, wire.echo)
-        assert.strictEqual(json(shell, []), JSON.stringify(shell))
+        const json = responseJson(correlationId, wire, 1_795_816_980)
+        assert.strictEqual(json(OPENING, []), JSON.stringify(shell))
         assert.strictEqual(
           json(ending, output.map((item) => JSON.stringify(item))),
           JSON.stringify({ ...shell, ...ending, output })
