@@ -6,7 +6,6 @@ import { serverOf } from "../mcp/toolNames.ts"
 import { builtinToolNames } from "../tools/builtinToolNames.ts"
 import { CliFailure } from "./CliFailure.ts"
 import { closest } from "./closest.ts"
-import { checkMcpEntries } from "./mcpToolNames.ts"
 import { configurationReport } from "./setupFailure.ts"
 
 /**
@@ -95,6 +94,10 @@ export const parseTools = (
         }; an MCP server's tools as <server>__<tool> or <server>__*; or * for all.`
       })
     }
-    yield* checkMcpEntries(mcp, flag)
+    // Loaded only for MCP entries: the MCP client and its schema libraries are most of what a CLI call would load.
+    if (mcp.length > 0) {
+      const { checkMcpEntries } = yield* Effect.promise(() => import("./mcpToolNames.ts"))
+      yield* checkMcpEntries(mcp, flag)
+    }
     return entries
   })
