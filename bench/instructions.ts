@@ -1,7 +1,8 @@
 import { execFileSync } from "node:child_process"
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { type Split, splitDump } from "./callgrindSplit.ts"
 import { DOORS, doorsOption } from "./scenarios.ts"
 import { sequential } from "./sequential.ts"
 import { full } from "./settings.ts"
@@ -19,9 +20,12 @@ import { startTarget } from "./setup.ts"
  * for the measured requests. Several doors (`--door=ui,route`) are an A/B in
  * one gateway: each warmed up, then measured in `--rounds` blocks (default
  * 3) taken in turn, the order rotated each round, so compilation and GC
- * that land late hit every door alike; each door's figure is its cheapest
- * block's, the one least touched by them (each block's is printed too). Needs `valgrind`; takes a few
- * minutes. `--keep` writes the measured dump to FILE (several doors: each
+ * that land late hit every door alike; each door's figures are its cheapest
+ * block's, the one least touched by them, its cheapest block's net of V8's
+ * compilations and major collections (./callgrindSplit.ts: the steadiest,
+ * what the requests themselves cost) and the mean of its blocks, each with
+ * its ratio to the first door's (each block's split is printed too). Needs
+ * `valgrind`; takes a few minutes. `--keep` writes the measured dump to FILE (several doors: each
  * block's to `FILE.<door>-<round>`), for `callgrind_annotate` to split by function.
  */
 const args = process.argv.slice(2)
@@ -60,17 +64,22 @@ const sendMany = (name: keyof typeof DOORS, count: number) =>
 
 const keep = args.find((arg) => arg.startsWith("--keep="))?.slice("--keep=".length)
 
-/** The instructions a dump named `name` counted; with `--keep`, the dump is kept as `file`. */
-const counted = (name: string, file: string | undefined) => {
-  const dumps = readdirSync(outDir).map((file) => readFileSync(join(outDir, file), "utf8"))
-  const dump = dumps.find((text) =>
-    new RegExp(`^desc: Trigger: (?:Client Request: |dump )${name}\\s*$`, "m").test(text)
+/** The dump named `name`, split (./callgrindSplit.ts); with `--keep`, the dump is kept as `file`. */
+const counted = (name: string, file: string | undefined): Split => {
+  const path = readdirSync(outDir).map((file) => join(outDir, file)).find((path) =>
+    new RegExp(`^desc: Trigger: (?:Client Request: |dump )${name}\\s*$`, "m").test(readFileSync(path, "utf8"))
   )
-  const total = Number(/^(?:totals|summary): (\d+)/m.exec(dump ?? "")?.[1])
-  if (!Number.isFinite(total)) throw new Error(`no callgrind dump of ${name}`)
-  if (file !== undefined) writeFileSync(file, dump!)
-  return total
+  if (path === undefined) throw new Error(`no callgrind dump of ${name}`)
+  if (file !== undefined) copyFileSync(path, file)
+  return splitDump(path)
 }
+
+/** Per request: a door's cheapest block, its cheapest block net of compilations and major collections, its mean. */
+const figures = (splits: ReadonlyArray<Split>, block: number) => ({
+  cheapest: Math.round(Math.min(...splits.map((split) => split.total)) / block),
+  net: Math.round(Math.min(...splits.map((split) => split.total - split.compile - split.majorGc)) / block),
+  mean: Math.round(splits.reduce((sum, split) => sum + split.total, 0) / splits.length / block)
+})
 
 try {
   for (const name of doorNames) await sendMany(name, warmup)
@@ -86,34 +95,44 @@ try {
     }
   }
   callgrind("--instr=off")
-  const blocks = new Map(doorNames.map((name) => [
+  const splits = new Map(doorNames.map((name) => [
     name,
     Array.from({ length: rounds }, (_, round) =>
-      Math.round(
-        counted(
-          `measured-${name}-${round}`,
-          keep === undefined || doorNames.length === 1 ? keep : `${keep}.${name}-${round}`
-        ) / block
+      counted(
+        `measured-${name}-${round}`,
+        keep === undefined || doorNames.length === 1 ? keep : `${keep}.${name}-${round}`
       ))
   ]))
-  // A block that a major GC or a recompilation landed in counted up to twice the others (its cost spread over the
-  // block's requests): each door's figure is its cheapest block, the nearest to what a request itself costs.
-  const perRequest = new Map(doorNames.map((name) => [name, Math.min(...blocks.get(name)!)]))
+  // A block that a major GC or a compilation landed in counted up to twice the others (its cost spread over the
+  // block's requests): each door's figure is its cheapest block, the nearest to what a request itself costs, and
+  // its cheapest block net of both; the mean is every block's, both included, as a long run pays them.
+  const perRequest = new Map(doorNames.map((name) => [name, figures(splits.get(name)!, block)]))
   const [first] = doorNames
+  const ratios = (figure: keyof ReturnType<typeof figures>) =>
+    Object.fromEntries(
+      doorNames.slice(1).map((name) => [
+        `${name} / ${first}`,
+        perRequest.get(name)![figure] / perRequest.get(first!)![figure]
+      ])
+    )
+  const perBlock = (name: keyof typeof DOORS) =>
+    splits.get(name)!.map(({ compile, majorGc, total }) => ({
+      total: Math.round(total / block),
+      compile: Math.round(compile / block),
+      majorGc: Math.round(majorGc / block)
+    }))
   console.log(JSON.stringify(
     doorNames.length === 1
-      ? { scenario, door: first, warmup, requests: block, instructionsPerRequest: perRequest.get(first!) }
+      ? { scenario, door: first, warmup, requests: block, instructionsPerRequest: perRequest.get(first!)!.cheapest }
       : {
         scenario,
         doors: doorNames,
         warmup,
         requests: block * rounds,
         rounds,
-        instructionsPerRequest: Object.fromEntries(perRequest),
-        ratios: Object.fromEntries(
-          doorNames.slice(1).map((name) => [`${name} / ${first}`, perRequest.get(name)! / perRequest.get(first!)!])
-        ),
-        perBlock: Object.fromEntries(blocks)
+        instructionsPerRequest: Object.fromEntries(doorNames.map((name) => [name, perRequest.get(name)])),
+        ratios: { cheapest: ratios("cheapest"), net: ratios("net"), mean: ratios("mean") },
+        perBlock: Object.fromEntries(doorNames.map((name) => [name, perBlock(name)]))
       }
   ))
 } finally {

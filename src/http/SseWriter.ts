@@ -35,17 +35,20 @@ export interface StreamEncoding {
 const HIGH_WATER_BYTES = 1024 * 1024
 
 /** Above this many UTF-16 units a turn's text is written as a string (see `utf8`). */
-const AS_BUFFER_MAX_UNITS = 16 * 1024
+const ONE_PASS_MAX_UNITS = 16 * 1024
 
 /**
- * A turn's text as UTF-8 bytes of its exact size, which `Buffer.from` takes
- * from Node's shared pool when small: a string written to the response is
- * measured for its chunk's size and encoded again by the socket, and a
- * buffer three times the text's size (one pass, no measuring) cost a fresh
- * allocation for any turn over 1,365 units, most of a Responses stream's
- * (BENCHMARKS.md, issue 21). A long text goes as a string.
+ * A turn's text as UTF-8, in one pass over it: a string written to the
+ * response is measured first (its chunk's size) and encoded after, a second
+ * pass (BENCHMARKS.md, issue 21). Three bytes a UTF-16 unit are the most
+ * it takes. A long text goes as a string: the slice of a buffer three times
+ * its size would hold all of it for as long as a slow client leaves it queued.
  */
-const utf8 = (text: string): Buffer | string => text.length > AS_BUFFER_MAX_UNITS ? text : Buffer.from(text)
+const utf8 = (text: string): Buffer | string => {
+  if (text.length > ONE_PASS_MAX_UNITS) return text
+  const bytes = Buffer.allocUnsafe(text.length * 3)
+  return bytes.subarray(0, bytes.write(text))
+}
 
 /**
  * Writes the agent's chunks to the socket as they are emitted, in a
