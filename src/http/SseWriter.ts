@@ -35,19 +35,27 @@ export interface StreamEncoding {
 const HIGH_WATER_BYTES = 1024 * 1024
 
 /** Above this many UTF-16 units a turn's text is written as a string (see `utf8`). */
-const ONE_PASS_MAX_UNITS = 16 * 1024
+const AS_BUFFER_MAX_UNITS = 16 * 1024
+
+// Where each turn's text is encoded before its bytes are copied out: three bytes a UTF-16 unit are the most it takes.
+const scratch = Buffer.allocUnsafe(3 * AS_BUFFER_MAX_UNITS)
 
 /**
- * A turn's text as UTF-8, in one pass over it: a string written to the
- * response is measured first (its chunk's size) and encoded after, a second
- * pass (BENCHMARKS.md, issue 21). Three bytes a UTF-16 unit are the most
- * it takes. A long text goes as a string: the slice of a buffer three times
- * its size would hold all of it for as long as a slow client leaves it queued.
+ * A turn's text as UTF-8 bytes of its exact size, taken from Node's shared
+ * pool when small: encoded in one pass into a buffer kept for it, then
+ * copied. A string is measured first (`Buffer.from`, and the response for
+ * its chunk's size), a second pass over its pieces; a socket given strings
+ * allocates three bytes a unit for them; and so did this writer, a fresh
+ * buffer for any turn over 1,365 units. Those allocations, most of a
+ * Responses stream's, brought V8's major collections on several times as
+ * often (BENCHMARKS.md, twelfth session). A long text goes as a string.
  */
 const utf8 = (text: string): Buffer | string => {
-  if (text.length > ONE_PASS_MAX_UNITS) return text
-  const bytes = Buffer.allocUnsafe(text.length * 3)
-  return bytes.subarray(0, bytes.write(text))
+  if (text.length > AS_BUFFER_MAX_UNITS) return text
+  const size = scratch.write(text)
+  const bytes = Buffer.allocUnsafe(size)
+  scratch.copy(bytes, 0, 0, size)
+  return bytes
 }
 
 /**
