@@ -1,11 +1,11 @@
 import { isModelId } from "../../domain/ChatRequest.ts"
 import { hasOnly } from "../../domain/isRecord.ts"
+import { plainTextMessages } from "../plainMessages.ts"
 import type { CompletionRequest } from "./request.ts"
 
 const plainFields = new Set(["model", "messages", "stream", "stream_options"])
-const messageFields = new Set(["role", "content"])
 const usageFields = new Set(["include_usage"])
-const roles = new Set(["system", "developer", "user", "assistant"])
+const roles = new Set<CompletionRequest["messages"][number]["role"]>(["system", "developer", "user", "assistant"])
 
 /**
  * The schema's decoding of the common Chat Completions body, found without
@@ -18,7 +18,7 @@ const roles = new Set(["system", "developer", "user", "assistant"])
 export const plainCompletionRequest = (body: unknown): CompletionRequest | undefined => {
   if (!hasOnly(body, plainFields)) return undefined
   const { messages, model, stream, stream_options } = body
-  if (!isModelId(model) || !Array.isArray(messages)) return undefined
+  if (!isModelId(model)) return undefined
   if (stream !== undefined && stream !== null && typeof stream !== "boolean") return undefined
   let options: CompletionRequest["stream_options"] = null
   if (stream_options !== undefined && stream_options !== null) {
@@ -27,13 +27,8 @@ export const plainCompletionRequest = (body: unknown): CompletionRequest | undef
     if (include_usage !== undefined && typeof include_usage !== "boolean") return undefined
     options = include_usage === undefined ? {} : { include_usage }
   }
-  const decoded: Array<CompletionRequest["messages"][number]> = []
-  for (const message of messages) {
-    if (!hasOnly(message, messageFields)) return undefined
-    const { content, role } = message
-    if (typeof content !== "string" || typeof role !== "string" || !roles.has(role)) return undefined
-    decoded.push({ role: role as CompletionRequest["messages"][number]["role"], content })
-  }
+  const decoded = plainTextMessages(messages, roles)
+  if (decoded === undefined) return undefined
   return {
     model,
     messages: decoded,

@@ -1,10 +1,10 @@
 import { isModelId } from "../../domain/ChatRequest.ts"
 import { hasOnly } from "../../domain/isRecord.ts"
+import { plainTextMessages } from "../plainMessages.ts"
 import type { MessagesRequest } from "./request.ts"
 
 const plainFields = new Set(["model", "max_tokens", "messages", "stream", "system"])
-const messageFields = new Set(["role", "content"])
-const roles = new Set(["user", "assistant", "system"])
+const roles = new Set<MessagesRequest["messages"][number]["role"]>(["user", "assistant", "system"])
 
 /**
  * The schema's decoding of the common Messages body, found without the
@@ -18,15 +18,10 @@ export const plainMessagesRequest = (body: unknown): MessagesRequest | undefined
   if (!hasOnly(body, plainFields)) return undefined
   const { max_tokens, messages, model, stream, system } = body
   if (!isModelId(model) || !Number.isSafeInteger(max_tokens) || (max_tokens as number) < 1) return undefined
-  if (!Array.isArray(messages) || (stream !== undefined && typeof stream !== "boolean")) return undefined
+  if (stream !== undefined && typeof stream !== "boolean") return undefined
   if (system !== undefined && typeof system !== "string") return undefined
-  const decoded: Array<MessagesRequest["messages"][number]> = []
-  for (const message of messages) {
-    if (!hasOnly(message, messageFields)) return undefined
-    const { content, role } = message
-    if (typeof content !== "string" || typeof role !== "string" || !roles.has(role)) return undefined
-    decoded.push({ role: role as MessagesRequest["messages"][number]["role"], content })
-  }
+  const decoded = plainTextMessages(messages, roles)
+  if (decoded === undefined) return undefined
   return {
     model,
     messages: decoded,
