@@ -43,12 +43,11 @@ const scratch = Buffer.allocUnsafe(3 * AS_BUFFER_MAX_UNITS)
 /**
  * A turn's text as UTF-8 bytes of its exact size, taken from Node's shared
  * pool when small: encoded in one pass into a buffer kept for it, then
- * copied. A string is measured first (`Buffer.from`, and the response for
- * its chunk's size), a second pass over its pieces; a socket given strings
- * allocates three bytes a unit for them; and so did this writer, a fresh
- * buffer for any turn over 1,365 units. Those allocations, most of a
- * Responses stream's, brought V8's major collections on several times as
- * often (BENCHMARKS.md, twelfth session). A long text goes as a string.
+ * copied. The other ways cost more (BENCHMARKS.md, twelfth session):
+ * `Buffer.from` and a response given a string measure the text first, a
+ * second pass over its pieces; a buffer three times the text's size was a
+ * fresh allocation for any turn over 1,365 units, most of a Responses
+ * stream's. A long text goes as a string.
  */
 const utf8 = (text: string): Buffer | string => {
   if (text.length > AS_BUFFER_MAX_UNITS) return text

@@ -68,22 +68,27 @@ const responseFields = (
   usage
 })
 
+/** The response as a stream opens it, before its run ends. */
+export const OPENING: Ending = { status: "in_progress", error: null, incomplete_details: null, usage: null }
+
+/** The answer's response id: a stored response's own (./stored.ts), else `resp_` and the correlation id. */
+const answerId = (correlationId: string, wire: ResponsesWire) => wire.stored?.id ?? responseId(correlationId)
+
 /**
  * The response object as the stream's first events and the whole answer
  * carry it: OpenAI's fields, the request's settings repeated (`store` and
- * `previous_response_id` among them). A stored response's id is its own
- * (./stored.ts), else `resp_` and the correlation id.
+ * `previous_response_id` among them).
  */
 export const responseShell = (correlationId: string, wire: ResponsesWire, createdAt: number) => ({
   ...responseFields(
-    wire.stored?.id ?? responseId(correlationId),
+    answerId(correlationId, wire),
     createdAt,
-    "in_progress",
-    null,
-    null,
+    OPENING.status,
+    OPENING.error,
+    OPENING.incomplete_details,
     wire.model,
     [],
-    null
+    OPENING.usage
   ),
   ...wire.echo
 })
@@ -96,7 +101,7 @@ export const responseShell = (correlationId: string, wire: ResponsesWire, create
  * object is built: a stream needs only its text (BENCHMARKS.md).
  */
 export const responseJson = (correlationId: string, wire: ResponsesWire, createdAt: number) => {
-  const [id, model] = [JSON.stringify(wire.stored?.id ?? responseId(correlationId)), JSON.stringify(wire.model)]
+  const [id, model] = [JSON.stringify(answerId(correlationId, wire)), JSON.stringify(wire.model)]
   const settings = JSON.stringify(wire.echo)
   const rest = settings === "{}" ? "}" : `,${settings.slice(1)}`
   return (ending: Ending, output: ReadonlyArray<string>) =>
@@ -111,9 +116,6 @@ export const responseJson = (correlationId: string, wire: ResponsesWire, created
       JSON.stringify(ending.usage)
     ) + rest
 }
-
-/** The response as a stream opens it, before its run ends. */
-export const OPENING: Ending = { status: "in_progress", error: null, incomplete_details: null, usage: null }
 
 /** The fields of the response that change as its stream goes (`output` is the items'). */
 export interface Ending {
