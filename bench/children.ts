@@ -16,7 +16,7 @@ export interface Child {
   readonly pid: number
   readonly ready: Record<string, unknown>
   /** Sends `message` and resolves with the child's reply of the same type. */
-  readonly ask: <A>(message: { readonly type: string }) => Promise<A>
+  readonly ask: <A>(message: { readonly type: string; readonly [field: string]: unknown }) => Promise<A>
   readonly stop: () => Promise<void>
 }
 

@@ -1,4 +1,4 @@
-import { DOORS, doorsOption } from "./scenarios.ts"
+import { answerScenario, DOORS, doorsOption, numberOption } from "./scenarios.ts"
 import { sequential } from "./sequential.ts"
 import { full } from "./settings.ts"
 import { startTarget } from "./setup.ts"
@@ -18,10 +18,8 @@ import { median } from "./stats.ts"
  * answer's bytes, which a format's size sets).
  */
 const args = process.argv.slice(2)
-const option = (name: string, fallback: number) =>
-  Number(args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback)
-const scenario = args.find((arg) => !arg.startsWith("--")) ?? "json"
-if (scenario !== "json" && scenario !== "stream") throw new Error(`unknown scenario ${scenario}: use json or stream`)
+const option = (name: string, fallback: number) => numberOption(args, name, fallback)
+const scenario = answerScenario(args, "json")
 const doorNames = doorsOption(args)
 const [warmup, block, rounds] = [option("warmup", 4_000), option("block", 2_000), option("rounds", 16)]
 

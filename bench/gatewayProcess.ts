@@ -1,6 +1,9 @@
 import { Context, Effect, Layer, ManagedRuntime, Schema } from "effect"
 import { HttpServer } from "effect/http"
-import { openSync, readFileSync, writeSync } from "node:fs"
+import { openSync, readFileSync, writeFileSync, writeSync } from "node:fs"
+import { Session } from "node:inspector/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { monitorEventLoopDelay, performance } from "node:perf_hooks"
 import { writeHeapSnapshot } from "node:v8"
 import { makeGateway } from "../src/app/gateway.ts"
@@ -15,7 +18,8 @@ import { TOOL_NAME } from "./scenarios.ts"
  * PARLEY_CONFIG, a SQLite file from DATABASE_URL) plus one trivial tool, on an
  * ephemeral loopback port. It creates one key, reports it over IPC and answers
  * `stats` requests with its CPU time, memory and event-loop delay, measured
- * inside this process (and `heap-snapshot` requests with a snapshot's path).
+ * inside this process (and `heap-snapshot` requests with a snapshot's path,
+ * `heap-sample-*` ones with a sampled allocation profile's).
  * The main thread's scheduler times tell a request that waits for a CPU from
  * one that waits for I/O: at concurrency 1 the loop is on a CPU, runnable
  * (the run queue) or idle (epoll), and only the last is an idle wait.
@@ -72,6 +76,39 @@ const mainThreadSchedule = () => {
   return { onCpuNs, runQueueNs, idleMs: performance.eventLoopUtilization().idle }
 }
 
+/**
+ * `heap-sample-start` and `heap-sample-stop` (bench/promotion.ts): V8's
+ * sampling heap profiler over a load, keeping the samples of objects that
+ * died in a young-generation collection (`collected: "minor"`) or that were
+ * promoted and died in a full one (`"major"`, which a full collection forced
+ * before the stop ends). The stop answers with the profile's file.
+ */
+interface HeapSampleRequest {
+  readonly type: "heap-sample-start" | "heap-sample-stop"
+  readonly collected: "minor" | "major"
+}
+// Connected at the first sample: the other benches run without an inspector session.
+let inspector: Session | undefined
+const heapSample = async ({ collected, type }: HeapSampleRequest): Promise<string | undefined> => {
+  if (inspector === undefined) {
+    inspector = new Session()
+    inspector.connect()
+  }
+  if (type === "heap-sample-start") {
+    await inspector.post("HeapProfiler.startSampling", {
+      samplingInterval: 1024,
+      includeObjectsCollectedByMinorGC: collected === "minor",
+      includeObjectsCollectedByMajorGC: collected === "major"
+    })
+    return undefined
+  }
+  if (collected === "major") await inspector.post("HeapProfiler.collectGarbage")
+  const { profile } = await inspector.post("HeapProfiler.stopSampling")
+  const file = join(tmpdir(), `parley-heap-sample-${process.pid}-${collected}.json`)
+  writeFileSync(file, JSON.stringify(profile))
+  return file
+}
+
 process.on("message", (message: { type?: string; id?: number }) => {
   if (message.type === "stats") {
     const cpu = process.cpuUsage()
@@ -89,6 +126,11 @@ process.on("message", (message: { type?: string; id?: number }) => {
   }
   if (message.type === "heap-snapshot") {
     process.send?.({ type: "heap-snapshot", id: message.id, file: writeHeapSnapshot() })
+  }
+  if (message.type === "heap-sample-start" || message.type === "heap-sample-stop") {
+    void heapSample(message as HeapSampleRequest).then((file) =>
+      process.send?.({ type: message.type, id: message.id, file })
+    )
   }
   if (message.type === "exit") void runtime.dispose().finally(() => process.exit(0))
 })

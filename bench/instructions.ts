@@ -3,7 +3,7 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "no
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type Split, splitDump } from "./callgrindSplit.ts"
-import { DOORS, doorsOption } from "./scenarios.ts"
+import { DOORS, doorsOption, numberOption } from "./scenarios.ts"
 import { sequential } from "./sequential.ts"
 import { full } from "./settings.ts"
 import { startTarget } from "./setup.ts"
@@ -29,8 +29,7 @@ import { startTarget } from "./setup.ts"
  * block's to `FILE.<door>-<round>`), for `callgrind_annotate` to split by function.
  */
 const args = process.argv.slice(2)
-const option = (name: string, fallback: number) =>
-  Number(args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback)
+const option = (name: string, fallback: number) => numberOption(args, name, fallback)
 const scenario = args.find((arg) => !arg.startsWith("--")) ?? "json"
 const warmup = option("warmup", 3_000)
 const requests = option("requests", 500)

@@ -176,3 +176,14 @@ export const doorsOption = (args: ReadonlyArray<string>): ReadonlyArray<DoorName
   if (unknown !== undefined) throw new Error(`unknown door ${unknown}: use ${Object.keys(DOORS).join(" or ")}`)
   return names as Array<DoorName>
 }
+
+/** `--NAME=N` of a command line, `fallback` when absent. */
+export const numberOption = (args: ReadonlyArray<string>, name: string, fallback: number): number =>
+  Number(args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback)
+
+/** The scenario a command line names first (`fallback` when none): a JSON or a streamed answer. */
+export const answerScenario = (args: ReadonlyArray<string>, fallback: "json" | "stream"): "json" | "stream" => {
+  const scenario = args.find((arg) => !arg.startsWith("--")) ?? fallback
+  if (scenario !== "json" && scenario !== "stream") throw new Error(`unknown scenario ${scenario}: use json or stream`)
+  return scenario
+}
