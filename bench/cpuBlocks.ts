@@ -1,11 +1,11 @@
-import { answerScenario, DOORS, doorsOption, numberOption } from "./scenarios.ts"
+import { answerScenario, doorsOption, numberOption } from "./scenarios.ts"
 import { sequential } from "./sequential.ts"
 import { full } from "./settings.ts"
 import { startTarget } from "./setup.ts"
 import { median } from "./stats.ts"
 
 /**
- * `node bench/cpuBlocks.ts [json|stream] [--door=ui,route[,…]] [--warmup=N] [--block=N] [--rounds=N]`:
+ * `node bench/cpuBlocks.ts [json|stream] [--door=ui,route[,…]] [--warmup=N] [--block=N] [--rounds=N] [--baseline=REF]`:
  * the gateway's CPU time (user + system, every thread) per request at
  * concurrency 1 through several doors of one gateway, in blocks of `--block`
  * requests (default 2,000) taken in turn, the order rotated each round, over
@@ -15,7 +15,8 @@ import { median } from "./stats.ts"
  * full bench's c=1 phase takes three long runs a door; unlike
  * `bench/instructions.ts` it counts the kernel's part of a request too,
  * and prints that part alone (`systemMsPerRequest`: mostly writing the
- * answer's bytes, which a format's size sets).
+ * answer's bytes, which a format's size sets). `--baseline=REF` adds the ui
+ * door of REF's gateway, last (`ui@COMMIT`), its CPU read in its own process.
  */
 const args = process.argv.slice(2)
 const option = (name: string, fallback: number) => numberOption(args, name, fallback)
@@ -23,35 +24,39 @@ const scenario = answerScenario(args, "json")
 const doorNames = doorsOption(args)
 const [warmup, block, rounds] = [option("warmup", 4_000), option("block", 2_000), option("rounds", 16)]
 
-const target = await startTarget(full)
+const baseline = args.find((arg) => arg.startsWith("--baseline="))?.slice("--baseline=".length)
+const target = await startTarget(full, { baseline })
+// A baseline's ui door (`ui@COMMIT`) comes last, measured in its own gateway.
+const names: ReadonlyArray<string> = [
+  ...doorNames,
+  ...target.doors.filter((door) => door.name.includes("@")).map((door) => door.name)
+]
+const doorOf = (name: string) => target.doors.find((door) => door.name === name)!
 const requester = sequential()
-// The gateway's CPU so far, and the kernel's part of it (writing the answers' bytes to the sockets, mostly).
-const cpuMicros = () => target.gateway.ask<{ cpuMicros: number; systemMicros: number }>({ type: "stats" })
-const run = (name: keyof typeof DOORS, count: number) =>
-  requester.sendMany(
-    target.doors.find((door) => door.name === name)!,
-    DOORS[name].body.text(scenario === "stream"),
-    count
-  )
+// The door's gateway's CPU so far, and the kernel's part of it (writing the answers' bytes to the sockets, mostly).
+const cpuMicros = (name: string) =>
+  doorOf(name).gateway.ask<{ cpuMicros: number; systemMicros: number }>({ type: "stats" })
+const run = (name: string, count: number) =>
+  requester.sendMany(doorOf(name), doorOf(name).body.text(scenario === "stream"), count)
 try {
-  for (const name of doorNames) await run(name, warmup)
-  const blocks = new Map(doorNames.map((name) => [name, [] as Array<number>]))
-  const systemBlocks = new Map(doorNames.map((name) => [name, [] as Array<number>]))
+  for (const name of names) await run(name, warmup)
+  const blocks = new Map(names.map((name) => [name, [] as Array<number>]))
+  const systemBlocks = new Map(names.map((name) => [name, [] as Array<number>]))
   for (let round = 0; round < rounds; round++) {
-    for (let i = 0; i < doorNames.length; i++) {
-      const name = doorNames[(round + i) % doorNames.length]!
-      const before = await cpuMicros()
+    for (let i = 0; i < names.length; i++) {
+      const name = names[(round + i) % names.length]!
+      const before = await cpuMicros(name)
       await run(name, block)
-      const after = await cpuMicros()
+      const after = await cpuMicros(name)
       blocks.get(name)!.push((after.cpuMicros - before.cpuMicros) / 1000 / block)
       systemBlocks.get(name)!.push((after.systemMicros - before.systemMicros) / 1000 / block)
       process.stderr.write(".")
     }
   }
   process.stderr.write("\n")
-  const perRequest = new Map(doorNames.map((name) => [name, median(blocks.get(name)!)]))
-  const systemPerRequest = new Map(doorNames.map((name) => [name, median(systemBlocks.get(name)!)]))
-  const first = perRequest.get(doorNames[0]!)!
+  const perRequest = new Map(names.map((name) => [name, median(blocks.get(name)!)]))
+  const systemPerRequest = new Map(names.map((name) => [name, median(systemBlocks.get(name)!)]))
+  const first = perRequest.get(names[0]!)!
   console.log(JSON.stringify({
     scenario,
     warmup,
@@ -59,7 +64,7 @@ try {
     rounds,
     cpuMsPerRequest: Object.fromEntries(perRequest),
     ratios: Object.fromEntries(
-      doorNames.slice(1).map((name) => [`${name} / ${doorNames[0]}`, perRequest.get(name)! / first])
+      names.slice(1).map((name) => [`${name} / ${names[0]}`, perRequest.get(name)! / first])
     ),
     systemMsPerRequest: Object.fromEntries(systemPerRequest),
     perBlock: Object.fromEntries(blocks)

@@ -123,6 +123,23 @@ const stoppable =
   <A, E, R>(steps: Effect.Effect<A, E, R>): Effect.Effect<A | "stopped", E, R> =>
     stop === undefined ? steps : Effect.raceFirst(steps, Effect.as(stop, "stopped" as const))
 
+// The run from its first prompt, which a plain conversation gets without converting its history.
+const fromFirstPrompt = Effect.fnUntraced(function*(
+  run: AgentRun,
+  state: RunState,
+  tools: ToolSet,
+  env: AgentEnv,
+  pace: ClientPace
+) {
+  const { fetch } = env
+  const plain = run.resume === undefined ? plainStart(run.model, run.system, run.messages, fetch) : undefined
+  if (plain !== undefined) return yield* runSteps(run, state, tools, plain.target, plain.prompt, pace, env)
+  const history = yield* conversation(run.model, run.provider, run.messages, fetch, run.tools)
+  const resumed = yield* resumeApprovals(run, state, tools, pace)
+  const prompt = yield* initialPrompt(history.target, run.provider, run.system, history.messages.concat(resumed))
+  return yield* runSteps(run, state, tools, history.target, prompt, pace, env)
+})
+
 // Untraced: a span costs ~20 µs a call, and this runs on every request (BENCHMARKS.md).
 const runToEnd = Effect.fnUntraced(function*(
   run: AgentRun,
@@ -131,15 +148,10 @@ const runToEnd = Effect.fnUntraced(function*(
   env: AgentEnv,
   pace: ClientPace
 ) {
-  const { fetch } = env
-  const ended = yield* Effect.gen(function*() {
-    const plain = run.resume === undefined ? plainStart(run.model, run.system, run.messages, fetch) : undefined
-    if (plain !== undefined) return yield* runSteps(run, state, tools, plain.target, plain.prompt, pace, env)
-    const history = yield* conversation(run.model, run.provider, run.messages, fetch, run.tools)
-    const resumed = yield* resumeApprovals(run, state, tools, pace)
-    const prompt = yield* initialPrompt(history.target, run.provider, run.system, history.messages.concat(resumed))
-    return yield* runSteps(run, state, tools, history.target, prompt, pace, env)
-  }).pipe(withinTimeLimit(run.timeout), stoppable(run.stop))
+  const ended = yield* fromFirstPrompt(run, state, tools, env, pace).pipe(
+    withinTimeLimit(run.timeout),
+    stoppable(run.stop)
+  )
 
   if (ended === "stopped") {
     // Stopped before the model answered: the stream still says so, as a valid message.

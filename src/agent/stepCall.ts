@@ -2,7 +2,6 @@ import type { LanguageModelV4CallOptions } from "@ai-sdk/provider"
 import { Effect } from "effect"
 import type { ModelTarget } from "../models/ModelRoute.ts"
 import type { ProviderCooldowns } from "../models/ProviderCooldowns.ts"
-import type { ProviderFailure } from "../models/ProviderFailure.ts"
 import type { ClientPace } from "./ClientPace.ts"
 import { type AttemptFailure, streamToTarget } from "./modelCall.ts"
 import type { RunMeter } from "./RunMeter.ts"
@@ -32,7 +31,7 @@ const movesOn = (failed: AttemptFailure, state: RunState): boolean =>
  * providers that keep failing are tried last (`ProviderCooldowns`). Gives
  * the translator that took the answer and the target that served.
  */
-export const streamStep = (
+export const streamStep = Effect.fnUntraced(function*(
   step: StepTargets,
   options: LanguageModelV4CallOptions,
   state: RunState,
@@ -40,40 +39,39 @@ export const streamStep = (
   pace: ClientPace,
   meter: RunMeter | undefined,
   cooldowns: ProviderCooldowns["Service"] | undefined
-): Effect.Effect<{ readonly translator: StepTranslator; readonly served: ModelTarget }, ProviderFailure> =>
-  Effect.gen(function*() {
-    // A model that is no route has nowhere else to go: no cooldown is kept for it.
-    const cooling = cooldowns === undefined || step.targets.length < 2 ? undefined : cooldowns
-    const ordered = cooling === undefined
-      ? { targets: step.targets, failing: new Set<string>() }
-      : yield* cooling.order(step.targets)
-    const { targets } = ordered
-    const last = targets.length - 1
-    const from = (
-      index: number,
-      translator: StepTranslator
-    ): Effect.Effect<{ readonly translator: StepTranslator; readonly served: ModelTarget }, AttemptFailure> =>
-      streamToTarget(targets[index]!, options, state, translator, pace, {
-        meter,
-        // The last target is waited for as long as its provider's timeouts allow: no one else would answer.
-        firstChunkMs: index < last ? step.firstChunkTimeoutMs : undefined
-      }).pipe(
-        Effect.as({ translator, served: targets[index]! }),
-        Effect.tapError((failed) =>
-          cooling === undefined || failed.failure._tag !== "ProviderUnavailable"
-            ? Effect.void
-            : cooling.failed(targets[index]!.provider)
-        ),
-        Effect.catch((failed) => {
-          if (index === last || !movesOn(failed, state)) return Effect.fail(failed)
-          if (!failed.begun) return from(index + 1, translator)
-          state.resetStep()
-          return from(index + 1, newTranslator())
-        })
-      )
-    const done = yield* Effect.mapError(from(0, newTranslator()), (failed) => failed.failure)
-    if (cooling !== undefined && ordered.failing.has(done.served.provider)) {
-      yield* cooling.answered(done.served.provider)
-    }
-    return done
-  })
+) {
+  // A model that is no route has nowhere else to go: no cooldown is kept for it.
+  const cooling = cooldowns === undefined || step.targets.length < 2 ? undefined : cooldowns
+  const ordered = cooling === undefined
+    ? { targets: step.targets, failing: new Set<string>() }
+    : yield* cooling.order(step.targets)
+  const { targets } = ordered
+  const last = targets.length - 1
+  const from = (
+    index: number,
+    translator: StepTranslator
+  ): Effect.Effect<{ readonly translator: StepTranslator; readonly served: ModelTarget }, AttemptFailure> =>
+    streamToTarget(targets[index]!, options, state, translator, pace, {
+      meter,
+      // The last target is waited for as long as its provider's timeouts allow: no one else would answer.
+      firstChunkMs: index < last ? step.firstChunkTimeoutMs : undefined
+    }).pipe(
+      Effect.as({ translator, served: targets[index]! }),
+      Effect.tapError((failed) =>
+        cooling === undefined || failed.failure._tag !== "ProviderUnavailable"
+          ? Effect.void
+          : cooling.failed(targets[index]!.provider)
+      ),
+      Effect.catch((failed) => {
+        if (index === last || !movesOn(failed, state)) return Effect.fail(failed)
+        if (!failed.begun) return from(index + 1, translator)
+        state.resetStep()
+        return from(index + 1, newTranslator())
+      })
+    )
+  const done = yield* Effect.mapError(from(0, newTranslator()), (failed) => failed.failure)
+  if (cooling !== undefined && ordered.failing.has(done.served.provider)) {
+    yield* cooling.answered(done.served.provider)
+  }
+  return done
+})

@@ -68,34 +68,34 @@ export const makeHotRoute = <Wire>(protocol: ChatProtocol<Wire>) =>
     // A request's decoded options, for the errors after decoding (their paths are the body's own).
     const decoded = new WeakMap<RequestFacts, Wire>()
 
-    const answer = (
+    // Made once: a generator function made per request would keep each request's objects past two scavenges.
+    const answer = Effect.fnUntraced(function*(
       req: IncomingMessage,
       res: ServerResponse,
       correlationId: string,
       facts: RequestFacts,
       log: RequestLog
-    ) =>
-      Effect.gen(function*() {
-        const key = facts.key = yield* traced(
-          tracing,
-          keys.authenticate(
-            req.headers.authorization,
-            protocol.apiKeyHeader === true ? req.headers["x-api-key"] as string | undefined : undefined
-          ),
-          "authenticate",
-          () => ({})
-        )
-        log.keyed(key)
-        const body = yield* readJsonBody(req, res, config.bodyLimitBytes)
-        const { request, wire } = yield* protocol.decode(body, key)
-        facts.model = request.model
-        decoded.set(facts, wire)
-        const plan = facts.plan = yield* planner.plan(request, key)
-        const headers = { ...planHeaders(plan, correlationId), ...protocol.answerHeaders?.(correlationId) }
-        if (plan._tag === "Report") return writeJson(res, 200, plan.report, headers)
-        // Admitted by governance before the model is called (chatRun.ts, docs/DESIGN.md §11).
-        return yield* chatRun(protocol, res, { plan, wire, correlationId }, headers, facts, log)
-      })
+    ) {
+      const key = facts.key = yield* traced(
+        tracing,
+        keys.authenticate(
+          req.headers.authorization,
+          protocol.apiKeyHeader === true ? req.headers["x-api-key"] as string | undefined : undefined
+        ),
+        "authenticate",
+        () => ({})
+      )
+      log.keyed(key)
+      const body = yield* readJsonBody(req, res, config.bodyLimitBytes)
+      const { request, wire } = yield* protocol.decode(body, key)
+      facts.model = request.model
+      decoded.set(facts, wire)
+      const plan = facts.plan = yield* planner.plan(request, key)
+      const headers = { ...planHeaders(plan, correlationId), ...protocol.answerHeaders?.(correlationId) }
+      if (plan._tag === "Report") return writeJson(res, 200, plan.report, headers)
+      // Admitted by governance before the model is called (chatRun.ts, docs/DESIGN.md §11).
+      return yield* chatRun(protocol, res, { plan, wire, correlationId }, headers, facts, log)
+    })
 
     // One ledger row per authenticated request, however it ended (docs/DESIGN.md §7): a push onto a buffer.
     const record = (
