@@ -8,6 +8,9 @@ const isAnswer = (part: LanguageModelV4StreamPart): boolean =>
   part.type !== "stream-start" && part.type !== "response-metadata" && part.type !== "raw" &&
   part.type !== "ping" && part.type !== "error"
 
+/** Why a reading stopped: the model's answer failed (an error part, or nothing in time). */
+export const STOPPED = new Error("the model's answer failed; reading stopped")
+
 /**
  * Where one attempt's parts go. They are held back until the first part of
  * the answer, then the step begins and every part goes through the
@@ -20,8 +23,12 @@ export class StepFeed {
   slow = false
   /** Why the attempt failed, once it has; nothing is taken after it. */
   failure: { readonly error: unknown } | undefined = undefined
-  /** Stops the reading; set by whoever reads. */
-  stop: () => void = () => undefined
+  /**
+   * What reads the answer, which `stop` cancels; set by whoever reads. An
+   * object, not a closure: a closure assigned to a property keeps its request
+   * past two scavenges (docs/DESIGN.md §12).
+   */
+  reading: { readonly cancel: (reason: unknown) => void } | undefined = undefined
   /** For logs, metrics and traces: when the answer began, and the `finish` part. */
   firstPartAt: number | undefined = undefined
   finish: Extract<LanguageModelV4StreamPart, { type: "finish" }> | undefined = undefined
@@ -34,6 +41,11 @@ export class StepFeed {
     this.state = state
     this.translator = translator
     this.meter = meter
+  }
+
+  /** Stops the reading, the answer having failed. */
+  stop(): void {
+    this.reading?.cancel(STOPPED)
   }
 
   readonly push = (part: LanguageModelV4StreamPart): void => {

@@ -13,7 +13,7 @@ import { observeModelCall } from "../observability/observeModelCall.ts"
 import type { ClientPace } from "./ClientPace.ts"
 import type { RunMeter } from "./RunMeter.ts"
 import type { RunState } from "./RunState.ts"
-import { StepFeed } from "./StepFeed.ts"
+import { StepFeed, STOPPED } from "./StepFeed.ts"
 import type { StepTranslator } from "./StepTranslator.ts"
 
 /** Transient failures (network, 429, 5xx) are retried twice, 1 s then 2 s, or after a Retry-After up to 10 s. */
@@ -31,8 +31,6 @@ class NoOutput extends Error {
     super("the model stream ended without any output")
   }
 }
-
-const STOPPED = new Error("the model's answer failed; reading stopped")
 
 // Any LanguageModelV4: its stream read part by part, a promise per part; not read on while the client is behind.
 const readStream = async (
@@ -75,7 +73,7 @@ const readParts = async (
   pace: ClientPace
 ) => {
   const stream = await model[openPartStream](options, pace.inOnePiece === true ? "whole" : "streamed")
-  feed.stop = () => stream.cancel(STOPPED)
+  feed.reading = stream
   let paused = false
   const resume = () => {
     paused = false

@@ -13,8 +13,12 @@ export interface StreamEncoding {
   readonly chunk: (chunk: UIMessageChunk) => string
   /** The provider failed after the stream began; the run's own closing chunks follow. */
   readonly failure: (failure: ProviderFailure) => string
-  /** The text that ends a stream whose run ended: read then, once what the protocol keeps of it is kept. */
-  readonly end: string
+  /**
+   * The text that ends a stream whose run ended: asked for then, once what the protocol keeps of it is kept.
+   * A method, not a getter: an object literal's getter made per stream keeps the stream's objects past two
+   * scavenges (docs/DESIGN.md §12).
+   */
+  readonly end: () => string
   /** The whole answer the stream told, once its run ended: what `ChatProtocol.keep` keeps. */
   readonly whole?: (() => unknown) | undefined
   /** Ends a stream that broke off outside the run; `undefined` for a failure nothing expected. */
@@ -108,7 +112,7 @@ export class SseWriter implements ClientPace, Required<Pick<RunSink, "emit" | "f
 
   /** The run ended (normally, or having told its failure). */
   end(): void {
-    this.close(this.encoding.end)
+    this.close(this.encoding.end())
   }
 
   /** The answer broke off after the response started (docs/DESIGN.md §3.3, §8): the protocol's ending for it. */

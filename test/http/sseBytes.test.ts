@@ -12,7 +12,7 @@ const encoding: StreamEncoding = {
   headers: {},
   chunk: (chunk: UIMessageChunk) => (chunk as { readonly id: string }).id,
   failure: () => "",
-  end: "",
+  end: () => "",
   broken: () => ""
 }
 

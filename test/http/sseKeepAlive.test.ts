@@ -8,7 +8,7 @@ const encoding = (everyMs: number): StreamEncoding => ({
   headers: {},
   chunk: (chunk: UIMessageChunk) => `data: ${chunk.type}\n\n`,
   failure: () => "",
-  end: "data: end\n\n",
+  end: () => "data: end\n\n",
   broken: () => "",
   keepAlive: { everyMs, text: "data: ping\n\n" }
 })

@@ -38,6 +38,8 @@ class WholeBody {
 
 const decoder = new TextDecoder()
 
+const noop = (): void => undefined
+
 /**
  * Reads the body of one response straight off the `node:http` message,
  * synchronously in the `data` handler, with no web stream and no promise
@@ -56,7 +58,10 @@ export class ResponsePartStream implements PartStream {
   private state: "idle" | "reading" | "done" = "idle"
   /** Why the call ended before anyone read it. */
   private failure: Failure | undefined = undefined
-  private settle: (failure: Failure | undefined) => void = () => undefined
+  // The pending read's promise. Its resolvers, not a closure over them: a closure assigned to a property keeps
+  // its request past two scavenges (docs/DESIGN.md §12).
+  private resolve: () => void = noop
+  private reject: (error: unknown) => void = noop
 
   constructor(
     exchange: Exchange,
@@ -87,13 +92,8 @@ export class ResponsePartStream implements PartStream {
     }
     this.state = "reading"
     return new Promise<void>((resolve, reject) => {
-      this.settle = (failure) => {
-        this.state = "done"
-        this.signal?.removeEventListener("abort", this.onAbort)
-        if (failure === undefined) return resolve()
-        if (!this.exchange.response.complete) this.exchange.request.destroy()
-        reject(failure.error)
-      }
+      this.resolve = resolve
+      this.reject = reject
       const parts = new StreamParts(onPart, this.options)
       const body: BodyReader = this.shape === "whole"
         ? new WholeBody((text) => parts.whole(text))
@@ -134,6 +134,15 @@ export class ResponsePartStream implements PartStream {
 
   cancel(reason?: unknown): void {
     this.fail({ error: reason })
+  }
+
+  /** Ends the pending read: resolved when the answer ended, else rejected with the failure. */
+  private settle(failure: Failure | undefined): void {
+    this.state = "done"
+    this.signal?.removeEventListener("abort", this.onAbort)
+    if (failure === undefined) return this.resolve()
+    if (!this.exchange.response.complete) this.exchange.request.destroy()
+    this.reject(failure.error)
   }
 
   /** Ends the call: rejects the pending read, or keeps the failure for the next one. */

@@ -111,7 +111,7 @@ export const completionStream = ({ correlationId, wire }: Answering<CompletionWi
         : last
     },
     failure: (failure) => error(openAiErrorBody(failure).body),
-    end: DONE,
+    end: () => DONE,
     broken: (failure) => (failed ? "" : error(openAiErrorBody(failure).body)) + DONE
   }
 }

@@ -78,7 +78,7 @@ export const messagesStream = ({ correlationId, wire }: Answering<MessagesWire>)
       }\n\n${MESSAGE_STOP}`
     },
     failure: (failure) => error(anthropicErrorBody(failure).body),
-    end: "",
+    end: () => "",
     broken: (failure) => (failed ? "" : error(anthropicErrorBody(failure).body)),
     keepAlive: { everyMs: PING_EVERY_MS, text: event({ type: "ping" }) }
   }

@@ -83,9 +83,7 @@ export const responsesStream = (answering: Answering<ResponsesWire>): StreamEnco
       )
     },
     failure: fail,
-    get end() {
-      return held === undefined ? "" : numbered(held)
-    },
+    end: () => held === undefined ? "" : numbered(held),
     whole: wire.stored === undefined ? undefined : () => whole,
     broken: (failure) => {
       // Held back and never kept: the client is told it failed, as it would be had the run broken off.

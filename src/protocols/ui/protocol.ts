@@ -19,7 +19,7 @@ export const uiEncoding: StreamEncoding = {
   headers: sseHeaders,
   chunk: encodeChunk,
   failure: (failure) => encodeChunk({ type: "error", errorText: wireError(failure).message }),
-  end: DONE,
+  end: () => DONE,
   broken: (failure) => encodeFailure(failure === undefined ? UNEXPECTED_MESSAGE : wireError(failure).message)
 }
 

@@ -21,7 +21,7 @@ describe("the chat.completion.chunk stream", () => {
         messageMetadata: { finished: true, finishReason: "stop", usage: { inputTokens: 3, outputTokens: 2 } }
       }
     ]
-    const written = events(chunks.map(encoding.chunk).join("") + encoding.end)
+    const written = events(chunks.map(encoding.chunk).join("") + encoding.end())
     expect(written.at(-1)).toBe("[DONE]")
     const parsed = written.slice(0, -1).map((event) => JSON.parse(event))
     for (const chunk of parsed) {
@@ -64,7 +64,7 @@ describe("the chat.completion.chunk stream", () => {
         messageMetadata: { finished: true, finishReason: "stop", usage: { inputTokens: 3, outputTokens: 2 } }
       }
     ]
-    const written = chunks.map(encoding.chunk).join("") + encoding.end
+    const written = chunks.map(encoding.chunk).join("") + encoding.end()
     const created = JSON.parse(written.slice("data: ".length, written.indexOf("\n\n"))).created
     const answer = { id: "chatcmpl-c2", object: "chat.completion.chunk", created, model: "test/m\u00e9" }
     const chunk = (delta: object, finishReason: string | null = null) =>
