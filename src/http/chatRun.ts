@@ -10,7 +10,7 @@ import type { Answering, ChatProtocol } from "./chatProtocol.ts"
 import type { ApiFailure } from "./errorTable.ts"
 import { type KeptRun, KeptRuns } from "./KeptRuns.ts"
 import { writeJson } from "./nodeAnswers.ts"
-import { SseWriter } from "./SseWriter.ts"
+import { SseWriter, type StreamEncoding } from "./SseWriter.ts"
 
 /**
  * What the request learned for its ledger row, its stream once it has one, and that stream's kept copy;
@@ -22,6 +22,18 @@ export type RequestFacts = ChatFacts & {
   kept?: KeptRun
   settle?: (failure: ApiFailure | undefined) => Effect.Effect<void>
 }
+
+/**
+ * How an accepted run that did not end keeps its ending: a stream that never
+ * began is ended by the failure, so what is kept says it. Made here, not where
+ * it is assigned: a closure assigned to a property as it is made is pretenured
+ * (docs/DESIGN.md §12).
+ */
+const settleKept = (encoding: StreamEncoding, keepWhole: Effect.Effect<void>) => (failure: ApiFailure | undefined) =>
+  Effect.suspend(() => {
+    if (encoding.whole?.() === undefined) encoding.broken(failure)
+    return keepWhole
+  })
 
 /**
  * The run of a planned chat request, once governance admits it, answered in
@@ -99,12 +111,7 @@ export const makeChatRun = Effect.gen(function*() {
         facts.kept = run
         const accepted = protocol.accepted?.(answering)
         if (accepted === undefined) return streamed
-        facts.settle = (failure) =>
-          Effect.suspend(() => {
-            // A stream that never began is ended by the failure, so what is kept says it.
-            if (encoding.whole?.() === undefined) encoding.broken(failure)
-            return keepWhole
-          })
+        facts.settle = settleKept(encoding, keepWhole)
         return (protocol.keep?.(answering, accepted.answer) ?? Effect.void).pipe(
           Effect.andThen(Effect.sync(() => {
             if (accepted.detached) writeJson(res, 200, accepted.answer, headers)
