@@ -53,28 +53,35 @@ export class BudgetHold {
    * reserved is held until the next settlement.
    */
   reserve(unitsOf: (limit: BudgetLimit) => number): Effect.Effect<LimitExceeded | undefined> {
-    return Effect.uninterruptible(Effect.gen({ self: this }, function*() {
-      const now = yield* Clock.currentTimeMillis
-      for (const line of this.lines) {
-        const window = budgetWindow(line.scopeId, line.limit, now)
-        const units = unitsOf(line.limit)
-        const reserved = yield* this.counters.reserve(window, units, line.units)
-        if (!reserved.allowed) {
-          const held = this.held
-          this.held = []
-          yield* Effect.forEach(held, (h) => this.counters.settle(h.window, h.units, 0), { discard: true })
-          return new LimitExceeded({
-            limit: line.limit,
-            scope: line.scope,
-            retryAfterSeconds: Math.max(1, Math.ceil((window.resetAt - now) / 1000)),
-            resetAt: new Date(window.resetAt).toISOString()
-          })
-        }
-        this.held.push({ line, window, units })
-      }
-      return undefined
-    }))
+    return Effect.uninterruptible(BudgetHold.reserving(this, unitsOf))
   }
+
+  // Generators made once, the hold an argument: one made per call would keep the request past two scavenges
+  // (docs/DESIGN.md §12).
+  private static readonly reserving = Effect.fnUntraced(function*(
+    self: BudgetHold,
+    unitsOf: (limit: BudgetLimit) => number
+  ) {
+    const now = yield* Clock.currentTimeMillis
+    for (const line of self.lines) {
+      const window = budgetWindow(line.scopeId, line.limit, now)
+      const units = unitsOf(line.limit)
+      const reserved = yield* self.counters.reserve(window, units, line.units)
+      if (!reserved.allowed) {
+        const held = self.held
+        self.held = []
+        yield* Effect.forEach(held, (h) => self.counters.settle(h.window, h.units, 0), { discard: true })
+        return new LimitExceeded({
+          limit: line.limit,
+          scope: line.scope,
+          retryAfterSeconds: Math.max(1, Math.ceil((window.resetAt - now) / 1000)),
+          resetAt: new Date(window.resetAt).toISOString()
+        })
+      }
+      self.held.push({ line, window, units })
+    }
+    return undefined
+  })
 
   /**
    * What was used since the last settlement (`spent` is the total so far)
@@ -82,23 +89,25 @@ export class BudgetHold {
    * then), it is counted in the current windows.
    */
   settle(spent: Spent): Effect.Effect<void> {
-    return Effect.gen({ self: this }, function*() {
-      const tokens = tokensOf(spent)
-      const cost = toUnits("costPerMonthUsd", requestCost(spent, this.prices) ?? 0)
-      const used = { tokensPerDay: tokens - this.settledTokens, costPerMonthUsd: cost - this.settledCost }
-      this.settledTokens = tokens
-      this.settledCost = cost
-      const held = this.held
-      this.held = []
-      if (held.length > 0) {
-        for (const h of held) yield* this.counters.settle(h.window, h.units, used[h.line.limit])
-        return
-      }
-      if (used.tokensPerDay === 0 && used.costPerMonthUsd === 0) return
-      const now = yield* Clock.currentTimeMillis
-      for (const line of this.lines) {
-        yield* this.counters.settle(budgetWindow(line.scopeId, line.limit, now), 0, used[line.limit])
-      }
-    })
+    return BudgetHold.settling(this, spent)
   }
+
+  private static readonly settling = Effect.fnUntraced(function*(self: BudgetHold, spent: Spent) {
+    const tokens = tokensOf(spent)
+    const cost = toUnits("costPerMonthUsd", requestCost(spent, self.prices) ?? 0)
+    const used = { tokensPerDay: tokens - self.settledTokens, costPerMonthUsd: cost - self.settledCost }
+    self.settledTokens = tokens
+    self.settledCost = cost
+    const held = self.held
+    self.held = []
+    if (held.length > 0) {
+      for (const h of held) yield* self.counters.settle(h.window, h.units, used[h.line.limit])
+      return
+    }
+    if (used.tokensPerDay === 0 && used.costPerMonthUsd === 0) return
+    const now = yield* Clock.currentTimeMillis
+    for (const line of self.lines) {
+      yield* self.counters.settle(budgetWindow(line.scopeId, line.limit, now), 0, used[line.limit])
+    }
+  })
 }

@@ -47,42 +47,40 @@ export class ProviderCooldowns extends Context.Service<ProviderCooldowns, {
   static readonly make = Effect.gen(function*() {
     const counters = yield* FailureCounters
     return ProviderCooldowns.of({
-      order: (targets) =>
-        Effect.gen(function*() {
-          const now = yield* Clock.currentTimeMillis
-          const held = yield* counters.latest(
-            [...new Set(targets.map((t) => counterOf(t.provider)))],
-            FORGET_AFTER_MS,
-            now
-          )
-          const cooling = (target: ModelTarget) => {
-            const count = held.get(counterOf(target.provider))
-            return count !== undefined && now < cooledUntil(count.failures, count.at)
-          }
-          const failing = new Set(targets.filter((t) => held.has(counterOf(t.provider))).map((t) => t.provider))
-          return {
-            targets: [...targets.filter((target) => !cooling(target)), ...targets.filter(cooling)],
-            failing
-          }
-        }),
+      order: Effect.fnUntraced(function*(targets) {
+        const now = yield* Clock.currentTimeMillis
+        const held = yield* counters.latest(
+          [...new Set(targets.map((t) => counterOf(t.provider)))],
+          FORGET_AFTER_MS,
+          now
+        )
+        const cooling = (target: ModelTarget) => {
+          const count = held.get(counterOf(target.provider))
+          return count !== undefined && now < cooledUntil(count.failures, count.at)
+        }
+        const failing = new Set(targets.filter((t) => held.has(counterOf(t.provider))).map((t) => t.provider))
+        return {
+          targets: [...targets.filter((target) => !cooling(target)), ...targets.filter(cooling)],
+          failing
+        }
+      }),
       failed: (provider) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) => counters.add([counterOf(provider)], FORGET_AFTER_MS, now)),
       answered: (provider) => counters.clear([counterOf(provider)]),
-      states: (providers) =>
-        Effect.gen(function*() {
-          if (providers.length === 0) return []
-          const now = yield* Clock.currentTimeMillis
-          const held = yield* counters.latest(providers.map(counterOf), FORGET_AFTER_MS, now)
-          return providers.map((provider) => {
-            const count = held.get(counterOf(provider))
-            const until = count === undefined ? undefined : cooledUntil(count.failures, count.at)
-            return {
-              provider,
-              failures: count?.failures ?? 0,
-              until: until !== undefined && until > now ? until : null
-            }
-          })
+      states: Effect.fnUntraced(function*(providers) {
+        if (providers.length === 0) return []
+        const now = yield* Clock.currentTimeMillis
+        const held = yield* counters.latest(providers.map(counterOf), FORGET_AFTER_MS, now)
+        return providers.map((provider) => {
+          const count = held.get(counterOf(provider))
+          const until = count === undefined ? undefined : cooledUntil(count.failures, count.at)
+          return {
+            provider,
+            failures: count?.failures ?? 0,
+            until: until !== undefined && until > now ? until : null
+          }
         })
+      })
     })
   })
 
