@@ -24,32 +24,32 @@ export class Approvals extends Context.Service<Approvals, {
       const ids = makeApprovalIds(Redacted.value(yield* SecretKey))
       const sql = yield* SqlClient.SqlClient
 
-      const claimAll = (claimed: ReadonlyArray<string>, now: Date) =>
-        Effect.gen(function*() {
-          yield* sql`DELETE FROM used_approvals WHERE expires_at < ${now}`
-          const used: Array<string> = []
-          for (const id of claimed) {
-            const rows = yield* sql`INSERT INTO used_approvals ${
-              sql.insert({ id, expires_at: ids.expiresAt(id) ?? now })
-            } ON CONFLICT (id) DO NOTHING RETURNING id`
-            if (rows.length === 0) used.push(id)
-          }
-          // Any id already used: undo the others, so a refused request changes nothing.
-          if (used.length > 0) return yield* Effect.fail(used)
-          return used
-        })
+      // Made once, not per call: a generator made per call keeps its request past two scavenges (docs/DESIGN.md §12).
+      const claimAll = Effect.fnUntraced(function*(claimed: ReadonlyArray<string>, now: Date) {
+        yield* sql`DELETE FROM used_approvals WHERE expires_at < ${now}`
+        const used: Array<string> = []
+        for (const id of claimed) {
+          const rows = yield* sql`INSERT INTO used_approvals ${
+            sql.insert({ id, expires_at: ids.expiresAt(id) ?? now })
+          } ON CONFLICT (id) DO NOTHING RETURNING id`
+          if (rows.length === 0) used.push(id)
+        }
+        // Any id already used: undo the others, so a refused request changes nothing.
+        if (used.length > 0) return yield* Effect.fail(used)
+        return used
+      })
+      const claimNow = Effect.fnUntraced(function*(claimed: ReadonlyArray<string>) {
+        const now = new Date(yield* Clock.currentTimeMillis)
+        return yield* sql.withTransaction(claimAll(claimed, now)).pipe(
+          Effect.catchIf(Array.isArray, (used: ReadonlyArray<string>) => Effect.succeed(used)),
+          // The store failing is unexpected: a 500, never an approval honoured twice.
+          Effect.orDie
+        )
+      })
 
       return Approvals.of({
         ids,
-        claim: (claimed) =>
-          claimed.length === 0 ? Effect.succeed([]) : Effect.gen(function*() {
-            const now = new Date(yield* Clock.currentTimeMillis)
-            return yield* sql.withTransaction(claimAll(claimed, now)).pipe(
-              Effect.catchIf(Array.isArray, (used: ReadonlyArray<string>) => Effect.succeed(used)),
-              // The store failing is unexpected: a 500, never an approval honoured twice.
-              Effect.orDie
-            )
-          })
+        claim: (claimed) => claimed.length === 0 ? Effect.succeed([]) : claimNow(claimed)
       })
     })
   )

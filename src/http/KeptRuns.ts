@@ -70,18 +70,17 @@ export class KeptRuns extends Context.Service<KeptRuns, {
         })
 
       return KeptRuns.of({
-        start: (id, key) =>
-          Effect.gen(function*() {
-            const run = randomUUID()
-            yield* Effect.mapError(
-              store.open(id, run, { keyId: key.id, accountId: key.accountId }, Date.now()),
-              () => new ChatIdTaken({ id })
-            )
-            const stop = Deferred.makeUnsafe<void>()
-            const stream = new KeptStream(store, id, run, streams.maxBytes, wake)
-            running.set(run, { stop, stream })
-            return { stream, stopped: Deferred.await(stop), release: () => running.delete(run) }
-          }),
+        start: Effect.fnUntraced(function*(id, key) {
+          const run = randomUUID()
+          yield* Effect.mapError(
+            store.open(id, run, { keyId: key.id, accountId: key.accountId }, Date.now()),
+            () => new ChatIdTaken({ id })
+          )
+          const stop = Deferred.makeUnsafe<void>()
+          const stream = new KeptStream(store, id, run, streams.maxBytes, wake)
+          running.set(run, { stop, stream })
+          return { stream, stopped: Deferred.await(stop), release: () => running.delete(run) }
+        }),
         find,
         stop: (id, keyId) =>
           Effect.flatMap(find(id, keyId), (head) => {

@@ -45,21 +45,22 @@ export class BudgetCounters extends Context.Service<BudgetCounters, {
           sql<{ readonly used: number | string }>`SELECT used FROM budget_counters WHERE counter = ${counter}`,
           (rows) => Number(rows[0]?.used ?? 0)
         )
+      // Made once, not per call: a generator made per call keeps its request past two scavenges (docs/DESIGN.md §12).
+      const reserveIn = Effect.fnUntraced(function*(window: BudgetWindow, amount: number, limit: number) {
+        const created = yield* sql`
+          INSERT INTO budget_counters (counter, used, expires_at) VALUES (${window.counter}, 0, ${window.resetAt})
+          ON CONFLICT (counter) DO NOTHING RETURNING counter`
+        if (created.length > 0) {
+          yield* sql`DELETE FROM budget_counters WHERE expires_at <= ${Date.now()} AND counter <> ${window.counter}`
+        }
+        const rows = yield* sql<{ readonly used: number | string }>`
+          UPDATE budget_counters SET used = used + ${amount}
+          WHERE counter = ${window.counter} AND used + ${amount} <= ${limit} RETURNING used`
+        if (rows[0] !== undefined) return { allowed: true, used: Number(rows[0].used) }
+        return { allowed: false, used: yield* count(window.counter) }
+      })
       return BudgetCounters.of({
-        reserve: (window, amount, limit) =>
-          Effect.gen(function*() {
-            const created = yield* sql`
-              INSERT INTO budget_counters (counter, used, expires_at) VALUES (${window.counter}, 0, ${window.resetAt})
-              ON CONFLICT (counter) DO NOTHING RETURNING counter`
-            if (created.length > 0) {
-              yield* sql`DELETE FROM budget_counters WHERE expires_at <= ${Date.now()} AND counter <> ${window.counter}`
-            }
-            const rows = yield* sql<{ readonly used: number | string }>`
-              UPDATE budget_counters SET used = used + ${amount}
-              WHERE counter = ${window.counter} AND used + ${amount} <= ${limit} RETURNING used`
-            if (rows[0] !== undefined) return { allowed: true, used: Number(rows[0].used) }
-            return { allowed: false, used: yield* count(window.counter) }
-          }).pipe(Effect.orDie),
+        reserve: (window, amount, limit) => Effect.orDie(reserveIn(window, amount, limit)),
         settle: (window, reserved, used) =>
           Effect.orDie(Effect.asVoid(sql`
             UPDATE budget_counters

@@ -35,6 +35,18 @@ export class FailureCounters extends Context.Service<FailureCounters, {
     FailureCounters,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      // Made once, not per call: a generator made per call keeps its request past two scavenges (docs/DESIGN.md §12).
+      const addAll = Effect.fnUntraced(function*(counters: ReadonlyArray<string>, quietMs: number, now: number) {
+        for (const counter of counters) {
+          yield* sql`
+            INSERT INTO failure_counters (counter, failures, last_at) VALUES (${counter}, 1, ${now})
+            ON CONFLICT (counter) DO UPDATE SET
+              failures = CASE WHEN failure_counters.last_at <= ${now - quietMs} THEN 1
+                ELSE failure_counters.failures + 1 END,
+              last_at = ${now}`
+        }
+        yield* sql`DELETE FROM failure_counters WHERE last_at <= ${now - quietMs}`
+      })
       return FailureCounters.of({
         most: (counters, quietMs, now) =>
           Effect.orDie(Effect.map(
@@ -43,18 +55,7 @@ export class FailureCounters extends Context.Service<FailureCounters, {
               WHERE counter IN ${sql.in(counters)} AND last_at > ${now - quietMs}`,
             (rows) => Number(rows[0]?.n ?? 0)
           )),
-        add: (counters, quietMs, now) =>
-          Effect.orDie(Effect.gen(function*() {
-            for (const counter of counters) {
-              yield* sql`
-                INSERT INTO failure_counters (counter, failures, last_at) VALUES (${counter}, 1, ${now})
-                ON CONFLICT (counter) DO UPDATE SET
-                  failures = CASE WHEN failure_counters.last_at <= ${now - quietMs} THEN 1
-                    ELSE failure_counters.failures + 1 END,
-                  last_at = ${now}`
-            }
-            yield* sql`DELETE FROM failure_counters WHERE last_at <= ${now - quietMs}`
-          })),
+        add: (counters, quietMs, now) => Effect.orDie(addAll(counters, quietMs, now)),
         clear: (counters) =>
           Effect.orDie(Effect.asVoid(sql`DELETE FROM failure_counters WHERE counter IN ${sql.in(counters)}`)),
         latest: (counters, quietMs, now) =>

@@ -41,44 +41,46 @@ export class LimitCounters extends Context.Service<LimitCounters, {
         yield* sql`INSERT INTO limit_scopes (scope, in_flight) VALUES (${scope}, 0) ON CONFLICT (scope) DO NOTHING`
         if (rowLocks) yield* sql`SELECT in_flight FROM limit_scopes WHERE scope = ${scope} FOR UPDATE`
       })
+      // Made once, not per call: a generator made per call keeps its request past two scavenges (docs/DESIGN.md §12).
+      const hitIn = Effect.fnUntraced(function*(scope: string, limit: number, windowMs: number, now: number) {
+        yield* lockScope(scope)
+        yield* sql`DELETE FROM limit_hits WHERE scope = ${scope} AND at <= ${now - windowMs}`
+        const rows = yield* sql<{ readonly n: number | string; readonly oldest: number | string | null }>`
+          SELECT COUNT(*) AS n, MIN(at) AS oldest FROM limit_hits WHERE scope = ${scope}`
+        const count = Number(rows[0]?.n ?? 0)
+        const oldestAt = rows[0]?.oldest == null ? now : Number(rows[0].oldest)
+        if (count >= limit) return { allowed: false, count, oldestAt }
+        yield* sql`INSERT INTO limit_hits (scope, at) VALUES (${scope}, ${now})`
+        return { allowed: true, count: count + 1, oldestAt }
+      })
+      const enterIn = Effect.fnUntraced(function*(scope: string, limit: number) {
+        yield* lockScope(scope)
+        const rows = yield* sql<{ readonly in_flight: number }>`
+          UPDATE limit_scopes SET in_flight = in_flight + 1
+          WHERE scope = ${scope} AND in_flight < ${limit} RETURNING in_flight`
+        return rows[0] === undefined ? undefined : Number(rows[0].in_flight)
+      })
+      const peekAt = Effect.fnUntraced(function*(scope: string, windowMs: number, now: number) {
+        // The hits `hit` would keep: those after the window's start (it deletes the rest when it next counts).
+        const hits = yield* sql<{ readonly n: number | string; readonly oldest: number | string | null }>`
+          SELECT COUNT(*) AS n, MIN(at) AS oldest FROM limit_hits WHERE scope = ${scope} AND at > ${now - windowMs}`
+        const flight = yield* sql<{ readonly in_flight: number | string }>`
+          SELECT in_flight FROM limit_scopes WHERE scope = ${scope}`
+        return {
+          hits: Number(hits[0]?.n ?? 0),
+          oldestAt: hits[0]?.oldest == null ? undefined : Number(hits[0].oldest),
+          inFlight: Number(flight[0]?.in_flight ?? 0)
+        }
+      })
       return LimitCounters.of({
         hit: (scope, limit, windowMs, now) =>
-          sql.withTransaction(Effect.gen(function*() {
-            yield* lockScope(scope)
-            yield* sql`DELETE FROM limit_hits WHERE scope = ${scope} AND at <= ${now - windowMs}`
-            const rows = yield* sql<{ readonly n: number | string; readonly oldest: number | string | null }>`
-              SELECT COUNT(*) AS n, MIN(at) AS oldest FROM limit_hits WHERE scope = ${scope}`
-            const count = Number(rows[0]?.n ?? 0)
-            const oldestAt = rows[0]?.oldest == null ? now : Number(rows[0].oldest)
-            if (count >= limit) return { allowed: false, count, oldestAt }
-            yield* sql`INSERT INTO limit_hits (scope, at) VALUES (${scope}, ${now})`
-            return { allowed: true, count: count + 1, oldestAt }
-          })).pipe(Effect.orDie),
-        enter: (scope, limit) =>
-          sql.withTransaction(Effect.gen(function*() {
-            yield* lockScope(scope)
-            const rows = yield* sql<{ readonly in_flight: number }>`
-              UPDATE limit_scopes SET in_flight = in_flight + 1
-              WHERE scope = ${scope} AND in_flight < ${limit} RETURNING in_flight`
-            return rows[0] === undefined ? undefined : Number(rows[0].in_flight)
-          })).pipe(Effect.orDie),
+          sql.withTransaction(hitIn(scope, limit, windowMs, now)).pipe(Effect.orDie),
+        enter: (scope, limit) => sql.withTransaction(enterIn(scope, limit)).pipe(Effect.orDie),
         leave: (scope) =>
           Effect.orDie(Effect.asVoid(
             sql`UPDATE limit_scopes SET in_flight = in_flight - 1 WHERE scope = ${scope} AND in_flight > 0`
           )),
-        peek: (scope, windowMs, now) =>
-          Effect.orDie(Effect.gen(function*() {
-            // The hits `hit` would keep: those after the window's start (it deletes the rest when it next counts).
-            const hits = yield* sql<{ readonly n: number | string; readonly oldest: number | string | null }>`
-              SELECT COUNT(*) AS n, MIN(at) AS oldest FROM limit_hits WHERE scope = ${scope} AND at > ${now - windowMs}`
-            const flight = yield* sql<{ readonly in_flight: number | string }>`
-              SELECT in_flight FROM limit_scopes WHERE scope = ${scope}`
-            return {
-              hits: Number(hits[0]?.n ?? 0),
-              oldestAt: hits[0]?.oldest == null ? undefined : Number(hits[0].oldest),
-              inFlight: Number(flight[0]?.in_flight ?? 0)
-            }
-          }))
+        peek: (scope, windowMs, now) => Effect.orDie(peekAt(scope, windowMs, now))
       })
     })
   )

@@ -30,6 +30,15 @@ export const sqlRunStreams = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const feed = yield* ChangeFeed
     const { streams } = yield* AppConfig
+    // Made once: a generator made per call would keep what it reads past two scavenges (docs/DESIGN.md §12).
+    const readChunks = Effect.fnUntraced(function*(run: string, after: number, limit: number) {
+      const rows = yield* sql<{ readonly status: StreamStatus }>`SELECT status FROM run_streams WHERE run = ${run}`
+      const status = rows[0]?.status
+      if (status === undefined) return undefined
+      const chunks = yield* sql<{ readonly seq: number | string; readonly text: string }>`
+        SELECT seq, text FROM run_stream_chunks WHERE run = ${run} AND seq > ${after} ORDER BY seq LIMIT ${limit}`
+      return { status, chunks: chunks.map((row) => ({ seq: Number(row.seq), text: row.text })) }
+    })
     const headOf = (id: string) =>
       Effect.map(
         sql<HeadRow>`SELECT run, key_id, account_id, status FROM run_streams WHERE id = ${id}`,
@@ -93,15 +102,7 @@ export const sqlRunStreams = Layer.effect(
               endedAt: row.ended_at === null ? null : Number(row.ended_at)
             }))
         )),
-      read: (run, after, limit) =>
-        Effect.orDie(Effect.gen(function*() {
-          const rows = yield* sql<{ readonly status: StreamStatus }>`SELECT status FROM run_streams WHERE run = ${run}`
-          const status = rows[0]?.status
-          if (status === undefined) return undefined
-          const chunks = yield* sql<{ readonly seq: number | string; readonly text: string }>`
-            SELECT seq, text FROM run_stream_chunks WHERE run = ${run} AND seq > ${after} ORDER BY seq LIMIT ${limit}`
-          return { status, chunks: chunks.map((row) => ({ seq: Number(row.seq), text: row.text })) }
-        })),
+      read: (run, after, limit) => Effect.orDie(readChunks(run, after, limit)),
       stop: (run) => feed.publish("run-stops", run),
       stops: (handler) =>
         feed.subscribe("run-stops", (change) => Effect.sync(() => change._tag === "One" && handler(change.id))),
