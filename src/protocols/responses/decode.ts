@@ -103,6 +103,32 @@ const echoOf = (body: ResponsesRequest, tools: ReadonlyArray<FunctionTool>, stor
   ...(body.user === undefined ? {} : { user: body.user })
 })
 
+// The fields `echoOf` reads: a request that sets none of them (most do) shares one frozen echo, whose JSON the stream
+// makes once (./response.ts).
+const ECHOED = [
+  "background",
+  "previous_response_id",
+  "instructions",
+  "max_output_tokens",
+  "metadata",
+  "parallel_tool_calls",
+  "reasoning",
+  "temperature",
+  "text",
+  "tool_choice",
+  "top_p",
+  "truncation",
+  "user"
+] as const
+const PLAIN_ECHO = {
+  stored: Object.freeze(echoOf({} as ResponsesRequest, [], true)),
+  unstored: Object.freeze(echoOf({} as ResponsesRequest, [], false))
+}
+const echoFor = (body: ResponsesRequest, tools: ReadonlyArray<FunctionTool>, stored: boolean) =>
+  tools.length === 0 && ECHOED.every((field) => body[field] == null)
+    ? (stored ? PLAIN_ECHO.stored : PLAIN_ECHO.unstored)
+    : echoOf(body, tools, stored)
+
 const fields: BodyFields = {
   known: new Set(Object.keys(ResponsesRequest.fields)),
   refused: unsupported.fields,
@@ -167,7 +193,7 @@ const fromRequest = (
       origins: conversation.origins,
       places: conversation.places,
       includeEncrypted: request.include?.includes("reasoning.encrypted_content") === true,
-      echo: echoOf(request, tools.filter(isFunction), stored !== undefined),
+      echo: echoFor(request, tools.filter(isFunction), stored !== undefined),
       stored,
       background
     }

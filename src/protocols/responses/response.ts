@@ -102,8 +102,7 @@ export const responseShell = (correlationId: string, wire: ResponsesWire, create
  */
 export const responseJson = (correlationId: string, wire: ResponsesWire, createdAt: number) => {
   const [id, model] = [JSON.stringify(answerId(correlationId, wire)), JSON.stringify(wire.model)]
-  const settings = JSON.stringify(wire.echo)
-  const rest = settings === "{}" ? "}" : `,${settings.slice(1)}`
+  const rest = settingsText(wire.echo)
   return (ending: Ending, output: ReadonlyArray<string>) =>
     fieldsJson.fill(
       id,
@@ -115,6 +114,17 @@ export const responseJson = (correlationId: string, wire: ResponsesWire, created
       `[${output.join(",")}]`,
       JSON.stringify(ending.usage)
     ) + rest
+}
+
+// The request's settings after the response's own fields; kept for the frozen echo most requests share (./decode.ts).
+const settingsTexts = new WeakMap<object, string>()
+const settingsText = (echo: Readonly<Record<string, unknown>>): string => {
+  const kept = settingsTexts.get(echo)
+  if (kept !== undefined) return kept
+  const settings = JSON.stringify(echo)
+  const text = settings === "{}" ? "}" : `,${settings.slice(1)}`
+  if (Object.isFrozen(echo)) settingsTexts.set(echo, text)
+  return text
 }
 
 /** The fields of the response that change as its stream goes (`output` is the items'). */
