@@ -103,8 +103,8 @@ const echoOf = (body: ResponsesRequest, tools: ReadonlyArray<FunctionTool>, stor
   ...(body.user === undefined ? {} : { user: body.user })
 })
 
-// The fields `echoOf` reads: a request that sets none of them (most do) shares one frozen echo, whose JSON the stream
-// makes once (./response.ts).
+// The fields `echoOf` reads: a request that leaves all of them out (the common case) shares one frozen echo, whose
+// JSON the stream makes once (./response.ts). Left out, not null: `echoOf` words some nulls its own way.
 const ECHOED = [
   "background",
   "previous_response_id",
@@ -125,7 +125,7 @@ const PLAIN_ECHO = {
   unstored: Object.freeze(echoOf({} as ResponsesRequest, [], false))
 }
 const echoFor = (body: ResponsesRequest, tools: ReadonlyArray<FunctionTool>, stored: boolean) =>
-  tools.length === 0 && ECHOED.every((field) => body[field] == null)
+  tools.length === 0 && ECHOED.every((field) => body[field] === undefined)
     ? (stored ? PLAIN_ECHO.stored : PLAIN_ECHO.unstored)
     : echoOf(body, tools, stored)
 
