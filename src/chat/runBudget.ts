@@ -1,9 +1,6 @@
 import type { ModelMessage } from "ai"
-import type { Effect } from "effect"
-import type { ApiKey } from "../domain/ApiKey.ts"
 import { tokenizerOf } from "../domain/TokenizerName.ts"
-import type { Budgets } from "../governance/Budgets.ts"
-import type { RunBudget } from "../governance/RunBudget.ts"
+import type { BudgetedRun } from "../governance/Budgets.ts"
 import type { ModelEntry } from "../models/ModelRegistry.ts"
 import { counterFor } from "../prune/tokenCount.ts"
 import type { Tool } from "../tools/Tool.ts"
@@ -22,24 +19,20 @@ export interface BudgetedPrompt {
 }
 
 /**
- * The run's token and cost budgets (docs/DESIGN.md §11), for a key that has
- * some (`hasBudgets`) on its own or its account's side. The first call's
- * need is the prompt as the pruner counts it (tool definitions included) plus
- * the output cap: the `max_tokens` the call is sent with, else what the model
- * can generate, else 4096.
+ * What the run's token and cost budgets (docs/DESIGN.md §11) count it with,
+ * for a key that has some on its own or its account's side: the first call's
+ * need is the prompt as the pruner counts it (tool definitions included)
+ * plus the output cap: the `max_tokens` the call is sent with, else what the
+ * model can generate, else 4096.
  */
-export const runBudget = (
-  budgets: Budgets["Service"],
-  key: ApiKey,
-  prompt: BudgetedPrompt
-): Effect.Effect<RunBudget | undefined> => {
+export const budgetedRun = (prompt: BudgetedPrompt): BudgetedRun => {
   const counter = counterFor(tokenizerOf(prompt.entry))
-  return budgets.open(key, {
+  return {
     model: prompt.entry.id,
     need: () => ({
       inputTokens: counter.input(prompt.system, toolDefinitions(prompt.tools), prompt.messages),
       outputTokens: prompt.maxOutputTokens ?? prompt.entry.maxOutputTokens ?? DEFAULT_OUTPUT_CAP
     }),
     countText: (text) => counter.tokenizer.count(text, Infinity) as number
-  })
+  }
 }
