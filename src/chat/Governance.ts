@@ -19,6 +19,7 @@ const spendingOf = (plan: RunPlan): Spending => ({
   run: () =>
     budgetedRun({
       entry: plan.entry,
+      targets: plan.run.route?.targets,
       system: plan.run.system,
       tools: plan.run.tools.map(({ tool }) => tool),
       messages: plan.run.messages,
