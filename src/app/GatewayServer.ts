@@ -57,7 +57,7 @@ export const serveGateway = (options: { readonly quiet?: boolean | undefined }) 
       const spoke = maxConnections === undefined ? undefined : capConnections(server, maxConnections)
       const cors = makeCors(config.operations.corsOrigins)
       const dispatch = (req: IncomingMessage, res: ServerResponse) => {
-        spoke?.(req.socket)
+        spoke?.(res)
         if (cors?.(req, res) === true) return
         // A connection that brings a request while the server drains is closed after its answer.
         if (drain.draining) res.shouldKeepAlive = false
