@@ -130,7 +130,9 @@ describe("the gateway under a flood of idle, half-sent connections", () => {
   let secret: string
 
   beforeAll(async () => {
-    gateway = await startGateway({ connections: { maxConnections: 300, headersTimeoutMs: HEADERS_TIMEOUT_MS } })
+    gateway = await startGateway({
+      connections: { maxConnections: 300, headersTimeoutMs: HEADERS_TIMEOUT_MS, keepAliveTimeoutMs: 75_000 }
+    })
     secret = (await gateway.createKey()).secret
   })
   afterAll(() => gateway.close())
