@@ -5,6 +5,7 @@ import { errorBody, UNEXPECTED_MESSAGE, unexpectedBody } from "../../http/errorR
 import { wireError } from "../../http/errorTable.ts"
 import type { KeptStreamEnding } from "../../http/keptRunRoutes.ts"
 import type { StreamEncoding } from "../../http/SseWriter.ts"
+import { topLevelModel } from "../namedModel.ts"
 import { chatResponseBody } from "./answer.ts"
 import { decodeUiRequest, keptIdOf } from "./decode.ts"
 import { DONE, encodeChunk, encodeFailure, sseHeaders } from "./encode.ts"
@@ -45,6 +46,7 @@ export const uiKeptEnding: KeptStreamEnding = {
 export const uiProtocol: ChatProtocol<UiWire> = {
   name: "ui",
   resetsStep: true,
+  namedModel: topLevelModel,
   decode: (body) =>
     Effect.flatMap(
       decodeUiRequest(body),
