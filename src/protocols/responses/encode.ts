@@ -7,7 +7,7 @@ import type { ResponsesWire } from "./decode.ts"
 import type { ItemEvent } from "./itemEvents.ts"
 import { ResponseItems } from "./items.ts"
 import { hostedViewOf } from "./mcpItems.ts"
-import { type Ending, itemPrefix, OPENING, outcomeOf, responseJson, responseShell, usageOf } from "./response.ts"
+import { type Ending, endingOf, itemPrefix, OPENING, responseJson, responseShell, unixSeconds } from "./response.ts"
 
 const headers: Readonly<Record<string, string>> = { "cache-control": "no-cache", "x-accel-buffering": "no" }
 
@@ -35,7 +35,7 @@ export const responsesStream = (answering: Answering<ResponsesWire>): StreamEnco
     wire.includeEncrypted,
     hostedViewOf(answering)
   )
-  const createdAt = Math.floor(Date.now() / 1000)
+  const createdAt = unixSeconds()
   // The response is written three times or more: its request's settings are stringified once (BENCHMARKS.md).
   const response = responseJson(correlationId, wire, createdAt)
   let sequence = 0
@@ -76,10 +76,10 @@ export const responsesStream = (answering: Answering<ResponsesWire>): StreamEnco
       for (const each of items.events(chunk)) text += numbered(each)
       const summary = chunk.type === "finish" ? items.summary : undefined
       if (summary === undefined) return text
-      const outcome = outcomeOf(summary, items.calledClientTools)
+      const ending = endingOf(summary, items.calledClientTools)
       return text + last(
-        outcome.status === "incomplete" ? "response.incomplete" : `response.${outcome.status}`,
-        { ...outcome, error: null, usage: usageOf(summary.usage) }
+        ending.status === "incomplete" ? "response.incomplete" : `response.${ending.status}`,
+        ending
       )
     },
     failure: fail,

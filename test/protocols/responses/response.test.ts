@@ -6,6 +6,7 @@ import { validBodies } from "./generators.ts"
 
 const Ending = Schema.Struct({
   status: Schema.String,
+  completed_at: Schema.NullOr(Schema.Int),
   error: Schema.Json,
   incomplete_details: Schema.Json,
   usage: Schema.Json,
