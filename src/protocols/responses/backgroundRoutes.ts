@@ -36,7 +36,8 @@ const NOT_KEPT = JSON.stringify({
  */
 class Replay implements KeptStreamEnding {
   readonly headers = HEADERS
-  private next = 0
+  // The sequence number the cut's event takes: the one after the last event written.
+  private next: number
   private readonly after: ((text: string) => string) | undefined
 
   constructor(after: number) {

@@ -101,8 +101,8 @@ export const formatEcho = (format: TextFormat | null | undefined) =>
 /**
  * What the response object repeats of the request: every setting the Open
  * Responses specification's `ResponseResource` requires (docs/DESIGN.md
- * §14), a number where it asks for one, a setting left out as the
- * specification's default (`temperature` and `top_p` 1, the penalties 0).
+ * §14), a number where it asks for one, a setting left out as OpenAI's API
+ * answers it (`temperature` and `top_p` 1, the penalties 0).
  */
 const echoOf = (body: ResponsesRequest, tools: ReadonlyArray<FunctionTool>, stored: boolean) => ({
   store: stored,
