@@ -19,17 +19,45 @@ const streamedPath = /^\/v1\/responses\/([^/?]+)\?(?:.*&)?stream=true(?:&|$)/
 export const isBackgroundStream = (method: string | undefined, url: string): boolean =>
   method === "GET" && streamedPath.test(url)
 
-const ending: KeptStreamEnding = {
-  headers: { "cache-control": "no-cache", "x-accel-buffering": "no" },
-  cut: `event: error\ndata: ${
-    JSON.stringify({
-      type: "error",
-      code: "stream_not_kept",
-      message: "The rest of this response's events were not kept: they passed the size a kept stream may keep",
-      param: null
-    })
-  }\n\n`
+const HEADERS: Readonly<Record<string, string>> = { "cache-control": "no-cache", "x-accel-buffering": "no" }
+
+const NOT_KEPT = JSON.stringify({
+  type: "server_error",
+  code: "stream_not_kept",
+  message: "The rest of this response's events were not kept: they passed the size a kept stream may keep",
+  param: null
+})
+
+/**
+ * One replay of a response's kept events (`starting_after`'s alone when
+ * asked), whose cut ends as the specification's streams end: an `error`
+ * event (its `ErrorStreamingEvent`) numbered after the last event the
+ * replay wrote, then `data: [DONE]`.
+ */
+class Replay implements KeptStreamEnding {
+  readonly headers = HEADERS
+  // The sequence number the cut's event takes: the one after the last event written.
+  private next: number
+  private readonly after: ((text: string) => string) | undefined
+
+  constructor(after: number) {
+    this.after = after < 0 ? undefined : eventsAfter(after)
+    this.next = after + 1
+  }
+
+  readonly select = (text: string): string => {
+    const kept = this.after === undefined ? text : this.after(text)
+    const at = kept.lastIndexOf(SEQUENCE)
+    if (at >= 0) this.next = Number.parseInt(kept.slice(at + SEQUENCE.length), 10) + 1
+    return kept
+  }
+
+  get cut(): string {
+    return `event: error\ndata: {"type":"error","error":${NOT_KEPT},"sequence_number":${this.next}}\n\ndata: [DONE]\n\n`
+  }
 }
+
+const SEQUENCE = `"sequence_number":`
 
 const startingAfterOf = (url: string): number | undefined => {
   const given = new URL(url, "http://parley").searchParams.get("starting_after")
@@ -68,7 +96,8 @@ export const makeBackgroundStreamRoute = Effect.gen(function*() {
           ]
         })
       }
-      return yield* follow(res, head.run, correlationId, ending, after < 0 ? undefined : eventsAfter(after))
+      const replay = new Replay(after)
+      return yield* follow(res, head.run, correlationId, replay, replay.select)
     })
 
   return route((url) => streamedPath.exec(url)?.[1] ?? "", replay) satisfies NodeRoute
