@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process"
 import { createHash } from "node:crypto"
 import { existsSync, readFileSync } from "node:fs"
-import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises"
-import { join } from "node:path"
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises"
+import { basename, join } from "node:path"
 import { fileURLToPath } from "node:url"
 
 /**
@@ -70,8 +70,13 @@ const install = async () => {
       pinned("@anthropic-ai/claude-code")
     } for the client tests, once, into ${folder}…\n`
   )
+  // Under the lock no one else installs: a staging folder left here is a killed install's (800 MB).
+  for (const name of await readdir(AGENT_CLIENTS_CACHE)) {
+    if (name.startsWith(`${basename(folder)}.`) && name.endsWith(".tmp")) {
+      await rm(join(AGENT_CLIENTS_CACHE, name), { recursive: true, force: true })
+    }
+  }
   const staging = `${folder}.${process.pid}.tmp`
-  await rm(staging, { recursive: true, force: true })
   await mkdir(staging, { recursive: true })
   for (const file of ["package.json", "package-lock.json"]) await copyFile(join(manifest, file), join(staging, file))
   await npmCi(staging)
