@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startUpstream } from "../../src/demo/upstream/server.ts"
 import type { Upstream } from "../../src/demo/upstream/types.ts"
 import { TOOLS_SKIPPED_MAX_LENGTH } from "../../src/http/chatHeaders.ts"
+import { downMcpServer } from "../support/fuzz/startFuzzGateway.ts"
 import { startGateway, type TestGateway, UPSTREAM_API_KEY } from "../support/gateway.ts"
 import { postJson } from "../support/http.ts"
 import { type GatewayProcess, startGatewayProcess } from "../support/reliability/gatewayProcess.ts"
@@ -120,18 +121,7 @@ let gateway: TestGateway
 let secret: string
 
 beforeAll(async () => {
-  gateway = await startGateway({
-    config: {
-      mcpServers: [{
-        id: "down",
-        transport: "http",
-        url: "http://127.0.0.1:9/mcp",
-        headers: {},
-        callTimeoutMs: 1_000,
-        listTimeoutMs: 1_000
-      } as any]
-    }
-  })
+  gateway = await startGateway({ config: { mcpServers: [downMcpServer] } })
   gateway.upstream.respondWith(() => ({ type: "text", text: "ok" }))
   ;({ secret } = await gateway.createKey())
 })
