@@ -10,9 +10,8 @@ export const planHeaders = (plan: ChatPlan, correlationId: string): Record<strin
   if (plan._tag === "Run") {
     if (plan.pruned) headers["x-message-pruned"] = "true"
     // The names are the client's (a hosted tool parley lacks, an MCP tool it named): encoded unless safe tokens.
-    if (plan.tools.skipped.length > 0) {
-      headers["x-tools-skipped"] = headerList(plan.tools.skipped, TOOLS_SKIPPED_MAX_LENGTH)
-    }
+    const skipped = headerList(plan.tools.skipped, TOOLS_SKIPPED_MAX_LENGTH)
+    if (skipped !== "") headers["x-tools-skipped"] = skipped
   }
   headers["x-correlation-id"] = correlationId
   return headers
