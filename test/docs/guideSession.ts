@@ -87,12 +87,12 @@ const follow = (path: string) => {
  * One bash session in a fresh copy, as a reader pasting a guide's blocks into
  * one terminal: variables and background jobs carry over from block to block.
  * The environment is the machine's, less parley's, the providers' and npm's
- * own variables.
+ * own variables, plus `env` (what a reader exported before starting).
  */
-export const openSession = () => {
+export const openSession = (env: Readonly<Record<string, string>> = {}) => {
   const cwd = freshCopy()
   const scripts = mkdtempSync(join(tmpdir(), "parley-guide-blocks-"))
-  const env = Object.fromEntries(
+  const machine = Object.fromEntries(
     Object.entries(process.env).filter(([name]) =>
       !/^(PARLEY_|OPENAI|ANTHROPIC|DATABASE_URL|REDIS_URL|npm_|LOG_|OTEL_|PORT$|HOST$)/.test(name)
     )
@@ -104,7 +104,7 @@ export const openSession = () => {
   const [outFd, errFd] = [openSync(outPath, "w"), openSync(errPath, "w")]
   const bash: ChildProcess = spawn("bash", ["--noprofile", "--norc"], {
     cwd,
-    env,
+    env: { ...machine, ...env },
     detached: true,
     stdio: ["pipe", outFd, errFd]
   })

@@ -2,14 +2,16 @@ import { readdirSync, readFileSync } from "node:fs"
 import { createConnection } from "node:net"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { type GuideBlock, isStandalone, shellBlocks } from "./guideBlocks.ts"
+import { guideBackends, type GuideBlock, isStandalone, shellBlocks } from "./guideBlocks.ts"
 import { openSession, root } from "./guideSession.ts"
 
 /**
  * Every shell command of the README and the guides in docs/ runs here,
  * literally, in a fresh copy of the checkout (docs/DESIGN.md §13). A guide
  * that is not standalone runs after "Getting started", whose blocks leave a
- * gateway on 8787 and KEY, H and ADMIN set, as its readers have them.
+ * gateway on 8787 and KEY, H and ADMIN set, as its readers have them. A
+ * guide marked for several sandbox backends runs once with each, as a reader
+ * who exported PARLEY_SANDBOX_BACKEND before starting does.
  */
 const GETTING_STARTED = "docs/getting-started.md"
 const guides = [
@@ -42,27 +44,34 @@ const checkStatuses = (where: string, block: GuideBlock, statuses: ReadonlyArray
 
 describe("the guides' commands, run as written", () => {
   for (const guide of guides) {
-    it(guide, { timeout: 900_000 }, async () => {
-      const taken = []
-      for (const port of PORTS) if (await listening(port)) taken.push(port)
-      expect(taken, `ports the guides use are taken: stop what listens there (ss -ltnp)`).toEqual([])
-      const markdown = read(guide)
-      const steps = [
-        ...(isStandalone(markdown) || guide === GETTING_STARTED
-          ? []
-          : shellBlocks(read(GETTING_STARTED)).map((block) => ({ block, where: `${GETTING_STARTED}:${block.line}` }))),
-        ...shellBlocks(markdown).map((block) => ({ block, where: `${guide}:${block.line}` }))
-      ]
-      const session = openSession()
-      try {
-        for (const { block, where } of steps) {
-          if (block.notRun !== undefined) continue
-          const { statuses } = await session.run(block, where)
-          checkStatuses(where, block, statuses)
+    const markdown = read(guide)
+    const backends = guideBackends(markdown)
+    for (const backend of backends) {
+      const name = backends.length === 1 ? guide : `${guide} (${backend} sandboxes)`
+      it(name, { timeout: 900_000 }, async () => {
+        const taken = []
+        for (const port of PORTS) if (await listening(port)) taken.push(port)
+        expect(taken, `ports the guides use are taken: stop what listens there (ss -ltnp)`).toEqual([])
+        const steps = [
+          ...(isStandalone(markdown) || guide === GETTING_STARTED
+            ? []
+            : shellBlocks(read(GETTING_STARTED)).map((block) => ({
+              block,
+              where: `${GETTING_STARTED}:${block.line}`
+            }))),
+          ...shellBlocks(markdown).map((block) => ({ block, where: `${guide}:${block.line}` }))
+        ]
+        const session = openSession(backends.length === 1 ? {} : { PARLEY_SANDBOX_BACKEND: backend })
+        try {
+          for (const { block, where } of steps) {
+            if (block.notRun !== undefined || (block.backend !== undefined && block.backend !== backend)) continue
+            const { statuses } = await session.run(block, where)
+            checkStatuses(where, block, statuses)
+          }
+        } finally {
+          await session.close()
         }
-      } finally {
-        await session.close()
-      }
-    })
+      })
+    }
   }
 })
