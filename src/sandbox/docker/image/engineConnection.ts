@@ -9,7 +9,16 @@ import { EngineUnreachable } from "./imageErrors.ts"
  * dockerode reads them. Docker Engine and Podman's Docker-compatible service
  * both answer.
  */
-export const engineAddress = (): string => process.env["DOCKER_HOST"] || "unix:///var/run/docker.sock"
+export const engineAddress = (): string => {
+  const host = process.env["DOCKER_HOST"] || "unix:///var/run/docker.sock"
+  if (!host.startsWith("tcp://")) return host
+  // As dockerode decides: TLS with DOCKER_TLS_VERIFY=1 or on port 2376, client certificates only from DOCKER_CERT_PATH.
+  if (process.env["DOCKER_TLS_VERIFY"] !== "1" && !/:2376\/?$/.test(host)) return `${host} (no TLS)`
+  const certificates = process.env["DOCKER_CERT_PATH"]
+  return `${host} (TLS, ${
+    certificates ? `certificates from ${certificates}` : "no client certificate: set DOCKER_CERT_PATH"
+  })`
+}
 
 const startHint = "start Docker Engine (`systemctl start docker`, or `dockerd &`) or Podman's service " +
   "(`podman system service --time=0 unix:///run/podman/podman.sock &`), or point DOCKER_HOST at the engine " +
