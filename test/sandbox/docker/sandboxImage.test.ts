@@ -146,4 +146,22 @@ describe("parley sandbox image without an engine", () => {
     expect(failed.stderr).toContain("DOCKER_HOST")
     expect(failed.code).not.toBe(0)
   })
+
+  it("names a TCP engine's TLS, and certificates that are not there", async () => {
+    const refused = await parley({ DOCKER_HOST: "tcp://127.0.0.1:9", DOCKER_TLS_VERIFY: "1" })
+    expect(refused.stderr).toContain(
+      "Cannot reach the container engine at tcp://127.0.0.1:9 (TLS, no client certificate: set DOCKER_CERT_PATH): " +
+        "nothing is listening there (connection refused)"
+    )
+    expect(refused.code).not.toBe(0)
+    const noCertificates = await parley({
+      DOCKER_HOST: "tcp://127.0.0.1:2376",
+      DOCKER_CERT_PATH: "/nonexistent/certificates"
+    })
+    expect(noCertificates.stderr).toContain(
+      "at tcp://127.0.0.1:2376 (TLS, certificates from /nonexistent/certificates): " +
+        "/nonexistent/certificates/ca.pem is missing (DOCKER_CERT_PATH must hold ca.pem, cert.pem and key.pem)"
+    )
+    expect(noCertificates.code).not.toBe(0)
+  })
 })

@@ -27,7 +27,11 @@ const startHint = "start Docker Engine (`systemctl start docker`, or `dockerd &`
 const reasonOf = (error: unknown): string => {
   const code = (error as { code?: unknown }).code
   if (code === "EACCES") return "this user may not open its socket (run as root, or as a member of the group `docker`)"
-  if (code === "ENOENT") return "nothing is listening there (no such socket or certificate file)"
+  const file = (error as { path?: unknown }).path
+  if (code === "ENOENT" && typeof file === "string") {
+    return `${file} is missing (DOCKER_CERT_PATH must hold ca.pem, cert.pem and key.pem)`
+  }
+  if (code === "ENOENT") return "nothing is listening there (no such socket)"
   if (code === "ECONNREFUSED") return "nothing is listening there (connection refused)"
   return error instanceof Error ? error.message : String(error)
 }
