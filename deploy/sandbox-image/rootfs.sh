@@ -19,18 +19,9 @@ if ! command -v mmdebstrap >/dev/null; then
   exit 127
 fi
 
-# The host's sources for this suite, its updates and its security fixes, as apt itself reads them (one-line and
-# deb822 files alike); another suite's or a third party's repositories are left out.
-mapfile -t mirrors < <(
-  apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(COMPONENT)' 'Identifier: Packages' 2>/dev/null \
-    | awk -v suite="$suite" '$2 == suite || $2 == suite "-updates" || $2 == suite "-security" { print "deb " $0 }' \
-    | sort -u
-)
-if [ ${#mirrors[@]} -eq 0 ]; then
-  echo "rootfs.sh: this host's apt sources name no Debian $suite mirror (apt-get indextargets lists none):" \
-    "add one to /etc/apt/sources.list.d/ (a local mirror on a host without network), then run apt-get update" >&2
-  exit 1
-fi
+# The Debian mirrors of this host's apt sources for the suite.
+mirrors_text="$(bash "$here/../../scripts/debian-mirrors.sh" "$suite")"
+mapfile -t mirrors <<<"$mirrors_text"
 printf "rootfs.sh: from %s\n" "${mirrors[@]}" >&2
 
 packages="$(sed -e 's/#.*//' -e '/^\s*$/d' "$here/packages" | tr -s ' \n' ',' | sed 's/,$//')"
