@@ -56,8 +56,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
   say "apt-get install ${missing[*]} (the docker sandbox backend's engines; mmdebstrap for its image)"
   apt-get update -qq
-  # No recommends: they would add docker's and podman's optional tools (and with Podman, crun, which refuses the
-  # hybrid cgroup layout of this machine kind; runc is the runtime below). The packages' own start scripts may
+  # No recommends: they would add docker's and podman's optional tools. runc, named beside podman, satisfies its
+  # `crun | runc` (crun refuses the hybrid cgroup layout of this machine kind). The packages' own start scripts may
   # fail where systemd does not run: the engines are started below.
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
