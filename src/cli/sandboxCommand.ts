@@ -6,6 +6,7 @@ import type { SandboxElsewhere, SandboxInfo, SandboxNotFound, SandboxUnavailable
 import { SandboxProvider } from "../sandbox/SandboxProvider.ts"
 import * as Database from "../store/Database.ts"
 import { CliFailure } from "./CliFailure.ts"
+import { sandboxImageCommand } from "./sandboxImageCommand.ts"
 import { cliConfig, explainSetup, type SetupError } from "./setupFailure.ts"
 
 /**
@@ -150,5 +151,5 @@ const rm = Command.make("rm", {
 
 export const sandboxCommand = Command.make("sandbox").pipe(
   Command.withDescription("Manage sandboxes for the bash and computer tools"),
-  Command.withSubcommands([create, list, rm])
+  Command.withSubcommands([create, list, rm, sandboxImageCommand])
 )

@@ -10,8 +10,9 @@ import { bearer, chatBody, postJson } from "../support/http.ts"
 
 /**
  * deploy/ as docs/deployment.md says it was checked: `nginx -t` on the site, the site run on loopback in front
- * of two servers and in front of parley, `systemd-analyze verify` on the unit. CI installs nginx and systemd (.ci/run); elsewhere a
- * missing program skips its tests, under CI=true it fails them.
+ * of two servers and in front of parley, `systemd-analyze verify` on the unit, `docker-compose config` on the
+ * compose file. CI installs nginx, systemd and docker-compose (.ci/run); elsewhere a missing program skips its
+ * tests, under CI=true it fails them.
  */
 const repo = join(import.meta.dirname, "..", "..")
 const site = readFileSync(join(repo, "deploy/nginx/parley.conf"), "utf8")
@@ -205,5 +206,53 @@ describe.runIf(needs("systemd-analyze"))("deploy/systemd/parley.service", () => 
     expect(result.stderr + result.stdout).toBe("")
     expect(result.status).toBe(0)
     rmSync(dir, { recursive: true, force: true })
+  })
+})
+
+describe.runIf(needs("docker-compose"))("deploy/compose.yaml", () => {
+  const compose = join(repo, "deploy/compose.yaml")
+  const config = (env: Record<string, string>) =>
+    spawnSync("docker-compose", ["-f", compose, "config"], {
+      encoding: "utf8",
+      env: { PATH: process.env["PATH"] ?? "", ...env }
+    })
+
+  it("is accepted by docker-compose: the gateway on the docker backend, under the engine's default profiles", () => {
+    const result = config({ DOCKER_GID: "998", PARLEY_ADMIN_TOKEN: "change-me" })
+    expect(result.stderr).toBe("")
+    expect(result.status).toBe(0)
+    // docker-compose depends on PyYAML (python3-yaml): the resolved file, read by the YAML parser it used.
+    const parsed = spawnSync("python3", [
+      "-c",
+      "import json, sys, yaml; json.dump(yaml.safe_load(sys.stdin), sys.stdout)"
+    ], {
+      input: result.stdout,
+      encoding: "utf8"
+    })
+    const gateway = JSON.parse(parsed.stdout).services.gateway
+    expect(gateway.environment).toMatchObject({
+      PARLEY_SANDBOX_BACKEND: "docker",
+      DOCKER_HOST: "unix:///var/run/docker.sock",
+      PARLEY_SANDBOX_IMAGE: "parley-sandbox:0.1.0",
+      PARLEY_ADMIN_TOKEN: "change-me"
+    })
+    expect(gateway.volumes).toContain("/var/run/docker.sock:/var/run/docker.sock:rw")
+    expect(gateway.group_add).toEqual(["998"])
+    // Nothing turns the engine's seccomp or AppArmor profile off, nor grants a privilege.
+    expect(gateway.security_opt).toEqual(["no-new-privileges:true"])
+    expect(gateway.privileged).toBeUndefined()
+    expect(gateway.cap_add).toBeUndefined()
+    expect(gateway.cap_drop).toEqual(["ALL"])
+    expect(gateway.read_only).toBe(true)
+    expect(gateway.user).toBeUndefined() // the image's own user, parley
+  })
+
+  it("says what to set when the socket's group or the admin token is missing", () => {
+    const noGroup = config({ PARLEY_ADMIN_TOKEN: "change-me" })
+    expect(noGroup.stderr).toContain("set DOCKER_GID to the group id of the engine socket")
+    expect(noGroup.status).not.toBe(0)
+    const noToken = config({ DOCKER_GID: "998" })
+    expect(noToken.stderr).toContain("set PARLEY_ADMIN_TOKEN")
+    expect(noToken.status).not.toBe(0)
   })
 })

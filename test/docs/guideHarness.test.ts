@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net"
 import { homedir, tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { shellBlocks } from "./guideBlocks.ts"
+import { guideBackends, shellBlocks } from "./guideBlocks.ts"
 import { BlockFailed, openSession } from "./guideSession.ts"
 
 // The guide tests pass only if this harness can fail: each way it must is tried here.
@@ -43,6 +43,38 @@ describe("the guide harness", () => {
       { line: 9, notRun: undefined, expected: [403] }
     ])
     expect(blocks[1]!.text).toBe("curl -s localhost:8787/x \\\n  -H 'a: b'   # → 403")
+  })
+
+  it("takes the sandbox backends a guide runs with, and the one a block is for", () => {
+    const guide = [
+      "<!-- doc-test: backends local docker -->",
+      "```sh",
+      "echo every",
+      "```",
+      "<!-- doc-test: backend docker -->",
+      "",
+      "```sh",
+      "echo docker only",
+      "```"
+    ].join("\n")
+    expect(guideBackends(guide)).toEqual(["local", "docker"])
+    expect(guideBackends("```sh\necho\n```")).toEqual(["local"])
+    expect(shellBlocks(guide).map(({ backend }) => backend)).toEqual([undefined, "docker"])
+  })
+
+  it("runs with what the reader exported, and none of the machine's own parley settings", async () => {
+    process.env["PARLEY_GUIDE_HARNESS_PROBE"] = "machine"
+    const session = openSession({ PARLEY_SANDBOX_BACKEND: "docker" })
+    try {
+      const { output } = await session.run(
+        block(`echo "$PARLEY_SANDBOX_BACKEND \${PARLEY_GUIDE_HARNESS_PROBE:-unset}"`),
+        "env"
+      )
+      expect(output).toBe("docker unset")
+    } finally {
+      delete process.env["PARLEY_GUIDE_HARNESS_PROBE"]
+      await session.close()
+    }
   })
 
   it("keeps variables between blocks, reports each curl's status, and fails on a failing command", async () => {

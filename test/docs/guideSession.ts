@@ -92,9 +92,10 @@ const follow = (path: string) => {
  * and a folder of the copy is not under TMPDIR (Codex refuses to set up its
  * sandbox's helpers there). npm and the tools keep the machine's caches
  * (npm's, and ~/.cache, where dprint keeps its compiled plugin) and npm its
- * settings, so what was fetched or compiled once is not again.
+ * settings, so what was fetched or compiled once is not again. `exported` is
+ * what a reader exported before starting (PARLEY_SANDBOX_BACKEND).
  */
-export const openSession = () => {
+export const openSession = (exported: Readonly<Record<string, string>> = {}) => {
   const cwd = freshCopy()
   const scripts = mkdtempSync(join(tmpdir(), "parley-guide-blocks-"))
   const [home, temp] = [join(scripts, "home"), join(scripts, "tmp")]
@@ -112,7 +113,8 @@ export const openSession = () => {
     TMPDIR: temp,
     npm_config_cache: process.env.npm_config_cache ?? join(homedir(), ".npm"),
     npm_config_userconfig: process.env.npm_config_userconfig ?? join(homedir(), ".npmrc"),
-    XDG_CACHE_HOME: process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache")
+    XDG_CACHE_HOME: process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"),
+    ...exported
   }
   // The shell writes to files, not pipes: Node in a guide's background job (parley, the scripted provider) makes
   // the pipe it inherits non-blocking once it writes, and the shell's next write to a full pipe then fails

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs"
 import { createConnection } from "node:net"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { type GuideBlock, isStandalone, shellBlocks } from "./guideBlocks.ts"
+import { guideBackends, type GuideBlock, isStandalone, shellBlocks } from "./guideBlocks.ts"
 import { openSession, root } from "./guideSession.ts"
 
 /**
@@ -11,7 +11,9 @@ import { openSession, root } from "./guideSession.ts"
  * alone, and all of them one after another in one shell, as a reader goes
  * through them. Alone, a guide that is not standalone runs after "Getting
  * started", whose blocks leave a gateway on 8787 and KEY, KEY_ID, H and ADMIN
- * set, as its readers have them.
+ * set, as its readers have them. A guide marked for several sandbox backends
+ * runs alone once with each, as a reader who exported PARLEY_SANDBOX_BACKEND
+ * before starting does; the reading-order run uses the default one.
  */
 const GETTING_STARTED = "docs/getting-started.md"
 const guides = [
@@ -50,18 +52,24 @@ const checkStatuses = (where: string, block: GuideBlock, statuses: ReadonlyArray
   }
 }
 
+/** The sandbox backend of a reader who exported none. */
+const DEFAULT_BACKEND = "local"
+
 const blocksOf = (guide: string) =>
   shellBlocks(read(guide)).map((block) => ({ block, where: `${guide}:${block.line}` }))
 
 /** Runs the blocks in one fresh session, in order, once the guides' ports are free. */
-const runInOneShell = async (steps: ReadonlyArray<{ readonly block: GuideBlock; readonly where: string }>) => {
+const runInOneShell = async (
+  steps: ReadonlyArray<{ readonly block: GuideBlock; readonly where: string }>,
+  backend = DEFAULT_BACKEND
+) => {
   const taken = []
   for (const port of PORTS) if (await listening(port)) taken.push(port)
   expect(taken, `ports the guides use are taken: stop what listens there (ss -ltnp)`).toEqual([])
-  const session = openSession()
+  const session = openSession(backend === DEFAULT_BACKEND ? {} : { PARLEY_SANDBOX_BACKEND: backend })
   try {
     for (const { block, where } of steps) {
-      if (block.notRun !== undefined) continue
+      if (block.notRun !== undefined || (block.backend !== undefined && block.backend !== backend)) continue
       const { statuses } = await session.run(block, where)
       checkStatuses(where, block, statuses)
     }
@@ -80,10 +88,15 @@ describe("the guides' commands, run as written", () => {
   })
 
   // The first guide of the reading order runs alone at the start of the run above, in a fresh session.
-  for (const guide of guides.filter((guide) => guide !== readingOrder()[0])) {
-    it(guide, { timeout: 900_000 }, async () => {
-      const first = isStandalone(read(guide)) || guide === GETTING_STARTED ? [] : blocksOf(GETTING_STARTED)
-      await runInOneShell([...first, ...blocksOf(guide)])
-    })
+  for (const guide of guides) {
+    const backends = guideBackends(read(guide))
+    for (const backend of backends) {
+      if (guide === readingOrder()[0] && backend === DEFAULT_BACKEND) continue
+      const name = backends.length === 1 ? guide : `${guide} (${backend} sandboxes)`
+      it(name, { timeout: 900_000 }, async () => {
+        const first = isStandalone(read(guide)) || guide === GETTING_STARTED ? [] : blocksOf(GETTING_STARTED)
+        await runInOneShell([...first, ...blocksOf(guide)], backend)
+      })
+    }
   }
 })
