@@ -1,7 +1,6 @@
-import type { UIMessageChunk } from "ai"
 import type { ServerResponse } from "node:http"
 import type { ClientPace } from "../agent/ClientPace.ts"
-import type { RunSink } from "../agent/RunSink.ts"
+import type { RunEvent } from "../agent/RunEvent.ts"
 import type { ProviderFailure } from "../models/ProviderFailure.ts"
 import type { ApiFailure } from "./errorTable.ts"
 import type { KeptStream } from "./KeptStream.ts"
@@ -10,8 +9,9 @@ import type { KeptStream } from "./KeptStream.ts"
 export interface StreamEncoding {
   /** Headers of every stream of the protocol, under the answer's own. */
   readonly headers: Readonly<Record<string, string>>
-  readonly chunk: (chunk: UIMessageChunk) => string
-  /** The provider failed after the stream began; the run's own closing chunks follow. */
+  /** A run event as the protocol writes it (an `error` event goes to `failure`). */
+  readonly chunk: (event: RunEvent) => string
+  /** The provider failed after the stream began (the run's `error` event); the run's own closing events follow. */
   readonly failure: (failure: ProviderFailure) => string
   /**
    * The text that ends a stream whose run ended: asked for then, once what the protocol keeps of it is kept.
@@ -62,10 +62,10 @@ const utf8 = (text: string): Buffer | string => {
 }
 
 /**
- * Writes the agent's chunks to the socket as they are emitted, in a
+ * Writes the agent's events to the socket as they are emitted, in a
  * protocol's encoding. The response
- * starts (200 and headers) with the first chunk, so a run that fails before
- * emitting anything can still answer with a normal HTTP error. Chunks
+ * starts (200 and headers) with the first event, so a run that fails before
+ * emitting anything can still answer with a normal HTTP error. Events
  * emitted in one turn of the event loop (one upstream read yields many, and
  * a fast run ends in the same turn) leave in one write: each write is a
  * system call that costs more than encoding the chunks (BENCHMARKS.md).
@@ -74,7 +74,7 @@ const utf8 = (text: string): Buffer | string => {
  * in the response's buffer for a client that reads slowly, the client is
  * behind until the buffer drains (or the client goes), and the run waits.
  */
-export class SseWriter implements ClientPace, Required<Pick<RunSink, "emit" | "failed">> {
+export class SseWriter implements ClientPace {
   private readonly res: ServerResponse
   private readonly headers: Record<string, string>
   private readonly encoding: StreamEncoding
@@ -88,6 +88,8 @@ export class SseWriter implements ClientPace, Required<Pick<RunSink, "emit" | "f
   private clientBehind = false
   /** `Date.now()` when the status line went out (the usage ledger's time to first byte). */
   firstByteAt: number | undefined = undefined
+  /** The provider failure the run's `error` event told, if one did. */
+  failure: ProviderFailure | undefined = undefined
 
   /** `kept`: a resumable run's stream (docs/DESIGN.md §16) takes every text too, the client there or not. */
   constructor(res: ServerResponse, headers: Record<string, string>, encoding: StreamEncoding, kept?: KeptStream) {
@@ -97,9 +99,11 @@ export class SseWriter implements ClientPace, Required<Pick<RunSink, "emit" | "f
     this.kept = kept
   }
 
-  readonly emit = (chunk: UIMessageChunk): void => this.push(this.encoding.chunk(chunk))
-
-  readonly failed = (failure: ProviderFailure): void => this.push(this.encoding.failure(failure))
+  readonly emit = (event: RunEvent): void => {
+    if (event.type !== "error") return this.push(this.encoding.chunk(event))
+    this.failure = event.failure
+    this.push(this.encoding.failure(event.failure))
+  }
 
   private push(text: string): void {
     this.started = true

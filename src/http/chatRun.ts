@@ -92,15 +92,14 @@ export const makeChatRun = Effect.gen(function*() {
         agent.run(kept === undefined ? run : { ...run, stop: kept.stopped }, {
           emit: sse.emit,
           resetsStep: protocol.resetsStep,
-          failed: (failure) => {
-            log.outcome = failure._tag
-            sse.failed(failure)
-          }
+          streams: true
         }, sse),
         stored
       )
     }, (summary) => {
       facts.summary = summary
+      const failure = facts.sse?.failure
+      if (failure !== undefined) log.outcome = failure._tag
       log.ran(summary)
       facts.sse?.end()
     })

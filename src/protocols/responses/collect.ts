@@ -14,7 +14,7 @@ export const collectResponse = (run: CollectedRun, answering: Answering<Response
     wire.includeEncrypted,
     hostedViewOf(answering)
   )
-  for (const chunk of run.chunks) items.events(chunk)
+  for (const chunk of run.events) items.events(chunk)
   return {
     ...responseShell(correlationId, wire, Math.floor(Date.now() / 1000)),
     ...outcomeOf(run.summary, items.calledClientTools),

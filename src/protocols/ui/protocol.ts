@@ -7,18 +7,17 @@ import type { KeptStreamEnding } from "../../http/keptRunRoutes.ts"
 import type { StreamEncoding } from "../../http/SseWriter.ts"
 import { chatResponseBody } from "./answer.ts"
 import { decodeUiRequest, keptIdOf } from "./decode.ts"
-import { DONE, encodeChunk, encodeFailure, sseHeaders } from "./encode.ts"
+import { DONE, encodeEvent, encodeFailure, sseHeaders } from "./encode.ts"
 import { withPartPaths } from "./partPaths.ts"
 
 /**
  * The spec's POST /api/v1/chat (docs/DESIGN.md §3.1, §14): the AI SDK UI
- * message stream, whose chunks are the run's own. A failure is told in the
- * error table's words, as the spec's error body tells it.
+ * message stream, whose chunks are the run's events as `./chunks.ts` words them.
  */
 export const uiEncoding: StreamEncoding = {
   headers: sseHeaders,
-  chunk: encodeChunk,
-  failure: (failure) => encodeChunk({ type: "error", errorText: wireError(failure).message }),
+  chunk: encodeEvent,
+  failure: (failure) => encodeEvent({ type: "error", failure }),
   end: () => DONE,
   broken: (failure) => encodeFailure(failure === undefined ? UNEXPECTED_MESSAGE : wireError(failure).message)
 }
