@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { makeHotRoute, type NodeRoute } from "../http/hotRoute.ts"
+import { KeptReplays } from "../http/KeptReplays.ts"
 import { keptRunRouteKey, makeKeptRunRoutes } from "../http/keptRunRoutes.ts"
 import { chatCompletionsProtocol } from "../protocols/chat-completions/protocol.ts"
 import { makeMessagesProtocol } from "../protocols/messages/protocol.ts"
@@ -9,7 +10,8 @@ import {
   makeBackgroundStreamRoute
 } from "../protocols/responses/backgroundRoutes.ts"
 import { makeResponsesProtocol } from "../protocols/responses/protocol.ts"
-import { uiKeptEnding, uiProtocol } from "../protocols/ui/protocol.ts"
+import { uiProtocol } from "../protocols/ui/protocol.ts"
+import { keptReplays } from "./keptReplays.ts"
 
 /** The routes answered on Node's own request and response, by `METHOD path`. */
 export type HotRoutes = ReadonlyMap<string, NodeRoute>
@@ -26,9 +28,9 @@ export const makeHotRoutes = Effect.map(
     makeHotRoute(chatCompletionsProtocol),
     Effect.flatMap(makeResponsesProtocol, makeHotRoute),
     Effect.flatMap(makeMessagesProtocol, makeHotRoute),
-    makeKeptRunRoutes(uiProtocol, uiKeptEnding),
+    makeKeptRunRoutes(uiProtocol),
     makeBackgroundStreamRoute
-  ]),
+  ]).pipe(Effect.provideService(KeptReplays, keptReplays)),
   ([ui, chatCompletions, responses, messages, keptRuns, backgroundStream]): HotRoutes =>
     new Map([
       ["POST /api/v1/chat", ui],

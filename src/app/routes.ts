@@ -9,7 +9,7 @@ import { AuthenticationLive } from "../http/authentication.ts"
 import { CatalogHandlers } from "../http/catalogHandlers.ts"
 import { consolePaths, ConsoleRoutes, FAVICON_PATH } from "../http/console/consoleRoutes.ts"
 import { gatewayMiddleware } from "../http/gateway.ts"
-import { KeptEnding } from "../http/keptRunRoutes.ts"
+import { KeptReplays } from "../http/KeptReplays.ts"
 import { McpEndpoint } from "../http/mcpEndpoint.ts"
 import { MetricsRoute } from "../http/metricsRoute.ts"
 import { SandboxHandlers } from "../http/sandboxHandlers.ts"
@@ -17,8 +17,8 @@ import { SystemHandlers } from "../http/systemHandlers.ts"
 import { CountTokensRoute } from "../protocols/messages/countTokens.ts"
 import { OpenAiModelsRoute } from "../protocols/openai/models.ts"
 import { StoredResponsesRoutes } from "../protocols/responses/storedRoutes.ts"
-import { uiKeptEnding } from "../protocols/ui/protocol.ts"
 import { Contract } from "./contract.ts"
+import { keptReplays } from "./keptReplays.ts"
 
 // Generated from the whole contract: chat is declared here although the server answers it before routing.
 const OpenApiDocument = HttpRouter.use((router) =>
@@ -56,7 +56,7 @@ const docsPage: HttpApiScalar.ScalarConfig & {
 export const Routes = Layer.mergeAll(
   HttpApiBuilder.layer(RoutedApi).pipe(
     Layer.provide([CatalogHandlers, SystemHandlers, SandboxHandlers, AdminHandlers]),
-    Layer.provide([AuthenticationLive, AdminAuthenticationLive, Layer.succeed(KeptEnding, uiKeptEnding)])
+    Layer.provide([AuthenticationLive, AdminAuthenticationLive, Layer.succeed(KeptReplays, keptReplays)])
   ),
   OpenApiDocument,
   OpenAiModelsRoute,

@@ -10,3 +10,12 @@ export type Protocol = (typeof protocols)[number]
 
 /** The protocols a chat route speaks (every one but `/mcp`'s). */
 export type ChatProtocolName = Exclude<Protocol, "mcp">
+
+/**
+ * The chat protocol a stored name says (a kept run's, docs/DESIGN.md §16); a
+ * run kept before its protocol was recorded (none, or an unknown name) was the `ui` door's.
+ */
+export const chatProtocolOf = (name: string | null | undefined): ChatProtocolName =>
+  name != null && name !== "mcp" && (protocols as ReadonlyArray<string>).includes(name)
+    ? name as ChatProtocolName
+    : "ui"

@@ -105,7 +105,7 @@ export const makeChatRun = Effect.gen(function*() {
     })
     // A resumable run's stream is kept from before governance admits it: what any ending writes is kept too.
     const kept = keptId === undefined || facts.key === undefined ? streamed : Effect.flatMap(
-      keptRuns.start(keptId, facts.key),
+      keptRuns.start(keptId, facts.key, protocol.name),
       (run) => {
         facts.kept = run
         const accepted = protocol.accepted?.(answering)

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import type { ApiKey } from "../../domain/ApiKey.ts"
 import { InvalidRequest } from "../../domain/requestErrors.ts"
 import type { NodeRoute } from "../../http/hotRoute.ts"
-import { type KeptStreamEnding, makeKeptRouting } from "../../http/keptRunRoutes.ts"
+import { makeKeptRouting } from "../../http/keptRunRoutes.ts"
 import { KeptRuns } from "../../http/KeptRuns.ts"
 import { ResponseNotFound } from "../../store/responseErrors.ts"
 import { StoredResponses } from "../../store/StoredResponses.ts"
@@ -18,18 +18,6 @@ const streamedPath = /^\/v1\/responses\/([^/?]+)\?(?:.*&)?stream=true(?:&|$)/
 /** Whether `method url` asks for a response's events (`GET /v1/responses/{id}?stream=true…`). */
 export const isBackgroundStream = (method: string | undefined, url: string): boolean =>
   method === "GET" && streamedPath.test(url)
-
-const ending: KeptStreamEnding = {
-  headers: { "cache-control": "no-cache", "x-accel-buffering": "no" },
-  cut: `event: error\ndata: ${
-    JSON.stringify({
-      type: "error",
-      code: "stream_not_kept",
-      message: "The rest of this response's events were not kept: they passed the size a kept stream may keep",
-      param: null
-    })
-  }\n\n`
-}
 
 const startingAfterOf = (url: string): number | undefined => {
   const given = new URL(url, "http://parley").searchParams.get("starting_after")
@@ -61,14 +49,15 @@ export const makeBackgroundStreamRoute = Effect.gen(function*() {
       }
       if ((yield* stored.get(id, key.id)) === undefined) return yield* new ResponseNotFound({ id })
       const head = yield* kept.find(id, key.id)
-      if (head === undefined) {
+      // A stream kept under the id by another door's run (a `ui` chat named so) is no response's.
+      if (head === undefined || head.protocol !== "responses") {
         return yield* new InvalidRequest({
           issues: [
             `"stream": only a background response's events are kept, until PARLEY_STREAM_RETENTION after it ended: retrieve it without stream`
           ]
         })
       }
-      return yield* follow(res, head.run, correlationId, ending, after < 0 ? undefined : eventsAfter(after))
+      return yield* follow(res, head, correlationId, after < 0 ? undefined : eventsAfter(after))
     })
 
   return route((url) => streamedPath.exec(url)?.[1] ?? "", replay) satisfies NodeRoute

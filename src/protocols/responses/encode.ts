@@ -1,6 +1,7 @@
 import type { RunEvent } from "../../agent/RunEvent.ts"
 import type { Answering } from "../../http/chatProtocol.ts"
 import type { ApiFailure } from "../../http/errorTable.ts"
+import type { KeptReplay } from "../../http/KeptReplays.ts"
 import type { StreamEncoding } from "../../http/SseWriter.ts"
 import { openAiErrorBody } from "../openai/error.ts"
 import type { ResponsesWire } from "./decode.ts"
@@ -10,6 +11,22 @@ import { hostedViewOf } from "./mcpItems.ts"
 import { type Ending, itemPrefix, OPENING, outcomeOf, responseJson, responseShell, usageOf } from "./response.ts"
 
 const headers: Readonly<Record<string, string>> = { "cache-control": "no-cache", "x-accel-buffering": "no" }
+
+/**
+ * A kept response's events replayed (docs/DESIGN.md §16): the stream's own headers; one that grew past its
+ * bound ends, after its last kept event, with an `error` event saying the rest was not kept.
+ */
+export const responsesReplay: KeptReplay = {
+  headers,
+  cut: `event: error\ndata: ${
+    JSON.stringify({
+      type: "error",
+      code: "stream_not_kept",
+      message: "The rest of this response's events were not kept: they passed the size a kept stream may keep",
+      param: null
+    })
+  }\n\n`
+}
 
 // The events that carry the whole response, from `response.created` to the last.
 const responseEvent = (type: string, response: string): ItemEvent =>

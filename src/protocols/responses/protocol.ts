@@ -10,7 +10,7 @@ import { openAiErrorBody } from "../openai/error.ts"
 import { acceptedOf } from "./background.ts"
 import { collectResponse } from "./collect.ts"
 import { decodeResponsesRequest, type ResponsesWire } from "./decode.ts"
-import { responsesStream } from "./encode.ts"
+import { responsesReplay, responsesStream } from "./encode.ts"
 import { alsoApproved } from "./hostedMcp.ts"
 import { referencedBody } from "./itemReferences.ts"
 import { continuedBody } from "./stored.ts"
@@ -42,6 +42,7 @@ export const makeResponsesProtocol = Effect.gen(function*() {
       ),
     // A background response's events are kept under its id, and the run goes on without its client.
     keptId: (wire) => wire.background === undefined ? undefined : wire.stored?.id,
+    replay: responsesReplay,
     accepted: acceptedOf,
     stream: responsesStream,
     collect: collectResponse,

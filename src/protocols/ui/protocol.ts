@@ -3,7 +3,6 @@ import { Effect } from "effect"
 import type { ChatProtocol } from "../../http/chatProtocol.ts"
 import { errorBody, UNEXPECTED_MESSAGE, unexpectedBody } from "../../http/errorResponse.ts"
 import { wireError } from "../../http/errorTable.ts"
-import type { KeptStreamEnding } from "../../http/keptRunRoutes.ts"
 import type { StreamEncoding } from "../../http/SseWriter.ts"
 import { chatResponseBody } from "./answer.ts"
 import { decodeUiRequest, keptIdOf } from "./decode.ts"
@@ -32,15 +31,6 @@ export interface UiWire {
   readonly input: ReadonlyArray<UIMessage>
 }
 
-/**
- * A resumed stream (docs/DESIGN.md §16) has the run's own headers; one that
- * grew past its bound ends, after its last kept chunk, as a broken stream does.
- */
-export const uiKeptEnding: KeptStreamEnding = {
-  headers: sseHeaders,
-  cut: encodeFailure("The rest of this answer was not kept: it passed the size a resumable stream may keep")
-}
-
 export const uiProtocol: ChatProtocol<UiWire> = {
   name: "ui",
   resetsStep: true,
@@ -50,6 +40,12 @@ export const uiProtocol: ChatProtocol<UiWire> = {
       ({ input, request }) => Effect.map(keptIdOf(request), (keptId) => ({ request, wire: { keptId, input } }))
     ),
   keptId: (wire) => wire.keptId,
+  // A resumed stream (docs/DESIGN.md §16) has the run's own headers; one that grew past its bound ends,
+  // after its last kept chunk, as a broken stream does.
+  replay: {
+    headers: sseHeaders,
+    cut: encodeFailure("The rest of this answer was not kept: it passed the size a resumable stream may keep")
+  },
   // The UI message stream is the run's own: every stream is encoded alike.
   stream: () => uiEncoding,
   collect: (run, { plan, wire }) => chatResponseBody(run, wire.input, plan.tools, plan.run.resume !== undefined),
