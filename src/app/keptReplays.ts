@@ -1,16 +1,16 @@
-import type { ChatProtocolName } from "../domain/protocols.ts"
-import type { KeptReplay } from "../http/KeptReplays.ts"
+import { Effect, Layer } from "effect"
+import type { ChatProtocol } from "../http/chatProtocol.ts"
 import { KeptReplays } from "../http/KeptReplays.ts"
-import { responsesReplay } from "../protocols/responses/encode.ts"
-import { uiProtocol } from "../protocols/ui/protocol.ts"
+import { doorList } from "./doors.ts"
 
-// Each door's replay of its kept runs; the doors that keep none have none.
-const REPLAYS: { readonly [Name in ChatProtocolName]: KeptReplay | undefined } = {
-  ui: uiProtocol.replay,
-  "chat-completions": undefined,
-  responses: responsesReplay,
-  messages: undefined
-}
+/** Every chat door's protocol, by its name, made from the app's services. */
+export const makeDoorProtocols = Effect.map(
+  Effect.forEach(doorList, ([, door]) => door.protocol),
+  (made): ReadonlyMap<string, ChatProtocol<any>> => new Map(made.map((protocol) => [protocol.name, protocol]))
+)
 
-/** How each door's kept runs are replayed, for the routes below the protocols that replay them (docs/DESIGN.md §16). */
-export const keptReplays = KeptReplays.of({ of: (protocol) => REPLAYS[protocol] })
+/** How each door's kept runs are replayed (its `ChatProtocol.replay`), for the routes below the protocols (docs/DESIGN.md §16). */
+export const keptReplaysOf = (made: ReadonlyMap<string, ChatProtocol<any>>) =>
+  KeptReplays.of({ of: (protocol) => made.get(protocol)?.replay })
+
+export const keptReplaysLayer = Layer.effect(KeptReplays, Effect.map(makeDoorProtocols, keptReplaysOf))
