@@ -10,6 +10,7 @@ import { SignInThrottle } from "../auth/SignInThrottle.ts"
 import { ChatPlanner } from "../chat/ChatPlanner.ts"
 import { Governance } from "../chat/Governance.ts"
 import { AppConfig } from "../config/AppConfig.ts"
+import { Admission } from "../governance/Admission.ts"
 import { Approvals } from "../governance/Approvals.ts"
 import { Budgets } from "../governance/Budgets.ts"
 import { Limiter } from "../governance/Limiter.ts"
@@ -61,6 +62,8 @@ const mcpServices = McpServers.layer.pipe(Layer.provideMerge(McpRegistry.layer),
 /** The services the routes use, over the configured database. */
 export const gatewayServices = <E>(parts: GatewayParts<E>) =>
   Layer.merge(ChatPlanner.layer, Governance.layer).pipe(
+    // docs/DESIGN.md §11: what chat runs and /mcp tool calls are admitted by.
+    Layer.provideMerge(Admission.layer),
     Layer.provideMerge(
       Layer.mergeAll(
         ApiKeys.layerConfigured,

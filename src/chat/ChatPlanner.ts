@@ -1,7 +1,8 @@
 import { Clock, Context, Duration, Effect, Layer } from "effect"
 import type { AgentRun, ApprovalAnswer, ApprovalGate } from "../agent/AgentRun.ts"
 import { RunMeter } from "../agent/RunMeter.ts"
-import { allowsModel, type ApiKey, requiresApproval } from "../domain/ApiKey.ts"
+import { allowsModel, type ApiKey } from "../domain/ApiKey.ts"
+import { Admission } from "../governance/Admission.ts"
 import { Approvals } from "../governance/Approvals.ts"
 import { McpRegistry } from "../mcp/McpRegistry.ts"
 import { resolveMcpTools } from "../mcp/resolveMcpTools.ts"
@@ -10,7 +11,6 @@ import { targetOrder } from "../models/ModelRoute.ts"
 import { InvalidPromptType } from "../prompts/promptErrors.ts"
 import { checkPromptType, resolveSystemPrompt } from "../prompts/resolveSystemPrompt.ts"
 import { Pruner, pruneTarget } from "../prune/Pruner.ts"
-import { SandboxProvider } from "../sandbox/SandboxProvider.ts"
 import { checkTool, isUsable, mergeContext } from "../tools/contextCheck.ts"
 import { selectTools } from "../tools/selectTools.ts"
 import { missingToolContext } from "../tools/toolErrors.ts"
@@ -20,7 +20,6 @@ import type { ChatPlan, ChatPlanFailure } from "./chatPlan.ts"
 import type { InternalChatRequest } from "./chatRequest.ts"
 import { checkClientTools } from "./clientToolCheck.ts"
 import { EmptyConversation, ModelNotAllowed, UnknownModel } from "./planErrors.ts"
-import { checkSandboxAccess } from "./sandboxCheck.ts"
 import { validationReport } from "./validationReport.ts"
 
 /** Spec limits: 30 tool-call steps and 300 s per request. */
@@ -55,13 +54,14 @@ const outputCap = (chat: InternalChatRequest, modelMax: number | undefined): num
 /** Which calls wait for a person (the key's rules and those the request adds), and their approval ids, issued at `now` (docs/DESIGN.md §10). */
 const approvalGate = (
   key: ApiKey,
+  admission: Admission["Service"],
   approvals: Approvals["Service"],
   now: number,
   chat: InternalChatRequest
 ): ApprovalGate | undefined => {
   const also = new Set(chat.approvalAlso)
   return key.approvalRequired.length === 0 && also.size === 0 ? undefined : {
-    requires: (toolName) => also.has(toolName) || requiresApproval(key, toolName),
+    requires: (toolName) => also.has(toolName) || admission.needsApproval(key, toolName),
     requestId: ({ input, toolCallId, toolName }) =>
       approvals.ids.issue({ keyId: key.id, toolCallId, toolName, input }, now),
     refusal: chat.approvalRefusal
@@ -69,12 +69,12 @@ const approvalGate = (
 }
 
 const make = Effect.gen(function*() {
+  const admission = yield* Admission
   const approvals = yield* Approvals
   const models = yield* ModelRegistry
   const registry = yield* ToolRegistry
   const mcpServers = yield* McpRegistry
   const pruner = yield* Pruner
-  const sandboxes = yield* Effect.serviceOption(SandboxProvider)
 
   /**
    * A chat request up to the run, in the order of docs/DESIGN.md §2 (the
@@ -100,15 +100,16 @@ const make = Effect.gen(function*() {
     const mcp = yield* resolveMcpTools(chat.allowedTools, key, mcpServers)
     if (mcp.unavailable.length > 0 && chat.contextStrategy === "error") return yield* mcp.unavailable[0]!.error
     const unavailable = new Set(mcp.unavailable.map((entry) => entry.name))
+    const find = (name: string) => registry.get(name) ?? mcp.get(name)
     const selection = selectTools(
       promptType,
       unavailable.size === 0 ? chat.allowedTools : chat.allowedTools?.filter((name) => !unavailable.has(name)),
-      key,
-      { get: (name) => registry.get(name) ?? mcp.get(name), forPromptType: registry.forPromptType },
+      registry,
+      (name) => admission.tool(key, name, find),
       reporting
     )
     if (!("tools" in selection)) return yield* selection
-    yield* checkSandboxAccess(sandboxes, selection.tools, chat.sandboxId, key)
+    yield* admission.sandbox(key, selection.tools, chat.sandboxId)
 
     const checks = selection.tools.map((tool) =>
       checkTool(tool, mergeContext(tool.name, chat.context, chat.toolContext), chat.sandboxId)
@@ -135,7 +136,7 @@ const make = Effect.gen(function*() {
         ...selection.rejected,
         ...mcp.unavailable.map(({ error, name }) => ({ name, error: error.message }))
       ]
-      const report = validationReport(problem, checks, rejected, prune, (name) => requiresApproval(key, name))
+      const report = validationReport(problem, checks, rejected, prune, (name) => admission.needsApproval(key, name))
       return { _tag: "Report", report } satisfies ChatPlan
     }
 
@@ -182,7 +183,7 @@ const make = Effect.gen(function*() {
       timeout: MAX_DURATION,
       maxOutputTokens,
       meter: new RunMeter(entry.id),
-      approval: approvalGate(key, approvals, now, chat),
+      approval: approvalGate(key, admission, approvals, now, chat),
       resume: resumeOf(chat, answers)
     }
     return {

@@ -6,9 +6,9 @@ import type { ModelEntry } from "../models/ModelRegistry.ts"
 import type { InvalidPromptType } from "../prompts/promptErrors.ts"
 import type { InvalidPruneOptions } from "../prune/pruneErrors.ts"
 import type { SandboxElsewhere } from "../sandbox/Sandbox.ts"
-import type { SandboxForbidden } from "../sandbox/sandboxAccess.ts"
+import type { SandboxForbidden, UnknownSandbox } from "../sandbox/sandboxAccess.ts"
 import type { MissingToolContext, ToolNotAllowed, UnknownTool } from "../tools/toolErrors.ts"
-import type { EmptyConversation, InvalidApproval, ModelNotAllowed, UnknownModel, UnknownSandbox } from "./planErrors.ts"
+import type { EmptyConversation, InvalidApproval, ModelNotAllowed, UnknownModel } from "./planErrors.ts"
 
 /** What a chat request turns into before anything is sent: a report, or a run with the facts its answer states. */
 export type ChatPlan =

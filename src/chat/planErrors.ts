@@ -18,15 +18,6 @@ export class UnknownModel extends Schema.TaggedError<UnknownModel>()("UnknownMod
   }
 }
 
-/** A sandboxId, given for a sandbox tool, that names no sandbox. */
-export class UnknownSandbox extends Schema.TaggedError<UnknownSandbox>()("UnknownSandbox", {
-  sandboxId: Schema.String
-}) {
-  override get message() {
-    return `Unknown sandbox "${this.sandboxId}". Create one with POST /api/v1/sandboxes (or \`parley sandbox create\`); GET /api/v1/sandboxes lists yours.`
-  }
-}
-
 /** A run without a conversation (decoding allows none, so that validateOnly needs none). */
 export class EmptyConversation extends Schema.TaggedError<EmptyConversation>()("EmptyConversation", {}) {
   override get message() {

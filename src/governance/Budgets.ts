@@ -43,6 +43,12 @@ const linesOf = (key: ApiKey): ReadonlyArray<BudgetLine> => {
 /** What a run's budgets need from its plan: its model, its first call's need, and its tokenizer. */
 export interface BudgetedRun {
   readonly model: string
+  /**
+   * The models its calls may be sent to, when not `model` alone: a route's
+   * targets (a route has no price of its own, docs/DESIGN.md §15). Each call
+   * is reserved at the dearest of their prices.
+   */
+  readonly targets?: ReadonlyArray<string> | undefined
   readonly need: () => StepNeed
   readonly countText: (text: string) => number
 }
@@ -87,12 +93,13 @@ export class Budgets extends Context.Service<Budgets, {
     const open = Effect.fnUntraced(function*(key: ApiKey, run: BudgetedRun) {
       const lines = linesOf(key)
       if (lines.length === 0) return undefined
-      yield* warnUnpriced(run.model, lines)
+      const pricedAs = run.targets ?? [run.model]
+      yield* Effect.forEach(pricedAs, (model) => warnUnpriced(model, lines), { discard: true })
       return new RunBudget({
         counters,
         lines,
         prices,
-        model: run.model,
+        pricedAs,
         firstNeed: run.need(),
         countText: run.countText
       })

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { type PriceList, requestCost } from "../models/pricing.ts"
+import { dearestCost, type PriceList } from "../models/pricing.ts"
 import type { BudgetCounters } from "../store/BudgetCounters.ts"
 import { toUnits } from "../store/budgetWindows.ts"
 import { BudgetHold, type BudgetLine, type Spent } from "./BudgetHold.ts"
@@ -14,7 +14,8 @@ export interface StepNeed {
 /**
  * One run's budgets (docs/DESIGN.md §11). Each model call is reserved before
  * it is made (its counted prompt and its output cap, in tokens and in USD at
- * the model's price); the reservation is settled with what the run really
+ * the price of the dearest model it may be sent to: the run's model, or a
+ * route's targets); the reservation is settled with what the run really
  * used since the last settlement (the tools' own model calls included), which
  * releases the unused part. `end` settles the last reservation: a run that
  * failed or was cancelled before using anything releases it whole.
@@ -22,8 +23,8 @@ export interface StepNeed {
 export class RunBudget {
   private readonly hold: BudgetHold
   private readonly prices: PriceList
-  /** The run's model (`provider/model`), at whose price a step is reserved. */
-  private readonly model: string
+  /** The models a call may be sent to (`provider/model`), at the dearest of whose prices a step is reserved. */
+  private readonly pricedAs: ReadonlyArray<string>
   /** The first call's need, counted when the run was planned. */
   readonly firstNeed: StepNeed
   /** Tokens of a text as the run's model counts them (what a tool's output adds to the next prompt). */
@@ -33,13 +34,13 @@ export class RunBudget {
     readonly counters: BudgetCounters["Service"]
     readonly lines: ReadonlyArray<BudgetLine>
     readonly prices: PriceList
-    readonly model: string
+    readonly pricedAs: ReadonlyArray<string>
     readonly firstNeed: StepNeed
     readonly countText: (text: string) => number
   }) {
     this.hold = new BudgetHold(options.counters, options.lines, options.prices)
     this.prices = options.prices
-    this.model = options.model
+    this.pricedAs = options.pricedAs
     this.firstNeed = options.firstNeed
     this.countText = options.countText
   }
@@ -71,9 +72,9 @@ export class RunBudget {
     return this.hold.settle(spent)
   }
 
-  // A call's tokens, and their cost at the run's model's price.
+  // A call's tokens, and their cost at the dearest price it may be charged.
   private reserve(need: StepNeed): Effect.Effect<LimitExceeded | undefined> {
-    const cost = requestCost([[this.model, need]], this.prices) ?? 0
+    const cost = dearestCost(this.pricedAs, need, this.prices)
     const tokens = need.inputTokens + need.outputTokens
     return this.hold.reserve((limit) => toUnits(limit, limit === "tokensPerDay" ? tokens : cost))
   }

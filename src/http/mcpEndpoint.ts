@@ -7,17 +7,15 @@ import { RunMeter } from "../agent/RunMeter.ts"
 import { ApiKeys } from "../auth/ApiKeys.ts"
 import { AppConfig } from "../config/AppConfig.ts"
 import type { ApiKey } from "../domain/ApiKey.ts"
-import { Budgets } from "../governance/Budgets.ts"
-import { Limiter } from "../governance/Limiter.ts"
+import { Admission } from "../governance/Admission.ts"
 import { NO_RUN_MODEL, type ToolCallFacts } from "../ledger/toolCallEvent.ts"
 import { UsageLedger } from "../ledger/UsageLedger.ts"
 import { McpRegistry } from "../mcp/McpRegistry.ts"
-import { SandboxProvider } from "../sandbox/SandboxProvider.ts"
 import { ToolRegistry } from "../tools/ToolRegistry.ts"
 import { CorrelationId } from "./CorrelationId.ts"
-import { renderError } from "./errorResponse.ts"
+import { errorBody, renderError } from "./errorResponse.ts"
 import { originAllowed } from "./mcpOrigin.ts"
-import { callToolFor, listToolsFor, type McpToolServices, UnknownMcpTool } from "./mcpTools.ts"
+import { callToolFor, listToolsFor, type McpToolServices } from "./mcpTools.ts"
 import { ForeignOrigin } from "./requestErrors.ts"
 
 /** What a request's tool calls are recorded with: the ledger, and the request's correlation id. */
@@ -45,12 +43,15 @@ const answer = (
   server.setRequestHandler(CallToolRequestSchema, (call, extra) => {
     const signal = AbortSignal.any([extra.signal, left])
     const facts: ToolCallFacts = { startedAt: Date.now(), key, meter: new RunMeter(NO_RUN_MODEL) }
+    const { correlationId } = recording
+    const called = { name: call.params.name, args: call.params.arguments ?? {}, correlationId }
     return run(
-      callToolFor(services, facts, call.params.name, call.params.arguments ?? {}, signal).pipe(
-        Effect.ensuring(
-          Effect.sync(() => recording.ledger.recordToolCall(facts, recording.correlationId, signal.aborted))
-        ),
-        Effect.catch((error: UnknownMcpTool) => Effect.die(new McpError(ErrorCode.InvalidParams, error.message)))
+      callToolFor(services, facts, called, signal).pipe(
+        Effect.ensuring(Effect.sync(() => recording.ledger.recordToolCall(facts, correlationId, signal.aborted))),
+        // Off the allow-list, or no such tool: a protocol error, as MCP answers an unknown tool, with /chat's error body.
+        Effect.catch((error) =>
+          Effect.die(new McpError(ErrorCode.InvalidParams, error.message, errorBody(error, correlationId).body))
+        )
       )
     ).catch((error: unknown) => {
       // A defect carrying the protocol error: rethrown as it is, so the client reads an Invalid params error.
@@ -80,9 +81,7 @@ export const McpEndpoint = HttpRouter.use((router) =>
     const services: McpToolServices = {
       tools: yield* ToolRegistry,
       mcp: yield* McpRegistry,
-      sandboxes: yield* Effect.serviceOption(SandboxProvider),
-      limiter: yield* Limiter,
-      budgets: yield* Budgets
+      admission: yield* Admission
     }
     const ledger = yield* UsageLedger
     yield* router.add("*", "/mcp", (request) =>

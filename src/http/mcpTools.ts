@@ -1,29 +1,27 @@
 import type { CallToolResult, Tool as McpToolInfo } from "@modelcontextprotocol/sdk/types.js"
-import { Cause, Effect, Option, Result } from "effect"
-import { checkSandboxAccess } from "../chat/sandboxCheck.ts"
-import { allowsTool, type ApiKey, requiresApproval } from "../domain/ApiKey.ts"
+import { Cause, Effect, Result } from "effect"
+import { allowsTool, type ApiKey } from "../domain/ApiKey.ts"
 import { isRecord } from "../domain/isRecord.ts"
-import type { Budgets } from "../governance/Budgets.ts"
-import type { Limiter } from "../governance/Limiter.ts"
-import type { LimitExceeded } from "../governance/limitErrors.ts"
+import type { Admission } from "../governance/Admission.ts"
+import { ApprovalRequired, waitsForAPerson } from "../governance/approvalRequired.ts"
 import type { ToolCallFacts } from "../ledger/toolCallEvent.ts"
 import type { McpRegistry } from "../mcp/McpRegistry.ts"
 import { resolveMcpTools } from "../mcp/resolveMcpTools.ts"
 import { observeToolCall } from "../observability/observeToolCall.ts"
-import type { SandboxProvider } from "../sandbox/SandboxProvider.ts"
 import { checkTool, isUsable, type ToolCheck } from "../tools/contextCheck.ts"
 import { contextJsonSchema } from "../tools/contextSchema.ts"
 import type { Tool, ToolModelOutput } from "../tools/Tool.ts"
 import { compileTool } from "../tools/toolDefinition.ts"
+import type { ToolNotAllowed, UnknownTool } from "../tools/toolErrors.ts"
 import type { ToolRegistry } from "../tools/ToolRegistry.ts"
+import { errorBody } from "./errorResponse.ts"
+import type { ApiFailure } from "./errorTable.ts"
 
-/** What /mcp runs tools with: the gateway's tools, MCP servers and sandboxes, under the key's limits and budgets. */
+/** What /mcp runs tools with: the gateway's tools and MCP servers, under the admission chat runs pass. */
 export interface McpToolServices {
   readonly tools: ToolRegistry["Service"]
   readonly mcp: McpRegistry["Service"]
-  readonly sandboxes: Option.Option<SandboxProvider["Service"]>
-  readonly limiter: Limiter["Service"]
-  readonly budgets: Budgets["Service"]
+  readonly admission: Admission["Service"]
 }
 
 /** The arguments that carry what a /chat request's body would: the tool's context and the sandbox. */
@@ -33,11 +31,13 @@ const SANDBOX_ARGUMENT = "_sandboxId"
 /**
  * A tool that waits for a person's approval (docs/DESIGN.md §10) is refused
  * here: the MCP protocol has no way to ask one. Listed all the same, marked
- * in `_meta` for clients and in its description for their models.
+ * in `_meta` for clients and in its description for their models; its
+ * refusal is marked the same way.
  */
-const NEEDS_APPROVAL = "needs a person's approval, which /mcp cannot ask for: " +
-  "call it through POST /api/v1/chat, where approvals are supported"
+const DOOR = "/mcp"
 const APPROVAL_META = "parley/approvalRequired"
+/** Where a refusal's error body goes: what `/api/v1/chat` answers for the same failure. */
+const ERROR_META = "parley/error"
 
 /**
  * A tool as MCP clients see it: its input schema, with `_context` when it
@@ -75,7 +75,7 @@ const describe = (tool: Tool, needsApproval: boolean): McpToolInfo => {
   const definitions = { ...(schema["definitions"] as object | undefined), ...context?.definitions }
   return {
     name: tool.name,
-    description: needsApproval ? `${tool.description}\n\nThis tool ${NEEDS_APPROVAL}.` : tool.description,
+    description: needsApproval ? `${tool.description}\n\nThis tool ${waitsForAPerson(DOOR)}.` : tool.description,
     inputSchema: Object.keys(extra).length === 0
       ? schema
       : {
@@ -95,17 +95,27 @@ export const listToolsFor = (services: McpToolServices, key: ApiKey) =>
     services.mcp.toolsFor(key),
     (mcpTools) =>
       [...services.tools.all.filter((tool) => allowsTool(key, tool.name)), ...mcpTools].map((tool) =>
-        describe(tool, requiresApproval(key, tool.name))
+        describe(tool, services.admission.needsApproval(key, tool.name))
       )
   )
 
 const toolError = (text: string): CallToolResult => ({ content: [{ type: "text", text }], isError: true })
 
-/** Over a limit or a budget: a tool error naming it (docs/DESIGN.md §11), and the ledger row says which. */
-const refusal = (facts: ToolCallFacts, error: LimitExceeded): CallToolResult => {
-  facts.refusedLimit = error.limit
-  return toolError(error.message)
-}
+/**
+ * Refused by the admission (docs/DESIGN.md §11): a tool error saying what
+ * `/api/v1/chat` says of the same failure, with its error body (`error`,
+ * `statusCode`, `details`…) in `_meta`, so a client reads the same meaning on both paths.
+ */
+const refused = (failure: ApiFailure, correlationId: string): CallToolResult => ({
+  ...toolError(failure.message),
+  _meta: { [ERROR_META]: errorBody(failure, correlationId).body }
+})
+
+/** A tool that waits for a person: never run here, and marked as tools/list marks it. */
+const waitsForPerson = (name: string): CallToolResult => ({
+  ...toolError(new ApprovalRequired({ tool: name, door: DOOR }).message),
+  _meta: { [APPROVAL_META]: true }
+})
 
 /** A tool output as MCP content: what the model would be told, images as images. */
 const toContent = (tool: Tool, output: unknown): CallToolResult => {
@@ -151,38 +161,38 @@ const unusable = (tool: Tool, check: ToolCheck, sandboxId: string | null): strin
   return parts.join(". ")
 }
 
-/** An unknown tool and one the key may not use read the same: a key cannot probe what exists. */
-export class UnknownMcpTool extends Error {}
-
 /**
- * tools/call under the key's rules, as a /chat request would run the tool
- * (docs/DESIGN.md §9): the allow-list, the approval list (a tool that waits
- * for a person is refused, never run), the context from `_context`, the
- * sandbox from `_sandboxId` (and the key's right to it), the input checked
- * against the tool's schema, then the request limits and the budgets (§11).
- * What the tool or the request lacks is a tool error saying so; `signal`
- * aborts the run. `facts` collects the call's ledger row: the key, the
- * tool's own model usage (in its meter, charged to the budgets when the call
- * ends), how it ended.
+ * tools/call under the key's rules, admitted as a chat run's tools are
+ * (docs/DESIGN.md §9, §11, `governance/Admission.ts`): the allow-list (a
+ * tool off it, or none of that name, is a protocol error as an unknown tool
+ * is), the approval list (a tool that waits for a person is refused, never
+ * run), the context from `_context`, the sandbox from `_sandboxId` (and the
+ * key's right to it), the input checked against the tool's schema, then the
+ * request limits and the budgets. A refusal is a tool error saying what
+ * `/api/v1/chat` would, its error body in `_meta` (`refused`); what the tool
+ * or the request lacks is a tool error saying so; `signal` aborts the run.
+ * `facts` collects the call's ledger row: the key, the tool's own model
+ * usage (in its meter, charged to the budgets when the call ends), how it ended.
  */
 export const callToolFor = (
   services: McpToolServices,
   facts: ToolCallFacts,
-  name: string,
-  args: Record<string, unknown>,
+  call: { readonly name: string; readonly args: Record<string, unknown>; readonly correlationId: string },
   signal: AbortSignal
-): Effect.Effect<CallToolResult, UnknownMcpTool> =>
+): Effect.Effect<CallToolResult, ToolNotAllowed | UnknownTool> =>
   Effect.gen(function*() {
     const { key, meter } = facts
+    const { admission } = services
+    const { args, correlationId, name } = call
     const { [CONTEXT_ARGUMENT]: rawContext, [SANDBOX_ARGUMENT]: rawSandbox, ...input } = args
     const mcpTools = yield* resolveMcpTools([name], key, services.mcp)
     const unavailable = mcpTools.unavailable[0]
-    if (unavailable !== undefined) return toolError(unavailable.error.message)
-    const tool = allowsTool(key, name) ? (services.tools.get(name) ?? mcpTools.get(name)) : undefined
-    if (tool === undefined) return yield* Effect.fail(new UnknownMcpTool(`Unknown tool: ${name}`))
-    if (requiresApproval(key, name)) {
+    if (unavailable !== undefined) return refused(unavailable.error, correlationId)
+    const tool = admission.tool(key, name, (found) => services.tools.get(found) ?? mcpTools.get(found))
+    if ("_tag" in tool) return yield* Effect.fail(tool)
+    if (admission.needsApproval(key, name)) {
       facts.refusedForApproval = true
-      return toolError(`Tool ${name} ${NEEDS_APPROVAL}`)
+      return waitsForPerson(name)
     }
 
     if (rawContext !== undefined && !isRecord(rawContext)) return toolError(`"${CONTEXT_ARGUMENT}" must be an object`)
@@ -193,25 +203,19 @@ export const callToolFor = (
     const sandboxId = rawSandbox ?? null
     const check = checkTool(tool, context, sandboxId)
     if (!isUsable(check)) return toolError(unusable(tool, check, sandboxId))
-    const access = yield* Effect.result(checkSandboxAccess(services.sandboxes, [tool], sandboxId, key))
-    if (Result.isFailure(access)) return toolError(access.failure.message)
+    const access = yield* Effect.result(admission.sandbox(key, [tool], sandboxId))
+    if (Result.isFailure(access)) return refused(access.failure, correlationId)
     const decoded = compileTool(tool).decode(input)
     if (Result.isFailure(decoded)) return toolError(`Invalid input for ${name}: ${decoded.failure.message}`)
-    // A tool call counts as a request against the key's and account's limits (docs/DESIGN.md §11).
-    const admitted = yield* Effect.result(services.limiter.admit(key))
-    if (Result.isFailure(admitted)) return refusal(facts, admitted.failure)
-    const admission = admitted.success
 
-    return yield* Effect.gen(function*() {
-      // Then its budgets: refused when one is spent; what the tool's own model calls use is charged when it ends.
-      const budget = yield* Effect.result(services.budgets.admitCall(key))
-      if (Result.isFailure(budget)) return refusal(facts, budget.failure)
-      const charged = budget.success
+    // A tool call counts as a request against the key's and account's limits, and needs room in its budgets;
+    // what the tool's own model calls use is charged when it ends (docs/DESIGN.md §11).
+    const ran = admission.admit(key, { spent: () => meter.usageByModel() }, () => {
       meter.toolCalled(name)
       const toolCallId = `mcp_${crypto.randomUUID()}`
       // The call is the run: what the tool keeps for it (the browser's pages without a sandbox) closes when it ends.
       // It is counted and traced as a /chat run's tool calls are (docs/DESIGN.md §8).
-      return yield* Effect.scopedWith((runScope) =>
+      return Effect.scopedWith((runScope) =>
         observeToolCall(
           { tool: name, callId: toolCallId, input: () => decoded.success, protocol: "mcp" },
           tool.execute(decoded.success, {
@@ -235,8 +239,12 @@ export const callToolFor = (
           return Result.isSuccess(error)
             ? Effect.succeed(toolError(error.success.message))
             : Effect.as(Effect.logWarning(`Tool ${name} failed unexpectedly`, cause), toolError(`Tool ${name} failed`))
-        }),
-        Effect.ensuring(charged === undefined ? Effect.void : Effect.suspend(() => charged.end(meter.usageByModel())))
+        })
       )
-    }).pipe(Effect.ensuring(admission === undefined ? Effect.void : admission.release))
+    }, (result) => result)
+    return yield* Effect.catch(ran, (error) => {
+      // The ledger row says which limit (docs/DESIGN.md §11).
+      facts.refusedLimit = error.limit
+      return Effect.succeed(refused(error, correlationId))
+    })
   })

@@ -50,3 +50,17 @@ export const requestCost = (
   }
   return cost
 }
+
+/**
+ * The most the usage could cost on any of `models`, each at its own price:
+ * what a call reserves when it may be sent to any of them (a route's
+ * targets, docs/DESIGN.md §11). 0 when none has a price.
+ */
+export const dearestCost = (models: ReadonlyArray<string>, usage: PricedUsage, prices: PriceList): number => {
+  let dearest = 0
+  for (const model of models) {
+    const pricing = prices.get(model)
+    if (pricing !== undefined) dearest = Math.max(dearest, costOf(usage, pricing))
+  }
+  return dearest
+}

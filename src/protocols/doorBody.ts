@@ -5,6 +5,7 @@ import { pruneDefaults, PruneOptions } from "../domain/PruneOptions.ts"
 import { InvalidRequest } from "../domain/requestErrors.ts"
 import { describeIssues } from "../domain/requestIssues.ts"
 import { unknownFieldIssues } from "../domain/unknownFields.ts"
+import { ApprovalRequired } from "../governance/approvalRequired.ts"
 
 const spec = ChatRequest.fields
 
@@ -60,10 +61,9 @@ export const commonFields = (
     ...(request.toolContext === undefined ? {} : { toolContext: request.toolContext })
   }) satisfies Partial<InternalChatRequest>
 
-/** A door that cannot carry approval requests refuses such a call as a tool error naming the rule (as `/mcp`). */
+/** A door that cannot carry approval requests refuses such a call as `/mcp` does, as a tool error naming the rule. */
 export const approvalRefusal = (path: string) => (toolName: string) =>
-  `Error: tool ${toolName} needs a person's approval (the key's approvalRequired list), which ` +
-  `${path} cannot ask for: call it through POST /api/v1/chat, where approvals are supported`
+  new ApprovalRequired({ tool: toolName, door: path }).message
 
 // Only what was asked: an absent setting leaves the provider's default. A copy, as `delete` would slow the object.
 export const defined = <T extends Record<string, unknown>>(value: T): T => {

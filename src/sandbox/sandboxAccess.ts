@@ -13,6 +13,15 @@ export class SandboxForbidden extends Schema.TaggedError<SandboxForbidden>()("Sa
   }
 }
 
+/** A sandboxId, given for a sandbox tool (a chat request's or an /mcp call's), that names no sandbox. */
+export class UnknownSandbox extends Schema.TaggedError<UnknownSandbox>()("UnknownSandbox", {
+  sandboxId: Schema.String
+}) {
+  override get message() {
+    return `Unknown sandbox "${this.sandboxId}". Create one with POST /api/v1/sandboxes (or \`parley sandbox create\`); GET /api/v1/sandboxes lists yours.`
+  }
+}
+
 /** The operator's sandboxes (no owner) serve every key, so no key may remove one. */
 export class SandboxOwnedByOperator extends Schema.TaggedError<SandboxOwnedByOperator>()("SandboxOwnedByOperator", {
   sandboxId: Schema.String

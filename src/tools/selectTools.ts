@@ -1,7 +1,6 @@
-import { allowsTool, type ApiKey } from "../domain/ApiKey.ts"
 import type { PromptType } from "../domain/PromptType.ts"
 import type { Tool } from "./Tool.ts"
-import { ToolNotAllowed, UnknownTool } from "./toolErrors.ts"
+import type { ToolNotAllowed, UnknownTool } from "./toolErrors.ts"
 import type { ToolRegistry } from "./ToolRegistry.ts"
 
 export interface ToolSelection {
@@ -13,16 +12,15 @@ export interface ToolSelection {
 /**
  * docs/spec.md, POST /chat rule 4: a valid promptType's tool set united with `allowedTools`;
  * neither means no tools. A promptType's set is the registered tools that
- * declare it (so only the built-in tools this deployment has); a name in
- * `allowedTools` must exist. Every selected tool must be on the key's
- * allow-list, whichever way it was named; a name off the list is refused as
- * not allowed before its existence is looked at.
+ * declare it (so only the built-in tools this deployment has). Each name,
+ * whichever way it was named, is admitted by `admit`: the key's allow-list
+ * and the tool's existence (governance/Admission.ts).
  */
 export const selectTools = (
   promptType: PromptType | undefined,
   allowedTools: ReadonlyArray<string> | undefined,
-  key: ApiKey,
-  registry: Pick<ToolRegistry["Service"], "get" | "forPromptType">,
+  registry: Pick<ToolRegistry["Service"], "forPromptType">,
+  admit: (name: string) => Tool | UnknownTool | ToolNotAllowed,
   collect: boolean
 ): ToolSelection | UnknownTool | ToolNotAllowed => {
   const names = new Set<string>()
@@ -34,12 +32,10 @@ export const selectTools = (
   const tools: Array<Tool> = []
   const rejected: Array<{ name: string; error: string }> = []
   for (const name of names) {
-    // The allow-list first, as for models: a key cannot probe which tools (and MCP servers) exist.
-    const tool = allowsTool(key, name) ? registry.get(name) : undefined
-    if (tool === undefined) {
-      const error = allowsTool(key, name) ? new UnknownTool({ tool: name }) : new ToolNotAllowed({ tool: name })
-      if (!collect) return error
-      rejected.push({ name, error: error.message })
+    const tool = admit(name)
+    if ("_tag" in tool) {
+      if (!collect) return tool
+      rejected.push({ name, error: tool.message })
     } else {
       tools.push(tool)
     }

@@ -3,14 +3,17 @@ import { MockLanguageModelV4 } from "ai/test"
 import { Effect, Layer } from "effect"
 import { ChatPlanner } from "../../src/chat/ChatPlanner.ts"
 import { AppConfig } from "../../src/config/AppConfig.ts"
+import { Admission } from "../../src/governance/Admission.ts"
 import { Approvals } from "../../src/governance/Approvals.ts"
 import { Budgets } from "../../src/governance/Budgets.ts"
+import { Limiter, MINUTE_MS } from "../../src/governance/Limiter.ts"
 import { McpRegistry } from "../../src/mcp/McpRegistry.ts"
 import { ModelRegistry } from "../../src/models/ModelRegistry.ts"
 import { decodeUiRequest } from "../../src/protocols/ui/decode.ts"
 import { Pruner } from "../../src/prune/Pruner.ts"
 import { BudgetCounters } from "../../src/store/BudgetCounters.ts"
 import * as Database from "../../src/store/Database.ts"
+import { LimitCounters } from "../../src/store/LimitCounters.ts"
 import { ToolRegistry } from "../../src/tools/ToolRegistry.ts"
 import { makeKey } from "../support/keys.ts"
 import { makeTestTool } from "../support/tools.ts"
@@ -26,9 +29,12 @@ const planner = ChatPlanner.layer.pipe(
   Layer.provide(Pruner.layer),
   Layer.provide(McpRegistry.layerEmpty),
   Layer.provide(Approvals.layerTest),
+  // The admission over one store's counters, as the gateway composes it.
   Layer.provide(
-    Layer.effect(Budgets, Budgets.make).pipe(
-      Layer.provide(BudgetCounters.layerSql.pipe(Layer.provide(Database.layerFromUrl("sqlite::memory:")))),
+    Admission.layer.pipe(
+      Layer.provide(Layer.merge(Layer.effect(Budgets, Budgets.make), Layer.effect(Limiter, Limiter.make(MINUTE_MS)))),
+      Layer.provide(Layer.merge(BudgetCounters.layerSql, LimitCounters.layerSql)),
+      Layer.provide(Database.layerFromUrl("sqlite::memory:")),
       Layer.provide(AppConfig.layerTest())
     )
   )

@@ -37,7 +37,7 @@ beforeEach(() => {
 })
 
 const REFUSAL = (name: string) =>
-  `Tool ${name} needs a person's approval, which /mcp cannot ask for: ` +
+  `Tool ${name} needs a person's approval (the key's approvalRequired list), which /mcp cannot ask for: ` +
   "call it through POST /api/v1/chat, where approvals are supported"
 
 /** Lists the key's tools, then calls each of `calls` in order, as `secret` over /mcp. */

@@ -223,7 +223,7 @@ describe("parley as an MCP server at /mcp (docs/DESIGN.md §9)", () => {
       Effect.gen(function*() {
         expect((yield* client.listTools()).map((tool) => tool.name)).toEqual(["everything__get-sum"])
         const refused = yield* Effect.flip(client.callTool({ tool: images, arguments: {} }))
-        expect(String(refused)).toContain("Unknown tool")
+        expect(String(refused)).toContain("Tool not available with your API key: everything__get-tiny-image")
       }))
     // The wide key gets the image as MCP image content.
     await withClient(wide.secret, (client) =>
@@ -258,7 +258,7 @@ describe("parley as an MCP server at /mcp (docs/DESIGN.md §9)", () => {
         expect((yield* client.listTools()).map((tool) => tool.name).sort()).toEqual(["echo", "everything__echo"])
         for (const name of ["needs_token", "everything__get-sum"]) {
           const refused = yield* Effect.flip(client.callTool({ tool: named(name), arguments: { text: "x" } }))
-          expect(String(refused)).toContain("Unknown tool")
+          expect(String(refused)).toContain(`Tool not available with your API key: ${name}`)
         }
         expect(textOf(yield* client.callTool({ tool: named("everything__echo"), arguments: { message: "in" } })))
           .toBe("Echo: in")

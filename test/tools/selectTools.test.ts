@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest"
-import { selectTools, type ToolSelection } from "../../src/tools/selectTools.ts"
+import type { ApiKey } from "../../src/domain/ApiKey.ts"
+import { admitTool } from "../../src/governance/Admission.ts"
+import { selectTools as select, type ToolSelection } from "../../src/tools/selectTools.ts"
 import { ToolNotAllowed, UnknownTool } from "../../src/tools/toolErrors.ts"
 import { ToolRegistry } from "../../src/tools/ToolRegistry.ts"
 import { makeKey } from "../support/keys.ts"
@@ -13,6 +15,14 @@ const lookup = ToolRegistry.make([
   makeTestTool({ name: "workplace_message", promptTypes: ["bossJobsiteSystemPrompt", "bossJobsiteLocalSystemPrompt"] }),
   makeTestTool({ name: "extra" })
 ])
+// The allow-list is the admission's (governance/Admission.ts), as the planner passes it.
+const selectTools = (
+  promptType: Parameters<typeof select>[0],
+  allowedTools: ReadonlyArray<string> | undefined,
+  key: ApiKey,
+  registry: typeof lookup,
+  collect: boolean
+) => select(promptType, allowedTools, registry, (name) => admitTool(key, name, registry.get), collect)
 const names = (result: unknown) => (result as ToolSelection).tools.map((tool) => tool.name)
 
 describe("selectTools (spec rule 4)", () => {
