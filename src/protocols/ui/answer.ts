@@ -16,8 +16,8 @@ export const chatResponseBody = (
 ) => {
   const { summary } = run
   const messages = continues
-    ? [...input.slice(0, -1), collectMessage(run.events.map(uiChunk), input.at(-1))]
-    : [...input, collectMessage(run.events.map(uiChunk))]
+    ? [...input.slice(0, -1), collectMessage(run.events, input.at(-1), uiChunk)]
+    : [...input, collectMessage(run.events, undefined, uiChunk)]
   return {
     success: true,
     data: {

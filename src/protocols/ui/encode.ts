@@ -18,8 +18,9 @@ export const encodeChunk = (chunk: UIMessageChunk): string =>
     ? `event: tool\ndata: ${JSON.stringify(chunk)}\n\n`
     : `data: ${JSON.stringify(chunk)}\n\n`
 
-/** A run event on the wire. */
-export const encodeEvent = (event: RunEvent): string => encodeChunk(uiChunk(event))
+/** A run event on the wire; a text delta, most of a stream, is its own chunk and goes straight to JSON. */
+export const encodeEvent = (event: RunEvent): string =>
+  event.type === "text-delta" ? `data: ${JSON.stringify(event)}\n\n` : encodeChunk(uiChunk(event))
 
 export const DONE = "data: [DONE]\n\n"
 
