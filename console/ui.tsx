@@ -3,8 +3,16 @@ import { useCallback, useEffect, useRef, useState } from "preact/hooks"
 
 /** Small parts every page uses: loading, errors, tables that reflow, confirmations. */
 
+// UTC, as the CLI, the logs and the ledger's hours and days say it, in the reader's own words for dates.
+const utcDateTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })
+const utcTime = new Intl.DateTimeFormat(undefined, { timeStyle: "medium", timeZone: "UTC" })
+
+/** A moment in UTC, saying so ("Dec 7, 2026, 3:19 AM UTC"); `never` when there is none. */
 export const when = (iso: string | null, never = "—") =>
-  iso === null ? never : new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })
+  iso === null ? never : `${utcDateTime.format(new Date(iso))} UTC`
+
+/** The time of day of a moment in UTC, with seconds, saying so ("3:19:07 AM UTC"). */
+export const timeOfDay = (iso: string) => `${utcTime.format(new Date(iso))} UTC`
 
 export const list = (entries: ReadonlyArray<string>) => entries.length === 0 ? "none" : entries.join(", ")
 

@@ -3,10 +3,10 @@ import type { Client } from "../api.ts"
 import { PageTitle } from "../PageTitle.tsx"
 import { href } from "../route.ts"
 import { list, Pending, useLoad, when } from "../ui.tsx"
-import { LimitsView } from "./LimitsView.tsx"
+import { LimitsInUse } from "./LimitsView.tsx"
 import { RulesForm } from "./RulesForm.tsx"
 
-/** One account, for the operator: its facts, its limits in use over all its keys, and its rules to edit. */
+/** One account, for the operator: its facts, and its rules to edit with its limits' use over all its keys. */
 export const AccountPage = ({ client, id }: { readonly client: Client; readonly id: string }) => {
   const path = `/accounts/${encodeURIComponent(id)}`
   const [loaded, reload] = useLoad(async () => {
@@ -42,10 +42,6 @@ export const AccountPage = ({ client, id }: { readonly client: Client; readonly 
             <dt>Needs approval</dt>
             <dd>{list(account.approvalRequired)}</dd>
           </dl>
-          <section aria-labelledby="limits-title">
-            <h2 id="limits-title">Limits</h2>
-            <LimitsView client={client} path={path} caption="All its keys together" round={account} />
-          </section>
           <RulesForm
             client={client}
             path={path}
@@ -53,6 +49,9 @@ export const AccountPage = ({ client, id }: { readonly client: Client; readonly 
             rules={account}
             catalog={loaded.value.catalog}
             onSaved={reload}
+            inUse={
+              <LimitsInUse client={client} subjects={[{ path, caption: "All its keys together" }]} round={account} />
+            }
           />
         </>
       )}

@@ -29,7 +29,7 @@ export const CreateKey = ({ client, catalog, accounts, onCreated, onCancel }: {
         await client.send<{ key: KeyView; secret: string }>("POST", "/keys", {
           name,
           ...rulesOf(rules),
-          ...(expires === "" ? {} : { expiresAt: new Date(expires).toISOString() }),
+          ...(expires === "" ? {} : { expiresAt: new Date(`${expires}Z`).toISOString() }),
           ...(accountId === "" ? {} : { accountId })
         })
       )
@@ -55,7 +55,7 @@ export const CreateKey = ({ client, catalog, accounts, onCreated, onCancel }: {
         </>
       )}
       <RulesFields name="create" subject="key" catalog={catalog} value={rules} onChange={setRules} />
-      <label for="key-expires">Expires (optional)</label>
+      <label for="key-expires">Expires (optional, UTC)</label>
       <input
         id="key-expires"
         type="datetime-local"

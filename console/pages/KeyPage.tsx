@@ -6,13 +6,13 @@ import { href } from "../route.ts"
 import { list, Pending, useLoad, when } from "../ui.tsx"
 import { KeyActions } from "./KeyActions.tsx"
 import { KeyRuns } from "./KeyRuns.tsx"
-import { LimitsView } from "./LimitsView.tsx"
+import { LimitsInUse } from "./LimitsView.tsx"
 import { RecentRequests } from "./Requests.tsx"
 import { Reveal } from "./Reveal.tsx"
 import { RulesForm } from "./RulesForm.tsx"
 import { UsageChart } from "./UsageChart.tsx"
 
-/** One key: its facts, its state changes, its limits in use, its rules, its usage and its recent requests. */
+/** One key: its facts, its state changes, its rules and limits with their use, its usage and its recent requests. */
 export const KeyPage = ({ client, id }: { readonly client: Client; readonly id: string }) => {
   const [loaded, reload] = useLoad(
     async () => {
@@ -26,6 +26,17 @@ export const KeyPage = ({ client, id }: { readonly client: Client; readonly id: 
   )
   const [secret, setSecret] = useState<string>()
   const key = loaded.state === "done" ? loaded.value.key : undefined
+  // One place for the limits: with the fields that change them, or alone once the key is revoked.
+  const inUse = key === undefined ? null : (
+    <LimitsInUse
+      client={client}
+      subjects={[
+        { path: `/keys/${encodeURIComponent(key.id)}`, caption: "This key" },
+        { path: `/accounts/${encodeURIComponent(key.accountId)}`, caption: "Its account (all its keys)" }
+      ]}
+      round={key}
+    />
+  )
   return (
     <>
       <PageTitle text={key === undefined ? "Key" : `Key “${key.name}”`} />
@@ -59,28 +70,24 @@ export const KeyPage = ({ client, id }: { readonly client: Client; readonly id: 
             <dd>{list(key.approvalRequired)}</dd>
           </dl>
           <KeyActions client={client} keyView={key} onChanged={reload} onRotated={setSecret} />
-          <section aria-labelledby="limits-title">
-            <h2 id="limits-title">Limits</h2>
-            <div class="limits-pair">
-              <LimitsView client={client} path={`/keys/${encodeURIComponent(key.id)}`} caption="This key" round={key} />
-              <LimitsView
+          {key.status === "revoked"
+            ? (
+              <section aria-labelledby="limits-title">
+                <h2 id="limits-title">Limits</h2>
+                {inUse}
+              </section>
+            )
+            : (
+              <RulesForm
                 client={client}
-                path={`/accounts/${encodeURIComponent(key.accountId)}`}
-                caption="Its account (all its keys)"
-                round={key}
+                path={`/keys/${encodeURIComponent(key.id)}`}
+                subject="key"
+                rules={key}
+                catalog={loaded.value.catalog}
+                onSaved={reload}
+                inUse={inUse}
               />
-            </div>
-          </section>
-          {key.status === "revoked" ? null : (
-            <RulesForm
-              client={client}
-              path={`/keys/${encodeURIComponent(key.id)}`}
-              subject="key"
-              rules={key}
-              catalog={loaded.value.catalog}
-              onSaved={reload}
-            />
-          )}
+            )}
           <section aria-labelledby="runs-title">
             <h2 id="runs-title">Resumable runs</h2>
             <KeyRuns client={client} keyId={key.id} />

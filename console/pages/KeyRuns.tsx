@@ -8,8 +8,9 @@ const WHILE_RUNNING_MS = 1500
 
 /**
  * A key's resumable runs (docs/DESIGN.md §16): running ones, and those that
- * ended within the stream retention, each with its chat id and times; a
- * running one can be stopped wherever it runs.
+ * ended within the stream retention, each with the id it is kept under (a
+ * chat's `id`, or a background response's `resp_…`) and times; a running one
+ * can be stopped wherever it runs.
  */
 export const KeyRuns = ({ client, keyId }: { readonly client: Client; readonly keyId: string }) => {
   const path = `/keys/${encodeURIComponent(keyId)}/runs`
@@ -27,8 +28,9 @@ export const KeyRuns = ({ client, keyId }: { readonly client: Client; readonly k
       {loaded.state !== "done" ? null : loaded.value.runs.length === 0
         ? (
           <p class="empty">
-            No resumable runs: a chat sent with its <code>id</code> and <code>"onDisconnect": "continue"</code>{" "}
-            shows here while it runs and for a while after.
+            No resumable runs: a chat sent with its <code>id</code> and{" "}
+            <code>"onDisconnect": "continue"</code>, or a background response (<code>"background": true</code>), shows
+            here while it runs and for a while after.
           </p>
         )
         : (
@@ -37,7 +39,8 @@ export const KeyRuns = ({ client, keyId }: { readonly client: Client; readonly k
             rowKey={(run) => run.id}
             rows={loaded.value.runs}
             columns={[
-              { label: "Chat id", cell: (run) => <code>{run.id}</code> },
+              // A chat's id or a background response's: the id the run is resumed and stopped by.
+              { label: "Run id", cell: (run) => <code>{run.id}</code> },
               {
                 label: "Status",
                 cell: (run) => (

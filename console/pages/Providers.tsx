@@ -1,7 +1,7 @@
 import type { ProviderView, RouteView } from "../../src/domain/views.ts"
 import type { Client } from "../api.ts"
 import { PageTitle } from "../PageTitle.tsx"
-import { count, Pending, Table, useLoad } from "../ui.tsx"
+import { count, Pending, Table, timeOfDay, useLoad } from "../ui.tsx"
 
 /** A provider's (or a route target's provider's) cooldown, as every instance sees it (docs/DESIGN.md §15). */
 const CooldownState = ({ failures, cooledUntil }: Pick<ProviderView, "failures" | "cooledUntil">) =>
@@ -18,7 +18,7 @@ const CooldownState = ({ failures, cooledUntil }: Pick<ProviderView, "failures" 
         <span class="reason">
           tried last until{" "}
           <time dateTime={cooledUntil}>
-            {new Date(cooledUntil).toLocaleTimeString(undefined, { timeStyle: "medium" })}
+            {timeOfDay(cooledUntil)}
           </time>
           {`, ${count(failures, "failure")} in a row`}
         </span>

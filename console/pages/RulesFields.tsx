@@ -1,3 +1,4 @@
+import type { ComponentChildren } from "preact"
 import type { Limits } from "../../src/domain/Limits.ts"
 import type { AdminCatalog } from "../../src/domain/views.ts"
 import type { LimitName, Rules } from "../api.ts"
@@ -49,13 +50,15 @@ export const rulesOf = (draft: RulesDraft): Rules => ({
   ) as Limits
 })
 
-export const RulesFields = ({ name, subject, catalog, value, onChange }: {
+export const RulesFields = ({ name, subject, catalog, value, onChange, inUse }: {
   /** Prefixes the fields' ids: unique on the page. */
   readonly name: string
   readonly subject: "key" | "account"
   readonly catalog: AdminCatalog
   readonly value: RulesDraft
   readonly onChange: (value: RulesDraft) => void
+  /** What is used of the limits now (an existing key's or account's), shown with them. */
+  readonly inUse?: ComponentChildren
 }) => {
   const whose = subject === "key" ? "it" : "its keys"
   const tools = toolItems(catalog.tools)
@@ -91,12 +94,18 @@ export const RulesFields = ({ name, subject, catalog, value, onChange }: {
         onChange={(approvalRequired) => onChange({ ...value, approvalRequired })}
       />
       <fieldset class="limits">
-        <legend>Limits (empty: none)</legend>
+        <legend>Limits</legend>
         {subject === "key"
-          ? <p class="muted">Its account's limits apply as well, counted over all its keys. Days and months are UTC.</p>
+          ? (
+            <p class="muted">
+              A field left empty is no limit. Its account's limits apply as well, counted over all its keys. Days and
+              months are UTC.
+            </p>
+          )
           : (
             <p class="muted">
-              Counted over all its keys; each key's own limits apply as well. Days and months are UTC.
+              A field left empty is no limit. Counted over all its keys; each key's own limits apply as well. Days and
+              months are UTC.
             </p>
           )}
         <div class="limit-fields">
@@ -116,6 +125,7 @@ export const RulesFields = ({ name, subject, catalog, value, onChange }: {
             </div>
           ))}
         </div>
+        {inUse}
       </fieldset>
     </>
   )

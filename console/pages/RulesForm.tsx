@@ -1,11 +1,15 @@
+import type { ComponentChildren } from "preact"
 import { useEffect, useState } from "preact/hooks"
 import type { AdminCatalog } from "../../src/domain/views.ts"
 import type { Client, Rules } from "../api.ts"
 import { Failure, messageOf } from "../ui.tsx"
 import { draftOf, type RulesDraft, RulesFields, rulesOf } from "./RulesFields.tsx"
 
-/** Edits a key's or an account's allow-lists, approvals and limits (`PATCH path`); the key page and the account page share it. */
-export const RulesForm = ({ client, path, subject, rules, catalog, onSaved }: {
+/**
+ * Edits a key's or an account's allow-lists, approvals and limits (`PATCH path`), the limits beside what is
+ * used of them now; the key page and the account page share it.
+ */
+export const RulesForm = ({ client, path, subject, rules, catalog, onSaved, inUse }: {
   readonly client: Client
   /** The admin API's path of the key or account. */
   readonly path: string
@@ -13,6 +17,8 @@ export const RulesForm = ({ client, path, subject, rules, catalog, onSaved }: {
   readonly rules: Rules
   readonly catalog: AdminCatalog
   readonly onSaved: () => void
+  /** What is used of the limits now, shown with them. */
+  readonly inUse: ComponentChildren
 }) => {
   const [draft, setDraft] = useState(() => draftOf(rules))
   const [note, setNote] = useState<string>()
@@ -39,7 +45,14 @@ export const RulesForm = ({ client, path, subject, rules, catalog, onSaved }: {
   return (
     <form class="panel" onSubmit={save} aria-labelledby="rules-title">
       <h2 id="rules-title">Access and limits</h2>
-      <RulesFields name="edit" subject={subject} catalog={catalog} value={draft} onChange={setDraft} />
+      <RulesFields
+        name="edit"
+        subject={subject}
+        catalog={catalog}
+        value={draft}
+        onChange={setDraft}
+        inUse={inUse}
+      />
       <Failure message={failure} />
       <p class="muted" aria-live="polite">{note}</p>
       <button type="submit" class="primary" disabled={busy}>Save changes</button>

@@ -9,27 +9,53 @@ type Grouping = "hour" | "day"
 const HOUR_MS = 3_600_000
 const DAY_MS = 24 * HOUR_MS
 
-// The last two days by the hour, the last 30 days by the day.
-const windows: Record<Grouping, { readonly step: number; readonly count: number; readonly label: string }> = {
-  hour: { step: HOUR_MS, count: 48, label: "the last 48 hours" },
-  day: { step: DAY_MS, count: 30, label: "the last 30 days" }
+// The last two days by the hour, the last 30 days by the day; a bucket named in UTC, as the ledger sums them.
+const windows: Record<Grouping, {
+  readonly step: number
+  readonly count: number
+  readonly label: string
+  readonly bucket: Intl.DateTimeFormat
+}> = {
+  hour: {
+    step: HOUR_MS,
+    count: 48,
+    label: "the last 48 hours",
+    bucket: new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })
+  },
+  day: {
+    step: DAY_MS,
+    count: 30,
+    label: "the last 30 days",
+    bucket: new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeZone: "UTC" })
+  }
 }
 
-/** Every bucket of the window (UTC, as the ledger sums), those without usage at zero. */
-const series = (rows: ReadonlyArray<UsageRow>, groupBy: Grouping, now: number) => {
+// The fewest buckets the chart spans: a key used in the last hour only shows twelve hours, not one bar at the edge
+// of 48.
+const FEWEST_SHOWN = 12
+
+/** The start of every bucket of the window (UTC, as the ledger sums them), oldest first, the one now last. */
+const bucketStarts = (groupBy: Grouping, now: number) => {
   const { step, count } = windows[groupBy]
   const last = Math.floor(now / step) * step
+  return Array.from({ length: count }, (_, index) => last - (count - 1 - index) * step)
+}
+
+/**
+ * The buckets the chart spans, those without usage at zero: from the one before the first with usage (so the
+ * first bar has room) to the one now, at least `FEWEST_SHOWN` of them.
+ */
+const series = (rows: ReadonlyArray<UsageRow>, groupBy: Grouping, now: number): uPlot.AlignedData => {
+  const all = bucketStarts(groupBy, now)
   const byStart = new Map(rows.map((row) => [Date.parse(row.bucket), row]))
-  const starts = Array.from({ length: count }, (_, index) => last - (count - 1 - index) * step)
-  return {
-    from: starts[0]!,
-    data: [
-      starts.map((start) => start / 1000),
-      starts.map((start) => byStart.get(start)?.requests ?? 0),
-      starts.map((start) => byStart.get(start)?.errors ?? 0),
-      starts.map((start) => byStart.get(start)?.totalTokens ?? 0)
-    ] as uPlot.AlignedData
-  }
+  const firstUsed = all.findIndex((start) => (byStart.get(start)?.requests ?? 0) > 0)
+  const starts = all.slice(Math.max(0, Math.min(firstUsed - 1, all.length - FEWEST_SHOWN)))
+  return [
+    starts.map((start) => start / 1000),
+    starts.map((start) => byStart.get(start)?.requests ?? 0),
+    starts.map((start) => byStart.get(start)?.errors ?? 0),
+    starts.map((start) => byStart.get(start)?.totalTokens ?? 0)
+  ]
 }
 
 const total = (rows: ReadonlyArray<UsageRow>, field: "requests" | "errors" | "totalTokens") =>
@@ -40,8 +66,8 @@ export const UsageChart = ({ client, keyId }: { readonly client: Client; readonl
   const [groupBy, setGroupBy] = useState<Grouping>("hour")
   const [loaded] = useLoad(async () => {
     const now = Date.now()
-    const { from } = series([], groupBy, now)
-    const query = new URLSearchParams({ keyId, groupBy, from: new Date(from).toISOString() })
+    const from = new Date(bucketStarts(groupBy, now)[0]!).toISOString()
+    const query = new URLSearchParams({ keyId, groupBy, from })
     const answer = await orNothingYet(client.get<{ rows: ReadonlyArray<UsageRow> }>(`/usage?${query}`))
     return { rows: answer?.rows ?? [], now }
   }, [client, keyId, groupBy])
@@ -71,8 +97,9 @@ export const UsageChart = ({ client, keyId }: { readonly client: Client; readonl
               {count(total(rows, "totalTokens"), "token")} in {windows[groupBy].label}.
             </p>
             <Plot
-              data={series(rows, groupBy, loaded.value.now).data}
+              data={series(rows, groupBy, loaded.value.now)}
               step={windows[groupBy].step / 1000}
+              bucket={windows[groupBy].bucket}
               label={`Usage by ${groupBy}`}
             />
           </>
@@ -83,10 +110,15 @@ export const UsageChart = ({ client, keyId }: { readonly client: Client; readonl
 
 const AXIS = "#8a8f98"
 
-const Plot = ({ data, step, label }: {
+// uPlot reads times in the browser's zone unless told one; the buckets are UTC hours and days.
+const inUtc = (seconds: number) => uPlot.tzDate(new Date(seconds * 1000), "Etc/UTC")
+
+const Plot = ({ data, step, bucket, label }: {
   readonly data: uPlot.AlignedData
   /** Seconds between buckets: the x axis reaches half of one past each end, so the end bars show whole. */
   readonly step: number
+  /** How the legend names a bucket. */
+  readonly bucket: Intl.DateTimeFormat
   readonly label: string
 }) => {
   const box = useRef<HTMLDivElement>(null)
@@ -94,12 +126,20 @@ const Plot = ({ data, step, label }: {
     const element = box.current
     if (element === null) return
     const bars = uPlot.paths.bars!({ size: [0.7, 32] })
+    const latest = data[0].length - 1
     const options: uPlot.Options = {
       width: element.clientWidth,
       height: 240,
+      tzDate: inUtc,
       scales: { x: { time: true, range: (_, min, max) => [min - step / 2, max + step / 2] } },
+      // Off the plot, the legend shows the latest bucket (the one now) rather than "--".
+      hooks: {
+        setLegend: [(plot) => {
+          if (plot.legend.idx == null) plot.setLegend({ idx: latest }, false)
+        }]
+      },
       series: [
-        {},
+        { label: "Time", value: (_, seconds) => seconds == null ? "--" : `${bucket.format(seconds * 1000)} UTC` },
         {
           label: "Requests",
           scale: "count",
@@ -125,12 +165,13 @@ const Plot = ({ data, step, label }: {
       ]
     }
     const plot = new uPlot(options, data, element)
+    plot.setLegend({ idx: latest }, false)
     const resized = new ResizeObserver(() => plot.setSize({ width: element.clientWidth, height: 240 }))
     resized.observe(element)
     return () => {
       resized.disconnect()
       plot.destroy()
     }
-  }, [data, step])
+  }, [data, step, bucket])
   return <div class="chart" ref={box} role="img" aria-label={label} />
 }

@@ -24,7 +24,8 @@ const REQUEST_TIMEOUT_MS = 300_000
  * everything else to the Effect router (`Routes`). Both check the API key first.
  * Connections are capped below the open-file limit, and one that has not
  * sent its request head within the headers timeout is closed (a flood of
- * idle connections cannot starve the others). CORS, when configured, is
+ * idle connections cannot starve the others); one idle between requests stays
+ * open for the keep-alive timeout, longer than a proxy in front keeps it. CORS, when configured, is
  * decided before either (docs/DESIGN.md §3.19). Stopping drains the
  * requests first (`drainServer`, docs/DESIGN.md §8).
  */
@@ -47,9 +48,11 @@ export const serveGateway = (options: { readonly quiet?: boolean | undefined }) 
       )
       const routed = yield* NodeHttpServer.makeHandler(router, { scope: requests })
 
-      const { maxConnections, headersTimeoutMs } = config.connections
+      const { maxConnections, headersTimeoutMs, keepAliveTimeoutMs } = config.connections
       const server = createServer({
         headersTimeout: headersTimeoutMs,
+        // Node says `Keep-Alive: timeout=<s>` and closes the idle connection a second (keepAliveTimeoutBuffer) after.
+        keepAliveTimeout: keepAliveTimeoutMs,
         requestTimeout: Math.max(REQUEST_TIMEOUT_MS, headersTimeoutMs),
         // Node enforces those timeouts on this beat (30 s by default, longer than the headers timeout itself).
         connectionsCheckingInterval: Math.min(1_000, Math.max(100, headersTimeoutMs / 2))
@@ -57,7 +60,7 @@ export const serveGateway = (options: { readonly quiet?: boolean | undefined }) 
       const spoke = maxConnections === undefined ? undefined : capConnections(server, maxConnections)
       const cors = makeCors(config.operations.corsOrigins)
       const dispatch = (req: IncomingMessage, res: ServerResponse) => {
-        spoke?.(req.socket)
+        spoke?.(res)
         if (cors?.(req, res) === true) return
         // A connection that brings a request while the server drains is closed after its answer.
         if (drain.draining) res.shouldKeepAlive = false

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto"
 import { resolve } from "node:path"
 import { configFilePath, loadConfigFile } from "./ConfigFile.ts"
 import { asInvalidConfiguration, InvalidConfiguration, problemCollector } from "./configProblems.ts"
-import { type ConnectionConfig, connectionConfig } from "./ConnectionConfig.ts"
+import { type ConnectionConfig, connectionConfig, DEFAULT_KEEPALIVE_TIMEOUT } from "./ConnectionConfig.ts"
 import { databaseUrl, dataDirOf, defaultDatabaseUrl } from "./databaseUrl.ts"
 import {
   bodyLimitBytes,
@@ -115,7 +115,11 @@ export class AppConfig extends Context.Service<AppConfig, {
       const host = yield* read(Config.String("HOST").pipe(Config.withDefault("127.0.0.1")), "")
       const port = yield* read(Config.Port("PORT").pipe(Config.withDefault(8787)), 0)
       const limit = yield* read(bodyLimitBytes, 0)
-      const connections = yield* read(connectionConfig, { maxConnections: undefined, headersTimeoutMs: 0 })
+      const connections = yield* read(connectionConfig, {
+        maxConnections: undefined,
+        headersTimeoutMs: 0,
+        keepAliveTimeoutMs: 0
+      })
       const operations: OperationsConfig = {
         shutdownGraceMs: yield* read(shutdownGraceMs, defaultOperations.shutdownGraceMs),
         corsOrigins: yield* read(corsOrigins, defaultOperations.corsOrigins)
@@ -196,7 +200,7 @@ export class AppConfig extends Context.Service<AppConfig, {
 
   /**
    * Fixed settings for tests: loopback, an ephemeral port, the default body
-   * and fetch limits, no connection cap and the default headers timeout, no providers unless given, the default sandboxes and an in-memory
+   * and fetch limits, no connection cap and the default headers and keep-alive timeouts, no providers unless given, the default sandboxes and an in-memory
    * SQLite database.
    */
   static readonly layerTest = (overrides: Partial<AppConfig["Service"]> = {}) =>
@@ -206,7 +210,11 @@ export class AppConfig extends Context.Service<AppConfig, {
         host: "127.0.0.1",
         port: 0,
         bodyLimitBytes: 10 * MiB,
-        connections: { maxConnections: undefined, headersTimeoutMs: 10_000 },
+        connections: {
+          maxConnections: undefined,
+          headersTimeoutMs: 10_000,
+          keepAliveTimeoutMs: Duration.toMillis(DEFAULT_KEEPALIVE_TIMEOUT)
+        },
         operations: defaultOperations,
         providers: [],
         routes: [],

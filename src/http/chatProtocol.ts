@@ -38,6 +38,11 @@ export interface ChatProtocol<Wire = unknown> {
   /** Headers of each answer beside the correlation id's (Anthropic's SDKs read the id from `request-id`). */
   readonly answerHeaders?: ((correlationId: string) => Readonly<Record<string, string>>) | undefined
   /**
+   * The model the body names, read before `decode` and whether or not it decodes: the ledger row of a
+   * request refused for its body still says which model it asked for. Undefined: it names none.
+   */
+  readonly namedModel: (body: unknown) => string | undefined
+  /**
    * The body, parsed, as the internal request (never seen raw by the planner). The key is the
    * authenticated caller's: hosted MCP tools (`protocols/hostedTools.ts`) are what it may use, and
    * a conversation it continues (a stored response, `previous_response_id`) is what it stored.

@@ -87,6 +87,7 @@ export const makeHotRoute = <Wire>(protocol: ChatProtocol<Wire>) =>
       )
       log.keyed(key)
       const body = yield* readJsonBody(req, res, config.bodyLimitBytes)
+      facts.model = protocol.namedModel(body)
       const { request, wire } = yield* protocol.decode(body, key)
       facts.model = request.model
       decoded.set(facts, wire)

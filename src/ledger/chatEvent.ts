@@ -15,8 +15,11 @@ export interface ChatFacts {
   /** The chat route's protocol (docs/DESIGN.md §14), by contract name. */
   readonly protocol: ChatProtocolName
   key?: ApiKey
-  /** The model the request named, once its protocol decoded the body (never read from a raw body). */
-  model?: string
+  /**
+   * The model the request named: as its protocol read it from the body (`ChatProtocol.namedModel`, so a
+   * body that does not decode still names it), then as the decoded request has it.
+   */
+  model?: string | undefined
   plan?: ChatPlan
   summary?: RunSummary
   /** The limit that refused the request with a 429 (docs/DESIGN.md §11). */

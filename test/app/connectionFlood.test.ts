@@ -44,7 +44,7 @@ describe("capConnections", () => {
   beforeAll(async () => {
     server = createServer((_req, res) => res.end("ok"))
     const spoke = capConnections(server, CAP)
-    server.on("request", (req) => spoke(req.socket))
+    server.on("request", (_req, res) => spoke(res))
     server.on("connection", () => accepted++)
     await new Promise<void>((resolve) => server.listen({ port: 0, host: "127.0.0.1", backlog: FLOOD }, resolve))
   })
@@ -72,12 +72,67 @@ describe("capConnections", () => {
   }, 20_000)
 })
 
+describe("capConnections with kept-alive connections", () => {
+  let server: Server
+  let release = () => {}
+
+  beforeAll(async () => {
+    // Node would close an idle connection itself after 5 s; here only the cap may.
+    server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
+      if (req.url === "/hold") release = () => res.end("held")
+      else res.end("ok")
+    })
+    const spoke = capConnections(server, 3)
+    server.on("request", (_req, res) => spoke(res))
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  })
+  afterAll(() => {
+    server.closeAllConnections()
+    return new Promise((resolve) => server.close(resolve))
+  })
+
+  /** A connection that sends `path` (or nothing) and records its answer. */
+  const client = async (path?: string) => {
+    const port = (server.address() as { port: number }).port
+    const state = { socket: connect(port, "127.0.0.1"), answered: "", closed: false }
+    state.socket.on("error", () => undefined)
+    state.socket.on("data", (chunk) => (state.answered += chunk.toString()))
+    state.socket.on("close", () => (state.closed = true))
+    await new Promise((resolve) => state.socket.once("connect", resolve))
+    if (path !== undefined) state.socket.write(`GET ${path} HTTP/1.1\r\nhost: gateway\r\n\r\n`)
+    return state
+  }
+
+  it("lets a silent connection go first, then the one idle between requests, never one with a request under way", async () => {
+    const idle = await client("/")
+    await until(() => idle.answered.endsWith("ok"))
+    const busy = await client("/hold")
+    const silent = await client()
+    await sleep(100)
+
+    const fourth = await client("/")
+    await until(() => silent.closed)
+    expect(idle.closed).toBe(false)
+    await until(() => fourth.answered.endsWith("ok"))
+
+    const fifth = await client()
+    await until(() => idle.closed)
+    expect(busy.closed).toBe(false)
+    expect(fourth.closed).toBe(false)
+    release()
+    await until(() => busy.answered.endsWith("held"))
+    for (const connection of [busy, fourth, fifth]) connection.socket.destroy()
+  })
+})
+
 describe("the gateway under a flood of idle, half-sent connections", () => {
   let gateway: TestGateway
   let secret: string
 
   beforeAll(async () => {
-    gateway = await startGateway({ connections: { maxConnections: 300, headersTimeoutMs: HEADERS_TIMEOUT_MS } })
+    gateway = await startGateway({
+      connections: { maxConnections: 300, headersTimeoutMs: HEADERS_TIMEOUT_MS, keepAliveTimeoutMs: 75_000 }
+    })
     secret = (await gateway.createKey()).secret
   })
   afterAll(() => gateway.close())

@@ -22,24 +22,39 @@ describe("the connection settings", () => {
     assert.strictEqual(connectionsFor(1), 1)
   })
 
-  it.effect("default to the cap derived from this process's limit and a 10 s headers timeout", () =>
+  it.effect("default to the cap derived from this process's limit, a 10 s headers timeout and a 75 s keep-alive", () =>
     Effect.gen(function*() {
       const config = yield* loadAppConfig({})
       const soft = softFileLimit(readFileSync("/proc/self/limits", "utf8"))
       assert.isDefined(soft)
-      assert.deepStrictEqual(config.connections, { maxConnections: connectionsFor(soft!), headersTimeoutMs: 10_000 })
+      assert.deepStrictEqual(config.connections, {
+        maxConnections: connectionsFor(soft!),
+        headersTimeoutMs: 10_000,
+        keepAliveTimeoutMs: 75_000
+      })
     }))
 
-  it.effect("take PARLEY_MAX_CONNECTIONS and PARLEY_HEADERS_TIMEOUT", () =>
+  it.effect("take PARLEY_MAX_CONNECTIONS, PARLEY_HEADERS_TIMEOUT and PARLEY_KEEPALIVE_TIMEOUT", () =>
     Effect.gen(function*() {
-      const config = yield* loadAppConfig({ PARLEY_MAX_CONNECTIONS: "500", PARLEY_HEADERS_TIMEOUT: "3 seconds" })
-      assert.deepStrictEqual(config.connections, { maxConnections: 500, headersTimeoutMs: 3_000 })
+      const config = yield* loadAppConfig({
+        PARLEY_MAX_CONNECTIONS: "500",
+        PARLEY_HEADERS_TIMEOUT: "3 seconds",
+        PARLEY_KEEPALIVE_TIMEOUT: "90s"
+      })
+      assert.deepStrictEqual(config.connections, {
+        maxConnections: 500,
+        headersTimeoutMs: 3_000,
+        keepAliveTimeoutMs: 90_000
+      })
     }))
 
   it.effect.each([
     { PARLEY_MAX_CONNECTIONS: "0" },
     { PARLEY_MAX_CONNECTIONS: "many" },
-    { PARLEY_HEADERS_TIMEOUT: "soon" }
+    { PARLEY_HEADERS_TIMEOUT: "soon" },
+    { PARLEY_KEEPALIVE_TIMEOUT: "soon" },
+    { PARLEY_KEEPALIVE_TIMEOUT: "0s" },
+    { PARLEY_KEEPALIVE_TIMEOUT: "2h" }
   ])("refuse %o", (env) =>
     Effect.gen(function*() {
       const error = yield* Effect.flip(loadAppConfig(env))

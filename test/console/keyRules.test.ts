@@ -136,8 +136,8 @@ describe("rules and limits in the console", { timeout: 120_000 }, () => {
     await screenshot(page, "console-key-limits.png")
 
     const form = page.getByRole("form", { name: "Access and limits" })
-    await form.getByLabel("Requests per minute").fill("")
-    await form.getByLabel("Requests at once").fill("3")
+    await form.getByRole("spinbutton", { name: "Requests per minute" }).fill("")
+    await form.getByRole("spinbutton", { name: "Requests at once" }).fill("3")
     await form.getByRole("group", { name: "Tools that wait for a person's approval" })
       .getByRole("checkbox", { name: "echo", exact: true }).uncheck()
     await form.getByRole("button", { name: "Save changes" }).click()
@@ -154,10 +154,10 @@ describe("rules and limits in the console", { timeout: 120_000 }, () => {
   it("at 390 px: the rules and limits fit, nothing scrolls sideways", async () => {
     const { page } = console_
     await page.setViewportSize({ width: 390, height: 844 })
-    await page.getByRole("heading", { name: "Limits", exact: true }).scrollIntoViewIfNeeded()
+    await page.getByRole("group", { name: "Limits", exact: true }).scrollIntoViewIfNeeded()
     await noSidewaysScroll(page)
     await screenshot(page, "console-key-limits-390.png")
-    await page.getByRole("region", { name: "Limits" }).screenshot({
+    await page.getByRole("group", { name: "Limits", exact: true }).screenshot({
       path: `${artifacts}/console-key-limits-390-part.png`
     })
     await page.getByRole("group", { name: "Tools that wait for a person's approval" })
@@ -180,7 +180,7 @@ describe("rules and limits in the console", { timeout: 120_000 }, () => {
     await page.getByText(/^Saved/).waitFor()
     const account = (await asOperator(gateway, "GET", `/accounts/${deeId}`, undefined)).account
     expect(account).toMatchObject({ approvalRequired: ["*"], limits: { requestsPerMinute: 100 } })
-    const panel = page.locator(".limits-view")
+    const panel = page.locator(".limits-in-use")
     await limitLine(panel, "Requests per minute").getByText(/^0 of 100 ?$/).waitFor()
     // A request with one of its keys counts at the account too; Refresh shows it.
     expect(await chat(secret)).toBe(200)

@@ -47,9 +47,11 @@ export interface ConsoleContext {
 export const openConsole = async (
   browser: Browser,
   gateway: TestGateway,
-  viewport = { width: 1280, height: 900 }
+  viewport = { width: 1280, height: 900 },
+  /** Where the browser is: its time zone and locale (default: the machine's). */
+  place: { readonly timezoneId?: string; readonly locale?: string } = {}
 ): Promise<ConsoleContext> => {
-  const context = await browser.newContext({ viewport, permissions: ["clipboard-read", "clipboard-write"] })
+  const context = await browser.newContext({ viewport, permissions: ["clipboard-read", "clipboard-write"], ...place })
   const leaving: Array<string> = []
   const errors: Array<string> = []
   // Every request the page makes goes through here; one for another host is refused and recorded.

@@ -5,10 +5,12 @@ import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startGateway, type TestGateway } from "../support/gateway.ts"
+import { bearer, chatBody, postJson } from "../support/http.ts"
 
 /**
- * deploy/ as docs/deployment.md says it was checked: `nginx -t` on the site and the site run on loopback in front
- * of two servers, `systemd-analyze verify` on the unit. CI installs nginx and systemd (.ci/run); elsewhere a
+ * deploy/ as docs/deployment.md says it was checked: `nginx -t` on the site, the site run on loopback in front
+ * of two servers and in front of parley, `systemd-analyze verify` on the unit. CI installs nginx and systemd (.ci/run); elsewhere a
  * missing program skips its tests, under CI=true it fails them.
  */
 const repo = join(import.meta.dirname, "..", "..")
@@ -44,6 +46,45 @@ const nginxConf = (dir: string, siteText: string): string => {
   return conf
 }
 
+/** The site run on loopback in front of `upstreams` (ports on 127.0.0.1): its port, and how to stop it. */
+const startNginx = async (upstreams: ReadonlyArray<number>) => {
+  // A free port for nginx: take one, then let it go.
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo
+      probe.close(() => resolve(port))
+    })
+  })
+  const dir = mkdtempSync(join(tmpdir(), "parley-nginx-"))
+  const servers = upstreams.map((upstream) => `server 127.0.0.1:${upstream};`).join(" ")
+  const local = site
+    .replace(/listen 80;\n\s*listen \[::\]:80;/, `listen 127.0.0.1:${port};`)
+    .replace(/server 127\.0\.0\.1:8787;/, servers)
+  expect(local).toContain(servers)
+  const conf = nginxConf(dir, local)
+  const nginx = spawn("nginx", ["-p", `${dir}/`, "-c", conf, "-e", "stderr", "-g", "daemon off;"], { stdio: "ignore" })
+  const stop = () => {
+    nginx.kill("SIGQUIT")
+    rmSync(dir, { recursive: true, force: true })
+  }
+  for (let i = 0; i < 100; i++) {
+    const up = await fetch(`http://127.0.0.1:${port}/`).then(() => true, () => false)
+    if (up) return { port, stop }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  stop()
+  throw new Error("nginx did not start")
+}
+
+/** The remote ends of the established TCP connections to `port` on 127.0.0.1 (the kernel's table, /proc/net/tcp). */
+const connectionsTo = (port: number): Array<string> =>
+  readFileSync("/proc/net/tcp", "utf8").split("\n").slice(1)
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([, local, , state]) =>
+      local !== undefined && Number.parseInt(local.split(":")[1]!, 16) === port && state === "01"
+    )
+    .map(([, , remote]) => remote!)
+
 describe.runIf(needs("nginx"))("deploy/nginx/parley.conf", () => {
   it("passes nginx -t", () => {
     const dir = mkdtempSync(join(tmpdir(), "parley-nginx-"))
@@ -56,8 +97,7 @@ describe.runIf(needs("nginx"))("deploy/nginx/parley.conf", () => {
 
   describe("run on loopback in front of two servers", () => {
     const servers: Array<Server> = []
-    let dir = ""
-    let nginx: ReturnType<typeof spawn> | undefined
+    let nginx: Awaited<ReturnType<typeof startNginx>> | undefined
     let port = 0
 
     const listen = (name: string) =>
@@ -77,33 +117,13 @@ describe.runIf(needs("nginx"))("deploy/nginx/parley.conf", () => {
       })
 
     beforeAll(async () => {
-      const [a, b] = [await listen("a"), await listen("b")]
-      // A free port for nginx: take one, then let it go.
-      port = await new Promise<number>((resolve) => {
-        const probe = createServer().listen(0, "127.0.0.1", () => {
-          const { port } = probe.address() as AddressInfo
-          probe.close(() => resolve(port))
-        })
-      })
-      dir = mkdtempSync(join(tmpdir(), "parley-nginx-"))
-      const local = site
-        .replace(/listen 80;\n\s*listen \[::\]:80;/, `listen 127.0.0.1:${port};`)
-        .replace(/server 127\.0\.0\.1:8787;/, `server 127.0.0.1:${a}; server 127.0.0.1:${b};`)
-      expect(local).toContain(`server 127.0.0.1:${b}`)
-      const conf = nginxConf(dir, local)
-      nginx = spawn("nginx", ["-p", `${dir}/`, "-c", conf, "-e", "stderr", "-g", "daemon off;"], { stdio: "ignore" })
-      for (let i = 0; i < 100; i++) {
-        const up = await fetch(`http://127.0.0.1:${port}/`).then(() => true, () => false)
-        if (up) return
-        await new Promise((resolve) => setTimeout(resolve, 100))
-      }
-      throw new Error("nginx did not start")
+      nginx = await startNginx([await listen("a"), await listen("b")])
+      port = nginx.port
     })
 
     afterAll(async () => {
-      nginx?.kill("SIGQUIT")
+      nginx?.stop()
       await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))))
-      rmSync(dir, { recursive: true, force: true })
     })
 
     const ask = (headers: Record<string, string> = {}) =>
@@ -128,6 +148,50 @@ describe.runIf(needs("nginx"))("deploy/nginx/parley.conf", () => {
       await reader.cancel()
     })
   })
+})
+
+describe.runIf(needs("nginx"))("deploy/nginx/parley.conf in front of parley", () => {
+  let gateway: TestGateway
+  let nginx: Awaited<ReturnType<typeof startNginx>> | undefined
+  let secret = ""
+
+  beforeAll(async () => {
+    // parley's defaults: PARLEY_KEEPALIVE_TIMEOUT's among them.
+    gateway = await startGateway()
+    secret = (await gateway.createKey({ models: ["*"] })).secret
+    nginx = await startNginx([Number(new URL(gateway.url).port)])
+  })
+
+  afterAll(async () => {
+    nginx?.stop()
+    await gateway?.close()
+  })
+
+  const chat = async (text: string) => {
+    gateway.upstream.enqueue({ type: "text", text })
+    const response = await postJson(`http://127.0.0.1:${nginx!.port}/api/v1/chat`, chatBody(), bearer(secret))
+    return { status: response.status, body: await response.text() }
+  }
+
+  it("answers a POST on an upstream connection nginx kept idle past 5 s, on that connection", async () => {
+    const parley = Number(new URL(gateway.url).port)
+    expect(await chat("the first answer")).toMatchObject({
+      status: 200,
+      body: expect.stringContaining("the first answer")
+    })
+    const kept = connectionsTo(parley)
+    expect(kept).toHaveLength(1)
+
+    // Past Node's default keep-alive (5 s, and the second it waits beyond): parley closed it then, and a POST
+    // nginx sent on it as it closed came back 502.
+    await new Promise((resolve) => setTimeout(resolve, 6_500))
+    expect(connectionsTo(parley)).toEqual(kept)
+    expect(await chat("the second answer")).toMatchObject({
+      status: 200,
+      body: expect.stringContaining("the second answer")
+    })
+    expect(connectionsTo(parley)).toEqual(kept)
+  }, 20_000)
 })
 
 describe.runIf(needs("systemd-analyze"))("deploy/systemd/parley.service", () => {

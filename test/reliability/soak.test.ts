@@ -6,7 +6,7 @@ import { type GatewayProcess, type ProcessStats, startGatewayProcess } from "../
 import { runLoad } from "../support/reliability/load.ts"
 import { mixedRequest, unexpectedAnswers } from "../support/reliability/mix.ts"
 import { mib, record } from "../support/reliability/record.ts"
-import { sized } from "../support/reliability/size.ts"
+import { FULL, sized } from "../support/reliability/size.ts"
 
 /**
  * The mixed traffic at a steady 20 clients for minutes (seconds at CI size),
@@ -16,6 +16,12 @@ import { sized } from "../support/reliability/size.ts"
  * RSS counts native memory the JS heap does not: a statement cache of SQLite
  * that kept one ~0.5 MiB statement per ledger batch size grew it by ~120 MiB
  * here (README, "Reliability suite"), with the heap after a collection flat.
+ *
+ * At CI size it is a smoke test: 20 s of soak is too short to see memory
+ * creep (that cache grew RSS by 35 % in 10 minutes, about 1 % in 20 s, below
+ * the noise of one collection), so the RSS growth is recorded there and
+ * asserted only at full size. The rest holds at either size: a leaked socket,
+ * file or timer shows in seconds.
  */
 let upstream: Upstream
 let gateway: GatewayProcess
@@ -50,7 +56,11 @@ const added = (start: ReadonlyArray<string>, end: ReadonlyArray<string>): Array<
 
 const handles = (stats: ProcessStats) => Object.values(stats.resources).reduce((sum, count) => sum + count, 0)
 
-it("soak: RSS growth after warm-up ≤ 10 %, open files and handles flat", async ({ task }) => {
+const title = FULL
+  ? "soak: RSS growth after warm-up ≤ 10 %, open files and handles flat"
+  : "soak, smoke test at CI size: answers right, open files and handles flat (RSS growth recorded, asserted at full size)"
+
+it(title, async ({ task }) => {
   const load = (seconds: number) =>
     runLoad({ url: gateway.url, concurrency: 20, durationMs: seconds * 1000, next: mixedRequest(gateway.key) })
   const warmUp = sized(20, 60)
@@ -73,7 +83,7 @@ it("soak: RSS growth after warm-up ≤ 10 %, open files and handles flat", async
   })
   expect(soaked.failures, soaked.failed.join("\n")).toEqual({})
   expect(unexpectedAnswers(soaked.byLabel)).toEqual([])
-  expect(growth).toBeLessThanOrEqual(0.1)
+  if (FULL) expect(growth).toBeLessThanOrEqual(0.1)
   expect(
     end.openFiles,
     `open files after the warm-up: ${after.fileKinds.join(", ")}\nat the end: ${end.fileKinds.join(", ")}`

@@ -53,7 +53,7 @@ export interface TestGateway {
 export interface GatewayOptions {
   readonly tools?: ReadonlyArray<Tool>
   readonly bodyLimitBytes?: number
-  /** Default: no connection cap, a 10 s headers timeout. */
+  /** Default: no connection cap, a 10 s headers timeout, a 75 s keep-alive. */
   readonly connections?: ConnectionConfig
   readonly contextWindow?: number
   /** The most `test/m1` can generate, as a catalog states it. */

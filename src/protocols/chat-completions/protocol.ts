@@ -1,5 +1,6 @@
 import type { ChatProtocol } from "../../http/chatProtocol.ts"
 import { withBodyPaths } from "../bodyPaths.ts"
+import { topLevelModel } from "../namedModel.ts"
 import { openAiErrorBody } from "../openai/error.ts"
 import { collectCompletion } from "./collect.ts"
 import { type CompletionWire, decodeCompletionRequest } from "./decode.ts"
@@ -11,6 +12,7 @@ import { completionStream } from "./encode.ts"
  */
 export const chatCompletionsProtocol: ChatProtocol<CompletionWire> = {
   name: "chat-completions",
+  namedModel: topLevelModel,
   decode: decodeCompletionRequest,
   stream: completionStream,
   collect: collectCompletion,

@@ -5,6 +5,7 @@ import { ToolRegistry } from "../../tools/ToolRegistry.ts"
 import { anthropicErrorBody } from "../anthropic/error.ts"
 import { withBodyPaths } from "../bodyPaths.ts"
 import { withHostedTools } from "../hostedTools.ts"
+import { topLevelModel } from "../namedModel.ts"
 import { collectMessage } from "./collect.ts"
 import { decodeMessagesRequest, type MessagesWire } from "./decode.ts"
 import { messagesStream } from "./encode.ts"
@@ -20,6 +21,7 @@ export const makeMessagesProtocol = Effect.gen(function*() {
     name: "messages",
     apiKeyHeader: true,
     answerHeaders: (correlationId) => ({ "request-id": correlationId }),
+    namedModel: topLevelModel,
     decode: (body, key) =>
       Effect.flatMap(decodeMessagesRequest(body), (decoded) => withHostedTools(services, key, decoded)),
     stream: messagesStream,

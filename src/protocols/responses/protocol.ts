@@ -6,6 +6,7 @@ import { StoredResponses } from "../../store/StoredResponses.ts"
 import { ToolRegistry } from "../../tools/ToolRegistry.ts"
 import { withBodyPaths } from "../bodyPaths.ts"
 import { withHostedTools } from "../hostedTools.ts"
+import { topLevelModel } from "../namedModel.ts"
 import { openAiErrorBody } from "../openai/error.ts"
 import { acceptedOf } from "./background.ts"
 import { collectResponse } from "./collect.ts"
@@ -28,6 +29,7 @@ export const makeResponsesProtocol = Effect.gen(function*() {
   const { bodyLimitBytes } = yield* AppConfig
   return {
     name: "responses",
+    namedModel: topLevelModel,
     decode: (body, key) =>
       Effect.flatMap(
         // References are resolved first: their places are the client's, before a continuation's items.

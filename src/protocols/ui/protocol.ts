@@ -4,6 +4,7 @@ import type { ChatProtocol } from "../../http/chatProtocol.ts"
 import { errorBody, UNEXPECTED_MESSAGE, unexpectedBody } from "../../http/errorResponse.ts"
 import { wireError } from "../../http/errorTable.ts"
 import type { StreamEncoding } from "../../http/SseWriter.ts"
+import { topLevelModel } from "../namedModel.ts"
 import { chatResponseBody } from "./answer.ts"
 import { decodeUiRequest, keptIdOf } from "./decode.ts"
 import { DONE, encodeEvent, encodeFailure, sseHeaders } from "./encode.ts"
@@ -34,6 +35,7 @@ export interface UiWire {
 export const uiProtocol: ChatProtocol<UiWire> = {
   name: "ui",
   resetsStep: true,
+  namedModel: topLevelModel,
   decode: (body) =>
     Effect.flatMap(
       decodeUiRequest(body),
