@@ -11,6 +11,6 @@ export const makeDoorProtocols = Effect.map(
 
 /** How each door's kept runs are replayed (its `ChatProtocol.replay`), for the routes below the protocols (docs/DESIGN.md §16). */
 export const keptReplaysOf = (made: ReadonlyMap<string, ChatProtocol<any>>) =>
-  KeptReplays.of({ of: (protocol) => made.get(protocol)?.replay })
+  KeptReplays.of({ of: (protocol) => made.get(protocol)?.replay?.() })
 
 export const keptReplaysLayer = Layer.effect(KeptReplays, Effect.map(makeDoorProtocols, keptReplaysOf))

@@ -115,7 +115,7 @@ export const runDemo: Effect.Effect<void, unknown> = Effect.scoped(
     yield* Console.log(`HTTP ${response.status}, x-correlation-id ${response.headers.get("x-correlation-id")}`)
     yield* printStream(response)
     yield* Console.error(
-      "\nDone. Start your own gateway with `npm start` and a provider in parley.config.json (see README)."
+      "\nDone. Start your own gateway with `npm start` and a provider in parley.config.json (docs/getting-started.md)."
     )
   })
 )

@@ -7,7 +7,7 @@ export const DEFAULT_PORT = 9100
 /**
  * `parley demo --provider [--port N]`: only the demo's scripted
  * OpenAI-compatible provider, on 127.0.0.1:9100 where the example config
- * points (or `port`), until stopped; so the README's walk-through runs with no model server at hand.
+ * points (or `port`), until stopped; so the README's tour and the guides run with no model server at hand.
  * It echoes the user, calls the first tool offered and sums up its result.
  */
 export const runDemoProvider = (port: number): Effect.Effect<never> =>

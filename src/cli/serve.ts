@@ -10,7 +10,8 @@ import { startupFailure } from "./startupFailure.ts"
 /** Printed when the gateway starts with no provider: it serves, but every chat request would fail. */
 export const noProviderHint = [
   "parley: no model provider is configured, so every chat request will fail. Configure one:",
-  "  - copy parley.config.example.json to parley.config.json and edit it (see README, Walk-through), or",
+  "  - copy parley.config.example.json to parley.config.json and edit it (docs/getting-started.md runs it with a",
+  "    scripted provider; docs/configuration.md#provider-types has the real ones), or",
   `  - set a provider type's key variable: ${
     Object.values(keyVariableOf).map((name) => name === "AZURE_API_KEY" ? `${name} with AZURE_RESOURCE_NAME` : name)
       .join(", ")

@@ -8,6 +8,8 @@ import type { ChatProtocolName } from "../domain/protocols.ts"
  */
 export interface KeptReplay {
   readonly headers: Readonly<Record<string, string>>
+  /** What of each kept chunk the reader is sent (a Responses replay's events after `starting_after`); absent: all. */
+  readonly select?: ((text: string) => string) | undefined
   /** Written after the last kept chunk of a stream that grew past its bound and stopped being kept. */
   readonly cut: string
 }
@@ -20,5 +22,8 @@ export interface KeptReplay {
  */
 export class KeptReplays extends Context.Service<
   KeptReplays,
-  { readonly of: (protocol: ChatProtocolName) => KeptReplay | undefined }
+  {
+    /** A replay of a run of door `protocol`, for one reader: a door whose cut numbers its events keeps that per replay. */
+    readonly of: (protocol: ChatProtocolName) => KeptReplay | undefined
+  }
 >()("parley/http/KeptReplays") {}

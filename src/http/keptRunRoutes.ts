@@ -9,7 +9,7 @@ import { correlationIdFor } from "./CorrelationId.ts"
 import { logUnexpected } from "./errorResponse.ts"
 import type { ApiFailure } from "./errorTable.ts"
 import type { NodeRoute } from "./hotRoute.ts"
-import { KeptReplays } from "./KeptReplays.ts"
+import { type KeptReplay, KeptReplays } from "./KeptReplays.ts"
 import { KeptRuns } from "./KeptRuns.ts"
 import { writeError, writeJson } from "./nodeAnswers.ts"
 import { settleUnreadBody } from "./nodeBody.ts"
@@ -52,9 +52,6 @@ const drained = (res: ServerResponse) =>
     })
   })
 
-/** Keeps the events of a kept chunk the reader asks for (the Responses door's `starting_after`). */
-export type ChunkFilter = (text: string) => string
-
 /**
  * What the routes that read or stop kept runs share (docs/DESIGN.md §16), on
  * Node's own request and response as the chat routes they belong to:
@@ -79,10 +76,10 @@ export const makeKeptRouting = <Wire>(protocol: Pick<ChatProtocol<Wire>, "errorB
       res: ServerResponse,
       { protocol, run }: StreamHead,
       correlationId: string,
-      select: ChunkFilter = (text) => text
+      replay?: KeptReplay
     ) =>
       Effect.gen(function*() {
-        const ending = replays.of(protocol)
+        const ending = replay ?? replays.of(protocol)
         // Only a door that keeps runs records them: one that keeps none has no replay.
         if (ending === undefined) return yield* Effect.die(new Error(`The ${protocol} door keeps no runs`))
         res.writeHead(200, {
@@ -97,7 +94,8 @@ export const makeKeptRouting = <Wire>(protocol: Pick<ChatProtocol<Wire>, "errorB
           if (chunks.length > 0) {
             after = chunks[chunks.length - 1]!.seq
             let text = ""
-            for (const chunk of chunks) text += select(chunk.text)
+            const select = ending.select
+            for (const chunk of chunks) text += select === undefined ? chunk.text : select(chunk.text)
             if (!res.write(text)) yield* drained(res)
           } else if (read.status === "ended") {
             return res.end()

@@ -49,7 +49,8 @@ type Texts<Holes extends ReadonlyArray<unknown>> = { [K in keyof Holes]: string 
 type Drop<Holes extends ReadonlyArray<unknown>, First extends ReadonlyArray<unknown>> = Holes extends
   readonly [...{ [K in keyof First]: unknown }, ...infer Rest] ? Rest : never
 
-const MAX_HOLES = 8
+// Each hole is named by one digit.
+const MAX_HOLES = 10
 // A hole's value while the template is made: a string no shape of the code holds, as JSON.stringify writes it.
 const HOLE = /"\\u0000(\d)"/
 const holes = Array.from({ length: MAX_HOLES }, (_, index) => `\u0000${index}`)

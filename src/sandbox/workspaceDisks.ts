@@ -12,7 +12,7 @@ const run = promisify(execFile)
  * of `PARLEY_SANDBOX_DISK` bytes beside the workspace, loop-mounted over it.
  * A full disk is the sandbox's alone (ENOSPC inside, nothing outside), and
  * the jail's /proc/self/mountinfo shows the image's root, not the host path
- * of the workspace. Why not quotas or a size check: README "Sandboxes".
+ * of the workspace. Why not quotas or a size check: docs/sandboxes.md.
  *
  * An image is mounted when a command first needs it and unmounted when the
  * process that mounted it stops or the sandbox is removed

@@ -3,10 +3,11 @@ import { writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import type { Reply } from "../../src/demo/upstream/types.ts"
-import { clientBin, runClient, tempDir } from "../support/clients/run.ts"
+import { agentClient, INSTALL_TIMEOUT_MS } from "../support/clients/install.ts"
+import { runClient, tempDir } from "../support/clients/run.ts"
 import { startGateway, type TestGateway, UPSTREAM_API_KEY } from "../support/gateway.ts"
 
-// Claude Code as npm installs it (@anthropic-ai/claude-code, its native binary) running `claude -p` against
+// Claude Code as npm installs it (@anthropic-ai/claude-code, its native binary, installed by the tests) running `claude -p` against
 // parley's /v1/messages, parley's model the scripted upstream. Issue 21: "Tests with real clients, unchanged".
 
 let gateway: TestGateway
@@ -14,7 +15,12 @@ let keyId: string
 let secret: string
 let home: Awaited<ReturnType<typeof tempDir>>
 let work: Awaited<ReturnType<typeof tempDir>>
+let bin: string
 
+// The first run on a machine installs the client (test/support/clients/install.ts).
+beforeAll(async () => {
+  bin = await agentClient("claude")
+}, INSTALL_TIMEOUT_MS)
 beforeAll(async () => {
   gateway = await startGateway()
   ;({ id: keyId, secret } = await gateway.createKey())
@@ -29,7 +35,7 @@ afterAll(async () => {
 })
 
 const claude = (prompt: string, options: ReadonlyArray<string>, key = secret) =>
-  runClient(clientBin("claude"), ["-p", prompt, ...options], {
+  runClient(bin, ["-p", prompt, ...options], {
     cwd: work.path,
     env: {
       HOME: home.path,

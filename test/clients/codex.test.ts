@@ -2,14 +2,17 @@ import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import type { Reply } from "../../src/demo/upstream/types.ts"
 import { runCodex } from "../support/clients/codex.ts"
+import { agentClient, INSTALL_TIMEOUT_MS } from "../support/clients/install.ts"
 import { startGateway, type TestGateway, UPSTREAM_API_KEY } from "../support/gateway.ts"
 
-// Codex CLI as npm installs it (@openai/codex, its native binary) running `codex exec` against parley's
+// Codex CLI as npm installs it (@openai/codex, its native binary, installed by the tests) running `codex exec` against parley's
 // POST /v1/responses, parley's model the scripted upstream. Issue 21: "Tests with real clients, unchanged".
 
 let gateway: TestGateway
 let secret: string
 
+// The first run on a machine installs the client (test/support/clients/install.ts).
+beforeAll(() => agentClient("codex"), INSTALL_TIMEOUT_MS)
 beforeAll(async () => {
   gateway = await startGateway()
   ;({ secret } = await gateway.createKey())

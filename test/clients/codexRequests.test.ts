@@ -1,12 +1,16 @@
 import { randomBytes } from "node:crypto"
 import { readFile, writeFile } from "node:fs/promises"
-import { describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { runCodex } from "../support/clients/codex.ts"
+import { agentClient, INSTALL_TIMEOUT_MS } from "../support/clients/install.ts"
 import { type CapturedRequest, type EventChoice, startResponsesCapture } from "../support/clients/responsesCapture.ts"
 
 // What Codex CLI 0.171 sends to POST /v1/responses and which stream events it needs, learnt against a minimal
 // Responses server (never parley: codex.test.ts runs Codex against parley). The fixtures are the Responses door's
 // captured requests (issue 21 part 4); `UPDATE_CODEX_FIXTURES=1` captures them again after a Codex upgrade.
+
+// The first run on a machine installs the client (test/support/clients/install.ts).
+beforeAll(() => agentClient("codex"), INSTALL_TIMEOUT_MS)
 
 const fixture = (name: string) => new URL(`fixtures/${name}.json`, import.meta.url)
 const FIXTURES = { first: fixture("codex-first-turn"), tool: fixture("codex-tool-turn") }

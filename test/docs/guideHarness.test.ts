@@ -1,5 +1,8 @@
+import { existsSync } from "node:fs"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
+import { homedir, tmpdir } from "node:os"
+import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { shellBlocks } from "./guideBlocks.ts"
 import { BlockFailed, openSession } from "./guideSession.ts"
@@ -73,6 +76,26 @@ until [ -e node-up ]; do sleep 0.05; done`
       for (const end = Date.now() + 1_000; Date.now() < end;);
       const { output } = await running
       expect(output).toContain(`${"x".repeat(300_000)}\nwritten`)
+    } finally {
+      await session.close()
+    }
+  })
+
+  it("gives a block no input, and a HOME and a TMPDIR of its own beside the machine's npm cache", async () => {
+    const session = openSession()
+    try {
+      // `cat` reads until its input ends: the harness's pipe of commands would never end.
+      const { output } = await session.run(
+        block(`cat; echo "$HOME"; echo "$TMPDIR"; echo "$npm_config_cache"; touch ~/written "$TMPDIR/written"`),
+        "no input"
+      )
+      const [home, temp, cache] = output.split("\n")
+      expect(home).not.toBe(homedir())
+      expect(temp).not.toBe(tmpdir())
+      expect(existsSync(join(home!, "written")) && existsSync(join(temp!, "written"))).toBe(true)
+      expect(cache).toBe(process.env.npm_config_cache ?? join(homedir(), ".npm"))
+      // The session's copy of the checkout is not under its TMPDIR (Codex sets up no sandbox there).
+      expect(session.cwd.startsWith(temp!)).toBe(false)
     } finally {
       await session.close()
     }

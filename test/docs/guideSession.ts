@@ -11,7 +11,7 @@ import {
   symlinkSync,
   writeFileSync
 } from "node:fs"
-import { tmpdir } from "node:os"
+import { homedir, tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { StringDecoder } from "node:string_decoder"
 import type { GuideBlock } from "./guideBlocks.ts"
@@ -87,16 +87,33 @@ const follow = (path: string) => {
  * One bash session in a fresh copy, as a reader pasting a guide's blocks into
  * one terminal: variables and background jobs carry over from block to block.
  * The environment is the machine's, less parley's, the providers' and npm's
- * own variables.
+ * own variables, with a HOME and a TMPDIR of the session's own, as on a
+ * reader's machine: what the agent clients keep in HOME stays in the session,
+ * and a folder of the copy is not under TMPDIR (Codex refuses to set up its
+ * sandbox's helpers there). npm and the tools keep the machine's caches
+ * (npm's, and ~/.cache, where dprint keeps its compiled plugin) and npm its
+ * settings, so what was fetched or compiled once is not again.
  */
 export const openSession = () => {
   const cwd = freshCopy()
   const scripts = mkdtempSync(join(tmpdir(), "parley-guide-blocks-"))
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) =>
-      !/^(PARLEY_|OPENAI|ANTHROPIC|DATABASE_URL|REDIS_URL|npm_|LOG_|OTEL_|PORT$|HOST$)/.test(name)
-    )
-  )
+  const [home, temp] = [join(scripts, "home"), join(scripts, "tmp")]
+  for (const dir of [home, temp]) mkdirSync(dir)
+  // What a command puts in TMPDIR may be a sandbox's workspace, whose user passes through the folders above it.
+  chmodSync(scripts, 0o755)
+  chmodSync(temp, 0o1777)
+  const env = {
+    ...Object.fromEntries(
+      Object.entries(process.env).filter(([name]) =>
+        !/^(PARLEY_|OPENAI|ANTHROPIC|CLAUDE|CODEX_|DATABASE_URL|REDIS_URL|npm_|LOG_|OTEL_|PORT$|HOST$)/.test(name)
+      )
+    ),
+    HOME: home,
+    TMPDIR: temp,
+    npm_config_cache: process.env.npm_config_cache ?? join(homedir(), ".npm"),
+    npm_config_userconfig: process.env.npm_config_userconfig ?? join(homedir(), ".npmrc"),
+    XDG_CACHE_HOME: process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache")
+  }
   // The shell writes to files, not pipes: Node in a guide's background job (parley, the scripted provider) makes
   // the pipe it inherits non-blocking once it writes, and the shell's next write to a full pipe then fails
   // (EAGAIN: `echo` answers 1) whenever this process reads slower than the guide writes, on a loaded machine.
@@ -126,7 +143,9 @@ export const openSession = () => {
     writeFileSync(file, block.text + "\n")
     const [outStart, errStart] = [stdout.read().length, stderr.read().length]
     const done = `@@done ${n} `
-    bash.stdin!.write(`source ${file}; __rc=$?; echo "${done}$__rc"; echo "${done}$__rc" >&2\n`)
+    // A block reads no input: the shell's own is this process's pipe of commands, which a command that reads
+    // what is not a terminal (`codex exec`, `claude -p`) would wait on. A reader's terminal gives them none either.
+    bash.stdin!.write(`source ${file} </dev/null; __rc=$?; echo "${done}$__rc"; echo "${done}$__rc" >&2\n`)
     return new Promise((resolveRun, reject) => {
       const output = () => {
         const out = stdout.read().slice(outStart).split(done)[0]!

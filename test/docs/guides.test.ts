@@ -7,9 +7,11 @@ import { openSession, root } from "./guideSession.ts"
 
 /**
  * Every shell command of the README and the guides in docs/ runs here,
- * literally, in a fresh copy of the checkout (docs/DESIGN.md §13). A guide
- * that is not standalone runs after "Getting started", whose blocks leave a
- * gateway on 8787 and KEY, H and ADMIN set, as its readers have them.
+ * literally, in a fresh copy of the checkout (docs/DESIGN.md §13): each guide
+ * alone, and all of them one after another in one shell, as a reader goes
+ * through them. Alone, a guide that is not standalone runs after "Getting
+ * started", whose blocks leave a gateway on 8787 and KEY, KEY_ID, H and ADMIN
+ * set, as its readers have them.
  */
 const GETTING_STARTED = "docs/getting-started.md"
 const guides = [
@@ -20,6 +22,14 @@ const guides = [
 ]
 
 const read = (path: string) => readFileSync(join(root, path), "utf8")
+
+/** The reading order: the README's tour, then the guides in the order of the README's list of them. */
+const readingOrder = (): ReadonlyArray<string> => {
+  const readme = read("README.md")
+  const start = readme.indexOf("\n## Guides\n")
+  const list = readme.slice(start, readme.indexOf("\n## ", start + 1))
+  return ["README.md", ...new Set([...list.matchAll(/\]\((docs\/[\w-]+\.md)\)/g)].map((match) => match[1]!))]
+}
 
 /** The literal ports the guides use: a server a developer left running would answer in the guide's place. */
 const PORTS = [8787, 8788, 9100, 3001, 9300, 9301]
@@ -40,29 +50,40 @@ const checkStatuses = (where: string, block: GuideBlock, statuses: ReadonlyArray
   }
 }
 
+const blocksOf = (guide: string) =>
+  shellBlocks(read(guide)).map((block) => ({ block, where: `${guide}:${block.line}` }))
+
+/** Runs the blocks in one fresh session, in order, once the guides' ports are free. */
+const runInOneShell = async (steps: ReadonlyArray<{ readonly block: GuideBlock; readonly where: string }>) => {
+  const taken = []
+  for (const port of PORTS) if (await listening(port)) taken.push(port)
+  expect(taken, `ports the guides use are taken: stop what listens there (ss -ltnp)`).toEqual([])
+  const session = openSession()
+  try {
+    for (const { block, where } of steps) {
+      if (block.notRun !== undefined) continue
+      const { statuses } = await session.run(block, where)
+      checkStatuses(where, block, statuses)
+    }
+  } finally {
+    await session.close()
+  }
+}
+
 describe("the guides' commands, run as written", () => {
-  for (const guide of guides) {
+  it("the README lists every guide, so the reading order holds them all", () => {
+    expect([...readingOrder()].sort()).toEqual([...guides].sort())
+  })
+
+  it("all of them in reading order, in one shell and one database", { timeout: 1_800_000 }, async () => {
+    await runInOneShell(readingOrder().flatMap(blocksOf))
+  })
+
+  // The first guide of the reading order runs alone at the start of the run above, in a fresh session.
+  for (const guide of guides.filter((guide) => guide !== readingOrder()[0])) {
     it(guide, { timeout: 900_000 }, async () => {
-      const taken = []
-      for (const port of PORTS) if (await listening(port)) taken.push(port)
-      expect(taken, `ports the guides use are taken: stop what listens there (ss -ltnp)`).toEqual([])
-      const markdown = read(guide)
-      const steps = [
-        ...(isStandalone(markdown) || guide === GETTING_STARTED
-          ? []
-          : shellBlocks(read(GETTING_STARTED)).map((block) => ({ block, where: `${GETTING_STARTED}:${block.line}` }))),
-        ...shellBlocks(markdown).map((block) => ({ block, where: `${guide}:${block.line}` }))
-      ]
-      const session = openSession()
-      try {
-        for (const { block, where } of steps) {
-          if (block.notRun !== undefined) continue
-          const { statuses } = await session.run(block, where)
-          checkStatuses(where, block, statuses)
-        }
-      } finally {
-        await session.close()
-      }
+      const first = isStandalone(read(guide)) || guide === GETTING_STARTED ? [] : blocksOf(GETTING_STARTED)
+      await runInOneShell([...first, ...blocksOf(guide)])
     })
   }
 })

@@ -34,26 +34,48 @@ const linksOf = (markdown: string) =>
     target
   ) => !/^[a-z]+:/i.test(target))
 
+/** Why a link from `document` (a path from the root) leads nowhere, or undefined when it leads where it says. */
+const brokenLink = (document: string, link: string): string | undefined => {
+  const [path, anchor] = link.split("#") as [string, string | undefined]
+  const target = path === "" ? join(root, document) : join(root, dirname(document), decodeURIComponent(path))
+  if (!existsSync(target)) return `${document}: ${link} (no such file)`
+  if (anchor === undefined || anchor === "" || statSync(target).isDirectory() || !target.endsWith(".md")) {
+    return undefined
+  }
+  if (anchorsOf(readFileSync(target, "utf8")).has(anchor)) return undefined
+  return `${document}: ${link} (no heading #${anchor} in ${relative(root, target)})`
+}
+
+/** The source files of src/, as paths from the root. */
+const sources = (dir = "src"): ReadonlyArray<string> =>
+  readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? sources(`${dir}/${entry.name}`)
+      : entry.name.endsWith(".ts")
+      ? [`${dir}/${entry.name}`]
+      : []
+  )
+
 describe("links in README.md, BENCHMARKS.md and docs/", () => {
   it("point at files that exist and at headings those files have", () => {
-    const broken: Array<string> = []
-    for (const document of documents) {
-      const markdown = readFileSync(join(root, document), "utf8")
-      for (const link of linksOf(markdown)) {
-        const [path, anchor] = link.split("#") as [string, string | undefined]
-        const target = path === "" ? join(root, document) : join(root, dirname(document), decodeURIComponent(path))
-        if (!existsSync(target)) {
-          broken.push(`${document}: ${link} (no such file)`)
-          continue
-        }
-        if (anchor === undefined || anchor === "" || statSync(target).isDirectory()) continue
-        if (!target.endsWith(".md")) continue
-        if (!anchorsOf(readFileSync(target, "utf8")).has(anchor)) {
-          broken.push(`${document}: ${link} (no heading #${anchor} in ${relative(root, target)})`)
-        }
-      }
-    }
-    expect(broken).toEqual([])
+    const broken = documents.flatMap((document) =>
+      linksOf(readFileSync(join(root, document), "utf8")).map((link) => brokenLink(document, link))
+    )
+    expect(broken.filter((why) => why !== undefined)).toEqual([])
+  })
+
+  it("that the code names (a hint such as `npx parley serve`'s, a comment) lead to files and headings that exist", () => {
+    const named = sources().flatMap((file) =>
+      [...readFileSync(join(root, file), "utf8").matchAll(/\bdocs\/[\w-]+\.md(?:#[\w-]+)?/g)].map((match) => ({
+        file,
+        link: match[0]
+      }))
+    )
+    expect(named.map(({ link }) => link)).toContain("docs/configuration.md#provider-types")
+    expect(
+      named.map(({ file, link }) => brokenLink("README.md", link)?.replace("README.md", file))
+        .filter((why) => why !== undefined)
+    ).toEqual([])
   })
 
   it("hold JSON blocks that parse, so an example can be pasted into a file as it is", () => {

@@ -62,7 +62,9 @@ export const makeRunsAdmin = (
         if (read === undefined) return [[], Option.none()] as const
         const last = read.chunks.at(-1)
         if (last !== undefined) {
-          return [[read.chunks.map((chunk) => chunk.text).join("")], Option.some(last.seq)] as const
+          const select = ending.select
+          const text = read.chunks.map((chunk) => select === undefined ? chunk.text : select(chunk.text)).join("")
+          return [[text], Option.some(last.seq)] as const
         }
         if (read.status === "cut") return [[ending.cut], Option.none()] as const
         if (read.status !== "running") return [[], Option.none()] as const

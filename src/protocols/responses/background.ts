@@ -4,7 +4,8 @@ import type { Answering } from "../../http/chatProtocol.ts"
 import type { KeptRuns } from "../../http/KeptRuns.ts"
 import type { StoredResponse, StoredResponses } from "../../store/StoredResponses.ts"
 import type { ResponsesWire } from "./decode.ts"
-import { responseShell } from "./response.ts"
+import { responseShell, unixSeconds } from "./response.ts"
+import { currentShape } from "./storedShape.ts"
 
 /**
  * A background response as it is accepted (docs/DESIGN.md §14, §16): stored
@@ -15,7 +16,7 @@ import { responseShell } from "./response.ts"
 export const acceptedOf = ({ correlationId, wire }: Answering<ResponsesWire>) =>
   wire.background === undefined ? undefined : {
     answer: {
-      ...responseShell(correlationId, wire, Math.floor(Date.now() / 1000)),
+      ...responseShell(correlationId, wire, unixSeconds()),
       status: wire.background.detached ? "queued" : "in_progress"
     },
     detached: wire.background.detached
@@ -42,19 +43,21 @@ export const currentResponse = (
   found: StoredResponse
 ): Effect.Effect<string> =>
   Effect.gen(function*() {
-    const response = JSON.parse(found.response) as Record<string, unknown>
-    if (!isRunning(response)) return found.response
+    const { response, text } = shaped(found)
+    if (!isRunning(response)) return text
     const head = yield* Effect.orElseSucceed(kept.find(found.id, key.id), () => undefined)
     if (head?.status === "running") {
-      if (response.status === "in_progress") return found.response
+      if (response.status === "in_progress") return text
       const begun = yield* kept.read(head.run, 0, 1)
       return begun === undefined || begun.chunks.length === 0
-        ? found.response
+        ? text
         : JSON.stringify({ ...response, status: "in_progress" })
     }
     // How it ended may have been kept since it was read.
     const again = yield* stored.get(found.id, key.id)
-    if (again === undefined || !isRunning(JSON.parse(again.response))) return again?.response ?? found.response
+    if (again === undefined) return text
+    const ended = shaped(again)
+    if (!isRunning(ended.response)) return ended.text
     const failed = JSON.stringify({
       ...response,
       status: "failed",
@@ -63,6 +66,13 @@ export const currentResponse = (
     yield* stored.put({ ...found, keyId: key.id, response: failed })
     return failed
   })
+
+// A stored row's response in its current shape, and its text: the row's own when it has that shape already.
+const shaped = (row: StoredResponse) => {
+  const kept = JSON.parse(row.response) as Record<string, unknown>
+  const response = currentShape(kept)
+  return { response, text: response === kept ? row.response : JSON.stringify(response) }
+}
 
 /** A kept chunk's events after sequence number `after` (`starting_after`): each event ends with its number. */
 export const eventsAfter = (after: number) => (text: string): string => {

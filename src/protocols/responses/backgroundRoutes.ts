@@ -8,7 +8,7 @@ import { KeptRuns } from "../../http/KeptRuns.ts"
 import { ResponseNotFound } from "../../store/responseErrors.ts"
 import { StoredResponses } from "../../store/StoredResponses.ts"
 import { openAiErrorBody } from "../openai/error.ts"
-import { eventsAfter } from "./background.ts"
+import { Replay } from "./replay.ts"
 
 /** The route's key among the hot routes: `GET /v1/responses/{id}` asked with `stream=true`. */
 export const backgroundStreamKey = "GET /v1/responses/{id}?stream=true"
@@ -57,7 +57,7 @@ export const makeBackgroundStreamRoute = Effect.gen(function*() {
           ]
         })
       }
-      return yield* follow(res, head, correlationId, after < 0 ? undefined : eventsAfter(after))
+      return yield* follow(res, head, correlationId, new Replay(after))
     })
 
   return route((url) => streamedPath.exec(url)?.[1] ?? "", replay) satisfies NodeRoute

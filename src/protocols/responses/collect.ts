@@ -3,7 +3,7 @@ import type { Answering } from "../../http/chatProtocol.ts"
 import type { ResponsesWire } from "./decode.ts"
 import { ResponseItems } from "./items.ts"
 import { hostedViewOf } from "./mcpItems.ts"
-import { itemPrefix, outcomeOf, responseShell, usageOf } from "./response.ts"
+import { endingOf, itemPrefix, responseShell, unixSeconds } from "./response.ts"
 
 /** A run answered in one piece as the response object (docs/DESIGN.md §14): the stream's finished items. */
 export const collectResponse = (run: CollectedRun, answering: Answering<ResponsesWire>) => {
@@ -16,9 +16,8 @@ export const collectResponse = (run: CollectedRun, answering: Answering<Response
   )
   for (const chunk of run.events) items.events(chunk)
   return {
-    ...responseShell(correlationId, wire, Math.floor(Date.now() / 1000)),
-    ...outcomeOf(run.summary, items.calledClientTools),
-    output: items.output,
-    usage: usageOf(run.summary.usage)
+    ...responseShell(correlationId, wire, unixSeconds()),
+    ...endingOf(run.summary, items.calledClientTools),
+    output: items.output
   }
 }

@@ -72,13 +72,30 @@ const OutputItem = Schema.Union([
   }).annotate({ description: "A call that waits for a person: answer with an `mcp_approval_response` item." })
 ])
 
-/** The response object, whole when `stream` is left out or false (./collect.ts); the stream's events carry it too. */
+// The text format as the response repeats it (./decode.ts `formatEcho`): a JSON schema's without its schema.
+const TextFormatEcho = Schema.Union([
+  TextFormat.members[0],
+  Schema.Struct({
+    type: Schema.Literal("json_schema"),
+    name: Schema.String,
+    description: Schema.NullOr(Schema.String),
+    schema: Schema.Null.annotate({ description: "Null, as the Open Responses specification has it." }),
+    strict: Schema.Boolean
+  })
+])
+
+/**
+ * The response object, whole when `stream` is left out or false
+ * (./collect.ts); the stream's events carry it too. Every field the Open
+ * Responses specification's `ResponseResource` requires is there.
+ */
 export const ResponseObject = Schema.Struct({
   id: Schema.String.annotate({
     description: "A stored response's: `resp_` and 128 random bits; else `resp_` and the request's correlation id."
   }),
   object: Schema.Literal("response"),
   created_at: Tokens,
+  completed_at: Schema.NullOr(Tokens).annotate({ description: "When it completed; null unless `completed`." }),
   status: Schema.Literals(["completed", "incomplete", "in_progress", "failed", "queued", "cancelled"]),
   background: Schema.Boolean.annotate({
     description: "Asked with `background`: the run goes on without the client, and its events are kept."
@@ -103,21 +120,27 @@ export const ResponseObject = Schema.Struct({
   })),
   instructions: Schema.NullOr(Schema.String),
   max_output_tokens: Schema.NullOr(Tokens),
+  max_tool_calls: Schema.Null,
   metadata: Schema.Record(Schema.String, Schema.String),
   parallel_tool_calls: Schema.Boolean,
   reasoning: Schema.Struct({ effort: Schema.NullOr(Schema.String), summary: Schema.NullOr(Schema.String) }),
-  temperature: Schema.NullOr(Schema.Number),
-  text: Schema.Struct({ format: TextFormat }),
+  temperature: Schema.Number.annotate({ description: "As asked; 1 when left out." }),
+  text: Schema.Struct({ format: TextFormatEcho }),
   tool_choice: ResponsesRequest.fields.tool_choice.schema,
   tools: Schema.Array(FunctionTool),
-  top_p: Schema.NullOr(Schema.Number),
+  top_p: Schema.Number.annotate({ description: "As asked; 1 when left out." }),
+  presence_penalty: Schema.Number.annotate({ description: "As asked; 0 when left out." }),
+  frequency_penalty: Schema.Number.annotate({ description: "As asked; 0 when left out." }),
+  top_logprobs: Schema.Literal(0),
   truncation: Schema.Literals(["auto", "disabled"]),
+  safety_identifier: Schema.NullOr(Schema.String),
+  prompt_cache_key: Schema.NullOr(Schema.String),
   user: Schema.optionalKey(Schema.String)
 }).annotate({ identifier: "Response" })
 
 const EventStream = Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/event-stream" })).annotate({
   description:
-    "Named events (`event: <type>`, `data: <JSON>` with a `sequence_number`): `response.created`, `response.in_progress`, `response.output_item.added|done`, `response.content_part.added|done`, `response.output_text.delta|done`, `response.reasoning_summary_part.added|done`, `response.reasoning_summary_text.delta|done`, `response.function_call_arguments.delta|done`, with `mcp` tools `response.mcp_list_tools.in_progress|completed`, `response.mcp_call.in_progress|completed|failed` and `response.mcp_call_arguments.delta|done`, then `response.completed` or `response.incomplete` with the output and the usage (`response.cancelled` for a cancelled background run). A failure after the first event is `response.failed`."
+    "Named events (`event: <type>`, `data: <JSON>` with a `sequence_number`): `response.created`, `response.in_progress`, `response.output_item.added|done`, `response.content_part.added|done`, `response.output_text.delta|done`, `response.reasoning_summary_part.added|done`, `response.reasoning_summary_text.delta|done`, `response.function_call_arguments.delta|done`, with `mcp` tools `response.mcp_list_tools.in_progress|completed`, `response.mcp_call.in_progress|completed|failed` and `response.mcp_call_arguments.delta|done`, then `response.completed` or `response.incomplete` with the output and the usage (`response.incomplete` with `status: \"cancelled\"` for a cancelled background run). A failure after the first event is `response.failed`. The last data is `[DONE]`, as the Open Responses specification asks."
 })
 
 const ResponseId = Schema.String.annotate({ description: "A response this key stored." })

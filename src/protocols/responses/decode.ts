@@ -10,7 +10,7 @@ import type { HostedServerAsk } from "../hostedTools.ts"
 import { hostedAsksOf, isMcpTool, mcpToolIssues } from "./hostedMcp.ts"
 import { toConversation } from "./input.ts"
 import { plainResponsesRequest } from "./plainBody.ts"
-import { type FunctionTool, ResponsesRequest, type Tool } from "./request.ts"
+import { type FunctionTool, ResponsesRequest, type TextFormat, type Tool } from "./request.ts"
 import { type StoredWire, storedWire } from "./stored.ts"
 import { unsupported } from "./unsupported.ts"
 
@@ -61,6 +61,8 @@ const settingsOf = (body: ResponsesRequest): CallSettings =>
   defined({
     temperature: body.temperature ?? undefined,
     topP: body.top_p ?? undefined,
+    presencePenalty: body.presence_penalty ?? undefined,
+    frequencyPenalty: body.frequency_penalty ?? undefined,
     responseFormat: responseFormatOf(body),
     reasoning: body.reasoning?.effort ?? undefined
   }) as CallSettings
@@ -78,18 +80,42 @@ const clientToolsOf = (tools: ReadonlyArray<Tool>): ReadonlyArray<DecodedClientT
       : []
   )
 
-// What the response object repeats of the request (OpenAI's does; the SDKs type these fields as present).
+/**
+ * The text format as the response repeats it: a JSON schema's by the
+ * specification's `JsonSchemaResponseFormat`, whose `schema` is null
+ * (docs/DESIGN.md §14).
+ */
+export const formatEcho = (format: TextFormat | null | undefined) =>
+  format == null
+    ? { type: "text" }
+    : format.type !== "json_schema"
+    ? format
+    : {
+      type: "json_schema",
+      name: format.name,
+      description: format.description ?? null,
+      schema: null,
+      strict: format.strict ?? false
+    }
+
+/**
+ * What the response object repeats of the request: every setting the Open
+ * Responses specification's `ResponseResource` requires (docs/DESIGN.md
+ * §14), a number where it asks for one, a setting left out as OpenAI's API
+ * answers it (`temperature` and `top_p` 1, the penalties 0).
+ */
 const echoOf = (body: ResponsesRequest, tools: ReadonlyArray<FunctionTool>, stored: boolean) => ({
   store: stored,
   background: body.background === true,
   previous_response_id: body.previous_response_id ?? null,
   instructions: body.instructions ?? null,
   max_output_tokens: body.max_output_tokens ?? null,
+  max_tool_calls: null,
   metadata: body.metadata ?? {},
   parallel_tool_calls: body.parallel_tool_calls ?? true,
   reasoning: { effort: body.reasoning?.effort ?? null, summary: body.reasoning?.summary ?? null },
-  temperature: body.temperature ?? null,
-  text: { format: body.text?.format ?? { type: "text" } },
+  temperature: body.temperature ?? 1,
+  text: { format: formatEcho(body.text?.format) },
   tool_choice: body.tool_choice ?? "auto",
   tools: tools.map((tool) => ({
     type: "function",
@@ -98,8 +124,13 @@ const echoOf = (body: ResponsesRequest, tools: ReadonlyArray<FunctionTool>, stor
     parameters: tool.parameters ?? null,
     strict: tool.strict ?? null
   })),
-  top_p: body.top_p ?? null,
+  top_p: body.top_p ?? 1,
+  presence_penalty: body.presence_penalty ?? 0,
+  frequency_penalty: body.frequency_penalty ?? 0,
+  top_logprobs: 0,
   truncation: body.truncation ?? "disabled",
+  safety_identifier: body.safety_identifier ?? null,
+  prompt_cache_key: body.prompt_cache_key ?? null,
   ...(body.user === undefined ? {} : { user: body.user })
 })
 
@@ -117,7 +148,11 @@ const ECHOED = [
   "text",
   "tool_choice",
   "top_p",
+  "presence_penalty",
+  "frequency_penalty",
   "truncation",
+  "safety_identifier",
+  "prompt_cache_key",
   "user"
 ] as const
 const PLAIN_ECHO = {

@@ -1,32 +1,18 @@
 import type { RunEvent } from "../../agent/RunEvent.ts"
 import type { Answering } from "../../http/chatProtocol.ts"
 import type { ApiFailure } from "../../http/errorTable.ts"
-import type { KeptReplay } from "../../http/KeptReplays.ts"
 import type { StreamEncoding } from "../../http/SseWriter.ts"
 import { openAiErrorBody } from "../openai/error.ts"
 import type { ResponsesWire } from "./decode.ts"
 import type { ItemEvent } from "./itemEvents.ts"
 import { ResponseItems } from "./items.ts"
 import { hostedViewOf } from "./mcpItems.ts"
-import { type Ending, itemPrefix, OPENING, outcomeOf, responseJson, responseShell, usageOf } from "./response.ts"
+import { type Ending, endingOf, itemPrefix, OPENING, responseJson, responseShell, unixSeconds } from "./response.ts"
 
 const headers: Readonly<Record<string, string>> = { "cache-control": "no-cache", "x-accel-buffering": "no" }
 
-/**
- * A kept response's events replayed (docs/DESIGN.md §16): the stream's own headers; one that grew past its
- * bound ends, after its last kept event, with an `error` event saying the rest was not kept.
- */
-export const responsesReplay: KeptReplay = {
-  headers,
-  cut: `event: error\ndata: ${
-    JSON.stringify({
-      type: "error",
-      code: "stream_not_kept",
-      message: "The rest of this response's events were not kept: they passed the size a kept stream may keep",
-      param: null
-    })
-  }\n\n`
-}
+/** The stream's last data, after its last event, as the Open Responses specification's prose asks. */
+const DONE = "data: [DONE]\n\n"
 
 // The events that carry the whole response, from `response.created` to the last.
 const responseEvent = (type: string, response: string): ItemEvent =>
@@ -36,7 +22,8 @@ const responseEvent = (type: string, response: string): ItemEvent =>
  * One streamed answer as the Responses API's named events (docs/DESIGN.md
  * §14), each with its `sequence_number`: `response.created`,
  * `response.in_progress`, the items' events, then `response.completed` or
- * `response.incomplete` with the output and the usage. A failure after the
+ * `response.incomplete` (also for a cancelled one, `status: "cancelled"`)
+ * with the output and the usage, and `data: [DONE]`. A failure after the
  * first event is `response.failed` with the error (what OpenAI sends, and
  * what the SDKs and the AI SDK read as a failed response); the items still
  * open end incomplete and the run's closing chunks after it are dropped.
@@ -52,7 +39,7 @@ export const responsesStream = (answering: Answering<ResponsesWire>): StreamEnco
     wire.includeEncrypted,
     hostedViewOf(answering)
   )
-  const createdAt = Math.floor(Date.now() / 1000)
+  const createdAt = unixSeconds()
   // The response is written three times or more: its request's settings are stringified once (BENCHMARKS.md).
   const response = responseJson(correlationId, wire, createdAt)
   let sequence = 0
@@ -93,14 +80,11 @@ export const responsesStream = (answering: Answering<ResponsesWire>): StreamEnco
       for (const each of items.events(chunk)) text += numbered(each)
       const summary = chunk.type === "finish" ? chunk.summary : undefined
       if (summary === undefined) return text
-      const outcome = outcomeOf(summary, items.calledClientTools)
-      return text + last(
-        outcome.status === "incomplete" ? "response.incomplete" : `response.${outcome.status}`,
-        { ...outcome, error: null, usage: usageOf(summary.usage) }
-      )
+      const ending = endingOf(summary, items.calledClientTools)
+      return text + last(ending.status === "completed" ? "response.completed" : "response.incomplete", ending)
     },
     failure: fail,
-    end: () => held === undefined ? "" : numbered(held),
+    end: () => held === undefined ? DONE : numbered(held) + DONE,
     whole: wire.stored === undefined ? undefined : () => whole,
     broken: (failure) => {
       // Held back and never kept: the client is told it failed, as it would be had the run broken off.
@@ -109,7 +93,7 @@ export const responsesStream = (answering: Answering<ResponsesWire>): StreamEnco
         failed = false
       }
       const text = fail(failure)
-      return held === undefined ? text : text + numbered(held)
+      return (held === undefined ? text : text + numbered(held)) + DONE
     }
   }
 }

@@ -224,6 +224,7 @@ export const TextFormat = Schema.Union([
     strict: Schema.optionalKey(Schema.NullOr(Schema.Boolean))
   })
 ])
+export type TextFormat = typeof TextFormat.Type
 
 export const ResponsesRequest = Schema.Struct({
   model: ModelId,
@@ -246,6 +247,8 @@ export const ResponsesRequest = Schema.Struct({
   max_output_tokens: Schema.optionalKey(Schema.NullOr(Count)),
   temperature: Schema.optionalKey(Schema.NullOr(between(0, 2))),
   top_p: Schema.optionalKey(Schema.NullOr(between(0, 1))),
+  presence_penalty: Schema.optionalKey(Schema.NullOr(between(-2, 2))),
+  frequency_penalty: Schema.optionalKey(Schema.NullOr(between(-2, 2))),
   metadata: Schema.optionalKey(Schema.NullOr(Schema.Record(Schema.String, Text))),
   include: Schema.optionalKey(Schema.NullOr(Schema.Array(Text))),
   truncation: Schema.optionalKey(Schema.NullOr(Schema.Literals(["auto", "disabled"]))),

@@ -49,6 +49,7 @@ export const itemPrefix = (correlationId: string, wire: ResponsesWire) => wire.s
 const responseFields = (
   id: string,
   created_at: number,
+  completed_at: number | null,
   status: string,
   error: unknown,
   incomplete_details: unknown,
@@ -59,6 +60,7 @@ const responseFields = (
   id,
   object: "response",
   created_at,
+  completed_at,
   status,
   error,
   incomplete_details,
@@ -68,8 +70,31 @@ const responseFields = (
   usage
 })
 
+/** Now, as the response's timestamps are: whole seconds since the epoch. */
+export const unixSeconds = () => Math.floor(Date.now() / 1000)
+
 /** The response as a stream opens it, before its run ends. */
-export const OPENING: Ending = { status: "in_progress", error: null, incomplete_details: null, usage: null }
+export const OPENING: Ending = {
+  status: "in_progress",
+  completed_at: null,
+  error: null,
+  incomplete_details: null,
+  usage: null
+}
+
+/**
+ * The response as its run ended: its outcome, its usage, and when it
+ * completed (`completed_at`, the specification's: null unless `completed`).
+ */
+export const endingOf = (summary: RunSummary, calledClientTools: boolean): Ending => {
+  const outcome = outcomeOf(summary, calledClientTools)
+  return {
+    ...outcome,
+    completed_at: outcome.status === "completed" ? unixSeconds() : null,
+    error: null,
+    usage: usageOf(summary.usage)
+  }
+}
 
 /** The answer's response id: a stored response's own (./stored.ts), else `resp_` and the correlation id. */
 const answerId = (correlationId: string, wire: ResponsesWire) => wire.stored?.id ?? responseId(correlationId)
@@ -83,6 +108,7 @@ export const responseShell = (correlationId: string, wire: ResponsesWire, create
   ...responseFields(
     answerId(correlationId, wire),
     createdAt,
+    OPENING.completed_at,
     OPENING.status,
     OPENING.error,
     OPENING.incomplete_details,
@@ -107,6 +133,7 @@ export const responseJson = (correlationId: string, wire: ResponsesWire, created
     fieldsJson.fill(
       id,
       `${createdAt}`,
+      JSON.stringify(ending.completed_at),
       JSON.stringify(ending.status),
       JSON.stringify(ending.error),
       JSON.stringify(ending.incomplete_details),
@@ -130,6 +157,7 @@ const settingsText = (echo: Readonly<Record<string, unknown>>): string => {
 /** The fields of the response that change as its stream goes (`output` is the items'). */
 export interface Ending {
   readonly status: string
+  readonly completed_at: number | null
   readonly error: unknown
   readonly incomplete_details: unknown
   readonly usage: unknown

@@ -32,6 +32,11 @@ export interface UiWire {
   readonly input: ReadonlyArray<UIMessage>
 }
 
+const UI_REPLAY = {
+  headers: sseHeaders,
+  cut: encodeFailure("The rest of this answer was not kept: it passed the size a resumable stream may keep")
+}
+
 export const uiProtocol: ChatProtocol<UiWire> = {
   name: "ui",
   resetsStep: true,
@@ -44,10 +49,7 @@ export const uiProtocol: ChatProtocol<UiWire> = {
   keptId: (wire) => wire.keptId,
   // A resumed stream (docs/DESIGN.md §16) has the run's own headers; one that grew past its bound ends,
   // after its last kept chunk, as a broken stream does.
-  replay: {
-    headers: sseHeaders,
-    cut: encodeFailure("The rest of this answer was not kept: it passed the size a resumable stream may keep")
-  },
+  replay: () => UI_REPLAY,
   // The UI message stream is the run's own: every stream is encoded alike.
   stream: () => uiEncoding,
   collect: (run, { plan, wire }) => chatResponseBody(run, wire.input, plan.tools, plan.run.resume !== undefined),

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { responsesReplay } from "../../../src/protocols/responses/encode.ts"
 import { bearer } from "../../support/http.ts"
 import { readAll, resume, startChat, story } from "../../support/keptRuns.ts"
 import { ADMIN_TOKEN, type AdminWorld, startAdminWorld, within } from "./adminClient.ts"
@@ -101,8 +100,14 @@ describe("replays framed by the door that made the run", () => {
       expect(framing(replay).uiStream).toBeNull()
       const text = await readAll(replay)
       expect(text.startsWith("event: response.created\n")).toBe(true)
-      expect(text.endsWith(responsesReplay.cut)).toBe(true)
-      expect(responsesReplay.cut).toContain(`"code":"stream_not_kept"`)
+      // Its door's ending: an `error` event numbered after the last event written, then `[DONE]`.
+      const events = text.split("\n\n").filter((event) => event !== "")
+      expect(events.at(-1)).toBe("data: [DONE]")
+      const cut = events.at(-2)!
+      expect(cut.startsWith("event: error\ndata: ")).toBe(true)
+      expect(cut).toContain(`"code":"stream_not_kept"`)
+      const numbers = events.slice(0, -2).map((event) => Number(/"sequence_number":(\d+)\}$/.exec(event)![1]))
+      expect(JSON.parse(cut.slice(cut.indexOf("data: ") + 6)).sequence_number).toBe(numbers.at(-1)! + 1)
       expect(text).not.toContain("data: {\"type\":\"finish\"")
     }
 

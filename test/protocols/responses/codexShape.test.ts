@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import codexToolTurn from "../../clients/fixtures/codex-tool-turn.json" with { type: "json" }
 import { startGateway, type TestGateway } from "../../support/gateway.ts"
 import { bearer, postJson } from "../../support/http.ts"
+import { checkStream } from "../../support/openResponses.ts"
 
 let gateway: TestGateway
 let secret: string
@@ -114,11 +115,17 @@ describe("a request shaped as Codex CLI sends it (issue 21 part 4)", () => {
     expect(response.status).toBe(200)
     expect(response.headers.get("content-type")).toContain("text/event-stream")
     expect(response.headers.get("x-tools-skipped")).toBe("apply_patch,web_search")
-    const events = (await response.text()).split("\n\n").filter((event) => event !== "")
-    expect(events[0]).toMatch(/^event: response\.created\ndata: /)
-    expect(events.at(-1)).toMatch(/^event: response\.completed\ndata: /)
-    const completed = JSON.parse(events.at(-1)!.split("\ndata: ")[1]!)
-    expect(completed.response).toMatchObject({ status: "completed", store: false })
+    // The Open Responses specification's document takes every event (issue 34 part 4).
+    const { problems, read } = checkStream(await response.text())
+    expect(problems).toEqual([])
+    expect(read.events[0]!.data.type).toBe("response.created")
+    const completed = read.events.at(-1)!.data
+    expect(completed.type).toBe("response.completed")
+    expect(completed.response).toMatchObject({
+      status: "completed",
+      store: false,
+      prompt_cache_key: codexBody.prompt_cache_key
+    })
     expect(completed.response.output[0].content[0].text).toBe("README.md and src.")
 
     const sent = gateway.upstream.requests.at(-1)!.body

@@ -4,6 +4,7 @@ import { afterAll, beforeAll } from "vitest"
 import { contractSchema as schema, spec } from "../../support/contractSchemas.ts"
 import { startGateway, type TestGateway } from "../../support/gateway.ts"
 import { bearer, postJson } from "../../support/http.ts"
+import { readStream } from "../../support/openResponses.ts"
 import { validBodies } from "./generators.ts"
 
 let gateway: TestGateway
@@ -15,8 +16,7 @@ beforeAll(async () => {
 })
 afterAll(() => gateway.close())
 
-const events = (text: string) =>
-  text.split("\n\n").filter((event) => event !== "").map((event) => JSON.parse(event.split("\ndata: ")[1]!))
+const events = (text: string) => readStream(text).events.map(({ data }) => data)
 
 describe("POST /v1/responses in /openapi.json (issue 21 part 1)", () => {
   it("is declared with its request, its answers and OpenAI's error bodies", () => {
@@ -86,7 +86,7 @@ describe("POST /v1/responses in /openapi.json (issue 21 part 1)", () => {
       stream: true,
       tools
     }, bearer(secret))
-    const last = events(await streamed.text()).at(-1)
+    const last = events(await streamed.text()).at(-1)!
     assert.strictEqual(last.type, "response.completed")
     assert.isTrue(validate(last.response), JSON.stringify(validate.errors))
     assert.strictEqual(last.response.output[0].type, "function_call")

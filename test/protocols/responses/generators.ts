@@ -96,6 +96,8 @@ const Options = Schema.Struct({
   parallel_tool_calls: Schema.optionalKey(Schema.Boolean),
   temperature: Schema.optionalKey(Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 2 }))),
   top_p: Schema.optionalKey(Schema.Number.check(Schema.isBetween({ minimum: 0, maximum: 1 }))),
+  presence_penalty: Schema.optionalKey(Schema.Number.check(Schema.isBetween({ minimum: -2, maximum: 2 }))),
+  frequency_penalty: Schema.optionalKey(Schema.Number.check(Schema.isBetween({ minimum: -2, maximum: 2 }))),
   max_output_tokens: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100_000 }))),
   reasoning: Schema.optionalKey(Schema.Struct({
     effort: Schema.Literals(["minimal", "low", "medium", "high"]),
@@ -116,6 +118,7 @@ const Options = Schema.Struct({
   truncation: Schema.optionalKey(Schema.Literals(["auto", "disabled"])),
   store: Schema.optionalKey(Schema.Boolean),
   prompt_cache_key: Schema.optionalKey(Schema.String),
+  safety_identifier: Schema.optionalKey(Schema.String),
   user: Schema.optionalKey(Schema.String),
   service_tier: Schema.optionalKey(Schema.Literal("auto"))
 })

@@ -179,6 +179,48 @@ describe("POST /v1/responses through the openai SDK (issue 21 part 1)", () => {
       .rejects.toMatchObject({ status: 400, error: { param: "mystery" } })
   })
 
+  it("gives the Open Responses specification's fields, and reads a stream to its [DONE] (issue 34 part 4)", async () => {
+    gateway.upstream.enqueue({ type: "text", text: "Fine" })
+    const response = await client.responses.create({
+      model: "test/m1",
+      input: "Hi",
+      temperature: 0.5,
+      safety_identifier: "user-1",
+      prompt_cache_key: "cache-1",
+      // @ts-expect-error the specification's penalties, which the SDK's types leave out
+      presence_penalty: 0.25
+    })
+    expect(response).toMatchObject({
+      completed_at: expect.any(Number),
+      temperature: 0.5,
+      top_p: 1,
+      presence_penalty: 0.25,
+      frequency_penalty: 0,
+      top_logprobs: 0,
+      max_tool_calls: null,
+      safety_identifier: "user-1",
+      prompt_cache_key: "cache-1"
+    })
+    expect(gateway.upstream.requests.at(-1)!.body).toMatchObject({ temperature: 0.5, presence_penalty: 0.25 })
+
+    // The SDK stops at the [DONE] its Stream knows from Chat Completions; an event it could not parse would throw.
+    gateway.upstream.enqueue({ type: "text", text: "Streamed fine" })
+    const raw = await client.responses.create({ model: "test/m1", input: "Hi", stream: true }).asResponse()
+    expect((await raw.text()).endsWith("\n\ndata: [DONE]\n\n")).toBe(true)
+    gateway.upstream.enqueue({ type: "text", text: "Streamed fine" })
+    const events: Array<OpenAI.Responses.ResponseStreamEvent> = []
+    for await (const event of await client.responses.create({ model: "test/m1", input: "Hi", stream: true })) {
+      events.push(event)
+    }
+    expect(events.at(-1)).toMatchObject({
+      type: "response.completed",
+      response: { completed_at: expect.any(Number), temperature: 1, top_p: 1 }
+    })
+    gateway.upstream.enqueue({ type: "text", text: "Streamed fine" })
+    const final = await client.responses.stream({ model: "test/m1", input: "Hi" }).finalResponse()
+    expect(final).toMatchObject({ output_text: "Streamed fine", completed_at: expect.any(Number) })
+  })
+
   it("gives the SDK's typed errors", async () => {
     const bad = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: "pk_nope", maxRetries: 0 })
     await expect(bad.responses.create({ model: "test/m1", input: "x" })).rejects.toBeInstanceOf(

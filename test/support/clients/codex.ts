@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises"
 import { join } from "node:path"
-import { clientBin, type ClientRun, runClient, tempDir } from "./run.ts"
+import { agentClient } from "./install.ts"
+import { type ClientRun, runClient, tempDir } from "./run.ts"
 
 /**
  * Codex CLI's configuration for a Responses server at `baseUrl` (…/v1), as
@@ -42,7 +43,7 @@ export const runCodex = async (input: {
   const work = await tempDir("codex-work")
   try {
     await writeFile(join(home.path, "config.toml"), codexConfig(input.baseUrl, input.model, input.providerLines))
-    const run = await runClient(clientBin("codex"), [
+    const run = await runClient(await agentClient("codex"), [
       "exec",
       "--strict-config",
       "--skip-git-repo-check",

@@ -2,12 +2,6 @@ import { spawn } from "node:child_process"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
-
-const root = fileURLToPath(new URL("../../../", import.meta.url))
-
-/** A client binary that npm installed from the client's own package (devDependencies). */
-export const clientBin = (name: "claude" | "codex") => join(root, "node_modules", ".bin", name)
 
 export interface ClientRun {
   readonly code: number | null
