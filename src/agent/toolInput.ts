@@ -2,6 +2,7 @@ import type { LanguageModelV4ToolCall, SharedV4ProviderMetadata } from "@ai-sdk/
 import { getErrorMessage, JSONParseError, TypeValidationError } from "@ai-sdk/provider"
 import { InvalidToolInputError, NoSuchToolError } from "ai"
 import { Result } from "effect"
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../domain/jsonDepth.ts"
 import type { RunTool, ToolSet } from "./toolSet.ts"
 
 interface CallBase {
@@ -42,7 +43,13 @@ export interface ClientToolCall extends CallBase {
 
 export type ParsedToolCall = ValidToolCall | InvalidToolCall | ClientToolCall
 
+// Arguments nested deeper than a body may be (docs/DESIGN.md §3.9) are no JSON parley takes: an invalid call, kept as
+// its text, so that no walk over the history (the next model call's serializer first) overflows the stack.
 const parseJson = (text: string): Result.Result<unknown, JSONParseError> => {
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    const cause = new Error(`nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`)
+    return Result.fail(new JSONParseError({ text, cause }))
+  }
   try {
     return Result.succeed(JSON.parse(text))
   } catch (cause) {

@@ -7,6 +7,7 @@ import { pruneDefaults, PruneOptions } from "./PruneOptions.ts"
 import { InvalidRequest, MalformedJson } from "./requestErrors.ts"
 import { describeIssues } from "./requestIssues.ts"
 import { unknownFieldIssues } from "./unknownFields.ts"
+import { Name, wellFormed } from "./wellFormed.ts"
 
 /**
  * `<provider>/<model>`: the provider is the text before the first `/`, the
@@ -16,7 +17,8 @@ import { unknownFieldIssues } from "./unknownFields.ts"
 const modelFormat = /^[^\s/]+(?:\/[^\s/]+)+$/
 
 /** A model id as `ModelId` takes it, for a decoder's fast path. */
-export const isModelId = (model: unknown): model is string => typeof model === "string" && modelFormat.test(model)
+export const isModelId = (model: unknown): model is string =>
+  typeof model === "string" && modelFormat.test(model) && model.isWellFormed()
 
 export const ModelId = Schema.String.annotate({ message: "must be a string" })
   .check(
@@ -24,7 +26,8 @@ export const ModelId = Schema.String.annotate({ message: "must be a string" })
       (model: string) =>
         modelFormat.test(model) || `Invalid model format ${JSON.stringify(model)}: expected <provider>/<model>`,
       { expected: "<provider>/<model>", toJsonSchema: () => ({ pattern: modelFormat.source }) }
-    )
+    ),
+    wellFormed
   )
   .annotate({ description: "Model id, format `<provider>/<model>`.", examples: ["openai/gpt-4o"] })
 
@@ -62,7 +65,7 @@ export const ChatRequest = Schema.Struct({
         "One of bossJobsiteSystemPrompt, bossJobsiteLocalSystemPrompt, generalComputerSystemPrompt: selects a built-in tool set and the system prompt in context.systemPrompts."
     })
   ),
-  allowedTools: Schema.optionalKey(Schema.Array(Schema.String).annotate({ description: "Tool names allowed." })),
+  allowedTools: Schema.optionalKey(Schema.Array(Name).annotate({ description: "Tool names allowed." })),
   contextStrategy: ContextStrategy.annotate({
     description:
       "error: missing tool context gives 400; skip: such tools are skipped; report: return a ValidationReport.",

@@ -1,6 +1,7 @@
 import { Result, Schema } from "effect"
 import type { SchemaAST } from "effect"
 import { FileUrl } from "./FileUrl.ts"
+import { wellFormed } from "./wellFormed.ts"
 
 /** Parts keep fields beyond the required ones (providerMetadata, state, …): the AI SDK reads them. */
 const Rest = [Schema.Record(Schema.String, Schema.Unknown)] as const
@@ -49,7 +50,9 @@ const stateFields = Schema.makeFilter((toolPart: { readonly state: (typeof toolS
     .map((field) => ({ path: [field], issue: `is required when "state" is "${toolPart.state}"` }))
 )
 
-const DynamicToolPart = part("dynamic-tool", { toolName: Schema.String, ...toolCallFields }).check(stateFields)
+const DynamicToolPart = part("dynamic-tool", { toolName: Schema.String.check(wellFormed), ...toolCallFields }).check(
+  stateFields
+)
 
 const StaticToolPart = Schema.StructWithRest(
   Schema.Struct({ type: Schema.TemplateLiteral(["tool-", Schema.String]), ...toolCallFields }),

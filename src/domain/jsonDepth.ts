@@ -45,3 +45,18 @@ export const nestsDeeperThan = (text: string, limit: number): boolean => {
   }
   return false
 }
+
+/**
+ * JSON text a model streamed (a tool call's arguments), parsed when it is
+ * JSON no deeper than a body may be; `undefined` otherwise, for the caller to
+ * keep as it is: deeper, the value would overflow the serializer of the
+ * answer it goes into.
+ */
+export const shallowJson = (text: string): unknown => {
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}

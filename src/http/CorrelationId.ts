@@ -1,5 +1,6 @@
 import { Context } from "effect"
 import { randomFillSync } from "node:crypto"
+import { isSafeToken } from "./headerTokens.ts"
 
 /**
  * The current request's correlation id, set by the gateway middleware before
@@ -11,10 +12,8 @@ export const CorrelationId = Context.Reference<string>("parley/http/CorrelationI
 
 // A client's id is echoed only when it is a short, safe token, so it cannot
 // inject anything into headers, logs or JSON.
-const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/
-
 export const correlationIdFor = (clientId: string | undefined): string =>
-  clientId !== undefined && SAFE_ID.test(clientId) ? clientId : uuidV7()
+  clientId !== undefined && isSafeToken(clientId) ? clientId : uuidV7()
 
 const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"))
 

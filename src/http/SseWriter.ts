@@ -2,8 +2,10 @@ import type { ServerResponse } from "node:http"
 import type { ClientPace } from "../agent/ClientPace.ts"
 import type { RunEvent } from "../agent/RunEvent.ts"
 import type { ProviderFailure } from "../models/ProviderFailure.ts"
+import type { WriteFailed, WriteStage } from "./answerWrites.ts"
 import type { ApiFailure } from "./errorTable.ts"
 import type { KeptStream } from "./KeptStream.ts"
+import { utf8 } from "./utf8Bytes.ts"
 
 /** How a protocol writes a run as server-sent events (docs/DESIGN.md §14). */
 export interface StreamEncoding {
@@ -38,29 +40,6 @@ export interface StreamEncoding {
  */
 const HIGH_WATER_BYTES = 1024 * 1024
 
-/** Above this many UTF-16 units a turn's text is written as a string (see `utf8`). */
-const AS_BUFFER_MAX_UNITS = 16 * 1024
-
-// Where each turn's text is encoded before its bytes are copied out: three bytes a UTF-16 unit are the most it takes.
-const scratch = Buffer.allocUnsafe(3 * AS_BUFFER_MAX_UNITS)
-
-/**
- * A turn's text as UTF-8 bytes of its exact size, taken from Node's shared
- * pool when small: encoded in one pass into a buffer kept for it, then
- * copied. The other ways cost more (BENCHMARKS.md, twelfth session):
- * `Buffer.from` and a response given a string measure the text first, a
- * second pass over its pieces; a buffer three times the text's size was a
- * fresh allocation for any turn over 1,365 units, most of a Responses
- * stream's. A long text goes as a string.
- */
-const utf8 = (text: string): Buffer | string => {
-  if (text.length > AS_BUFFER_MAX_UNITS) return text
-  const size = scratch.write(text)
-  const bytes = Buffer.allocUnsafe(size)
-  scratch.copy(bytes, 0, 0, size)
-  return bytes
-}
-
 /**
  * Writes the agent's events to the socket as they are emitted, in a
  * protocol's encoding. The response
@@ -73,6 +52,11 @@ const utf8 = (text: string): Buffer | string => {
  * It is also the run's `ClientPace`: once more than `HIGH_WATER_BYTES` wait
  * in the response's buffer for a client that reads slowly, the client is
  * behind until the buffer drains (or the client goes), and the run waits.
+ *
+ * No write throws out of it (docs/DESIGN.md §3.25): one that throws, encoding
+ * or writing, breaks the writer, which writes nothing more to the socket and
+ * tells `writeFailed` once, for the route to end the answer. A kept stream
+ * still takes every text, so that it ends as the run does.
  */
 export class SseWriter implements ClientPace {
   private readonly res: ServerResponse
@@ -84,6 +68,10 @@ export class SseWriter implements ClientPace {
   private drained: Promise<void> = Promise.resolve()
   private lastWriteAt = 0
   private keepAliveTimer: ReturnType<typeof setTimeout> | undefined = undefined
+  private readonly writeFailed: WriteFailed
+  /** A write threw: nothing more goes to the socket but a broken answer's ending. */
+  private broken = false
+  private closed = false
   started = false
   private clientBehind = false
   /** `Date.now()` when the status line went out (the usage ledger's time to first byte). */
@@ -91,23 +79,43 @@ export class SseWriter implements ClientPace {
   /** The provider failure the run's `error` event told, if one did. */
   failure: ProviderFailure | undefined = undefined
 
-  /** `kept`: a resumable run's stream (docs/DESIGN.md §16) takes every text too, the client there or not. */
-  constructor(res: ServerResponse, headers: Record<string, string>, encoding: StreamEncoding, kept?: KeptStream) {
+  /**
+   * `kept`: a resumable run's stream (docs/DESIGN.md §16) takes every text too, the client there or not.
+   * `writeFailed`: told when a write threw, once.
+   */
+  constructor(
+    res: ServerResponse,
+    headers: Record<string, string>,
+    encoding: StreamEncoding,
+    writeFailed: WriteFailed,
+    kept?: KeptStream
+  ) {
     this.res = res
     this.headers = headers
     this.encoding = encoding
+    this.writeFailed = writeFailed
     this.kept = kept
   }
 
   readonly emit = (event: RunEvent): void => {
-    if (event.type !== "error") return this.push(this.encoding.chunk(event))
-    this.failure = event.failure
-    this.push(this.encoding.failure(event.failure))
+    let text: string
+    try {
+      if (event.type !== "error") text = this.encoding.chunk(event)
+      else {
+        this.failure = event.failure
+        text = this.encoding.failure(event.failure)
+      }
+    } catch (error) {
+      return this.break(error, "chunk")
+    }
+    this.push(text)
   }
 
   private push(text: string): void {
+    if (this.closed) return
     this.started = true
     this.kept?.add(text)
+    if (this.broken) return
     this.pending += text
     if (this.scheduled) return
     this.scheduled = true
@@ -116,31 +124,84 @@ export class SseWriter implements ClientPace {
 
   /** The run ended (normally, or having told its failure). */
   end(): void {
-    this.close(this.encoding.end())
+    if (this.closed) return
+    let last: string
+    try {
+      last = this.encoding.end()
+    } catch (error) {
+      // Told, the route ends the answer as a broken one (`fail`).
+      return this.break(error, "end")
+    }
+    this.close(last)
   }
 
-  /** The answer broke off after the response started (docs/DESIGN.md §3.3, §8): the protocol's ending for it. */
+  /**
+   * The answer broke off after the response started (docs/DESIGN.md §3.3, §8): the protocol's ending for it.
+   * After a write threw, that ending is all the socket gets, and only once the head went out: before, the
+   * route answers with an error body; an ending that cannot be made or written cuts the connection.
+   */
   fail(failure: ApiFailure | undefined): void {
-    this.close(this.encoding.broken(failure))
+    if (this.closed) return
+    let last: string | undefined
+    try {
+      last = this.encoding.broken(failure)
+    } catch (error) {
+      this.break(error, "end")
+    }
+    this.close(last)
   }
 
-  private close(last: string): void {
+  private close(last: string | undefined): void {
+    // Once: an ending that threw is told, and the route's own ending may come back here first.
+    if (this.closed) return
+    this.closed = true
     clearTimeout(this.keepAliveTimer)
     if (this.kept !== undefined) {
-      this.kept.add(last)
+      if (last !== undefined) this.kept.add(last)
       this.kept.end()
     }
-    this.writeHead()
-    const text = this.pending + last
-    this.pending = ""
     // A run answered at once (an accepted background response) has written its answer already.
-    if (!this.res.writableEnded) this.res.end(text === "" ? text : utf8(text))
+    if (this.res.writableEnded || this.res.destroyed) return
+    if (this.broken) return this.endBroken(last)
+    const text = this.pending + (last ?? "")
+    this.pending = ""
+    if (!this.writeHead()) return
+    try {
+      this.res.end(text === "" ? text : utf8(text))
+    } catch (error) {
+      this.break(error, "end")
+    }
   }
 
-  private writeHead(): void {
-    if (this.res.headersSent) return
+  private endBroken(last: string | undefined): void {
+    if (!this.res.headersSent) return
+    if (last === undefined) return void this.res.destroy()
+    try {
+      this.res.end(utf8(last))
+    } catch {
+      this.res.destroy()
+    }
+  }
+
+  /** Whether the head is out: false when writing it threw (told). */
+  private writeHead(): boolean {
+    if (this.res.headersSent) return true
+    try {
+      this.res.writeHead(200, { ...this.encoding.headers, ...this.headers, "content-type": "text/event-stream" })
+    } catch (error) {
+      this.break(error, "head")
+      return false
+    }
     this.firstByteAt = Date.now()
-    this.res.writeHead(200, { ...this.encoding.headers, ...this.headers, "content-type": "text/event-stream" })
+    return true
+  }
+
+  private break(error: unknown, stage: WriteStage): void {
+    if (this.broken) return
+    this.broken = true
+    this.pending = ""
+    clearTimeout(this.keepAliveTimer)
+    this.writeFailed(error, stage)
   }
 
   /** The client is behind, or a kept stream's store is (docs/DESIGN.md §16): the run waits for both. */
@@ -156,10 +217,14 @@ export class SseWriter implements ClientPace {
     if (this.pending.length === 0) return
     // A client that left reads no more; a kept run (which goes on) holds nothing for it.
     if (this.res.writableEnded || this.res.destroyed) return void (this.pending = "")
-    this.writeHead()
     const text = this.pending
     this.pending = ""
-    this.res.write(utf8(text))
+    if (!this.writeHead()) return
+    try {
+      this.res.write(utf8(text))
+    } catch (error) {
+      return this.break(error, "chunk")
+    }
     if (this.encoding.keepAlive !== undefined) this.armKeepAlive(this.encoding.keepAlive)
     if (this.res.writableLength > HIGH_WATER_BYTES && !this.clientBehind) this.fallBehind()
   }

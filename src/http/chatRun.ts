@@ -6,6 +6,7 @@ import { Governance } from "../chat/Governance.ts"
 import type { ChatFacts } from "../ledger/chatEvent.ts"
 import { requestObserver } from "../observability/observeRequest.ts"
 import type { RequestLog } from "../observability/RequestLog.ts"
+import { stageOf, type WriteFailed, type WriteStage } from "./answerWrites.ts"
 import type { Answering, ChatProtocol } from "./chatProtocol.ts"
 import type { ApiFailure } from "./errorTable.ts"
 import { type KeptRun, KeptRuns } from "./KeptRuns.ts"
@@ -15,12 +16,31 @@ import { SseWriter, type StreamEncoding } from "./SseWriter.ts"
 /**
  * What the request learned for its ledger row, its stream once it has one, and that stream's kept copy;
  * `settle`: what an accepted run (`ChatProtocol.accepted`) keeps of its answer when it ended otherwise
- * than by its end (given the failure that ended it, for one whose stream never began).
+ * than by its end (given the failure that ended it, for one whose stream never began); `writeFailed`:
+ * what a write of the answer that threw is told to (docs/DESIGN.md §3.25), and `writeFailure` where it
+ * threw, once it did.
  */
 export type RequestFacts = ChatFacts & {
   sse?: SseWriter
   kept?: KeptRun
   settle?: (failure: ApiFailure | undefined) => Effect.Effect<void>
+  readonly writeFailed: WriteFailed
+  writeFailure?: WriteStage
+}
+
+/** `writeJson`, a throw told to the request's `writeFailed` rather than thrown (docs/DESIGN.md §3.25). */
+export const answerJson = (
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string>,
+  facts: RequestFacts
+) => {
+  try {
+    writeJson(res, status, body, headers)
+  } catch (error) {
+    facts.writeFailed(error, stageOf(res))
+  }
 }
 
 /**
@@ -71,7 +91,7 @@ export const makeChatRun = Effect.gen(function*() {
         }, ({ body, collected }, admitted) => {
           facts.summary = collected.summary
           log.ran(collected.summary)
-          writeJson(res, 200, body, { ...headers, ...admitted })
+          answerJson(res, 200, body, { ...headers, ...admitted }, facts)
         }),
         routed
       )
@@ -87,7 +107,7 @@ export const makeChatRun = Effect.gen(function*() {
     const streamed = governance.admitted(plan, (run, admitted) => {
       observer.running(log, mode)
       const kept = facts.kept
-      const sse = facts.sse = new SseWriter(res, { ...headers, ...admitted }, encoding, kept?.stream)
+      const sse = facts.sse = new SseWriter(res, { ...headers, ...admitted }, encoding, facts.writeFailed, kept?.stream)
       return Effect.flatMap(
         agent.run(kept === undefined ? run : { ...run, stop: kept.stopped }, {
           emit: sse.emit,
@@ -113,7 +133,7 @@ export const makeChatRun = Effect.gen(function*() {
         facts.settle = settleKept(encoding, keepWhole)
         return (protocol.keep?.(answering, accepted.answer) ?? Effect.void).pipe(
           Effect.andThen(Effect.sync(() => {
-            if (accepted.detached) writeJson(res, 200, accepted.answer, headers)
+            if (accepted.detached) answerJson(res, 200, accepted.answer, headers, facts)
           })),
           Effect.andThen(streamed)
         )

@@ -9,16 +9,15 @@ import type { RequestLog } from "../observability/RequestLog.ts"
 import { traced, Tracing } from "../observability/Tracing.ts"
 import { planHeaders } from "./chatHeaders.ts"
 import type { ChatProtocol } from "./chatProtocol.ts"
-import { makeChatRun, type RequestFacts } from "./chatRun.ts"
+import { answerJson, makeChatRun, type RequestFacts } from "./chatRun.ts"
 import { correlationIdFor } from "./CorrelationId.ts"
 import { logUnexpected } from "./errorResponse.ts"
 import type { ApiFailure } from "./errorTable.ts"
 import type { KeptRun } from "./KeptRuns.ts"
-import { writeError, writeJson } from "./nodeAnswers.ts"
-import { readJsonBody, settleUnreadBody } from "./nodeBody.ts"
+import { readJsonBody } from "./nodeBody.ts"
 import { ServerShuttingDown } from "./requestErrors.ts"
 import { ServerDrain } from "./ServerDrain.ts"
-import type { SseWriter } from "./SseWriter.ts"
+import { makeWriteFailures } from "./writeFailures.ts"
 
 export type NodeRoute = (req: IncomingMessage, res: ServerResponse) => void
 
@@ -33,12 +32,14 @@ export type NodeRoute = (req: IncomingMessage, res: ServerResponse) => void
  */
 const endKept = (facts: RequestFacts, kept: KeptRun, exit: Exit.Exit<unknown, unknown>) => {
   const sse = facts.sse
-  if (sse?.started === true && Exit.hasInterrupts(exit)) sse.fail(new ServerShuttingDown())
+  // Interrupted because its answer could not be written, the run failed: nothing expected it.
+  const failure = facts.writeFailure === undefined ? new ServerShuttingDown() : undefined
+  if (sse?.started === true && Exit.hasInterrupts(exit)) sse.fail(failure)
   kept.stream.end()
   kept.release()
   const settled = Exit.isSuccess(exit) || facts.settle === undefined
     ? Effect.void
-    : facts.settle(new ServerShuttingDown())
+    : facts.settle(failure)
   return Effect.andThen(settled, Effect.promise(() => kept.stream.finished()))
 }
 
@@ -51,7 +52,8 @@ const endKept = (facts: RequestFacts, kept: KeptRun, exit: Exit.Exit<unknown, un
  * tools); the protocol decodes the body and words the answer. It is the gateway's hot path, so it skips the router
  * and the HttpServerResponse layer (0.2 ms a request, BENCHMARKS.md) while
  * keeping every rule the routed endpoints follow: error bodies, 401s without
- * a correlation id, nothing internal in a 500.
+ * a correlation id, nothing internal in a 500. A write of the answer that
+ * throws ends that answer only (docs/DESIGN.md §3.25).
  */
 export const makeHotRoute = <Wire>(protocol: ChatProtocol<Wire>) =>
   Effect.gen(function*() {
@@ -65,6 +67,7 @@ export const makeHotRoute = <Wire>(protocol: ChatProtocol<Wire>) =>
     const observer = yield* requestObserver
     const tracing = yield* Tracing
     const chatRun = yield* makeChatRun
+    const { answerError, factsOf, unexpected } = yield* makeWriteFailures(protocol)
     // A request's decoded options, for the errors after decoding (their paths are the body's own).
     const decoded = new WeakMap<RequestFacts, Wire>()
 
@@ -93,7 +96,7 @@ export const makeHotRoute = <Wire>(protocol: ChatProtocol<Wire>) =>
       decoded.set(facts, wire)
       const plan = facts.plan = yield* planner.plan(request, key)
       const headers = { ...planHeaders(plan, correlationId), ...protocol.answerHeaders?.(correlationId) }
-      if (plan._tag === "Report") return writeJson(res, 200, plan.report, headers)
+      if (plan._tag === "Report") return answerJson(res, 200, plan.report, headers, facts)
       // Admitted by governance before the model is called (chatRun.ts, docs/DESIGN.md §11).
       return yield* chatRun(protocol, res, { plan, wire, correlationId }, headers, facts, log)
     })
@@ -110,7 +113,8 @@ export const makeHotRoute = <Wire>(protocol: ChatProtocol<Wire>) =>
         ledger.recordChat(facts, correlationId, {
           status: res.headersSent ? res.statusCode : undefined,
           firstByteAt: facts.sse?.firstByteAt ?? (res.headersSent ? Date.now() : undefined),
-          cancelled: Exit.hasInterrupts(exit)
+          // A run interrupted because its answer could not be written failed; nobody cancelled it.
+          cancelled: Exit.hasInterrupts(exit) && facts.writeFailure === undefined
         })
         return ended
       })
@@ -137,39 +141,41 @@ export const makeHotRoute = <Wire>(protocol: ChatProtocol<Wire>) =>
         if (res.writableEnded) return settled
         return Effect.andThen(
           settled,
-          Effect.sync(() => {
-            settleUnreadBody(req, res)
-            writeError(res, protocol.errorBody(failure.value, correlationId, decoded.get(facts)), correlationId)
-          })
+          Effect.sync(() =>
+            answerError(
+              req,
+              res,
+              correlationId,
+              facts,
+              protocol.errorBody(failure.value, correlationId, decoded.get(facts))
+            )
+          )
         )
       }
       return logUnexpected(cause, correlationId).pipe(
         Effect.andThen(Effect.sync(() => {
           if (sse?.started) sse.fail(undefined)
           else if (res.writableEnded) return
-          else if (!res.headersSent) {
-            settleUnreadBody(req, res)
-            writeError(res, protocol.errorBody(undefined, correlationId, undefined), correlationId)
-          } else res.destroy()
+          else if (!res.headersSent) answerError(req, res, correlationId, facts, unexpected(correlationId))
+          else res.destroy()
         })),
         Effect.andThen(settled)
       )
     }
 
     // The grace is over (docs/DESIGN.md §8): the run is stopped (its tools killed) and the client told so.
-    const shutDown = (req: IncomingMessage, res: ServerResponse, correlationId: string, sse: SseWriter | undefined) => {
+    const shutDown = (req: IncomingMessage, res: ServerResponse, correlationId: string, facts: RequestFacts) => {
       if (res.writableEnded) return
       const failure = new ServerShuttingDown()
-      if (sse?.started) return sse.fail(failure)
+      if (facts.sse?.started) return facts.sse.fail(failure)
       if (res.headersSent) return void res.destroy()
-      settleUnreadBody(req, res)
-      writeError(res, protocol.errorBody(failure, correlationId, undefined), correlationId)
+      answerError(req, res, correlationId, facts, protocol.errorBody(failure, correlationId, undefined))
     }
 
     return ((req, res) => {
       const correlationId = correlationIdFor(req.headers["x-correlation-id"] as string | undefined)
-      const facts: RequestFacts = { startedAt: Date.now(), protocol: protocol.name }
       const log = observer.start(correlationId, req.method, req.url)
+      const facts = factsOf(req, res, correlationId, log)
       const program = observer.observe(
         log,
         answer(req, res, correlationId, facts, log).pipe(
@@ -183,6 +189,8 @@ export const makeHotRoute = <Wire>(protocol: ChatProtocol<Wire>) =>
       // A resumable run goes on without its client (docs/DESIGN.md §16); any other is cancelled.
       res.once("close", () => {
         if (fiber.pollUnsafe() !== undefined) return
+        // An answer that could not be written ends its run, kept or not.
+        if (facts.writeFailure !== undefined) return fiber.interruptUnsafe()
         if (facts.kept === undefined) {
           if (!res.writableEnded) fiber.interruptUnsafe()
           return
@@ -191,7 +199,7 @@ export const makeHotRoute = <Wire>(protocol: ChatProtocol<Wire>) =>
         fiber.addObserver(drain.hold(() => fiber.interruptUnsafe()))
       })
       drain.track(res, () => {
-        fiber.addObserver(() => shutDown(req, res, correlationId, facts.sse))
+        fiber.addObserver(() => shutDown(req, res, correlationId, facts))
         fiber.interruptUnsafe()
       })
     }) satisfies NodeRoute

@@ -33,6 +33,8 @@ export interface GatewayMetrics {
   readonly toolCall: (tool: string, outcome: "ok" | "error", seconds: number) => void
   /** A request refused by one of its key's or account's limits (docs/DESIGN.md §11). */
   readonly limitRefusal: (limit: string, scope: string) => void
+  /** Writing one answer threw (docs/DESIGN.md §3.25): at its head, a chunk or its end. */
+  readonly responseWriteFailure: (protocol: Protocol, stage: "head" | "chunk" | "end") => void
   /** The sandboxes by state, set just before a scrape renders. */
   readonly sandboxes: (counts: Readonly<Record<string, number>>) => void
   /** Seconds each route target's provider is still skipped (0: it is not), set just before a scrape renders. */
@@ -106,6 +108,12 @@ export const makeGatewayMetrics = (): GatewayMetrics => {
     ["limit", "scope"],
     registry
   )
+  const writeFailures = new PlainCounter(
+    "parley_response_write_failures_total",
+    "Answers whose writing threw (that answer ended, its run interrupted), by protocol and stage (head, chunk, end)",
+    ["protocol", "stage"],
+    registry
+  )
   const sandboxes = new Gauge({
     name: "parley_sandboxes",
     help: "Sandboxes this instance holds, by state",
@@ -138,6 +146,7 @@ export const makeGatewayMetrics = (): GatewayMetrics => {
       toolDuration.labels(tool).observe(seconds)
     },
     limitRefusal: (limit, scope) => refusals.labels(limit, scope).inc(),
+    responseWriteFailure: (protocol, stage) => writeFailures.labels(protocol, stage).inc(),
     sandboxes: (counts) => {
       sandboxes.reset()
       for (const [state, count] of Object.entries(counts)) sandboxes.set({ state }, count)
@@ -159,6 +168,7 @@ export const noMetrics: GatewayMetrics = {
   modelCall: ignore,
   toolCall: ignore,
   limitRefusal: ignore,
+  responseWriteFailure: ignore,
   sandboxes: ignore,
   cooldowns: ignore,
   render: () => Promise.resolve("")

@@ -42,18 +42,28 @@ export const entryOf = (options: Logger.Options<unknown>): Record<string, unknow
 
 const COLORS: Readonly<Record<string, string>> = { debug: "90", info: "32", warn: "33", error: "31" }
 
-// For a person at a terminal: `12:00:00.000 INFO request status=200 …`, the cause on the lines below.
+// Control characters (C0, DEL, C1), line and paragraph separators and bidi controls: what a request's text could use
+// to forge a line, move a terminal's cursor or reorder what a person reads (docs/DESIGN.md §3.24).
+const INVISIBLE = /[\p{Cc}\p{Zl}\p{Zp}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu
+const escaped = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`
+
+/** Text as a pretty line shows it: every such character escaped, `\u001b` for ESC, as JSON escapes controls. */
+export const visible = (text: string): string => text.replace(INVISIBLE, escaped)
+
+// For a person at a terminal: `12:00:00.000 INFO request status=200 …`, the cause on the lines below (each shown).
 const prettyLine = (entry: Record<string, unknown>): string => {
   const { cause, level, msg, time, ...fields } = entry
   const levelText = String(level)
   const head = `${String(time).slice(11, 23)} \x1b[${COLORS[levelText] ?? "0"}m${levelText.toUpperCase()}\x1b[0m ${
-    String(msg)
+    visible(String(msg))
   }`
   let line = head
   for (const [name, value] of Object.entries(fields)) {
-    if (value !== undefined) line += ` ${name}=${typeof value === "string" ? value : JSON.stringify(value)}`
+    if (value !== undefined) {
+      line += ` ${visible(name)}=${visible(typeof value === "string" ? value : JSON.stringify(value))}`
+    }
   }
-  return cause === undefined ? line : `${line}\n${String(cause)}`
+  return cause === undefined ? line : `${line}\n${String(cause).split("\n").map(visible).join("\n")}`
 }
 
 /** The gateway's logger in the format asked for, writing each entry as one line (JSON) to `sink`. */

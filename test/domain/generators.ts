@@ -48,7 +48,8 @@ export const ValidBody = Schema.Struct({
   })),
   systemPrompt: Schema.optionalKey(Schema.String),
   promptType: Schema.optionalKey(Schema.String),
-  allowedTools: Schema.optionalKey(Schema.Array(Schema.String)),
+  // Names without lone surrogates: a client's Unicode is well formed (docs/DESIGN.md §3.24).
+  allowedTools: Schema.optionalKey(Schema.Array(Schema.String.check(Schema.makeFilter((name) => name.isWellFormed())))),
   contextStrategy: Schema.optionalKey(Schema.Literals(["error", "skip", "report"])),
   sandboxId: Schema.optionalKey(Schema.NullOr(Schema.String)),
   context: Schema.optionalKey(Schema.Struct({

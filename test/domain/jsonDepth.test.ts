@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { parseJsonBody } from "../../src/domain/ChatRequest.ts"
-import { MAX_JSON_DEPTH, nestsDeeperThan } from "../../src/domain/jsonDepth.ts"
+import { MAX_JSON_DEPTH, nestsDeeperThan, shallowJson } from "../../src/domain/jsonDepth.ts"
 import { MalformedJson } from "../../src/domain/requestErrors.ts"
 
 const nested = (depth: number, inner = "") => `${"[{\"a\":".repeat(depth / 2)}${inner}${"}]".repeat(depth / 2)}`
@@ -36,4 +36,14 @@ describe("parseJsonBody: nesting", () => {
       }
       assert.isDefined(yield* parseJsonBody(nested(MAX_JSON_DEPTH, "1")))
     }))
+})
+
+describe("shallowJson", () => {
+  it("parses JSON no deeper than a body may be, and gives undefined for deeper or malformed text", () => {
+    assert.deepStrictEqual(shallowJson(`{"a":[1]}`), { a: [1] })
+    assert.isDefined(shallowJson(nested(MAX_JSON_DEPTH, "1")))
+    assert.isUndefined(shallowJson(nested(MAX_JSON_DEPTH + 2, "1")))
+    assert.isUndefined(shallowJson(nested(100_000)))
+    assert.isUndefined(shallowJson(`{"a":`))
+  })
 })

@@ -4,10 +4,11 @@ import { correlationIdFor, uuidV7 } from "../../src/http/CorrelationId.ts"
 describe("correlation ids (docs/DESIGN.md §3.7)", () => {
   it("echoes a short safe client id", () => {
     expect(correlationIdFor("req-123_abc.9:x")).toBe("req-123_abc.9:x")
+    expect(correlationIdFor("tenant/a@b+c")).toBe("tenant/a@b+c")
   })
 
   it("replaces unsafe or long client ids with a UUID v7", () => {
-    for (const bad of ["a b", "x\r\ny", "<script>", "a".repeat(129), ""]) {
+    for (const bad of ["a b", "x\r\ny", "<script>", "a".repeat(129), "", "mcp\u202eevil", "x\udc00", "a%20b"]) {
       expect(correlationIdFor(bad)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
     }
   })

@@ -3,6 +3,11 @@ import type { AddressInfo } from "node:net"
 import { afterEach, describe, expect, it } from "vitest"
 import { SseWriter, type StreamEncoding } from "../../src/http/SseWriter.ts"
 
+// A write that throws fails the test: nothing here should.
+const unexpected = (error: unknown) => {
+  throw error
+}
+
 let server: Server | undefined
 afterEach(() => server?.close())
 
@@ -18,7 +23,7 @@ const encoding: StreamEncoding = {
 /** The texts written one turn of the event loop each, as a client reads them. */
 const written = async (texts: ReadonlyArray<string>) => {
   server = createServer((_req, res) => {
-    const writer = new SseWriter(res, {}, encoding)
+    const writer = new SseWriter(res, {}, encoding, unexpected)
     void (async () => {
       for (const id of texts) {
         writer.emit({ type: "text-start", id })

@@ -3,6 +3,11 @@ import type { AddressInfo } from "node:net"
 import { afterEach, describe, expect, it } from "vitest"
 import { SseWriter, type StreamEncoding } from "../../src/http/SseWriter.ts"
 
+// A write that throws fails the test: nothing here should.
+const unexpected = (error: unknown) => {
+  throw error
+}
+
 const encoding = (everyMs: number): StreamEncoding => ({
   headers: {},
   chunk: (event) => `data: ${event.type}\n\n`,
@@ -26,7 +31,7 @@ afterEach(() => server?.close())
 // A real server and client: the writer's timer runs against Node's own response.
 const streamed = async (everyMs: number, write: (writer: SseWriter) => Promise<void>) => {
   server = createServer((_req, res: ServerResponse) => {
-    const writer = new SseWriter(res, {}, encoding(everyMs))
+    const writer = new SseWriter(res, {}, encoding(everyMs), unexpected)
     void write(writer).then(() => writer.end())
   })
   await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve))

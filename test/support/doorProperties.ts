@@ -1,6 +1,7 @@
 import { assert, it } from "@effect/vitest"
 import { Arbitrary, Effect, Exit, Schema } from "effect"
 import { InvalidRequest } from "../../src/domain/requestErrors.ts"
+import type { Expected } from "./fuzz/answerCheck.ts"
 
 type Decode = (body: unknown) => Effect.Effect<unknown, InvalidRequest>
 
@@ -58,11 +59,15 @@ export const doorDecoderProperties = (
   )
 }
 
-/** A valid body, the same with one field set to any JSON, any JSON at all, or the valid body's text cut short. */
+/**
+ * A valid body (`ok`), the same with one field set to any JSON (`either`:
+ * it may still be valid), any JSON at all, or the valid body's text cut
+ * short (`refused`: neither is a body of the door).
+ */
 export const fuzzedBodies = (
   validBodies: Arbitrary.Arbitrary<Record<string, unknown>>,
   fields: ReadonlyArray<string>
-) =>
+): Arbitrary.Arbitrary<{ readonly text: string; readonly expected: Expected }> =>
   Arbitrary.all({
     body: validBodies.pipe(Arbitrary.map((body) => ({ ...body, model: "test/m1" }))),
     kind: Arbitrary.schema(Schema.Literals(["valid", "field", "json", "cut"])),
@@ -73,12 +78,12 @@ export const fuzzedBodies = (
     const text = JSON.stringify(body)
     switch (kind) {
       case "valid":
-        return { text, valid: true }
+        return { text, expected: "ok" as const }
       case "field":
-        return { text: JSON.stringify({ ...body, [field]: json }), valid: false }
+        return { text: JSON.stringify({ ...body, [field]: json }), expected: "either" as const }
       case "json":
-        return { text: JSON.stringify(json), valid: false }
+        return { text: JSON.stringify(json), expected: "refused" as const }
       case "cut":
-        return { text: text.slice(0, Math.floor(cut * (text.length - 1))), valid: false }
+        return { text: text.slice(0, Math.floor(cut * (text.length - 1))), expected: "refused" as const }
     }
   }))

@@ -1,7 +1,8 @@
 import type { AssistantContent, FilePart, ModelMessage, TextPart, ToolResultPart } from "ai"
 import { imageFilePart } from "../openai/imagePart.ts"
 import { orIssues, parsedUrl, Refused } from "../refused.ts"
-import type { CompletionMessage, ContentPart, ToolCall } from "./request.ts"
+import { parsedArguments } from "../toolArguments.ts"
+import type { CompletionMessage, ContentPart } from "./request.ts"
 
 /** The conversation as the core takes it: the leading system and developer messages as the system prompt. */
 export interface Conversation {
@@ -43,14 +44,6 @@ const contentParts = (
       }`
     )
   })
-}
-
-const parsedArguments = (call: ToolCall, at: string): unknown => {
-  try {
-    return JSON.parse(call.function.arguments.trim() === "" ? "{}" : call.function.arguments)
-  } catch {
-    throw new Refused(`"${at}.function.arguments" must be JSON`)
-  }
 }
 
 /**
@@ -116,7 +109,7 @@ const convert = (messages: ReadonlyArray<CompletionMessage>): Conversation => {
               `"${at}.tool_calls[${c}]" (id "${call.id}") has no answer: an assistant message with tool_calls must be followed by a tool message for each tool_call_id`
             )
           }
-          const input = parsedArguments(call, `${at}.tool_calls[${c}]`)
+          const input = parsedArguments(call.function.arguments, `${at}.tool_calls[${c}].function.arguments`)
           content.push({ type: "tool-call", toolCallId: call.id, toolName: call.function.name, input })
           answers.push({
             type: "tool-result",

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { ModelId } from "../../domain/ChatRequest.ts"
+import { Name } from "../../domain/wellFormed.ts"
 import { extraFieldSchemas } from "../doorBody.ts"
 import { between, Count, Text } from "../fieldSchemas.ts"
 
@@ -24,7 +25,7 @@ export type ContentPart = typeof ContentPart.Type
 export const ToolCall = Schema.Struct({
   id: Text,
   type: Schema.Literal("function"),
-  function: Schema.Struct({ name: Text, arguments: Text })
+  function: Schema.Struct({ name: Name, arguments: Text })
 })
 export type ToolCall = typeof ToolCall.Type
 
@@ -54,7 +55,7 @@ export const FunctionTool = Schema.Struct({
 
 export const ToolChoice = Schema.Union([
   Schema.Literals(["none", "auto", "required"]),
-  Schema.Struct({ type: Schema.Literal("function"), function: Schema.Struct({ name: Text }) })
+  Schema.Struct({ type: Schema.Literal("function"), function: Schema.Struct({ name: Name }) })
 ])
 
 export const ResponseFormat = Schema.Union([

@@ -1,4 +1,5 @@
 import type { CollectedRun } from "../../agent/Agent.ts"
+import { shallowJson } from "../../domain/jsonDepth.ts"
 import type { Answering } from "../../http/chatProtocol.ts"
 import type { MessagesWire } from "./decode.ts"
 import { messageShell } from "./encode.ts"
@@ -6,13 +7,8 @@ import { type BlockEvent, MessageEvents, stopReasonOf, usageOf } from "./events.
 
 type Block = Record<string, unknown>
 
-const parsed = (json: string): unknown => {
-  try {
-    return JSON.parse(json === "" ? "{}" : json)
-  } catch {
-    return {}
-  }
-}
+// A call whose arguments are no JSON parley takes (docs/DESIGN.md §3.9) shows none.
+const parsed = (json: string): unknown => shallowJson(json === "" ? "{}" : json) ?? {}
 
 const apply = (blocks: Array<Block>, json: Map<number, string>, event: BlockEvent) => {
   switch (event.type) {

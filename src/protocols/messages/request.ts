@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { ModelId } from "../../domain/ChatRequest.ts"
+import { Name } from "../../domain/wellFormed.ts"
 import { extraFieldSchemas } from "../doorBody.ts"
 import { between, Count, Text } from "../fieldSchemas.ts"
 
@@ -35,7 +36,7 @@ export type ImageBlock = typeof ImageBlock.Type
 export const ToolUseBlock = Schema.Struct({
   type: Schema.Literal("tool_use"),
   id: Text,
-  name: Text,
+  name: Name,
   input: Schema.Unknown,
   cache_control: CacheControl
 })
@@ -61,8 +62,8 @@ const RedactedThinkingBlock = Schema.Struct({ type: Schema.Literal("redacted_thi
 export const McpToolUseBlock = Schema.Struct({
   type: Schema.Literal("mcp_tool_use"),
   id: Text,
-  name: Text,
-  server_name: Text,
+  name: Name,
+  server_name: Name,
   input: Schema.Unknown,
   cache_control: CacheControl
 })
@@ -100,8 +101,9 @@ export type Message = typeof Message.Type
 
 /** A tool the client runs (`input_schema`), or a hosted one of Anthropic's (a `type` such as `web_search_20250305`). */
 export const Tool = Schema.Struct({
-  name: Text,
-  type: Schema.optionalKey(Schema.NullOr(Text)),
+  // A hosted tool's is named in `X-Tools-Skipped` when parley skips it.
+  name: Name,
+  type: Schema.optionalKey(Schema.NullOr(Name)),
   description: Schema.optionalKey(Text),
   input_schema: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown)),
   cache_control: CacheControl
@@ -111,13 +113,13 @@ export type Tool = typeof Tool.Type
 /** A hosted MCP server (`mcp-client-2025-04-04`): `parley` or a configured server's id (./mcpServers.ts). */
 export const McpServer = Schema.Struct({
   type: Schema.Literal("url"),
-  name: Text,
+  name: Name,
   url: Schema.optionalKey(Text),
   // Refused whatever its value (./mcpServers.ts), which is why it is not read here: it is never echoed.
   authorization_token: Schema.optionalKey(Schema.Unknown),
   tool_configuration: Schema.optionalKey(Schema.NullOr(Schema.Struct({
     enabled: Schema.optionalKey(Schema.NullOr(Schema.Boolean)),
-    allowed_tools: Schema.optionalKey(Schema.NullOr(Schema.Array(Text)))
+    allowed_tools: Schema.optionalKey(Schema.NullOr(Schema.Array(Name)))
   })))
 })
 export type McpServer = typeof McpServer.Type
@@ -126,7 +128,7 @@ const Parallel = { disable_parallel_tool_use: Schema.optionalKey(Schema.Boolean)
 
 export const ToolChoice = Schema.Union([
   Schema.Struct({ type: Schema.Literals(["auto", "any", "none"]), ...Parallel }),
-  Schema.Struct({ type: Schema.Literal("tool"), name: Text, ...Parallel })
+  Schema.Struct({ type: Schema.Literal("tool"), name: Name, ...Parallel })
 ])
 
 export const Thinking = Schema.Union([

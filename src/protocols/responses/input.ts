@@ -2,8 +2,9 @@ import type { FilePart, ModelMessage, SystemModelMessage, TextPart, UserModelMes
 import type { ApprovalAnswer } from "../../agent/AgentRun.ts"
 import type { InvalidHistory } from "../../domain/requestErrors.ts"
 import { orIssues, Refused } from "../refused.ts"
+import { parsedArguments } from "../toolArguments.ts"
 import { assistantPart, reasoningPart, textOf, userPart } from "./inputParts.ts"
-import { approvalRequest, mcpCall, parsedArguments } from "./mcpInput.ts"
+import { approvalRequest, mcpCall } from "./mcpInput.ts"
 import type {
   ApprovalRequestItem,
   ApprovalResponseItem,
@@ -145,7 +146,7 @@ const turnsOf = (input: Exclude<ResponsesRequest["input"], string>, system: Arra
           type: "call",
           toolCallId: call_id,
           toolName: name,
-          input: parsedArguments(text, at),
+          input: parsedArguments(text, `${at}.arguments`),
           place: at
         }
         addToAssistant(index, call)

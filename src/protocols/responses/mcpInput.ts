@@ -1,16 +1,9 @@
 import { parleyToolName } from "../hostedTools.ts"
 import { Refused } from "../refused.ts"
+import { parsedArguments } from "../toolArguments.ts"
 import { approvalOfItemId } from "./hostedMcp.ts"
 import type { ApprovalRequestItem, McpCallItem } from "./request.ts"
 import type { Call } from "./turns.ts"
-
-export const parsedArguments = (text: string, at: string): unknown => {
-  try {
-    return JSON.parse(text.trim() === "" ? "{}" : text)
-  } catch {
-    throw new Refused(`"${at}.arguments" must be JSON`)
-  }
-}
 
 const errorText = (error: unknown): string => typeof error === "string" ? error : JSON.stringify(error)
 
@@ -20,7 +13,7 @@ export const mcpCall = (item: McpCallItem, at: string): Call => {
     type: "call",
     toolName: parleyToolName(item.server_label, item.name),
     toolCallId: item.id,
-    input: parsedArguments(item.arguments, at),
+    input: parsedArguments(item.arguments, `${at}.arguments`),
     place: at
   } as const
   return item.error == null && item.status !== "failed"
@@ -47,7 +40,7 @@ export const approvalRequest = (item: ApprovalRequestItem, at: string): Call => 
     type: "call",
     toolName: parleyToolName(item.server_label, item.name),
     toolCallId: ids.toolCallId,
-    input: parsedArguments(item.arguments, at),
+    input: parsedArguments(item.arguments, `${at}.arguments`),
     place: at,
     approval: { id: ids.approvalId }
   }

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { ModelId } from "../../domain/ChatRequest.ts"
+import { Name, wellFormed } from "../../domain/wellFormed.ts"
 import { ReasoningEffort } from "../chat-completions/request.ts"
 import { extraFieldSchemas } from "../doorBody.ts"
 import { between, Count, Text } from "../fieldSchemas.ts"
@@ -52,7 +53,7 @@ export type FunctionCallItem = typeof FunctionCallItem.Type
 export const FunctionCallItem = Schema.Struct({
   type: Schema.Literal("function_call"),
   call_id: Text,
-  name: Text,
+  name: Name,
   arguments: Text,
   id: Id,
   status: Status
@@ -94,8 +95,8 @@ export type ApprovalResponseItem = typeof ApprovalResponseItem.Type
 export const ApprovalRequestItem = Schema.Struct({
   type: Schema.Literal("mcp_approval_request"),
   id: Text,
-  server_label: Text,
-  name: Text,
+  server_label: Name,
+  name: Name,
   arguments: Text
 })
 export type ApprovalRequestItem = typeof ApprovalRequestItem.Type
@@ -104,8 +105,8 @@ export type ApprovalRequestItem = typeof ApprovalRequestItem.Type
 export const McpCallItem = Schema.Struct({
   type: Schema.Literal("mcp_call"),
   id: Text,
-  server_label: Text,
-  name: Text,
+  server_label: Name,
+  name: Name,
   arguments: Text,
   output: Schema.optionalKey(Schema.NullOr(Text)),
   error: Schema.optionalKey(Schema.Unknown),
@@ -169,7 +170,7 @@ export const FunctionTool = Schema.Struct({
 export type FunctionTool = typeof FunctionTool.Type
 
 const ToolNames = Schema.Struct({
-  tool_names: Schema.optionalKey(Schema.NullOr(Schema.Array(Text))),
+  tool_names: Schema.optionalKey(Schema.NullOr(Schema.Array(Name))),
   read_only: Schema.optionalKey(Schema.NullOr(Schema.Boolean))
 })
 export type ToolNames = typeof ToolNames.Type
@@ -181,10 +182,10 @@ export type ToolNames = typeof ToolNames.Type
  */
 export const McpTool = Schema.Struct({
   type: Schema.Literal("mcp"),
-  server_label: Text,
+  server_label: Name,
   server_url: Schema.optionalKey(Schema.NullOr(Text)),
   server_description: Schema.optionalKey(Schema.NullOr(Text)),
-  allowed_tools: Schema.optionalKey(Schema.NullOr(Schema.Union([Schema.Array(Text), ToolNames]))),
+  allowed_tools: Schema.optionalKey(Schema.NullOr(Schema.Union([Schema.Array(Name), ToolNames]))),
   require_approval: Schema.optionalKey(
     Schema.NullOr(Schema.Union([
       Schema.Literals(["always", "never"]),
@@ -202,8 +203,9 @@ export type McpTool = typeof McpTool.Type
 
 /** A hosted tool (`web_search`, Codex's `custom` tools…): its own fields are its type's. */
 const HostedTool = Schema.Struct({
-  type: otherThan(["function", "mcp"]),
-  name: Schema.optionalKey(Schema.NullOr(Text))
+  // Named in `X-Tools-Skipped` when parley skips it.
+  type: otherThan(["function", "mcp"]).check(wellFormed),
+  name: Schema.optionalKey(Schema.NullOr(Name))
 })
 
 export const Tool = Schema.Union([FunctionTool, McpTool, HostedTool])
@@ -211,7 +213,7 @@ export type Tool = typeof Tool.Type
 
 export const ToolChoice = Schema.Union([
   Schema.Literals(["none", "auto", "required"]),
-  Schema.Struct({ type: Schema.Literal("function"), name: Text })
+  Schema.Struct({ type: Schema.Literal("function"), name: Name })
 ])
 
 export const TextFormat = Schema.Union([

@@ -1,18 +1,11 @@
 import type { UIMessage, UIMessageChunk } from "ai"
 import { Predicate } from "effect"
+import { shallowJson } from "../../domain/jsonDepth.ts"
 import { isToolPart } from "./historyCheck.ts"
 
 type Part = Record<string, unknown>
 
 const isOutputState = (state: string) => state === "output-available" || state === "output-error"
-
-const parseJson = (text: string): unknown => {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
-}
 
 // A part as JSON carries it: fields the stream never set are absent.
 const clean = (part: Part): Part => {
@@ -159,7 +152,7 @@ export const collectMessage = <Item = UIMessageChunk>(
         const inputEncoding = part.inputEncoding as string | undefined
         updateTool(chunk.toolCallId, toolName, dynamic, {
           state: "input-streaming",
-          input: inputEncoding === "text" ? rawInput : parseJson(rawInput),
+          input: inputEncoding === "text" ? rawInput : shallowJson(rawInput),
           rawInput,
           inputEncoding
         })

@@ -1,12 +1,9 @@
 import { describe } from "@effect/vitest"
-import { Arbitrary } from "effect"
 import { afterAll, beforeAll } from "vitest"
-import { CompletionRequest } from "../../../src/protocols/chat-completions/request.ts"
 import { fuzzDoor } from "../../support/doorFuzz.ts"
-import { fuzzedBodies } from "../../support/doorProperties.ts"
-import { startFuzzGateway } from "../../support/fuzz/fuzzGateway.ts"
+import { chatCompletionsDoor } from "../../support/fuzz/chatDoors.ts"
+import { startFuzzGateway } from "../../support/fuzz/startFuzzGateway.ts"
 import type { TestGateway } from "../../support/gateway.ts"
-import { validBodies } from "./generators.ts"
 
 let gateway: TestGateway
 let secret: string
@@ -16,15 +13,11 @@ beforeAll(async () => {
 })
 afterAll(() => gateway.close())
 
-const cases = fuzzedBodies(validBodies, Object.keys(CompletionRequest.fields)).pipe(
-  Arbitrary.map((body) => ({ ...body, path: "/v1/chat/completions" }))
-)
-
-describe("fuzzed POST /v1/chat/completions bodies (issue 20)", () => {
+describe("fuzzed POST /v1/chat/completions bodies (issue 20; hostile text, issue 32 part 3)", () => {
   fuzzDoor(
-    "answer 200 when valid and a documented 4xx in OpenAI's envelope otherwise, never a 500",
-    cases,
-    () => ({ url: gateway.url, headers: { authorization: `Bearer ${secret}` } }),
-    (body) => body.error
+    "answer 200 when valid and a documented 4xx in OpenAI's envelope when not (never a 2xx, never a 5xx), with headers of safe tokens, and /health after every batch",
+    chatCompletionsDoor.cases,
+    () => ({ url: gateway.url, headers: chatCompletionsDoor.keyHeaders(secret) }),
+    chatCompletionsDoor.errorOf
   )
 })

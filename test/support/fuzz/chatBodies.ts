@@ -1,19 +1,27 @@
 import fc from "fast-check"
 import { bodyFields } from "../../domain/generators.ts"
+import type { Expected } from "./answerCheck.ts"
+import { chatPlacements, echoCallWith } from "./chatPlacements.ts"
+import { CORRELATION_IDS, hostileTextFc } from "./hostileText.ts"
 
 /**
  * Generators of POST /api/v1/chat requests for fuzzing the real gateway
- * (issue 11 item 2). Each case says whether it is a request the gateway must
- * run (`valid`): every other one must be refused with a documented status.
- * The gateway they are meant for: models `test/m1` and `test/m2`, a tool
- * `echo`, a key allowed `test/*` and `echo`, and a small body limit
+ * (issue 11 item 2, issue 32 part 3). Each case says what the gateway must
+ * answer (`expected`): `ok`, a request it runs; `refused`, one it refuses
+ * with a documented status; `either`, one that may be valid. The gateway
+ * they are meant for (`fuzzGateway.ts`): models `test/m1` and `test/m2`, a
+ * tool `echo`, an MCP server `down` that cannot list its tools, a key
+ * allowed `test/*`, `echo` and `down__*`, and a small body limit
  * (FUZZ_BODY_LIMIT) so that some cases are too large.
  */
 export interface FuzzCase {
   readonly body: string
   /** The Authorization header; a case with a bad one expects 401. */
   readonly authorization: "valid" | "missing" | "basic" | "unknown key"
-  readonly valid: boolean
+  readonly expected: Expected
+  readonly correlationId: string
+  /** Names `X-Tools-Skipped` must list when the answer is 200. */
+  readonly skipped?: ReadonlyArray<string> | undefined
 }
 
 export const FUZZ_BODY_LIMIT = 64 * 1024
@@ -195,18 +203,7 @@ const deepValue = fc.tuple(fc.nat(120), fc.constantFrom("metadata", "providerMet
     case "providerMetadata":
       return { role: "user", parts: [{ type: "text", text: "x", providerMetadata: { test: value } }] }
     default:
-      return {
-        role: "assistant",
-        parts: [{
-          type: "dynamic-tool",
-          toolName: "echo",
-          toolCallId: "c1",
-          state: "output-available",
-          input: { text: "x" },
-          output: "ok",
-          [where]: value
-        }]
-      }
+      return echoCallWith(where, value)
   }
 })
 
@@ -259,6 +256,26 @@ const malformedText = fc.oneof(
   fc.nat({ max: 100_000 }).map((depth) => `{"model":"test/m1","messages":${"[".repeat(depth)}${"]".repeat(depth)}}`)
 )
 
+const hostileCase = fc.tuple(
+  validBody,
+  fc.nat(chatPlacements.length - 1),
+  fc.boolean(),
+  hostileTextFc(false),
+  hostileTextFc(true)
+)
+  .map(([body, at, lone, wellFormedText, loneText]) => {
+    const placement = chatPlacements[at]!
+    const text = lone ? loneText : wellFormedText
+    const expected = lone ? placement.lone : placement.wellFormed
+    // Answered, not reported on: a validation report is 200 whatever it finds.
+    const answered = { ...body, validateOnly: false, contextStrategy: "error" }
+    return {
+      body: JSON.stringify(placement.place(answered, text)),
+      expected,
+      skipped: expected === "ok" ? placement.skipped?.(text) : undefined
+    }
+  })
+
 /** A body over FUZZ_BODY_LIMIT: 413. */
 const oversized = validBody.map((body) => ({
   ...body,
@@ -270,14 +287,26 @@ const authorization = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom("missing" as const, "basic" as const, "unknown key" as const) }
 )
 
-/** Every kind of case, the valid ones about a third. */
+/**
+ * Every kind of case, the valid ones about a quarter: a valid body, one with
+ * one fault or many (which may still be valid), text that is no body, a body
+ * too large, hostile text where a header, a log line, a name or an id is made.
+ */
 export const chatCases: fc.Arbitrary<FuzzCase> = fc.tuple(
   fc.oneof(
-    { weight: 6, arbitrary: validBody.map((body) => ({ body: JSON.stringify(body), valid: true })) },
-    { weight: 6, arbitrary: oneFault.map((body) => ({ body: JSON.stringify(body), valid: false })) },
-    { weight: 3, arbitrary: garbledBody.map((body) => ({ body: JSON.stringify(body), valid: false })) },
-    { weight: 3, arbitrary: malformedText.map((body) => ({ body, valid: false })) },
-    { weight: 1, arbitrary: oversized.map((body) => ({ body: JSON.stringify(body), valid: false })) }
+    { weight: 6, arbitrary: validBody.map((body) => ({ body: JSON.stringify(body), expected: "ok" as const })) },
+    { weight: 6, arbitrary: oneFault.map((body) => ({ body: JSON.stringify(body), expected: "either" as const })) },
+    { weight: 3, arbitrary: garbledBody.map((body) => ({ body: JSON.stringify(body), expected: "either" as const })) },
+    { weight: 3, arbitrary: malformedText.map((body) => ({ body, expected: "refused" as const })) },
+    { weight: 1, arbitrary: oversized.map((body) => ({ body: JSON.stringify(body), expected: "refused" as const })) },
+    { weight: 6, arbitrary: hostileCase }
   ),
-  authorization
-).map(([{ body, valid }, authorization]) => ({ body, authorization, valid: valid && authorization === "valid" }))
+  authorization,
+  fc.constantFrom(...CORRELATION_IDS)
+).map(([{ body, expected, ...rest }, authorization, correlationId]) => ({
+  body,
+  authorization,
+  correlationId,
+  ...rest,
+  expected: authorization === "valid" ? expected : "refused"
+}))
