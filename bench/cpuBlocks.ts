@@ -15,8 +15,8 @@ import { median } from "./stats.ts"
  * full bench's c=1 phase takes three long runs a door; unlike
  * `bench/instructions.ts` it counts the kernel's part of a request too,
  * and prints that part alone (`systemMsPerRequest`: mostly writing the
- * answer's bytes, which a format's size sets). `--baseline=REF` adds the ui
- * door of REF's gateway, last (`ui@COMMIT`), its CPU read in its own process.
+ * answer's bytes, which a format's size sets). `--baseline=REF` adds the same
+ * doors of REF's gateway, last (`ui@COMMIT`…), its CPU read in its own process.
  */
 const args = process.argv.slice(2)
 const option = (name: string, fallback: number) => numberOption(args, name, fallback)
@@ -25,8 +25,8 @@ const doorNames = doorsOption(args)
 const [warmup, block, rounds] = [option("warmup", 4_000), option("block", 2_000), option("rounds", 16)]
 
 const baseline = args.find((arg) => arg.startsWith("--baseline="))?.slice("--baseline=".length)
-const target = await startTarget(full, { baseline })
-// A baseline's ui door (`ui@COMMIT`) comes last, measured in its own gateway.
+const target = await startTarget(full, { baseline, baselineDoors: doorNames })
+// A baseline's doors (`ui@COMMIT`…) come last, measured in its own gateway.
 const names: ReadonlyArray<string> = [
   ...doorNames,
   ...target.doors.filter((door) => door.name.includes("@")).map((door) => door.name)
@@ -66,6 +66,15 @@ try {
     ratios: Object.fromEntries(
       names.slice(1).map((name) => [`${name} / ${names[0]}`, perRequest.get(name)! / first])
     ),
+    // Each door against the same door of the baseline (`--baseline`): the A/B of a change.
+    ...(baseline === undefined ? {} : {
+      againstBaseline: Object.fromEntries(
+        names.filter((name) => name.includes("@")).map((name) => {
+          const door = name.slice(0, name.indexOf("@"))
+          return [`${door} / ${name}`, perRequest.get(door)! / perRequest.get(name)!]
+        })
+      )
+    }),
     systemMsPerRequest: Object.fromEntries(systemPerRequest),
     perBlock: Object.fromEntries(blocks)
   }))

@@ -5,7 +5,7 @@ import { join } from "node:path"
 import { root } from "../scripts/build.ts"
 import { type Child, spawnChild, startChild } from "./children.ts"
 import type { Door, Target } from "./phases.ts"
-import { DOORS, parleyBody, PROVIDER, ROUTE_PROVIDER, UPSTREAM_MODELS } from "./scenarios.ts"
+import { DOORS, PROVIDER, ROUTE_PROVIDER, UPSTREAM_MODELS } from "./scenarios.ts"
 import type { Settings } from "./settings.ts"
 
 /**
@@ -42,6 +42,8 @@ export interface TargetOptions {
   readonly wrapper?: ReadonlyArray<string> | undefined
   /** A commit (or any git revision) whose gateway runs beside this tree's, its ui door measured as `ui@REF`. */
   readonly baseline?: string | undefined
+  /** The baseline's doors measured (`door@REF`, in this order); default its ui door alone. */
+  readonly baselineDoors?: ReadonlyArray<string> | undefined
 }
 
 const doorsOf = (gateway: Child, suffix = ""): Array<Door> =>
@@ -93,7 +95,10 @@ export const startTarget = async (
         DATABASE_URL: `sqlite:${join(dir, "baseline.db")}`
       })
       started.push(base.gateway)
-      doors.push({ ...doorsOf(base.gateway, `@${base.commit}`)[0]!, body: parleyBody })
+      const baseDoors = doorsOf(base.gateway, `@${base.commit}`)
+      for (const name of options.baselineDoors ?? ["ui"]) {
+        doors.push(baseDoors.find((door) => door.name === `${name}@${base.commit}`)!)
+      }
     }
     return {
       settings,

@@ -1,32 +1,35 @@
-import type { JSONValue, LanguageModelV4Usage } from "@ai-sdk/provider"
-import { type FinishReason, generateId, type UIMessageChunk } from "ai"
+import type { JSONValue, LanguageModelV4Citation, LanguageModelV4Usage } from "@ai-sdk/provider"
+import { type FinishReason, generateId } from "ai"
+import type { ProviderFailure } from "../models/ProviderFailure.ts"
 import { type BlockContent, OpenBlocks, type ProviderMetadata } from "./OpenBlocks.ts"
+import type { RunEvent, ToolProvenance } from "./RunEvent.ts"
 import type { RunMeter } from "./RunMeter.ts"
 import { isFinished, type LimitReason, type RunSummary } from "./RunSummary.ts"
 import {
-  toolCallChunk,
-  toolErrorChunk,
+  toolCallEvent,
+  toolErrorEvent,
   type ToolInputStart,
-  toolInputStartChunk,
-  toolOutputChunk
-} from "./toolChunks.ts"
+  toolInputStartEvent,
+  toolResultEvent
+} from "./toolEvents.ts"
 import type { ParsedToolCall, ValidToolCall } from "./toolInput.ts"
 import { UsageTotals } from "./usage.ts"
 
-export type Emit = (chunk: UIMessageChunk) => void
+export type Emit = (event: RunEvent) => void
 
 /** A tool call whose arguments are still streaming. */
 interface PartialCall {
   readonly toolName: string
   readonly dynamic: boolean
+  readonly provenance: ToolProvenance
   text: string
 }
 
 /**
- * The chunk stream of one run, across steps. It alone emits, and it keeps
- * the stream a valid message whenever it ends: `start` first, blocks and
- * steps closed, every tool input answered by an output (an error if a limit
- * cut it short), `finish` last. Hot path: one object per chunk.
+ * The event stream of one run, across steps (`RunEvent`). It alone emits,
+ * and it keeps the stream a valid message whenever it ends: `start` first,
+ * blocks and steps closed, every tool call answered by a result (an error if
+ * a limit cut it short), `finish` last. Hot path: one object per event.
  */
 export class RunState {
   private readonly messageId: string
@@ -41,7 +44,7 @@ export class RunState {
   private readonly pendingOutputs = new Map<string, ProviderMetadata>()
   private readonly emit: Emit
   private readonly meter: RunMeter | undefined
-  /** Whoever takes the chunks takes `reset-step` (`RunSink.resetsStep`). */
+  /** Whoever takes the events takes `reset-step` (`RunSink.resetsStep`). */
   readonly resetsStep: boolean
 
   /**
@@ -55,7 +58,7 @@ export class RunState {
     this.resetsStep = resetsStep
   }
 
-  /** Whether any chunk was sent; until then a failure is a plain HTTP error. */
+  /** Whether any event was sent; until then a failure is a plain HTTP error. */
   get started(): boolean {
     return this.begun
   }
@@ -132,7 +135,7 @@ export class RunState {
     type: "text" | "reasoning",
     id: string,
     providerMetadata: ProviderMetadata,
-    citations?: Extract<UIMessageChunk, { type: "text-end" }>["citations"]
+    citations?: Array<LanguageModelV4Citation>
   ): void {
     const block = this.blocks.close(type, id)
     if (block === undefined) return
@@ -145,9 +148,11 @@ export class RunState {
     })
   }
 
-  beginToolInput(part: ToolInputStart, dynamic: boolean): void {
-    this.partialCalls.set(part.id, { toolName: part.toolName, dynamic, text: "" })
-    this.emit(toolInputStartChunk(part, dynamic))
+  /** `client`: the tool is the client's (docs/DESIGN.md §14). */
+  beginToolInput(part: ToolInputStart, dynamic: boolean, client: boolean): void {
+    const provenance = client ? "client" : part.providerExecuted === true ? "hosted" : "server"
+    this.partialCalls.set(part.id, { toolName: part.toolName, dynamic, provenance, text: "" })
+    this.emit(toolInputStartEvent(part, dynamic))
   }
 
   toolInputDelta(id: string, delta: string): void {
@@ -162,7 +167,7 @@ export class RunState {
     if (call.valid && call.client !== true && call.providerExecuted !== true) {
       this.pendingOutputs.set(call.toolCallId, call.providerMetadata)
     }
-    this.emit(toolCallChunk(call))
+    this.emit(toolCallEvent(call))
   }
 
   /** A valid call that waits for a person's approval instead of running (docs/DESIGN.md §10). */
@@ -176,19 +181,19 @@ export class RunState {
     this.emit({ type: "tool-output-denied", toolCallId })
   }
 
-  /** An approved call whose input its tool now refuses: an error output, as `streamText` reports it. */
+  /** An approved call whose input its tool now refuses: an error result, as `streamText` reports it. */
   toolInputRefused(toolCallId: string, errorText: string): void {
-    this.emit({ type: "tool-output-error", toolCallId, errorText, dynamic: true })
+    this.emit({ type: "tool-error", toolCallId, errorText })
   }
 
   toolOutput(call: ValidToolCall, output: JSONValue): void {
     this.pendingOutputs.delete(call.toolCallId)
-    this.emit(toolOutputChunk(call, output))
+    this.emit(toolResultEvent(call, output))
   }
 
   toolError(call: ValidToolCall, errorText: string): void {
     this.pendingOutputs.delete(call.toolCallId)
-    this.emit(toolErrorChunk(call, errorText))
+    this.emit(toolErrorEvent(call.toolCallId, errorText, call.providerMetadata))
   }
 
   /** The model's `finish` part of a step: its reason becomes the run's, its usage is added. */
@@ -209,22 +214,17 @@ export class RunState {
     }
     for (const [toolCallId, partial] of this.partialCalls) {
       this.emit({
-        type: "tool-input-error",
+        type: "tool-call",
         toolCallId,
         toolName: partial.toolName,
         input: partial.text,
+        provenance: partial.provenance,
         dynamic: partial.dynamic,
         errorText
       })
     }
     for (const [toolCallId, providerMetadata] of this.pendingOutputs) {
-      this.emit({
-        type: "tool-output-error",
-        toolCallId,
-        errorText,
-        ...(providerMetadata === undefined ? {} : { providerMetadata }),
-        dynamic: true
-      })
+      this.emit(toolErrorEvent(toolCallId, errorText, providerMetadata))
     }
     this.partialCalls.clear()
     this.pendingOutputs.clear()
@@ -235,23 +235,23 @@ export class RunState {
   /**
    * The provider failed after the stream began (docs/DESIGN.md §3.3): every
    * open part ends in an error first (a client such as `useChat` stops
-   * reading at the `error` chunk the protocol sends next), and the run's
-   * reason becomes `error`, as the AI SDK's; `finish` follows.
+   * reading at the `error` event that follows), and the run's reason becomes
+   * `error`, as the AI SDK's; `finish` follows.
    */
-  breakOff(partsErrorText: string): void {
+  breakOff(partsErrorText: string, failure: ProviderFailure): void {
     this.interrupt(partsErrorText)
     this.finishReason = "error"
+    this.emit({ type: "error", failure })
   }
 
   /**
-   * Ends the stream with the `finish` chunk; its metadata is the run's
-   * summary: the model's last finish reason, or the limit that ended the run
-   * (docs/DESIGN.md §3.15).
+   * Ends the stream with the `finish` event and its summary: the model's
+   * last finish reason, or the limit that ended the run (docs/DESIGN.md §3.15).
    */
   finish(limit?: LimitReason): RunSummary {
     const finishReason = limit ?? this.finishReason
     const summary: RunSummary = { finished: isFinished(finishReason), finishReason, usage: this.usage.toUsage() }
-    this.emit({ type: "finish", finishReason: this.finishReason, messageMetadata: summary })
+    this.emit({ type: "finish", finishReason: this.finishReason, summary })
     return summary
   }
 }

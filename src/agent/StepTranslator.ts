@@ -10,10 +10,10 @@ import type { ToolSet } from "./toolSet.ts"
 export type StepContent = BlockContent | { readonly type: "tool-call"; readonly call: ParsedToolCall }
 
 /**
- * Translates one model call's stream parts into UI message chunks, exactly as
- * `streamText(...).toUIMessageStream()` does, and records the step for the
- * model history. Hot path: one object per chunk, no schema work except on a
- * complete tool call.
+ * Translates one model call's stream parts into run events (`RunEvent`),
+ * which the `ui` door writes exactly as `streamText(...).toUIMessageStream()`
+ * does, and records the step for the model history. Hot path: one object per
+ * event, no schema work except on a complete tool call.
  */
 export class StepTranslator {
   readonly content: Array<StepContent> = []
@@ -52,12 +52,15 @@ export class StepTranslator {
         return this.state.closeBlock("text", part.id, part.providerMetadata, part.citations)
       case "reasoning-end":
         return this.state.closeBlock("reasoning", part.id, part.providerMetadata)
-      case "tool-input-start":
+      case "tool-input-start": {
         // As streamText: a tool in the set is dynamic; one the model invented is not, unless the provider says so.
+        const client = this.tools.client.has(part.toolName)
         return this.state.beginToolInput(
           part,
-          this.tools.byName.has(part.toolName) || this.tools.client.has(part.toolName) || (part.dynamic ?? false)
+          client || this.tools.byName.has(part.toolName) || (part.dynamic ?? false),
+          client
         )
+      }
       case "tool-call": {
         const call = parseToolCall(part, this.tools)
         this.content.push({ type: "tool-call", call })

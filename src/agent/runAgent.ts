@@ -172,15 +172,15 @@ const runToEnd = Effect.fnUntraced(function*(
 })
 
 /**
- * Runs a conversation to its end, emitting UI message chunks, and returns
- * its summary. A limit ends the run as a structured interruption: the
- * chunks so far stay valid and the `finish` chunk says `finished: false`
- * with the reason. URLs in the conversation are fetched with `env.fetch`. A
- * streamed run keeps to its client's `pace`. Given a sink that takes
- * failures (`failed`), a provider failure after the first chunk ends the stream too:
- * the open parts end, the sink is told the failure, and the `finish` chunk
- * has the reason `error` (docs/DESIGN.md §3.3); without one (an answer sent
- * in one piece, which can still be an HTTP error) the run fails. What the
+ * Runs a conversation to its end, emitting run events (`RunEvent`), and
+ * returns its summary. A limit ends the run as a structured interruption:
+ * the events so far stay valid and the `finish` event's summary says
+ * `finished: false` with the reason. URLs in the conversation are fetched
+ * with `env.fetch`. A streamed run keeps to its client's `pace`. Given a
+ * sink that `streams`, a provider failure after the first event ends the
+ * stream too: the open parts end, an `error` event names the failure, and
+ * `finish` has the reason `error` (docs/DESIGN.md §3.3); otherwise (an
+ * answer sent in one piece, which can still be an HTTP error) the run fails. What the
  * run's tools kept for it alone (`ToolExecution.runScope`) is closed before
  * it returns. A run with a budget (governance reserved its first call,
  * `chat/Governance.ts`) reserves each further call between steps.
@@ -195,18 +195,17 @@ export const runAgent = (
     const state = new RunState(sink.emit, run.meter, run.resume?.messageId, sink.resetsStep === true)
     const tools = makeToolSet(run.tools, run.clientTools)
     const ran = runToEnd(run, state, tools, env, pace)
-    const answered = sink.failed === undefined ? ran : endingStream(state, ran, sink.failed)
+    const answered = sink.streams === true ? endingStream(state, ran) : ran
     // What the tools kept for the run alone closes after its last chunk, however the run ended (the browser's
     // pages would hold a Chromium context for minutes); a run without tools (a plain chat) adds nothing here.
     const runScope = tools.runScope
     return runScope === undefined ? answered : Effect.onExit(answered, (exit) => runScope.close(exit))
   })
 
-// A streamed run that broke after its first chunk ends its stream itself.
+// A streamed run that broke after its first event ends its stream itself.
 const endingStream = (
   state: RunState,
-  summary: Effect.Effect<RunSummary, ProviderFailure | InvalidHistory | UnfetchablePart>,
-  failed: (failure: ProviderFailure) => void
+  summary: Effect.Effect<RunSummary, ProviderFailure | InvalidHistory | UnfetchablePart>
 ): Effect.Effect<RunSummary, ProviderFailure | InvalidHistory | UnfetchablePart> => {
   // A stopped stream (the server shutting down, docs/DESIGN.md §8) ends its open parts; the server writes the rest.
   const stoppable = Effect.onInterrupt(
@@ -219,8 +218,7 @@ const endingStream = (
       state.started && failure._tag !== "InvalidHistory" && failure._tag !== "UnfetchablePart",
     (failure) =>
       Effect.sync(() => {
-        state.breakOff(PROVIDER_FAILED_TEXT)
-        failed(failure)
+        state.breakOff(PROVIDER_FAILED_TEXT, failure)
         return state.finish()
       })
   )

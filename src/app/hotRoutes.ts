@@ -1,46 +1,37 @@
 import { Effect } from "effect"
+import { chatRouteOf } from "../domain/protocols.ts"
 import { makeHotRoute, type NodeRoute } from "../http/hotRoute.ts"
-import { keptRunRouteKey, makeKeptRunRoutes } from "../http/keptRunRoutes.ts"
-import { chatCompletionsProtocol } from "../protocols/chat-completions/protocol.ts"
-import { makeMessagesProtocol } from "../protocols/messages/protocol.ts"
-import {
-  backgroundStreamKey,
-  isBackgroundStream,
-  makeBackgroundStreamRoute
-} from "../protocols/responses/backgroundRoutes.ts"
-import { makeResponsesProtocol } from "../protocols/responses/protocol.ts"
-import { uiKeptEnding, uiProtocol } from "../protocols/ui/protocol.ts"
+import { KeptReplays } from "../http/KeptReplays.ts"
+import type { PatternRoute } from "../protocols/door.ts"
+import { doorList } from "./doors.ts"
+import { keptReplaysOf, makeDoorProtocols } from "./keptReplays.ts"
 
-/** The routes answered on Node's own request and response, by `METHOD path`. */
-export type HotRoutes = ReadonlyMap<string, NodeRoute>
+/** The routes answered on Node's own request and response: each door's chat route by `METHOD path`, then its own by pattern. */
+export interface HotRoutes {
+  readonly exact: ReadonlyMap<string, NodeRoute>
+  readonly patterns: ReadonlyArray<PatternRoute>
+}
 
 /**
- * One row per protocol route (docs/DESIGN.md §14): adding a protocol is
- * adding its folder and a row here. Everything else goes to the router.
- * The `ui` protocol's resumable runs are resumed and stopped here too, and
- * the Responses door's background responses streamed (§16).
+ * From the door table (docs/DESIGN.md §14): each door's chat route, and the
+ * routes of its own (the `ui` door's kept runs resumed and stopped, the
+ * Responses door's background responses streamed, §16). Everything else
+ * goes to the router.
  */
-export const makeHotRoutes = Effect.map(
-  Effect.all([
-    makeHotRoute(uiProtocol),
-    makeHotRoute(chatCompletionsProtocol),
-    Effect.flatMap(makeResponsesProtocol, makeHotRoute),
-    Effect.flatMap(makeMessagesProtocol, makeHotRoute),
-    makeKeptRunRoutes(uiProtocol, uiKeptEnding),
-    makeBackgroundStreamRoute
-  ]),
-  ([ui, chatCompletions, responses, messages, keptRuns, backgroundStream]): HotRoutes =>
-    new Map([
-      ["POST /api/v1/chat", ui],
-      ["POST /v1/chat/completions", chatCompletions],
-      ["POST /v1/responses", responses],
-      ["POST /v1/messages", messages],
-      [backgroundStreamKey, backgroundStream],
-      ...keptRuns
-    ])
-)
+export const makeHotRoutes = Effect.gen(function*() {
+  const made = yield* makeDoorProtocols
+  const exact = new Map<string, NodeRoute>()
+  const patterns: Array<PatternRoute> = []
+  for (const [name, door] of doorList) {
+    exact.set(chatRouteOf(name), yield* makeHotRoute(made.get(name)!))
+    if (door.hotRoutes !== undefined) {
+      patterns.push(...yield* door.hotRoutes.pipe(Effect.provideService(KeptReplays, keptReplaysOf(made))))
+    }
+  }
+  return { exact, patterns } satisfies HotRoutes
+})
 
-/** The hot route of a request: its method and its path without the query (a kept run's path by its pattern, a background response's stream by its query). */
+/** The hot route of a request: its method and its path without the query, else the first door route whose pattern matches. */
 export const hotRouteOf = (
   routes: HotRoutes,
   method: string | undefined,
@@ -48,10 +39,8 @@ export const hotRouteOf = (
 ): NodeRoute | undefined => {
   if (url === undefined) return undefined
   const query = url.indexOf("?")
-  const route = routes.get(`${method} ${query === -1 ? url : url.slice(0, query)}`)
+  const route = routes.exact.get(`${method} ${query === -1 ? url : url.slice(0, query)}`)
   if (route !== undefined) return route
-  if (isBackgroundStream(method, url)) return routes.get(backgroundStreamKey)
-  if (!url.startsWith("/api/v1/chat/")) return undefined
-  const kept = keptRunRouteKey(method, url)
-  return kept === undefined ? undefined : routes.get(kept)
+  for (const pattern of routes.patterns) if (pattern.matches(method, url)) return pattern.route
+  return undefined
 }

@@ -9,16 +9,14 @@ import { AuthenticationLive } from "../http/authentication.ts"
 import { CatalogHandlers } from "../http/catalogHandlers.ts"
 import { consolePaths, ConsoleRoutes, FAVICON_PATH } from "../http/console/consoleRoutes.ts"
 import { gatewayMiddleware } from "../http/gateway.ts"
-import { KeptEnding } from "../http/keptRunRoutes.ts"
 import { McpEndpoint } from "../http/mcpEndpoint.ts"
 import { MetricsRoute } from "../http/metricsRoute.ts"
 import { SandboxHandlers } from "../http/sandboxHandlers.ts"
 import { SystemHandlers } from "../http/systemHandlers.ts"
-import { CountTokensRoute } from "../protocols/messages/countTokens.ts"
 import { OpenAiModelsRoute } from "../protocols/openai/models.ts"
-import { StoredResponsesRoutes } from "../protocols/responses/storedRoutes.ts"
-import { uiKeptEnding } from "../protocols/ui/protocol.ts"
 import { Contract } from "./contract.ts"
+import { doorList } from "./doors.ts"
+import { keptReplaysLayer } from "./keptReplays.ts"
 
 // Generated from the whole contract: chat is declared here although the server answers it before routing.
 const OpenApiDocument = HttpRouter.use((router) =>
@@ -50,18 +48,19 @@ const docsPage: HttpApiScalar.ScalarConfig & {
 }
 
 /**
- * Every routed endpoint (all but POST /api/v1/chat), the OpenAI doors' model
- * list and stored responses, /openapi.json, the docs page, /mcp, the console and the gateway middleware.
+ * Every routed endpoint (all but the doors' hot routes), the OpenAI doors' model
+ * list, each door's side routes (stored responses, count_tokens), /openapi.json, the docs page, /mcp, the
+ * console and the gateway middleware.
  */
 export const Routes = Layer.mergeAll(
   HttpApiBuilder.layer(RoutedApi).pipe(
     Layer.provide([CatalogHandlers, SystemHandlers, SandboxHandlers, AdminHandlers]),
-    Layer.provide([AuthenticationLive, AdminAuthenticationLive, Layer.succeed(KeptEnding, uiKeptEnding)])
+    Layer.provide([AuthenticationLive, AdminAuthenticationLive, keptReplaysLayer])
   ),
   OpenApiDocument,
   OpenAiModelsRoute,
-  StoredResponsesRoutes,
-  CountTokensRoute,
+  // Each door's side routes, from the door table.
+  ...doorList.flatMap(([, door]) => door.routes === undefined ? [] : [door.routes]),
   MetricsRoute,
   McpEndpoint,
   HttpApiScalar.layer(Contract, { path: "/docs", scalar: docsPage }),

@@ -2,6 +2,7 @@ import { Context, Deferred, Duration, Effect, Layer, Schedule } from "effect"
 import { randomUUID } from "node:crypto"
 import { AppConfig } from "../config/AppConfig.ts"
 import type { ApiKey } from "../domain/ApiKey.ts"
+import type { ChatProtocolName } from "../domain/protocols.ts"
 import { RunStreams, type StreamHead } from "../store/RunStreams.ts"
 import { KeptStream } from "./KeptStream.ts"
 import { ChatIdTaken, RunNotFound } from "./requestErrors.ts"
@@ -24,8 +25,8 @@ const POLL_MS = 100
  * the run's own instance are woken by each append; others look every 100 ms.
  */
 export class KeptRuns extends Context.Service<KeptRuns, {
-  /** Keeps the stream of `key`'s run under the chat `id`, replacing the chat's last run. */
-  readonly start: (id: string, key: ApiKey) => Effect.Effect<KeptRun, ChatIdTaken>
+  /** Keeps the stream of `key`'s run, made by door `protocol`, under `id`, replacing the id's last run. */
+  readonly start: (id: string, key: ApiKey, protocol: ChatProtocolName) => Effect.Effect<KeptRun, ChatIdTaken>
   /** The run kept under `id` if key `keyId` started it; another key's is `RunNotFound`, none is undefined. */
   readonly find: (id: string, keyId: string) => Effect.Effect<StreamHead | undefined, RunNotFound>
   /** Asks key `keyId`'s run kept under `id` to stop, wherever it runs: whether it was still running. */
@@ -70,10 +71,10 @@ export class KeptRuns extends Context.Service<KeptRuns, {
         })
 
       return KeptRuns.of({
-        start: Effect.fnUntraced(function*(id, key) {
+        start: Effect.fnUntraced(function*(id, key, protocol) {
           const run = randomUUID()
           yield* Effect.mapError(
-            store.open(id, run, { keyId: key.id, accountId: key.accountId }, Date.now()),
+            store.open(id, run, { keyId: key.id, accountId: key.accountId }, Date.now(), protocol),
             () => new ChatIdTaken({ id })
           )
           const stop = Deferred.makeUnsafe<void>()

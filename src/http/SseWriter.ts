@@ -1,7 +1,6 @@
-import type { UIMessageChunk } from "ai"
 import type { ServerResponse } from "node:http"
 import type { ClientPace } from "../agent/ClientPace.ts"
-import type { RunSink } from "../agent/RunSink.ts"
+import type { RunEvent } from "../agent/RunEvent.ts"
 import type { ProviderFailure } from "../models/ProviderFailure.ts"
 import type { WriteFailed, WriteStage } from "./answerWrites.ts"
 import type { ApiFailure } from "./errorTable.ts"
@@ -12,8 +11,9 @@ import { utf8 } from "./utf8Bytes.ts"
 export interface StreamEncoding {
   /** Headers of every stream of the protocol, under the answer's own. */
   readonly headers: Readonly<Record<string, string>>
-  readonly chunk: (chunk: UIMessageChunk) => string
-  /** The provider failed after the stream began; the run's own closing chunks follow. */
+  /** A run event as the protocol writes it (an `error` event goes to `failure`). */
+  readonly chunk: (event: RunEvent) => string
+  /** The provider failed after the stream began (the run's `error` event); the run's own closing events follow. */
   readonly failure: (failure: ProviderFailure) => string
   /**
    * The text that ends a stream whose run ended: asked for then, once what the protocol keeps of it is kept.
@@ -41,10 +41,10 @@ export interface StreamEncoding {
 const HIGH_WATER_BYTES = 1024 * 1024
 
 /**
- * Writes the agent's chunks to the socket as they are emitted, in a
+ * Writes the agent's events to the socket as they are emitted, in a
  * protocol's encoding. The response
- * starts (200 and headers) with the first chunk, so a run that fails before
- * emitting anything can still answer with a normal HTTP error. Chunks
+ * starts (200 and headers) with the first event, so a run that fails before
+ * emitting anything can still answer with a normal HTTP error. Events
  * emitted in one turn of the event loop (one upstream read yields many, and
  * a fast run ends in the same turn) leave in one write: each write is a
  * system call that costs more than encoding the chunks (BENCHMARKS.md).
@@ -58,7 +58,7 @@ const HIGH_WATER_BYTES = 1024 * 1024
  * tells `writeFailed` once, for the route to end the answer. A kept stream
  * still takes every text, so that it ends as the run does.
  */
-export class SseWriter implements ClientPace, Required<Pick<RunSink, "emit" | "failed">> {
+export class SseWriter implements ClientPace {
   private readonly res: ServerResponse
   private readonly headers: Record<string, string>
   private readonly encoding: StreamEncoding
@@ -76,6 +76,8 @@ export class SseWriter implements ClientPace, Required<Pick<RunSink, "emit" | "f
   private clientBehind = false
   /** `Date.now()` when the status line went out (the usage ledger's time to first byte). */
   firstByteAt: number | undefined = undefined
+  /** The provider failure the run's `error` event told, if one did. */
+  failure: ProviderFailure | undefined = undefined
 
   /**
    * `kept`: a resumable run's stream (docs/DESIGN.md §16) takes every text too, the client there or not.
@@ -95,20 +97,14 @@ export class SseWriter implements ClientPace, Required<Pick<RunSink, "emit" | "f
     this.kept = kept
   }
 
-  readonly emit = (chunk: UIMessageChunk): void => {
+  readonly emit = (event: RunEvent): void => {
     let text: string
     try {
-      text = this.encoding.chunk(chunk)
-    } catch (error) {
-      return this.break(error, "chunk")
-    }
-    this.push(text)
-  }
-
-  readonly failed = (failure: ProviderFailure): void => {
-    let text: string
-    try {
-      text = this.encoding.failure(failure)
+      if (event.type !== "error") text = this.encoding.chunk(event)
+      else {
+        this.failure = event.failure
+        text = this.encoding.failure(event.failure)
+      }
     } catch (error) {
       return this.break(error, "chunk")
     }

@@ -9,6 +9,7 @@ import type { McpServerUnavailable } from "../mcp/mcpErrors.ts"
 import type { ItemNotFound, PreviousResponseNotFound } from "../store/responseErrors.ts"
 import type { ErrorBody } from "./errorResponse.ts"
 import type { ApiFailure } from "./errorTable.ts"
+import type { KeptReplay } from "./KeptReplays.ts"
 import type { BodyTooLarge } from "./requestErrors.ts"
 import type { StreamEncoding } from "./SseWriter.ts"
 
@@ -64,6 +65,11 @@ export interface ChatProtocol<Wire = unknown> {
    * (docs/DESIGN.md §16); undefined (or absent): the run ends with its client, and nothing is kept.
    */
   readonly keptId?: ((wire: Wire) => string | undefined) | undefined
+  /**
+   * A replay of a kept run of this door, for one reader (its stream's headers, the ending of one cut); a door
+   * that keeps runs gives it.
+   */
+  readonly replay?: (() => KeptReplay) | undefined
   /**
    * A kept run answered before it runs (the Responses door's background responses, docs/DESIGN.md §16):
    * the answer is kept (`keep`) as the run starts, and written at once when `detached` (its client does

@@ -112,21 +112,20 @@ export const makeChatRun = Effect.gen(function*() {
         agent.run(kept === undefined ? run : { ...run, stop: kept.stopped }, {
           emit: sse.emit,
           resetsStep: protocol.resetsStep,
-          failed: (failure) => {
-            log.outcome = failure._tag
-            sse.failed(failure)
-          }
+          streams: true
         }, sse),
         stored
       )
     }, (summary) => {
       facts.summary = summary
+      const failure = facts.sse?.failure
+      if (failure !== undefined) log.outcome = failure._tag
       log.ran(summary)
       facts.sse?.end()
     })
     // A resumable run's stream is kept from before governance admits it: what any ending writes is kept too.
     const kept = keptId === undefined || facts.key === undefined ? streamed : Effect.flatMap(
-      keptRuns.start(keptId, facts.key),
+      keptRuns.start(keptId, facts.key, protocol.name),
       (run) => {
         facts.kept = run
         const accepted = protocol.accepted?.(answering)

@@ -1,27 +1,19 @@
-import { Cause, Context, Effect, Fiber } from "effect"
+import { Cause, Effect, Fiber } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { ApiKeys } from "../auth/ApiKeys.ts"
 import type { ApiKey } from "../domain/ApiKey.ts"
 import { requestObserver } from "../observability/observeRequest.ts"
+import type { StreamHead } from "../store/RunStreams.ts"
 import type { ChatProtocol } from "./chatProtocol.ts"
 import { correlationIdFor } from "./CorrelationId.ts"
 import { logUnexpected } from "./errorResponse.ts"
 import type { ApiFailure } from "./errorTable.ts"
 import type { NodeRoute } from "./hotRoute.ts"
+import { type KeptReplay, KeptReplays } from "./KeptReplays.ts"
 import { KeptRuns } from "./KeptRuns.ts"
 import { writeError, writeJson } from "./nodeAnswers.ts"
 import { settleUnreadBody } from "./nodeBody.ts"
 import { ServerDrain } from "./ServerDrain.ts"
-
-/** How a protocol's kept streams are resumed: the stream's headers, and the ending of one that was cut. */
-export interface KeptStreamEnding {
-  readonly headers: Readonly<Record<string, string>>
-  /** Written after the last kept chunk of a stream that grew past its bound and stopped being kept. */
-  readonly cut: string
-}
-
-/** The ending of the ui protocol's kept streams, for routes below the protocols that replay them (the admin API's). */
-export class KeptEnding extends Context.Service<KeptEnding, KeptStreamEnding>()("parley/http/KeptEnding") {}
 
 /** Most chunks read from the store at a time: with one socket buffer, what a follower holds at most. */
 export const READ_BATCH = 64
@@ -60,23 +52,21 @@ const drained = (res: ServerResponse) =>
     })
   })
 
-/** Keeps the events of a kept chunk the reader asks for (the Responses door's `starting_after`). */
-export type ChunkFilter = (text: string) => string
-
 /**
  * What the routes that read or stop kept runs share (docs/DESIGN.md §16), on
  * Node's own request and response as the chat routes they belong to:
  * `route` authenticates, logs and tracks one such request (its answer
  * interrupted when the client leaves or the shutdown grace is over), each
- * failure in the protocol's envelope; `follow` writes a kept stream after
- * its sequence number 0 and follows it live, waiting for a slow reader's
- * socket before it reads more (so a follower holds one read batch and one
- * socket buffer).
+ * failure in the route's protocol's envelope; `follow` writes a kept stream,
+ * framed as the door that made it (`KeptReplays`), after its sequence
+ * number 0 and follows it live, waiting for a slow reader's socket before it
+ * reads more (so a follower holds one read batch and one socket buffer).
  */
 export const makeKeptRouting = <Wire>(protocol: Pick<ChatProtocol<Wire>, "errorBody">) =>
   Effect.gen(function*() {
     const keys = yield* ApiKeys
     const kept = yield* KeptRuns
+    const replays = yield* KeptReplays
     const drain = yield* ServerDrain
     const observer = yield* requestObserver
     const scope = yield* Effect.scope
@@ -84,12 +74,14 @@ export const makeKeptRouting = <Wire>(protocol: Pick<ChatProtocol<Wire>, "errorB
 
     const follow = (
       res: ServerResponse,
-      run: string,
+      { protocol, run }: StreamHead,
       correlationId: string,
-      ending: KeptStreamEnding,
-      select: ChunkFilter = (text) => text
+      replay?: KeptReplay
     ) =>
       Effect.gen(function*() {
+        const ending = replay ?? replays.of(protocol)
+        // Only a door that keeps runs records them: one that keeps none has no replay.
+        if (ending === undefined) return yield* Effect.die(new Error(`The ${protocol} door keeps no runs`))
         res.writeHead(200, {
           ...ending.headers,
           "x-correlation-id": correlationId,
@@ -102,7 +94,8 @@ export const makeKeptRouting = <Wire>(protocol: Pick<ChatProtocol<Wire>, "errorB
           if (chunks.length > 0) {
             after = chunks[chunks.length - 1]!.seq
             let text = ""
-            for (const chunk of chunks) text += select(chunk.text)
+            const select = ending.select
+            for (const chunk of chunks) text += select === undefined ? chunk.text : select(chunk.text)
             if (!res.write(text)) yield* drained(res)
           } else if (read.status === "ended") {
             return res.end()
@@ -173,11 +166,12 @@ export const makeKeptRouting = <Wire>(protocol: Pick<ChatProtocol<Wire>, "errorB
 /**
  * Resuming and stopping a `ui` run that outlives its client (docs/DESIGN.md §16):
  * `GET /api/v1/chat/{id}/stream` writes the kept stream from its start and
- * follows it live, or answers 204 when nothing is kept;
+ * follows it live (a run another door made, such as a background response, as
+ * that door's stream), or answers 204 when nothing is kept;
  * `POST /api/v1/chat/{id}/stop` stops it on whichever instance runs it.
  * Another key's run is 404, as none.
  */
-export const makeKeptRunRoutes = <Wire>(protocol: Pick<ChatProtocol<Wire>, "errorBody">, ending: KeptStreamEnding) =>
+export const makeKeptRunRoutes = <Wire>(protocol: Pick<ChatProtocol<Wire>, "errorBody">) =>
   Effect.gen(function*() {
     const kept = yield* KeptRuns
     const { follow, route } = yield* makeKeptRouting(protocol)
@@ -192,7 +186,7 @@ export const makeKeptRunRoutes = <Wire>(protocol: Pick<ChatProtocol<Wire>, "erro
           res.writeHead(204, { "x-correlation-id": correlationId })
           return res.end()
         }
-        return yield* follow(res, head.run, correlationId, ending)
+        return yield* follow(res, head, correlationId)
       })
 
     const stop = (res: ServerResponse, id: string, key: ApiKey, correlationId: string) =>

@@ -245,6 +245,11 @@ export const migrations = {
     const sql = yield* SqlClient.SqlClient
     yield* sql.unsafe(`ALTER TABLE run_streams ADD COLUMN stopped INTEGER NOT NULL DEFAULT 0`)
     yield* sql.unsafe(`CREATE INDEX run_streams_key ON run_streams (key_id, started_at)`)
+  }),
+  // docs/DESIGN.md §16: the door that made a kept run, whose stream a replay is framed as (issue 34).
+  "16_run_streams_protocol": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql.unsafe(`ALTER TABLE run_streams ADD COLUMN protocol TEXT NOT NULL DEFAULT 'ui'`)
   })
 }
 

@@ -1,4 +1,5 @@
 import { Context, type Effect, type Scope } from "effect"
+import type { ChatProtocolName } from "../domain/protocols.ts"
 
 /** Who started a kept run: only that key (or its account) may read or stop it. */
 export interface StreamOwner {
@@ -19,6 +20,8 @@ export interface StreamHead {
   readonly run: string
   readonly owner: StreamOwner
   readonly status: StreamStatus
+  /** The door that made the run: a replay of it is framed as that door's stream (docs/DESIGN.md §16). */
+  readonly protocol: ChatProtocolName
 }
 
 /** A key's kept run as a list shows it: its chat id, status, whether a stop ended it, and its times (epoch ms). */
@@ -27,6 +30,7 @@ export interface RunSummary {
   readonly status: StreamStatus
   /** A stop was heard by its instance before it ended. */
   readonly stopped: boolean
+  readonly protocol: ChatProtocolName
   readonly startedAt: number
   readonly endedAt: number | null
 }
@@ -51,8 +55,17 @@ export interface IdTaken {
  * one whose instance died while running an hour after it began.
  */
 export class RunStreams extends Context.Service<RunStreams, {
-  /** Keeps `run` under `id`, dropping the run kept there before (of the same owner; another's: `IdTaken`). */
-  readonly open: (id: string, run: string, owner: StreamOwner, now: number) => Effect.Effect<void, IdTaken>
+  /**
+   * Keeps `run`, made by door `protocol`, under `id`, dropping the run kept there before (of the same
+   * owner; another's: `IdTaken`).
+   */
+  readonly open: (
+    id: string,
+    run: string,
+    owner: StreamOwner,
+    now: number,
+    protocol: ChatProtocolName
+  ) => Effect.Effect<void, IdTaken>
   /** Appends `texts` numbered from `firstSeq`; called in order, one call at a time per run. */
   readonly append: (run: string, firstSeq: number, texts: ReadonlyArray<string>) => Effect.Effect<void>
   /** The run ended (`ended`) or stopped being kept (`cut`), `stopped` by a stop or not; its retention starts at `now`. */

@@ -1,9 +1,10 @@
 import { Effect, Layer } from "effect"
 import { AppConfig } from "../config/AppConfig.ts"
+import { chatProtocolOf } from "../domain/protocols.ts"
 import { RedisConnection } from "./RedisConnection.ts"
 import { ABANDONED_AFTER_MS, RunStreams, type RunSummary, type StreamStatus } from "./RunStreams.ts"
 
-// Keys: the id's head (a hash: run, key, account, started, ended, stopped), each run's status (a string) and its chunks (a list, seq =
+// Keys: the id's head (a hash: run, key, account, protocol, started, ended, stopped), each run's status (a string) and its chunks (a list, seq =
 // index + 1). Every key expires on its own: an hour after the run began, then the retention after its end.
 const idKey = (id: string) => `parley:stream:id:${id}`
 const statusKey = (run: string) => `parley:stream:status:${run}`
@@ -12,13 +13,13 @@ const chunksKey = (run: string) => `parley:stream:chunks:${run}`
 const byKey = (keyId: string) => `parley:stream:key:${keyId}`
 
 // KEYS: id key, the key's ids. ARGV: run, keyId, accountId, ttl ms, status key prefix, chunks key prefix, now,
-// id, oldest start still kept. Returns 0 when taken.
+// id, oldest start still kept, protocol. Returns 0 when taken.
 const OPEN = `
 local before = redis.call('HMGET', KEYS[1], 'run', 'key')
 if before[1] and before[2] ~= ARGV[2] then return 0 end
 if before[1] then redis.call('DEL', ARGV[5] .. before[1], ARGV[6] .. before[1]) end
 redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'run', ARGV[1], 'key', ARGV[2], 'account', ARGV[3], 'started', ARGV[7])
+redis.call('HSET', KEYS[1], 'run', ARGV[1], 'key', ARGV[2], 'account', ARGV[3], 'started', ARGV[7], 'protocol', ARGV[10])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 redis.call('SET', ARGV[5] .. ARGV[1], 'running', 'PX', ARGV[4])
 redis.call('ZADD', KEYS[2], ARGV[7], ARGV[8])
@@ -46,16 +47,16 @@ end
 return 1`
 
 // KEYS: the key's ids. ARGV: id key prefix, status key prefix, limit. Newest first: {id, status, stopped, started,
-// ended} per run still kept; ids no longer kept leave the set.
+// ended, protocol} per run still kept; ids no longer kept leave the set.
 const RUNS = `
 local out = {}
 for _, id in ipairs(redis.call('ZREVRANGE', KEYS[1], 0, -1)) do
-  local head = redis.call('HMGET', ARGV[1] .. id, 'run', 'stopped', 'started', 'ended')
+  local head = redis.call('HMGET', ARGV[1] .. id, 'run', 'stopped', 'started', 'ended', 'protocol')
   local status = head[1] and redis.call('GET', ARGV[2] .. head[1])
   if not status then
     redis.call('ZREM', KEYS[1], id)
   elseif #out < tonumber(ARGV[3]) then
-    table.insert(out, {id, status, head[2] or '0', head[3], head[4] or ''})
+    table.insert(out, {id, status, head[2] or '0', head[3], head[4] or '', head[5] or ''})
   end
 end
 return out`
@@ -63,7 +64,7 @@ return out`
 // The channel every instance hears the runs asked to stop on.
 const STOPS = "parley:run-stops"
 
-const HEAD = `return redis.call('HMGET', KEYS[1], 'run', 'key', 'account')`
+const HEAD = `return redis.call('HMGET', KEYS[1], 'run', 'key', 'account', 'protocol')`
 
 // KEYS: status, chunks. ARGV: first index, last index. The status first: an ended one means these are the last.
 const READ = `
@@ -81,7 +82,7 @@ export const redisRunStreams = Layer.effect(
     const redis = yield* RedisConnection
     const { streams } = yield* AppConfig
     return RunStreams.of({
-      open: (id, run, owner, now) =>
+      open: (id, run, owner, now, protocol) =>
         Effect.flatMap(
           redis.run(OPEN, [idKey(id), byKey(owner.keyId)], [
             run,
@@ -93,7 +94,8 @@ export const redisRunStreams = Layer.effect(
             now,
             id,
             // A head lives at most an hour from its start, then the retention from its end.
-            now - ABANDONED_AFTER_MS - streams.retentionMs
+            now - ABANDONED_AFTER_MS - streams.retentionMs,
+            protocol
           ]),
           (opened) => opened === 1 ? Effect.void : Effect.fail({ _tag: "IdTaken" } as const)
         ),
@@ -113,10 +115,13 @@ export const redisRunStreams = Layer.effect(
         Effect.map(
           redis.run(RUNS, [byKey(keyId)], [idKey(""), statusKey(""), limit]),
           (rows) =>
-            (rows as ReadonlyArray<ReadonlyArray<string>>).map(([id, status, stopped, started, ended]): RunSummary => ({
+            (rows as ReadonlyArray<ReadonlyArray<string>>).map((
+              [id, status, stopped, started, ended, protocol]
+            ): RunSummary => ({
               id: id!,
               status: status as StreamStatus,
               stopped: stopped === "1",
+              protocol: chatProtocolOf(protocol),
               startedAt: Number(started),
               endedAt: ended === "" || ended === undefined ? null : Number(ended)
             }))
@@ -124,10 +129,12 @@ export const redisRunStreams = Layer.effect(
       head: (id) =>
         Effect.gen(function*() {
           const head = yield* redis.run(HEAD, [idKey(id)], [])
-          const [run, keyId, accountId] = head as ReadonlyArray<string | null>
+          const [run, keyId, accountId, protocol] = head as ReadonlyArray<string | null>
           if (run == null || keyId == null || accountId == null) return undefined
           const status = (yield* redis.get(statusKey(run))) as StreamStatus | null
-          return status === null ? undefined : { run, owner: { keyId, accountId }, status }
+          return status === null
+            ? undefined
+            : { run, owner: { keyId, accountId }, status, protocol: chatProtocolOf(protocol) }
         }),
       read: (run, after, limit) =>
         Effect.map(

@@ -1,6 +1,7 @@
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { AppConfig } from "../config/AppConfig.ts"
+import { chatProtocolOf } from "../domain/protocols.ts"
 import { ChangeFeed } from "./ChangeFeed.ts"
 import { ABANDONED_AFTER_MS, RunStreams, type RunSummary, type StreamHead, type StreamStatus } from "./RunStreams.ts"
 
@@ -9,12 +10,14 @@ interface HeadRow {
   readonly key_id: string
   readonly account_id: string
   readonly status: StreamStatus
+  readonly protocol: string
 }
 
 interface SummaryRow {
   readonly id: string
   readonly status: StreamStatus
   readonly stopped: number | string
+  readonly protocol: string
   readonly started_at: number | string
   readonly ended_at: number | string | null
 }
@@ -41,18 +44,19 @@ export const sqlRunStreams = Layer.effect(
     })
     const headOf = (id: string) =>
       Effect.map(
-        sql<HeadRow>`SELECT run, key_id, account_id, status FROM run_streams WHERE id = ${id}`,
+        sql<HeadRow>`SELECT run, key_id, account_id, status, protocol FROM run_streams WHERE id = ${id}`,
         (rows): StreamHead | undefined => {
           const row = rows[0]
           return row === undefined ? undefined : {
             run: row.run,
             owner: { keyId: row.key_id, accountId: row.account_id },
-            status: row.status
+            status: row.status,
+            protocol: chatProtocolOf(row.protocol)
           }
         }
       )
     return RunStreams.of({
-      open: (id, run, owner, now) =>
+      open: (id, run, owner, now, protocol) =>
         Effect.gen(function*() {
           const before = yield* Effect.orDie(headOf(id))
           if (before !== undefined && before.owner.keyId !== owner.keyId) {
@@ -70,6 +74,7 @@ export const sqlRunStreams = Layer.effect(
                 key_id: owner.keyId,
                 account_id: owner.accountId,
                 status: "running",
+                protocol,
                 started_at: now,
                 ended_at: null
               })
@@ -91,13 +96,14 @@ export const sqlRunStreams = Layer.effect(
       head: (id) => Effect.orDie(headOf(id)),
       runs: (keyId, limit) =>
         Effect.orDie(Effect.map(
-          sql<SummaryRow>`SELECT id, status, stopped, started_at, ended_at FROM run_streams
+          sql<SummaryRow>`SELECT id, status, stopped, protocol, started_at, ended_at FROM run_streams
             WHERE key_id = ${keyId} ORDER BY started_at DESC LIMIT ${limit}`,
           (rows) =>
             rows.map((row): RunSummary => ({
               id: row.id,
               status: row.status,
               stopped: Number(row.stopped) === 1,
+              protocol: chatProtocolOf(row.protocol),
               startedAt: Number(row.started_at),
               endedAt: row.ended_at === null ? null : Number(row.ended_at)
             }))

@@ -3,14 +3,15 @@ import type { UIMessageChunk } from "ai"
 import { RunState } from "../../src/agent/RunState.ts"
 import { parseToolCall, type ValidToolCall } from "../../src/agent/toolInput.ts"
 import { makeToolSet } from "../../src/agent/toolSet.ts"
+import { ProviderRejected } from "../../src/models/ProviderFailure.ts"
 import { makeTestTool } from "../support/tools.ts"
-import { usage } from "./fixtures.ts"
+import { asChunk, usage } from "./fixtures.ts"
 
 const tools = makeToolSet([{ tool: makeTestTool({ name: "echo" }), context: {} }])
 
 const recording = () => {
   const chunks: Array<UIMessageChunk> = []
-  return { chunks, state: new RunState((chunk) => void chunks.push(chunk)) }
+  return { chunks, state: new RunState((event) => void chunks.push(asChunk(event))) }
 }
 
 const validCall = (toolCallId: string): ValidToolCall => {
@@ -56,7 +57,7 @@ describe("RunState", () => {
     const { chunks, state } = recording()
     state.beginStep()
     state.openBlock("reasoning", "r", undefined)
-    state.beginToolInput({ type: "tool-input-start", id: "streaming", toolName: "echo" }, true)
+    state.beginToolInput({ type: "tool-input-start", id: "streaming", toolName: "echo" }, true, false)
     state.toolInputDelta("streaming", `{"te`)
     state.toolCall(validCall("answered"))
     state.toolCall(validCall("running"))
@@ -116,10 +117,10 @@ describe("RunState", () => {
     const { chunks, state } = recording()
     state.beginStep()
     state.openBlock("reasoning", "r", undefined)
-    state.beginToolInput({ type: "tool-input-start", id: "c1", toolName: "teleport" }, false)
+    state.beginToolInput({ type: "tool-input-start", id: "c1", toolName: "teleport" }, false, false)
     state.toolInputDelta("c1", `{"to":`)
     state.toolCall(validCall("c2"))
-    state.breakOff("cut short")
+    state.breakOff("cut short", new ProviderRejected({ provider: "mock", message: "mock broke off" }))
     const summary = state.finish()
 
     expect(chunks.slice(6)).toEqual([
@@ -134,6 +135,7 @@ describe("RunState", () => {
       },
       { type: "tool-output-error", toolCallId: "c2", errorText: "cut short", dynamic: true },
       { type: "finish-step" },
+      { type: "error", errorText: "failed: mock broke off" },
       { type: "finish", finishReason: "error", messageMetadata: summary }
     ])
     expect(summary).toEqual({ finished: false, finishReason: "error", usage: {} })

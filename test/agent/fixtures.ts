@@ -4,9 +4,10 @@ import { convertArrayToReadableStream, MockLanguageModelV4 } from "ai/test"
 import { Cause, Effect, Exit, Layer, Option } from "effect"
 import { Agent, type CollectedRun, type RunFailure } from "../../src/agent/Agent.ts"
 import type { AgentRun } from "../../src/agent/AgentRun.ts"
+import type { RunEvent } from "../../src/agent/RunEvent.ts"
 import type { RunSink } from "../../src/agent/RunSink.ts"
 import { AppConfig } from "../../src/config/AppConfig.ts"
-import type { ProviderFailure } from "../../src/models/ProviderFailure.ts"
+import { uiChunk } from "../../src/protocols/ui/chunks.ts"
 import { uiConversation } from "../../src/protocols/ui/conversation.ts"
 import type { Tool } from "../../src/tools/Tool.ts"
 import { makeKey } from "../support/keys.ts"
@@ -107,10 +108,17 @@ export const makeRun = (
   ...overrides
 })
 
-/** A streamed answer's sink that keeps every chunk, and words a provider failure as an `error` chunk, `failed: …`. */
-export const streamingTo = (chunks: Array<UIMessageChunk>): Required<Pick<RunSink, "emit" | "failed">> => ({
-  emit: (chunk) => void chunks.push(chunk),
-  failed: (failure: ProviderFailure) => void chunks.push({ type: "error", errorText: `failed: ${failure.message}` })
+/**
+ * A run event as the `ui` door's chunk (the agent's events are compared with what `streamText` makes of
+ * the same answers); a provider failure worded `failed: …`.
+ */
+export const asChunk = (event: RunEvent): UIMessageChunk =>
+  event.type === "error" ? { type: "error", errorText: `failed: ${event.failure.message}` } : uiChunk(event)
+
+/** A streamed answer's sink that keeps every event as the `ui` door's chunk (`asChunk`). */
+export const streamingTo = (chunks: Array<UIMessageChunk>): RunSink => ({
+  emit: (event) => void chunks.push(asChunk(event)),
+  streams: true
 })
 
 /** Runs the agent as a stream and keeps every chunk it emitted, even when it then fails. */
@@ -133,7 +141,8 @@ export const runCollected = (
 
 export const runChunks = (
   run: AgentRun
-): Effect.Effect<Array<UIMessageChunk>, RunFailure> => Effect.map(runCollected(run), ({ chunks }) => [...chunks])
+): Effect.Effect<Array<UIMessageChunk>, RunFailure> =>
+  Effect.map(runCollected(run), ({ events }) => events.map(asChunk))
 
 /** The finish chunk's metadata. */
 export const finishMetadata = (chunks: ReadonlyArray<UIMessageChunk>): unknown => {

@@ -4,6 +4,7 @@ import { TestClock } from "effect/testing"
 import { collectMessage } from "../../src/protocols/ui/collect.ts"
 import { makeTestTool } from "../support/tools.ts"
 import {
+  asChunk,
   finish,
   finishMetadata,
   makeRun,
@@ -29,7 +30,8 @@ describe("step limit", () => {
         ...toolCall("call", "echo", `{"text":"again"}`),
         finish("tool-calls", usage(10, 2))
       ]])
-      const { chunks, summary } = yield* runCollected(makeRun(model, [echo], { maxSteps: 3 }))
+      const { events, summary } = yield* runCollected(makeRun(model, [echo], { maxSteps: 3 }))
+      const chunks = events.map(asChunk)
 
       assert.strictEqual(model.doStreamCalls.length, 3)
       expect(finishMetadata(chunks)).toEqual({

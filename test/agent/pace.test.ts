@@ -3,8 +3,9 @@ import type { UIMessageChunk } from "ai"
 import { Effect, Fiber } from "effect"
 import { Agent } from "../../src/agent/Agent.ts"
 import type { ClientPace } from "../../src/agent/ClientPace.ts"
+import type { RunEvent } from "../../src/agent/RunEvent.ts"
 import { makeTestTool } from "../support/tools.ts"
-import { agentLayer, finish, makeRun, scriptedModel, start, streamingTo, text, toolCall } from "./fixtures.ts"
+import { agentLayer, asChunk, finish, makeRun, scriptedModel, start, streamingTo, text, toolCall } from "./fixtures.ts"
 
 /** A client that falls behind when told to and catches up when released. */
 const controlledPace = () => {
@@ -72,9 +73,9 @@ describe("a run that keeps to its client's pace", () => {
       const model = scriptedModel([[start, ...text("0", "one", "two", "three"), finish("stop")]])
       const pace = controlledPace()
       const chunks: Array<UIMessageChunk> = []
-      const emit = (chunk: UIMessageChunk) => {
-        chunks.push(chunk)
-        if (chunk.type === "text-delta" && chunk.delta === "one") pace.fallBehind()
+      const emit = (event: RunEvent) => {
+        chunks.push(asChunk(event))
+        if (event.type === "text-delta" && event.delta === "one") pace.fallBehind()
       }
       const agent = yield* Agent
       const fiber = yield* agent.run(makeRun(model, []), { ...streamingTo(chunks), emit }, pace).pipe(Effect.forkChild)

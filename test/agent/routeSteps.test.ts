@@ -6,6 +6,7 @@ import { Agent } from "../../src/agent/Agent.ts"
 import { RunMeter } from "../../src/agent/RunMeter.ts"
 import {
   agentLayer,
+  asChunk,
   finish,
   makeRun,
   runCollected,
@@ -84,7 +85,7 @@ describe("a route's step that breaks off mid-answer (docs/DESIGN.md §15)", () =
     Effect.gen(function*() {
       const { run } = routedRun()
       const collected = yield* runCollected(run)
-      const types = collected.chunks.map((chunk) => chunk.type)
+      const types = collected.events.map((event) => event.type)
       assert.deepStrictEqual(types, [
         "start",
         "start-step",
@@ -94,7 +95,7 @@ describe("a route's step that breaks off mid-answer (docs/DESIGN.md §15)", () =
         "finish-step",
         "finish"
       ])
-      assert.strictEqual(texts(collected.chunks), "second")
+      assert.strictEqual(texts(collected.events.map(asChunk)), "second")
       assert.strictEqual(collected.summary.usage.inputTokens, 13)
     }))
 })

@@ -3,11 +3,23 @@ import { hotRouteOf } from "../../src/app/hotRoutes.ts"
 
 describe("the hot route table (docs/DESIGN.md §14)", () => {
   const chat = () => undefined
-  const routes = new Map([["POST /api/v1/chat", chat]])
+  const resume = () => undefined
+  const routes = {
+    exact: new Map([["POST /api/v1/chat", chat]]),
+    patterns: [{
+      matches: (method: string | undefined, url: string) => method === "GET" && url.endsWith("/stream"),
+      route: resume
+    }]
+  }
 
   it("finds a route by method and path, with or without a query", () => {
     expect(hotRouteOf(routes, "POST", "/api/v1/chat")).toBe(chat)
     expect(hotRouteOf(routes, "POST", "/api/v1/chat?x=1")).toBe(chat)
+  })
+
+  it("finds a door's own route by its pattern when no exact route is the request's", () => {
+    expect(hotRouteOf(routes, "GET", "/api/v1/chat/abc/stream")).toBe(resume)
+    expect(hotRouteOf(routes, "POST", "/api/v1/chat/abc/stream")).toBeUndefined()
   })
 
   it("leaves every other request to the router", () => {

@@ -1,4 +1,3 @@
-import type { UIMessageChunk } from "ai"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterEach, describe, expect, it } from "vitest"
@@ -15,7 +14,7 @@ afterEach(() => server?.close())
 // Each chunk's text is its id: what the writer is given is what the client must read, byte for byte.
 const encoding: StreamEncoding = {
   headers: {},
-  chunk: (chunk: UIMessageChunk) => (chunk as { readonly id: string }).id,
+  chunk: (event) => (event as { readonly id: string }).id,
   failure: () => "",
   end: () => "",
   broken: () => ""

@@ -1,4 +1,3 @@
-import type { UIMessageChunk } from "ai"
 import { createServer, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterEach, describe, expect, it } from "vitest"
@@ -11,12 +10,18 @@ const unexpected = (error: unknown) => {
 
 const encoding = (everyMs: number): StreamEncoding => ({
   headers: {},
-  chunk: (chunk: UIMessageChunk) => `data: ${chunk.type}\n\n`,
+  chunk: (event) => `data: ${event.type}\n\n`,
   failure: () => "",
   end: () => "data: end\n\n",
   broken: () => "",
   keepAlive: { everyMs, text: "data: ping\n\n" }
 })
+
+const FINISH = {
+  type: "finish",
+  finishReason: "stop",
+  summary: { finished: true, finishReason: "stop", usage: {} }
+} as const
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -39,9 +44,9 @@ describe("SseWriter's keep-alive (Anthropic's ping, docs/DESIGN.md §14)", () =>
   it("sends the keep-alive event while the stream is quiet, once it began", async () => {
     const events = await streamed(40, async (writer) => {
       await sleep(60)
-      writer.emit({ type: "start" })
+      writer.emit({ type: "start", messageId: "m" })
       await sleep(150)
-      writer.emit({ type: "finish" })
+      writer.emit(FINISH)
     })
     expect(events[0]).toBe("start")
     expect(events.filter((event) => event === "ping").length).toBeGreaterThanOrEqual(2)

@@ -1,4 +1,3 @@
-import type { UIMessageChunk } from "ai"
 import { createServer, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterEach, describe, expect, it } from "vitest"
@@ -11,8 +10,8 @@ afterEach(() => server?.close())
 // Each chunk's text is its id; `boom` is a chunk whose encoding throws.
 const encoding = (overrides: Partial<StreamEncoding> = {}): StreamEncoding => ({
   headers: {},
-  chunk: (chunk: UIMessageChunk) => {
-    const id = (chunk as { readonly id: string }).id
+  chunk: (event) => {
+    const id = (event as { readonly id: string }).id
     if (id === "boom") throw new TypeError("cannot encode")
     return id
   },

@@ -21,7 +21,7 @@ import { SandboxProvider } from "../../sandbox/SandboxProvider.ts"
 import { ToolRegistry } from "../../tools/ToolRegistry.ts"
 import { errorResponse } from "../errorResponse.ts"
 import type { ApiFailure } from "../errorTable.ts"
-import { KeptEnding } from "../keptRunRoutes.ts"
+import { KeptReplays } from "../KeptReplays.ts"
 import { KeptRuns } from "../KeptRuns.ts"
 import { accountScope, visibleKey } from "./access.ts"
 import { makeAccountAdmin } from "./accountAdmin.ts"
@@ -70,7 +70,7 @@ export const AdminHandlers = HttpApiBuilder.group(
     const providerAdmin = makeProviderAdmin(yield* ModelRegistry, yield* ProviderCooldowns)
     const limitsAdmin = makeLimitsAdmin(keys, accounts, yield* Limiter, yield* Budgets)
     const sandboxAdmin = makeSandboxAdmin(yield* SandboxProvider)
-    const runsAdmin = makeRunsAdmin(keys, yield* KeptRuns, yield* KeptEnding)
+    const runsAdmin = makeRunsAdmin(keys, yield* KeptRuns, yield* KeptReplays)
 
     const signIn = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.gen(function*() {

@@ -5,7 +5,8 @@ import type { ApiKeys } from "../../auth/ApiKeys.ts"
 import { InvalidRequest } from "../../domain/requestErrors.ts"
 import type { KeptRunView } from "../../domain/views.ts"
 import type { RunSummary } from "../../store/RunStreams.ts"
-import { type KeptStreamEnding, READ_BATCH } from "../keptRunRoutes.ts"
+import type { KeptReplay, KeptReplays } from "../KeptReplays.ts"
+import { READ_BATCH } from "../keptRunRoutes.ts"
 import type { KeptRuns } from "../KeptRuns.ts"
 import { RunNotFound } from "../requestErrors.ts"
 import { visibleKey } from "./access.ts"
@@ -41,7 +42,11 @@ const encoder = new TextEncoder()
  * account holder and the operator only: another account's key is 404, as is
  * a chat id the key has no run under.
  */
-export const makeRunsAdmin = (keys: ApiKeys["Service"], kept: KeptRuns["Service"], ending: KeptStreamEnding) => {
+export const makeRunsAdmin = (
+  keys: ApiKeys["Service"],
+  kept: KeptRuns["Service"],
+  replays: KeptReplays["Service"]
+) => {
   const runOf = (principal: Principal, keyId: string, chatId: string) =>
     Effect.flatMap(visibleKey(keys, principal, keyId), (key) =>
       Effect.flatMap(
@@ -49,15 +54,17 @@ export const makeRunsAdmin = (keys: ApiKeys["Service"], kept: KeptRuns["Service"
         (head) => head === undefined ? Effect.fail(new RunNotFound({ id: chatId })) : Effect.succeed(head)
       ))
 
-  // Batches of the run's chunks after `after`, waiting for more while it runs; the cut ending after a cut one's.
-  const follow = (run: string) =>
+  // Batches of the run's chunks after `after`, waiting for more while it runs; its door's cut ending after a cut one's.
+  const follow = (run: string, ending: KeptReplay) =>
     Stream.paginate(0, (after: number) =>
       Effect.gen(function*() {
         const read = yield* kept.read(run, after, READ_BATCH)
         if (read === undefined) return [[], Option.none()] as const
         const last = read.chunks.at(-1)
         if (last !== undefined) {
-          return [[read.chunks.map((chunk) => chunk.text).join("")], Option.some(last.seq)] as const
+          const select = ending.select
+          const text = read.chunks.map((chunk) => select === undefined ? chunk.text : select(chunk.text)).join("")
+          return [[text], Option.some(last.seq)] as const
         }
         if (read.status === "cut") return [[ending.cut], Option.none()] as const
         if (read.status !== "running") return [[], Option.none()] as const
@@ -82,11 +89,13 @@ export const makeRunsAdmin = (keys: ApiKeys["Service"], kept: KeptRuns["Service"
       Effect.gen(function*() {
         const head = yield* runOf(principal, keyId, chatId)
         const first = yield* kept.read(head.run, 0, 1)
-        if (first === undefined || (first.status === "ended" && first.chunks.length === 0)) {
+        const ending = replays.of(head.protocol)
+        if (first === undefined || ending === undefined || (first.status === "ended" && first.chunks.length === 0)) {
           return HttpServerResponse.empty({ status: 204 })
         }
+        // Framed as the stream the run's own door sent (docs/DESIGN.md §16).
         return HttpServerResponse.stream(
-          follow(head.run).pipe(Stream.map((text) => encoder.encode(text))),
+          follow(head.run, ending).pipe(Stream.map((text) => encoder.encode(text))),
           { contentType: "text/event-stream", headers: { ...ending.headers, "cache-control": "no-store" } }
         )
       })

@@ -27,7 +27,7 @@ export const collectCompletion = (run: CollectedRun, { correlationId, wire }: An
   let content = ""
   let reasoning = ""
   const calls: Array<ToolCall> = []
-  for (const chunk of run.chunks) {
+  for (const chunk of run.events) {
     const delta = deltas.delta(chunk)
     if (delta === undefined) continue
     content += delta.content ?? ""

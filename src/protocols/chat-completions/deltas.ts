@@ -1,8 +1,8 @@
-import type { UIMessageChunk } from "ai"
+import type { RunEvent } from "../../agent/RunEvent.ts"
 import type { RunSummary, Usage } from "../../agent/RunSummary.ts"
 import { argumentsOf } from "../toolArguments.ts"
 
-/** What one run chunk adds to the answer's message, in OpenAI's delta form. */
+/** What one run event adds to the answer's message, in OpenAI's delta form. */
 export interface Delta {
   readonly role?: "assistant"
   readonly content?: string
@@ -46,7 +46,7 @@ export const usageOf = (usage: Usage) => {
 }
 
 /**
- * The run's chunks as Chat Completions deltas (docs/DESIGN.md §14): text
+ * The run's events as Chat Completions deltas (docs/DESIGN.md §14): text
  * and reasoning as they come, the text of later steps after a blank line,
  * the client's tool calls as `tool_calls` numbered in call order. parley's
  * own tool calls ran on the server and are not the client's: they are left
@@ -57,7 +57,6 @@ export class CompletionDeltas {
   private readonly calls = new Map<string, { readonly index: number; streamed: boolean }>()
   private wroteText = false
   private separate = false
-  summary: RunSummary | undefined
 
   constructor(clientTools: ReadonlySet<string>) {
     this.clientTools = clientTools
@@ -67,7 +66,7 @@ export class CompletionDeltas {
     return this.calls.size > 0
   }
 
-  delta(chunk: UIMessageChunk): Delta | undefined {
+  delta(chunk: RunEvent): Delta | undefined {
     switch (chunk.type) {
       case "start":
         return { role: "assistant", content: "" }
@@ -88,8 +87,8 @@ export class CompletionDeltas {
           ? undefined
           : { tool_calls: [{ index, function: { arguments: chunk.inputTextDelta } }] }
       }
-      case "tool-input-available": {
-        if (!this.clientTools.has(chunk.toolName)) return undefined
+      case "tool-call": {
+        if (chunk.provenance !== "client" || chunk.errorText !== undefined) return undefined
         const call = this.calls.get(chunk.toolCallId)
         // A provider that gives a call whole streams no input: its arguments go at once.
         if (call === undefined) return this.open(chunk.toolCallId, chunk.toolName, argumentsOf(chunk.input))
@@ -97,9 +96,6 @@ export class CompletionDeltas {
         call.streamed = true
         return { tool_calls: [{ index: call.index, function: { arguments: argumentsOf(chunk.input) } }] }
       }
-      case "finish":
-        this.summary = chunk.messageMetadata as RunSummary
-        return undefined
       default:
         return undefined
     }

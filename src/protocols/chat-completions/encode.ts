@@ -1,4 +1,4 @@
-import type { UIMessageChunk } from "ai"
+import type { RunEvent } from "../../agent/RunEvent.ts"
 import type { Answering } from "../../http/chatProtocol.ts"
 import type { StreamEncoding } from "../../http/SseWriter.ts"
 import { type JsonTemplate, jsonTemplate } from "../jsonTemplate.ts"
@@ -82,7 +82,7 @@ export const completionStream = ({ correlationId, wire }: Answering<CompletionWi
   }
   return {
     headers,
-    chunk: (chunk: UIMessageChunk) => {
+    chunk: (chunk: RunEvent) => {
       if (failed) return ""
       switch (chunk.type) {
         case "text-delta": {
@@ -103,7 +103,7 @@ export const completionStream = ({ correlationId, wire }: Answering<CompletionWi
       }
       const change = deltas.delta(chunk)
       if (change !== undefined) return `${delta.fill(JSON.stringify(change))}\n\n`
-      const summary = chunk.type === "finish" ? deltas.summary : undefined
+      const summary = chunk.type === "finish" ? chunk.summary : undefined
       if (summary === undefined) return ""
       const last = `${lastEvent.fill(...answer, JSON.stringify(finishReasonOf(summary, deltas.calledClientTools)))}\n\n`
       return wire.includeUsage

@@ -36,7 +36,7 @@ export const collectMessage = (run: CollectedRun, { correlationId, wire }: Answe
   const events = new MessageEvents(wire.clientTools, wire.hosted)
   const blocks: Array<Block> = []
   const json = new Map<number, string>()
-  for (const chunk of run.chunks) for (const event of events.events(chunk)) apply(blocks, json, event)
+  for (const chunk of run.events) for (const event of events.events(chunk)) apply(blocks, json, event)
   return {
     ...messageShell(correlationId, wire.model),
     content: blocks,

@@ -1,4 +1,4 @@
-import type { UIMessageChunk } from "ai"
+import type { RunEvent } from "../../agent/RunEvent.ts"
 import type { Answering } from "../../http/chatProtocol.ts"
 import type { StreamEncoding } from "../../http/SseWriter.ts"
 import { anthropicErrorBody } from "../anthropic/error.ts"
@@ -59,7 +59,7 @@ export const messagesStream = ({ correlationId, wire }: Answering<MessagesWire>)
   }
   return {
     headers,
-    chunk: (chunk: UIMessageChunk) => {
+    chunk: (chunk: RunEvent) => {
       if (failed) return ""
       if (chunk.type === "start") {
         return `${messageStart.fill(JSON.stringify(messageId(correlationId)), JSON.stringify(wire.model))}\n\n`
@@ -70,7 +70,7 @@ export const messagesStream = ({ correlationId, wire }: Answering<MessagesWire>)
       }
       let text = ""
       for (const each of events.events(chunk)) text += event<BlockEvent>(each)
-      const summary = chunk.type === "finish" ? events.summary : undefined
+      const summary = chunk.type === "finish" ? chunk.summary : undefined
       if (summary === undefined) return text
       const reason = stopReasonOf(summary, events.calledClientTools)
       return `${text}${

@@ -1,4 +1,4 @@
-import type { UIMessageChunk } from "ai"
+import type { RunEvent } from "../../agent/RunEvent.ts"
 import type { RunSummary, Usage } from "../../agent/RunSummary.ts"
 import { hostedToolOf } from "../hostedTools.ts"
 import { argumentsOf } from "../toolArguments.ts"
@@ -29,7 +29,7 @@ type BlockDelta =
   | { readonly type: "signature_delta"; readonly signature: string }
   | { readonly type: "input_json_delta"; readonly partial_json: string }
 
-/** What one run chunk adds to the answer's content, as Anthropic's stream events. */
+/** What one run event adds to the answer's content, as Anthropic's stream events. */
 export type BlockEvent =
   | { readonly type: "content_block_start"; readonly index: number; readonly content_block: BlockStart }
   | { readonly type: "content_block_delta"; readonly index: number; readonly delta: BlockDelta }
@@ -81,7 +81,7 @@ export const usageOf = (usage: Usage) => {
 }
 
 /**
- * The run's chunks as Anthropic's content block events (docs/DESIGN.md
+ * The run's events as Anthropic's content block events (docs/DESIGN.md
  * §14): text, thinking (with its signature where the provider gives one) and
  * the client's tool calls as `tool_use` blocks, numbered in order. parley's
  * own tool calls ran on the server and are not the client's: they are left
@@ -99,7 +99,6 @@ export class MessageEvents {
   private readonly open = new Map<string, { readonly index: number; streamed: boolean }>()
   private next = 0
   private calls = 0
-  summary: RunSummary | undefined
 
   constructor(clientTools: ReadonlySet<string>, hosted: boolean) {
     this.clientTools = clientTools
@@ -115,7 +114,7 @@ export class MessageEvents {
     return this.open.get(`t${id}`)?.index
   }
 
-  events(chunk: UIMessageChunk): ReadonlyArray<BlockEvent> {
+  events(chunk: RunEvent): ReadonlyArray<BlockEvent> {
     switch (chunk.type) {
       case "text-delta":
         return chunk.delta === ""
@@ -152,8 +151,14 @@ export class MessageEvents {
           delta: { type: "input_json_delta", partial_json: chunk.inputTextDelta }
         }]
       }
-      case "tool-input-available": {
-        if (!this.clientTools.has(chunk.toolName)) return this.serverCall(chunk.toolCallId, chunk.toolName, chunk.input)
+      case "tool-call": {
+        if (chunk.errorText !== undefined) {
+          return chunk.provenance === "client" ? [] : [
+            ...this.serverCall(chunk.toolCallId, chunk.toolName, chunk.input),
+            ...this.serverResult(chunk.toolCallId, true, chunk.errorText)
+          ]
+        }
+        if (chunk.provenance !== "client") return this.serverCall(chunk.toolCallId, chunk.toolName, chunk.input)
         // A provider that gives a call whole streams no input: its arguments go at once.
         const opened = this.open.has(`c${chunk.toolCallId}`) ? [] : this.openCall(chunk.toolCallId, chunk.toolName)
         const call = this.open.get(`c${chunk.toolCallId}`)!
@@ -166,21 +171,15 @@ export class MessageEvents {
           }]
         return [...opened, ...input, ...this.close(`c${chunk.toolCallId}`)]
       }
-      case "tool-input-error":
-        return this.clientTools.has(chunk.toolName) ? [] : [
-          ...this.serverCall(chunk.toolCallId, chunk.toolName, chunk.input),
-          ...this.serverResult(chunk.toolCallId, true, chunk.errorText)
-        ]
-      case "tool-output-available":
+      case "tool-result":
         return this.serverResult(
           chunk.toolCallId,
           false,
           typeof chunk.output === "string" ? chunk.output : JSON.stringify(chunk.output)
         )
-      case "tool-output-error":
+      case "tool-error":
         return this.serverResult(chunk.toolCallId, true, chunk.errorText)
       case "finish":
-        this.summary = chunk.messageMetadata as RunSummary
         return [...this.open.keys()].flatMap((id) => this.close(id))
       default:
         return []

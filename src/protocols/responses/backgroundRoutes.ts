@@ -3,12 +3,12 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import type { ApiKey } from "../../domain/ApiKey.ts"
 import { InvalidRequest } from "../../domain/requestErrors.ts"
 import type { NodeRoute } from "../../http/hotRoute.ts"
-import { type KeptStreamEnding, makeKeptRouting } from "../../http/keptRunRoutes.ts"
+import { makeKeptRouting } from "../../http/keptRunRoutes.ts"
 import { KeptRuns } from "../../http/KeptRuns.ts"
 import { ResponseNotFound } from "../../store/responseErrors.ts"
 import { StoredResponses } from "../../store/StoredResponses.ts"
 import { openAiErrorBody } from "../openai/error.ts"
-import { eventsAfter } from "./background.ts"
+import { Replay } from "./replay.ts"
 
 /** The route's key among the hot routes: `GET /v1/responses/{id}` asked with `stream=true`. */
 export const backgroundStreamKey = "GET /v1/responses/{id}?stream=true"
@@ -18,46 +18,6 @@ const streamedPath = /^\/v1\/responses\/([^/?]+)\?(?:.*&)?stream=true(?:&|$)/
 /** Whether `method url` asks for a response's events (`GET /v1/responses/{id}?stream=true…`). */
 export const isBackgroundStream = (method: string | undefined, url: string): boolean =>
   method === "GET" && streamedPath.test(url)
-
-const HEADERS: Readonly<Record<string, string>> = { "cache-control": "no-cache", "x-accel-buffering": "no" }
-
-const NOT_KEPT = JSON.stringify({
-  type: "server_error",
-  code: "stream_not_kept",
-  message: "The rest of this response's events were not kept: they passed the size a kept stream may keep",
-  param: null
-})
-
-/**
- * One replay of a response's kept events (`starting_after`'s alone when
- * asked), whose cut ends as the specification's streams end: an `error`
- * event (its `ErrorStreamingEvent`) numbered after the last event the
- * replay wrote, then `data: [DONE]`.
- */
-class Replay implements KeptStreamEnding {
-  readonly headers = HEADERS
-  // The sequence number the cut's event takes: the one after the last event written.
-  private next: number
-  private readonly after: ((text: string) => string) | undefined
-
-  constructor(after: number) {
-    this.after = after < 0 ? undefined : eventsAfter(after)
-    this.next = after + 1
-  }
-
-  readonly select = (text: string): string => {
-    const kept = this.after === undefined ? text : this.after(text)
-    const at = kept.lastIndexOf(SEQUENCE)
-    if (at >= 0) this.next = Number.parseInt(kept.slice(at + SEQUENCE.length), 10) + 1
-    return kept
-  }
-
-  get cut(): string {
-    return `event: error\ndata: {"type":"error","error":${NOT_KEPT},"sequence_number":${this.next}}\n\ndata: [DONE]\n\n`
-  }
-}
-
-const SEQUENCE = `"sequence_number":`
 
 const startingAfterOf = (url: string): number | undefined => {
   const given = new URL(url, "http://parley").searchParams.get("starting_after")
@@ -89,15 +49,15 @@ export const makeBackgroundStreamRoute = Effect.gen(function*() {
       }
       if ((yield* stored.get(id, key.id)) === undefined) return yield* new ResponseNotFound({ id })
       const head = yield* kept.find(id, key.id)
-      if (head === undefined) {
+      // A stream kept under the id by another door's run (a `ui` chat named so) is no response's.
+      if (head === undefined || head.protocol !== "responses") {
         return yield* new InvalidRequest({
           issues: [
             `"stream": only a background response's events are kept, until PARLEY_STREAM_RETENTION after it ended: retrieve it without stream`
           ]
         })
       }
-      const replay = new Replay(after)
-      return yield* follow(res, head.run, correlationId, replay, replay.select)
+      return yield* follow(res, head, correlationId, new Replay(after))
     })
 
   return route((url) => streamedPath.exec(url)?.[1] ?? "", replay) satisfies NodeRoute

@@ -14,7 +14,7 @@ export const collectResponse = (run: CollectedRun, answering: Answering<Response
     wire.includeEncrypted,
     hostedViewOf(answering)
   )
-  for (const chunk of run.chunks) items.events(chunk)
+  for (const chunk of run.events) items.events(chunk)
   return {
     ...responseShell(correlationId, wire, unixSeconds()),
     ...endingOf(run.summary, items.calledClientTools),

@@ -1,4 +1,4 @@
-import type { UIMessageChunk } from "ai"
+import type { RunEvent } from "../../agent/RunEvent.ts"
 import type { Answering } from "../../http/chatProtocol.ts"
 import type { ApiFailure } from "../../http/errorTable.ts"
 import type { StreamEncoding } from "../../http/SseWriter.ts"
@@ -65,7 +65,7 @@ export const responsesStream = (answering: Answering<ResponsesWire>): StreamEnco
   }
   return {
     headers,
-    chunk: (chunk: UIMessageChunk) => {
+    chunk: (chunk: RunEvent) => {
       if (failed) return ""
       if (chunk.type === "text-delta" && chunk.delta !== "") {
         const delta = items.appendText(chunk.id, chunk.delta)
@@ -78,7 +78,7 @@ export const responsesStream = (answering: Answering<ResponsesWire>): StreamEnco
           numbered(responseEvent("response.in_progress", opening))
       }
       for (const each of items.events(chunk)) text += numbered(each)
-      const summary = chunk.type === "finish" ? items.summary : undefined
+      const summary = chunk.type === "finish" ? chunk.summary : undefined
       if (summary === undefined) return text
       const ending = endingOf(summary, items.calledClientTools)
       return text + last(ending.status === "completed" ? "response.completed" : "response.incomplete", ending)

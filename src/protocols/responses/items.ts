@@ -1,5 +1,4 @@
-import type { UIMessageChunk } from "ai"
-import type { RunSummary } from "../../agent/RunSummary.ts"
+import type { RunEvent } from "../../agent/RunEvent.ts"
 import { argumentsOf } from "../toolArguments.ts"
 import { encryptedOf } from "./encryptedReasoning.ts"
 import {
@@ -35,7 +34,7 @@ const reasoningItem = (id: string): OutputItem => ({ id, type: "reasoning", summ
 const openMessage = (id: string) => messageItem(id, "in_progress", [])
 
 /**
- * The run's chunks as the Responses stream's item events (docs/DESIGN.md
+ * The run's events as the Responses stream's item events (docs/DESIGN.md
  * §14): each text a `message` item with one `output_text` part, reasoning a
  * `reasoning` item with one summary part, the client's tool calls
  * `function_call` items, numbered in the order they opened. parley's own tool
@@ -48,7 +47,6 @@ const openMessage = (id: string) => messageItem(id, "in_progress", [])
 export class ResponseItems extends OpenItems {
   private readonly clientTools: ReadonlySet<string>
   private calls = 0
-  summary: RunSummary | undefined
 
   private readonly hosted: HostedView | undefined
   // Server calls that wait for a person: an approval request names them.
@@ -65,7 +63,7 @@ export class ResponseItems extends OpenItems {
     return this.calls > 0
   }
 
-  events(chunk: UIMessageChunk): ReadonlyArray<ItemEvent> {
+  events(chunk: RunEvent): ReadonlyArray<ItemEvent> {
     switch (chunk.type) {
       case "start":
         return (this.hosted?.listings ?? []).flatMap(({ label, tools }) => {
@@ -120,8 +118,13 @@ export class ResponseItems extends OpenItems {
         call.text += chunk.inputTextDelta
         return [call.delta.fill(JSON.stringify(chunk.inputTextDelta))]
       }
-      case "tool-input-available": {
-        if (!this.clientTools.has(chunk.toolName)) return this.serverCall(chunk.toolCallId, chunk, true)
+      case "tool-call": {
+        if (chunk.errorText !== undefined) {
+          return chunk.provenance === "client"
+            ? NONE
+            : [...this.serverCall(chunk.toolCallId, chunk, false), ...this.outcome(chunk.toolCallId, chunk)]
+        }
+        if (chunk.provenance !== "client") return this.serverCall(chunk.toolCallId, chunk, true)
         const opened = this.open.has(`c${chunk.toolCallId}`) ? NONE : this.openCall(chunk.toolCallId, chunk.toolName)
         const call = this.open.get(`c${chunk.toolCallId}`)!
         // A provider that gives a call whole streams no input: its arguments go at once.
@@ -129,12 +132,8 @@ export class ResponseItems extends OpenItems {
         call.text = argumentsOf(chunk.input)
         return [...opened, call.delta.fill(JSON.stringify(call.text)), ...this.close(`c${chunk.toolCallId}`)]
       }
-      case "tool-input-error":
-        return this.clientTools.has(chunk.toolName)
-          ? NONE
-          : [...this.serverCall(chunk.toolCallId, chunk, false), ...this.outcome(chunk.toolCallId, chunk)]
-      case "tool-output-available":
-      case "tool-output-error":
+      case "tool-result":
+      case "tool-error":
         return this.outcome(chunk.toolCallId, chunk)
       case "tool-approval-request": {
         const call = this.waiting.get(chunk.toolCallId)
@@ -147,7 +146,6 @@ export class ResponseItems extends OpenItems {
         return [itemAdded.fill(`${index}`, json), this.done(index, item, json)]
       }
       case "finish":
-        this.summary = chunk.messageMetadata as RunSummary
         return this.closeAll()
       default:
         return NONE

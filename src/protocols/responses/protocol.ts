@@ -14,6 +14,7 @@ import { decodeResponsesRequest, type ResponsesWire } from "./decode.ts"
 import { responsesStream } from "./encode.ts"
 import { alsoApproved } from "./hostedMcp.ts"
 import { referencedBody } from "./itemReferences.ts"
+import { Replay } from "./replay.ts"
 import { continuedBody } from "./stored.ts"
 
 /**
@@ -44,6 +45,8 @@ export const makeResponsesProtocol = Effect.gen(function*() {
       ),
     // A background response's events are kept under its id, and the run goes on without its client.
     keptId: (wire) => wire.background === undefined ? undefined : wire.stored?.id,
+    // A replay of all its events (the resume and admin routes); `?stream=true` asks its own (`starting_after`).
+    replay: () => new Replay(-1),
     accepted: acceptedOf,
     stream: responsesStream,
     collect: collectResponse,

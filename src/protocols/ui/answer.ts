@@ -1,5 +1,6 @@
 import type { UIMessage } from "ai"
 import type { CollectedRun } from "../../agent/Agent.ts"
+import { uiChunk } from "./chunks.ts"
 import { collectMessage } from "./collect.ts"
 
 /**
@@ -15,8 +16,8 @@ export const chatResponseBody = (
 ) => {
   const { summary } = run
   const messages = continues
-    ? [...input.slice(0, -1), collectMessage(run.chunks, input.at(-1))]
-    : [...input, collectMessage(run.chunks)]
+    ? [...input.slice(0, -1), collectMessage(run.events, input.at(-1), uiChunk)]
+    : [...input, collectMessage(run.events, undefined, uiChunk)]
   return {
     success: true,
     data: {

@@ -33,7 +33,12 @@ interface ToolUpdate {
  * A run that continues the conversation's last message (`base`, after
  * approvals: docs/DESIGN.md §10) adds to a copy of it, as `useChat` does.
  */
-export const collectMessage = (chunks: Iterable<UIMessageChunk>, base?: UIMessage): UIMessage => {
+export const collectMessage = <Item = UIMessageChunk>(
+  items: Iterable<Item>,
+  base?: UIMessage,
+  // The chunk an item is (a run event's, ./chunks.ts), taken one at a time: no second array of the answer.
+  chunkOf: (item: Item) => UIMessageChunk = (item) => item as UIMessageChunk
+): UIMessage => {
   let id = base?.id ?? ""
   let metadata: Part | undefined = Predicate.isObject(base?.metadata) ? { ...base.metadata } : undefined
   const parts: Array<Part> = base === undefined ? [] : structuredClone(base.parts) as unknown as Array<Part>
@@ -89,7 +94,8 @@ export const collectMessage = (chunks: Iterable<UIMessageChunk>, base?: UIMessag
     return { part, dynamic, toolName }
   }
 
-  for (const chunk of chunks) {
+  for (const item of items) {
+    const chunk = chunkOf(item)
     switch (chunk.type) {
       case "start":
         if (chunk.messageId != null) id = chunk.messageId

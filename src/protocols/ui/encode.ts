@@ -1,4 +1,6 @@
 import type { UIMessageChunk } from "ai"
+import type { RunEvent } from "../../agent/RunEvent.ts"
+import { uiChunk } from "./chunks.ts"
 
 /**
  * Server-sent events in the AI SDK UI message stream protocol (docs/DESIGN.md §3.1).
@@ -15,6 +17,10 @@ export const encodeChunk = (chunk: UIMessageChunk): string =>
   chunk.type.startsWith("tool-")
     ? `event: tool\ndata: ${JSON.stringify(chunk)}\n\n`
     : `data: ${JSON.stringify(chunk)}\n\n`
+
+/** A run event on the wire; a text delta, most of a stream, is its own chunk and goes straight to JSON. */
+export const encodeEvent = (event: RunEvent): string =>
+  event.type === "text-delta" ? `data: ${JSON.stringify(event)}\n\n` : encodeChunk(uiChunk(event))
 
 export const DONE = "data: [DONE]\n\n"
 

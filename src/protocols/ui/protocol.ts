@@ -3,23 +3,21 @@ import { Effect } from "effect"
 import type { ChatProtocol } from "../../http/chatProtocol.ts"
 import { errorBody, UNEXPECTED_MESSAGE, unexpectedBody } from "../../http/errorResponse.ts"
 import { wireError } from "../../http/errorTable.ts"
-import type { KeptStreamEnding } from "../../http/keptRunRoutes.ts"
 import type { StreamEncoding } from "../../http/SseWriter.ts"
 import { topLevelModel } from "../namedModel.ts"
 import { chatResponseBody } from "./answer.ts"
 import { decodeUiRequest, keptIdOf } from "./decode.ts"
-import { DONE, encodeChunk, encodeFailure, sseHeaders } from "./encode.ts"
+import { DONE, encodeEvent, encodeFailure, sseHeaders } from "./encode.ts"
 import { withPartPaths } from "./partPaths.ts"
 
 /**
  * The spec's POST /api/v1/chat (docs/DESIGN.md §3.1, §14): the AI SDK UI
- * message stream, whose chunks are the run's own. A failure is told in the
- * error table's words, as the spec's error body tells it.
+ * message stream, whose chunks are the run's events as `./chunks.ts` words them.
  */
 export const uiEncoding: StreamEncoding = {
   headers: sseHeaders,
-  chunk: encodeChunk,
-  failure: (failure) => encodeChunk({ type: "error", errorText: wireError(failure).message }),
+  chunk: encodeEvent,
+  failure: (failure) => encodeEvent({ type: "error", failure }),
   end: () => DONE,
   broken: (failure) => encodeFailure(failure === undefined ? UNEXPECTED_MESSAGE : wireError(failure).message)
 }
@@ -34,11 +32,7 @@ export interface UiWire {
   readonly input: ReadonlyArray<UIMessage>
 }
 
-/**
- * A resumed stream (docs/DESIGN.md §16) has the run's own headers; one that
- * grew past its bound ends, after its last kept chunk, as a broken stream does.
- */
-export const uiKeptEnding: KeptStreamEnding = {
+const UI_REPLAY = {
   headers: sseHeaders,
   cut: encodeFailure("The rest of this answer was not kept: it passed the size a resumable stream may keep")
 }
@@ -53,6 +47,9 @@ export const uiProtocol: ChatProtocol<UiWire> = {
       ({ input, request }) => Effect.map(keptIdOf(request), (keptId) => ({ request, wire: { keptId, input } }))
     ),
   keptId: (wire) => wire.keptId,
+  // A resumed stream (docs/DESIGN.md §16) has the run's own headers; one that grew past its bound ends,
+  // after its last kept chunk, as a broken stream does.
+  replay: () => UI_REPLAY,
   // The UI message stream is the run's own: every stream is encoded alike.
   stream: () => uiEncoding,
   collect: (run, { plan, wire }) => chatResponseBody(run, wire.input, plan.tools, plan.run.resume !== undefined),

@@ -1,6 +1,7 @@
-import type { UIMessageChunk } from "ai"
 import { describe, expect, it } from "vitest"
+import type { RunEvent } from "../../../src/agent/RunEvent.ts"
 import { completionStream } from "../../../src/protocols/chat-completions/encode.ts"
+import { toolCall } from "../runEvents.ts"
 
 const events = (text: string) =>
   text.split("\n\n").filter((event) => event !== "").map((event) => event.replace(/^data: /, ""))
@@ -12,13 +13,14 @@ describe("the chat.completion.chunk stream", () => {
       wire: { model: "test/m1", includeUsage: true, clientTools: new Set(), origins: [] },
       plan: undefined as never
     })
-    const chunks: Array<UIMessageChunk> = [
-      { type: "start" },
+    const chunks: Array<RunEvent> = [
+      { type: "start", messageId: "m" },
       { type: "start-step" },
       { type: "text-delta", id: "t", delta: "Hi \"there\"\n" },
       {
         type: "finish",
-        messageMetadata: { finished: true, finishReason: "stop", usage: { inputTokens: 3, outputTokens: 2 } }
+        finishReason: "stop",
+        summary: { finished: true, finishReason: "stop", usage: { inputTokens: 3, outputTokens: 2 } }
       }
     ]
     const written = events(chunks.map(encoding.chunk).join("") + encoding.end())
@@ -43,25 +45,26 @@ describe("the chat.completion.chunk stream", () => {
       wire: { model: "test/m\u00e9", includeUsage: true, clientTools: new Set(["lookup", "pick"]), origins: [] },
       plan: undefined as never
     })
-    const chunks: Array<UIMessageChunk> = [
-      { type: "start" },
+    const chunks: Array<RunEvent> = [
+      { type: "start", messageId: "m" },
       { type: "start-step" },
       { type: "reasoning-delta", id: "r", delta: "think \u201cfirst\u201d" },
       { type: "reasoning-delta", id: "r", delta: "" },
       { type: "text-delta", id: "t", delta: "Caf\u00e9 \"\\\n\u{1F600}" },
       { type: "text-delta", id: "t", delta: "" },
-      { type: "tool-input-start", toolCallId: "s1", toolName: "server_tool" },
+      { type: "tool-input-start", toolCallId: "s1", toolName: "server_tool", dynamic: true },
       { type: "tool-input-delta", toolCallId: "s1", inputTextDelta: "{}" },
-      { type: "tool-input-start", toolCallId: "call_1", toolName: "lookup" },
+      { type: "tool-input-start", toolCallId: "call_1", toolName: "lookup", dynamic: true },
       { type: "tool-input-delta", toolCallId: "call_1", inputTextDelta: "{\"q\":" },
       { type: "tool-input-delta", toolCallId: "call_1", inputTextDelta: "\"\u00fc\"}" },
-      { type: "tool-input-available", toolCallId: "call_1", toolName: "lookup", input: { q: "\u00fc" } },
-      { type: "tool-input-available", toolCallId: "call_2", toolName: "pick", input: { n: 2 } },
+      toolCall("call_1", "lookup", { q: "\u00fc" }, "client"),
+      toolCall("call_2", "pick", { n: 2 }, "client"),
       { type: "start-step" },
       { type: "text-delta", id: "t2", delta: "next" },
       {
         type: "finish",
-        messageMetadata: { finished: true, finishReason: "stop", usage: { inputTokens: 3, outputTokens: 2 } }
+        finishReason: "stop",
+        summary: { finished: true, finishReason: "stop", usage: { inputTokens: 3, outputTokens: 2 } }
       }
     ]
     const written = chunks.map(encoding.chunk).join("") + encoding.end()

@@ -1,7 +1,8 @@
-import type { UIMessageChunk } from "ai"
 import { describe, expect, it } from "vitest"
+import type { RunEvent } from "../../../src/agent/RunEvent.ts"
 import type { RunSummary } from "../../../src/agent/RunSummary.ts"
 import { MessageEvents, stopReasonOf, usageOf } from "../../../src/protocols/messages/events.ts"
+import { toolCall } from "../runEvents.ts"
 
 const summary = (finishReason: RunSummary["finishReason"]): RunSummary => ({
   finished: true,
@@ -31,18 +32,18 @@ describe("the Messages door's events (docs/DESIGN.md §14)", () => {
 
   it("numbers the blocks, shows redacted thinking and the client's calls, and never parley's own", () => {
     const events = new MessageEvents(new Set(["weather"]), false)
-    const chunks: Array<UIMessageChunk> = [
+    const chunks: Array<RunEvent> = [
       { type: "reasoning-start", id: "r0", providerMetadata: { anthropic: { redactedData: "xyz" } } },
       { type: "reasoning-end", id: "r0" },
       { type: "text-start", id: "t0" },
       { type: "text-delta", id: "t0", delta: "Let me check." },
       { type: "tool-input-start", toolCallId: "c1", toolName: "echo", dynamic: true },
-      { type: "tool-input-available", toolCallId: "c1", toolName: "echo", input: { text: "x" }, dynamic: true },
+      toolCall("c1", "echo", { text: "x" }, "server"),
       { type: "text-end", id: "t0" },
       { type: "text-start", id: "t1" },
       { type: "text-delta", id: "t1", delta: "Now the weather." },
-      { type: "tool-input-available", toolCallId: "c2", toolName: "weather", input: { city: "Oslo" }, dynamic: true },
-      { type: "finish", messageMetadata: summary("tool-calls") }
+      toolCall("c2", "weather", { city: "Oslo" }, "client"),
+      { type: "finish", finishReason: "tool-calls", summary: summary("tool-calls") }
     ]
     const all = chunks.flatMap((chunk) => events.events(chunk))
     const starts = all.filter((event) => event.type === "content_block_start")
@@ -66,23 +67,24 @@ describe("the Messages door's events (docs/DESIGN.md §14)", () => {
 
   it("with mcp_servers asked, shows parley's calls whole as mcp_tool_use and their outcomes as mcp_tool_result", () => {
     const events = new MessageEvents(new Set(), true)
-    const chunks: Array<UIMessageChunk> = [
+    const chunks: Array<RunEvent> = [
       { type: "tool-input-start", toolCallId: "c1", toolName: "docs__search", dynamic: true },
       { type: "tool-input-delta", toolCallId: "c1", inputTextDelta: "{\"q\":" },
-      { type: "tool-input-available", toolCallId: "c1", toolName: "docs__search", input: { q: "x" }, dynamic: true },
-      { type: "tool-input-available", toolCallId: "c2", toolName: "echo", input: { text: "y" }, dynamic: true },
-      { type: "tool-output-available", toolCallId: "c1", output: { hits: 2 }, dynamic: true },
-      { type: "tool-output-error", toolCallId: "c2", errorText: "needs approval", dynamic: true },
+      toolCall("c1", "docs__search", { q: "x" }, "server"),
+      toolCall("c2", "echo", { text: "y" }, "server"),
+      { type: "tool-result", toolCallId: "c1", output: { hits: 2 } },
+      { type: "tool-error", toolCallId: "c2", errorText: "needs approval" },
       {
-        type: "tool-input-error",
+        type: "tool-call",
         toolCallId: "c3",
         toolName: "bash",
         input: {},
+        provenance: "server",
         errorText: "unavailable",
         dynamic: true
       },
       // An output of a call never shown (none here) opens nothing.
-      { type: "tool-output-available", toolCallId: "c9", output: "stray", dynamic: true }
+      { type: "tool-result", toolCallId: "c9", output: "stray" }
     ]
     const all = chunks.flatMap((chunk) => events.events(chunk))
     expect(all.filter((event) => event.type === "content_block_delta")).toEqual([])

@@ -1,8 +1,9 @@
-import type { UIMessageChunk } from "ai"
 import { describe, expect, it } from "vitest"
+import type { RunEvent } from "../../../src/agent/RunEvent.ts"
 import type { RunSummary } from "../../../src/agent/RunSummary.ts"
 import { ResponseItems } from "../../../src/protocols/responses/items.ts"
 import { outcomeOf, usageOf } from "../../../src/protocols/responses/response.ts"
+import { toolCall } from "../runEvents.ts"
 
 const summary = (finishReason: RunSummary["finishReason"]): RunSummary => ({ finished: true, finishReason, usage: {} })
 
@@ -29,7 +30,7 @@ describe("the Responses door's items (docs/DESIGN.md §14)", () => {
     })
   })
 
-  const chunks: Array<UIMessageChunk> = [
+  const chunks: Array<RunEvent> = [
     { type: "reasoning-start", id: "r0" },
     { type: "reasoning-delta", id: "r0", delta: "Think." },
     { type: "reasoning-delta", id: "r0", delta: "", providerMetadata: { anthropic: { signature: "sig" } } },
@@ -37,13 +38,13 @@ describe("the Responses door's items (docs/DESIGN.md §14)", () => {
     { type: "text-start", id: "t0" },
     { type: "text-delta", id: "t0", delta: "Let me check." },
     { type: "tool-input-start", toolCallId: "c1", toolName: "echo", dynamic: true },
-    { type: "tool-input-available", toolCallId: "c1", toolName: "echo", input: { text: "x" }, dynamic: true },
+    toolCall("c1", "echo", { text: "x" }, "server"),
     { type: "text-end", id: "t0" },
     { type: "tool-input-start", toolCallId: "c2", toolName: "weather", dynamic: true },
     { type: "tool-input-delta", toolCallId: "c2", inputTextDelta: `{"city":` },
     { type: "tool-input-delta", toolCallId: "c2", inputTextDelta: `"Oslo"}` },
-    { type: "tool-input-available", toolCallId: "c2", toolName: "weather", input: { city: "Oslo" }, dynamic: true },
-    { type: "finish", messageMetadata: summary("tool-calls") }
+    toolCall("c2", "weather", { city: "Oslo" }, "client"),
+    { type: "finish", finishReason: "tool-calls", summary: summary("tool-calls") }
   ]
 
   // An event as the items give it: its frame, up to the sequence number the stream writes.
