@@ -83,9 +83,16 @@ const ParleyMcpTool = Schema.Struct({
   require_approval: Schema.optionalKey(Schema.Literals(["always", "never"]))
 })
 
-// A label asked twice is a 400: a valid body asks for parley's tools at most once.
-const oneLabelEach = <T extends { readonly type: string }>(tools: ReadonlyArray<T> | undefined) =>
-  tools?.filter((tool, index) => tool.type !== "mcp" || tools.findIndex((each) => each.type === "mcp") === index)
+// A label or a function's name given twice is a 400: a valid body asks for parley's tools at most once, and names
+// each of its functions once.
+type AnyTool = { readonly type: string; readonly name?: string }
+const onceKey = (tool: AnyTool) =>
+  tool.type === "mcp" ? "mcp" : tool.type === "function" ? `function ${tool.name}` : undefined
+const oneLabelEach = <T extends AnyTool>(tools: ReadonlyArray<T> | undefined) =>
+  tools?.filter((tool, index) => {
+    const key = onceKey(tool)
+    return key === undefined || tools.findIndex((each) => onceKey(each) === key) === index
+  })
 
 const Options = Schema.Struct({
   model: ModelId,
