@@ -36,13 +36,21 @@ export const provider = (subject: Subject, limits?: Partial<SandboxLimits>) => {
   afterAll(async () => {
     await runtime.runPromise(Effect.flatMap(
       Effect.service(SandboxProvider),
-      (sandboxes) => Effect.forEach([...made], (id) => Effect.ignore(sandboxes.destroy(id)), { concurrency: 4 })
+      (sandboxes) =>
+        Effect.forEach(
+          [...made],
+          (id) =>
+            Effect.catchCause(sandboxes.destroy(id), (cause) => Effect.logWarning(`${id} was not destroyed`, cause)),
+          { concurrency: 4 }
+        )
     ))
     await runtime.dispose()
   }, 60_000)
   const on = <A, E>(use: (sandboxes: SandboxBackend) => Effect.Effect<A, E>): Promise<A> =>
     runtime.runPromise(Effect.flatMap(Effect.service(SandboxProvider), use))
-  const create = async (input: { readonly desktop?: boolean; readonly network?: boolean } = {}) => {
+  const create = async (
+    input: { readonly desktop?: boolean; readonly network?: boolean; readonly ownerKeyId?: string } = {}
+  ) => {
     const sandbox = await on((sandboxes) => sandboxes.create({ ...plain, ...input }))
     made.add(sandbox.id)
     return sandbox

@@ -14,10 +14,10 @@ import { makeOperations, type ProgramRun } from "../sandboxOperations.ts"
 import { SandboxRecords } from "../SandboxRecords.ts"
 import { DEFAULT_IMAGE, type SandboxSettings } from "../SandboxSettings.ts"
 import { makeSandboxUse } from "../sandboxUse.ts"
-import { removeContainer, sandboxContainers } from "./containers.ts"
-import { LABEL } from "./containerSpec.ts"
+import { removeContainer, removeNetwork, sandboxContainers, sandboxNetworks } from "./containers.ts"
 import { connectEngine, engineMessage, engineName, engineStatus } from "./engine.ts"
 import { ExecRefused, runInContainer } from "./execCommand.ts"
+import { LABEL } from "./names.ts"
 import { startSandboxContainer } from "./startContainer.ts"
 
 /**
@@ -72,6 +72,12 @@ export const makeDockerSandboxes = (settings: SandboxSettings) =>
           try: () => removeContainer(docker, container.Id),
           catch: failure("remove the sandbox's container")
         }))
+      yield* Effect.tryPromise({
+        try: async () => {
+          for (const network of await sandboxNetworks(docker, deployment, id)) await removeNetwork(docker, network.Id)
+        },
+        catch: failure("remove the sandbox's network")
+      })
     })
 
     // Its container went missing outside parley (`docker rm`, a pruned engine): so has its workspace.
@@ -105,8 +111,9 @@ export const makeDockerSandboxes = (settings: SandboxSettings) =>
               containers.delete(info.id)
               return lost(info)
             }
-            // Stopped (the engine restarted): started again, with its tmpfs workspace empty.
-            if (refused.status === 409 || /not running/i.test(refused.message)) {
+            // Stopped (the engine restarted): started again, with its tmpfs workspace empty. Docker answers
+            // 409; Podman 500 "can only create exec sessions on running containers: container state improper".
+            if (refused.status === 409 || /not running|state improper/i.test(refused.message)) {
               return Effect.tryPromise({
                 try: () => docker.getContainer(containerId).start(),
                 catch: failure("start the sandbox's container again")
@@ -193,7 +200,17 @@ export const makeDockerSandboxes = (settings: SandboxSettings) =>
         yield* Effect.tryPromise(() => removeContainer(docker, container.Id))
         yield* Effect.logInfo(`Removed container ${container.Id.slice(0, 12)}: its sandbox ${id} has no record`)
       }
-    }).pipe(Effect.catchCause((cause) => Effect.logWarning(`Orphan sandbox containers on ${where}`, cause)))
+      for (const network of yield* Effect.tryPromise(() => sandboxNetworks(docker, deployment))) {
+        if (Option.isSome(yield* records.get(network.Labels?.[LABEL.sandbox] ?? ""))) continue
+        yield* Effect.tryPromise(() => removeNetwork(docker, network.Id))
+      }
+    }).pipe(
+      Effect.catch((error) =>
+        Effect.logWarning(
+          `Sandbox containers on ${where} whose record is gone were not looked for: ${engineMessage(error.cause)}`
+        )
+      )
+    )
     yield* Effect.forkScoped(Effect.repeat(orphans, Schedule.spaced(settings.reclaimIntervalMs)))
     yield* use.reclaimIdle(settings, (info) => remove(info.id))
     yield* Effect.forkScoped(

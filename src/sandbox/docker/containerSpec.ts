@@ -3,17 +3,7 @@ import type { SandboxInfo } from "../Sandbox.ts"
 import type { SandboxSettings } from "../SandboxSettings.ts"
 import type { EngineKind } from "./engine.ts"
 import { supervisorScript } from "./execScripts.ts"
-
-/** The labels of every container parley makes (docs/DESIGN.md §3.13); it finds its containers by them only. */
-export const LABEL = {
-  sandbox: "parley.sandbox",
-  owner: "parley.owner",
-  /** The database whose records these are (`SandboxRecords.deployment`), so gateways sharing an engine keep apart. */
-  deployment: "parley.deployment"
-} as const
-
-/** The bridge network of sandboxes made with `"network": true`; every other sandbox has none (`lo` only). */
-export const SANDBOX_NETWORK = "parley-sandboxes"
+import { LABEL, networkOf } from "./names.ts"
 
 /** The user commands run as inside; no host user, no capabilities. */
 export const SANDBOX_USER = "1000:1000"
@@ -82,7 +72,7 @@ export const containerSpec = (
       [LABEL.deployment]: deployment
     },
     HostConfig: {
-      NetworkMode: info.network ? SANDBOX_NETWORK : "none",
+      NetworkMode: info.network ? networkOf(kind, info.id) : "none",
       ReadonlyRootfs: true,
       CapDrop: ["ALL"],
       SecurityOpt: ["no-new-privileges"],

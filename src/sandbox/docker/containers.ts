@@ -1,6 +1,6 @@
 import type Dockerode from "dockerode"
-import { LABEL, SANDBOX_NETWORK } from "./containerSpec.ts"
-import { engineStatus } from "./engine.ts"
+import { type EngineKind, engineStatus } from "./engine.ts"
+import { LABEL, networkOf } from "./names.ts"
 
 /** The containers of one sandbox (there should be one), or of every sandbox, of this deployment: by labels only. */
 export const sandboxContainers = (
@@ -26,29 +26,53 @@ export const removeContainer = async (docker: Dockerode, containerId: string): P
   }
 }
 
-/**
- * The bridge network of sandboxes with `"network": true`, made on first need.
- * Inter-container traffic is off on it (Docker's `enable_icc`), so one
- * sandbox cannot reach another's ports; docs/sandboxes.md says what it
- * reaches, measured on each engine.
- */
-export const ensureNetwork = async (docker: Dockerode): Promise<void> => {
+export const ensureNetwork = async (
+  docker: Dockerode,
+  kind: EngineKind,
+  id: string,
+  deployment: string
+): Promise<string> => {
+  const name = networkOf(kind, id)
   try {
-    await docker.getNetwork(SANDBOX_NETWORK).inspect()
-    return
+    await docker.getNetwork(name).inspect()
+    return name
   } catch (error) {
     if (engineStatus(error) !== 404) throw error
   }
   try {
     await docker.createNetwork({
-      Name: SANDBOX_NETWORK,
+      Name: name,
       Driver: "bridge",
       CheckDuplicate: true,
-      Options: { "com.docker.network.bridge.enable_icc": "false" },
-      Labels: { "parley.network": "sandboxes" }
+      ...kind === "docker"
+        ? { Options: { "com.docker.network.bridge.enable_icc": "false" }, Labels: { "parley.network": "sandboxes" } }
+        : { Labels: { [LABEL.sandbox]: id, [LABEL.deployment]: deployment } }
     })
   } catch (error) {
     // Another instance made it meanwhile.
     if (engineStatus(error) !== 409) throw error
+  }
+  return name
+}
+
+/** The networks made for one sandbox (Podman's), or for every sandbox of this deployment. */
+export const sandboxNetworks = (
+  docker: Dockerode,
+  deployment: string,
+  id?: string
+): Promise<ReadonlyArray<Dockerode.NetworkInspectInfo>> =>
+  docker.listNetworks({
+    filters: JSON.stringify({
+      label: [`${LABEL.deployment}=${deployment}`, id === undefined ? LABEL.sandbox : `${LABEL.sandbox}=${id}`]
+    })
+  })
+
+/** Removes a network; gone already, or still in use by a container on its way out, is left to the next sweep. */
+export const removeNetwork = async (docker: Dockerode, networkId: string): Promise<void> => {
+  try {
+    await docker.getNetwork(networkId).remove()
+  } catch (error) {
+    const status = engineStatus(error)
+    if (status !== 404 && status !== 409) throw error
   }
 }

@@ -30,7 +30,7 @@ export const startSandboxContainer = async (
   settings: SandboxSettings
 ): Promise<string> => {
   const kind = await kindOf(docker)
-  if (info.network) await ensureNetwork(docker)
+  if (info.network) await ensureNetwork(docker, kind, info.id, deployment)
   const container = await docker.createContainer(containerSpec(info, deployment, settings, kind))
   await container.start()
   if (info.desktop) await waitForDisplay(container)
