@@ -1,12 +1,13 @@
 import { describe, it } from "@effect/vitest"
 import type Dockerode from "dockerode"
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { join } from "node:path"
 import type { EngineAddress } from "../../src/config/SandboxConfig.ts"
 import { connectEngine } from "../../src/sandbox/docker/engine.ts"
 import { SandboxProvider } from "../../src/sandbox/SandboxProvider.ts"
 import { DEFAULT_IMAGE, makeSettings, type SandboxLimits } from "../../src/sandbox/SandboxSettings.ts"
 import * as Database from "../../src/store/Database.ts"
+import { startGateway, type TestGateway } from "../support/gateway.ts"
 import { testLimits } from "./support.ts"
 
 /**
@@ -69,10 +70,9 @@ export const describeEngine = (engine: TestEngine, name: string, body: () => voi
 /** The engine's client, for what a test checks behind the backend's back. */
 export const engineClient = (engine: TestEngine): Dockerode => connectEngine(engine.address)
 
-/** `docker` sandboxes on `engine`, their records in a SQLite file under `folder`. */
-export const dockerSandboxes = (
+/** `docker` sandboxes on `engine` with the test limits, over whatever database is given. */
+export const dockerSandboxesOver = (
   engine: TestEngine,
-  folder: string,
   overrides: Partial<SandboxLimits> = {},
   settings: Omit<Parameters<typeof makeSettings>[0], "limits"> = {}
 ) =>
@@ -82,4 +82,35 @@ export const dockerSandboxes = (
     image: SANDBOX_IMAGE,
     limits: { ...testLimits, ...overrides },
     ...settings
-  })).pipe(Layer.provide(Database.layerFromUrl(`sqlite:${join(folder, "parley.db")}`)))
+  }))
+
+/** `docker` sandboxes on `engine`, their records in a SQLite file under `folder`. */
+export const dockerSandboxes = (
+  engine: TestEngine,
+  folder: string,
+  overrides: Partial<SandboxLimits> = {},
+  settings: Omit<Parameters<typeof makeSettings>[0], "limits"> = {}
+) =>
+  dockerSandboxesOver(engine, overrides, settings).pipe(
+    Layer.provide(Database.layerFromUrl(`sqlite:${join(folder, "parley.db")}`))
+  )
+
+/**
+ * A test gateway whose sandboxes are `docker` ones on `engine` (its database
+ * in memory); closing it removes the containers of the sandboxes it made.
+ */
+export const startDockerGateway = async (engine: TestEngine): Promise<TestGateway> => {
+  const gateway = await startGateway({ sandboxes: dockerSandboxesOver(engine) })
+  const sandboxes = gateway.service(SandboxProvider)
+  const removeAll = Effect.flatMap(
+    sandboxes.list,
+    (all) => Effect.forEach(all, (sandbox) => Effect.ignore(sandboxes.destroy(sandbox.id)), { concurrency: 4 })
+  )
+  return {
+    ...gateway,
+    close: async () => {
+      await Effect.runPromise(removeAll)
+      await gateway.close()
+    }
+  }
+}

@@ -1,15 +1,12 @@
 import { it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
 import { expect } from "vitest"
-import { SandboxProvider } from "../../src/sandbox/SandboxProvider.ts"
-import { makeSettings } from "../../src/sandbox/SandboxSettings.ts"
 import { ADMIN_TOKEN } from "../app/instances.ts"
 import { describePostgres, urlWithSchema, withFreshSchema } from "../store/postgres.ts"
 import { startGateway, type TestGateway } from "../support/gateway.ts"
 import { bearer } from "../support/http.ts"
 import { bashThroughChat, createSandbox, scriptOneToolCall } from "./chat.ts"
-import { describeEngine, dockerEngine, engineClient, SANDBOX_IMAGE } from "./engines.ts"
-import { testLimits } from "./support.ts"
+import { describeEngine, dockerEngine, dockerSandboxesOver, engineClient } from "./engines.ts"
 
 /**
  * Sandboxes on an engine, shared by every instance (round4 S, docs/DESIGN.md
@@ -21,13 +18,7 @@ const startInstance = async (databaseUrl: string, id: string): Promise<TestGatew
   const gateway = await startGateway({
     databaseUrl,
     config: { adminToken: Redacted.make(ADMIN_TOKEN) },
-    sandboxes: SandboxProvider.layerDocker(makeSettings({
-      backend: "docker",
-      engine: dockerEngine.address,
-      image: SANDBOX_IMAGE,
-      instance: id,
-      limits: testLimits
-    }))
+    sandboxes: dockerSandboxesOver(dockerEngine, {}, { instance: id })
   })
   scriptOneToolCall(gateway)
   return gateway
