@@ -52,17 +52,22 @@ export const makeLocalSandboxes = (settings: SandboxSettings) =>
 
     // Its workspace is on the disk of the instance that created it (docs/DESIGN.md §8).
     const held = (id: string): Effect.Effect<LocalSandbox, SandboxNotFound | SandboxElsewhere> =>
-      Effect.flatMap(use.get(id), (info): Effect.Effect<LocalSandbox, SandboxNotFound | SandboxElsewhere> => {
-        const elsewhere = outOfReach(info, "local", settings.instance)
-        if (elsewhere !== undefined) return Effect.fail(elsewhere)
-        return Effect.flatMap(
-          Effect.orDie(store.get(id)),
-          Option.match({
-            onNone: () => Effect.fail(new SandboxNotFound({ id })),
-            onSome: (local) => Effect.as(use.touch(local, settings.idleMs), local)
-          })
-        )
-      })
+      Effect.flatMap(
+        Effect.orDie(store.get(id)),
+        (found): Effect.Effect<LocalSandbox, SandboxNotFound | SandboxElsewhere> => {
+          // Not a local one (another backend's, or none): the record says where it is, if anywhere.
+          if (Option.isNone(found)) {
+            return Effect.flatMap(
+              use.get(id),
+              (info) => Effect.fail(outOfReach(info, "local", settings.instance) ?? new SandboxNotFound({ id }))
+            )
+          }
+          const elsewhere = outOfReach(found.value, "local", settings.instance)
+          return elsewhere === undefined
+            ? Effect.as(use.touch(found.value, settings.idleMs), found.value)
+            : Effect.fail(elsewhere)
+        }
+      )
 
     /** Runs argv in a jail of the sandbox (joining its desktop when it has one). */
     const jailed = Effect.fnUntraced(function*(

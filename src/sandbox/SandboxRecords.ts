@@ -66,13 +66,16 @@ export class SandboxRecords extends Context.Service<SandboxRecords, {
   static readonly layer = Layer.effect(SandboxRecords, Effect.map(Effect.service(SqlClient.SqlClient), makeRecords))
 }
 
+/** Rows of `sandboxes` (with any other columns, which are left out) as records. */
+export const selectRecords = (what: string, rows: Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError>) =>
+  rows.pipe(
+    Effect.flatMap(decodeRows),
+    Effect.map((decoded) => decoded.map(toInfo)),
+    Effect.mapError(storeError(what))
+  )
+
 function makeRecords(sql: SqlClient.SqlClient): SandboxRecords["Service"] {
-  const select = (what: string, rows: Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError>) =>
-    rows.pipe(
-      Effect.flatMap(decodeRows),
-      Effect.map((decoded) => decoded.map(toInfo)),
-      Effect.mapError(storeError(what))
-    )
+  const select = selectRecords
 
   return {
     insert: (sandbox) =>

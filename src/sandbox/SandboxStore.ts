@@ -5,7 +5,7 @@ import { join } from "node:path"
 import { importFolderRecords } from "./folderRecords.ts"
 import type { LocalSandbox } from "./localSandbox.ts"
 import { isSandboxId } from "./Sandbox.ts"
-import { SandboxRecords, storeError } from "./SandboxRecords.ts"
+import { SandboxRecords, selectRecords, storeError } from "./SandboxRecords.ts"
 import { SandboxStoreError } from "./sandboxStoreError.ts"
 import { makeUidClaims } from "./uidClaims.ts"
 import { unmountWorkspace } from "./workspaceDisks.ts"
@@ -56,11 +56,21 @@ const makeStore = Effect.fnUntraced(function*({ instance, root }: StoreSettings)
       Effect.mapError(storeError(`Could not read sandbox ${id}`))
     )
 
+  // One query, as before records and uids were apart: every command of a local sandbox asks for it.
   const get = (id: string) =>
-    Effect.flatMap(records.get(id), (found) =>
-      Option.isNone(found) || found.value.backend !== "local"
-        ? Effect.succeed(Option.none<LocalSandbox>())
-        : Effect.map(uidOf(id), Option.map((uid) => ({ ...found.value, uid }))))
+    isSandboxId(id)
+      ? Effect.gen(function*() {
+        const rows = yield* sql`SELECT sandboxes.*, local_sandboxes.uid FROM sandboxes
+          JOIN local_sandboxes ON local_sandboxes.id = sandboxes.id WHERE sandboxes.id = ${id}`.pipe(
+          Effect.mapError(storeError(`Could not read sandbox ${id}`))
+        )
+        const [record] = yield* selectRecords(`Could not read sandbox ${id}`, Effect.succeed(rows))
+        const uid = (rows[0] as { readonly uid?: unknown } | undefined)?.uid
+        return record === undefined || typeof uid !== "number"
+          ? Option.none<LocalSandbox>()
+          : Option.some({ ...record, uid })
+      })
+      : Effect.succeed(Option.none<LocalSandbox>())
 
   const insert = ({ uid, ...sandbox }: LocalSandbox) =>
     sql.withTransaction(Effect.andThen(

@@ -139,15 +139,12 @@ export const makeDockerSandboxes = (settings: SandboxSettings) =>
       held,
       runIn,
       startFailure: (result) => {
-        // The wrapper's own errors start with its name ($0), before the command printed anything.
+        // Nothing ran: the sandbox's processes filled its pids limit before the command could start.
         const reason = result.stderr.text().trim().split("\n")[0] ?? ""
         if (result.exitCode === 0 || result.exitCode === null || result.stdout.total > 0) return undefined
-        if (!reason.startsWith("parley: ")) return undefined
-        return new SandboxUnavailable({
-          message: /fork|Resource temporarily unavailable/i.test(reason)
-            ? crowded(limits.processes, reason)
-            : `The command could not start in the sandbox (${reason})`
-        })
+        return /^\/bin\/bash: (line \d+: )?fork: /.test(reason)
+          ? new SandboxUnavailable({ message: crowded(limits.processes, reason) })
+          : undefined
       }
     })
 

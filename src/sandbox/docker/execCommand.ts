@@ -91,7 +91,7 @@ export const runInContainer = (
     }
 
     const run = async () => {
-      const bash = ["/bin/bash", "-c", runScript(limits, command.keepBackground), "parley"]
+      const bash = ["/bin/bash", "-c", runScript(limits, command.keepBackground), "/bin/bash"]
       const exec = await container.exec({
         Cmd: "bashScript" in command.argv ? bash : [...bash, ...command.argv],
         Env: [`PARLEY_RUN=${randomBytes(12).toString("hex")}`],

@@ -20,48 +20,40 @@ const sweep = "sweep() { local d p v found round; for round in 1 2 3 4 5 6 7 8 9
 // The command's stdin ($1 bytes of fd 3, the exec's stdin), then its end; then fd 3 is watched until the
 // gateway closes its side, which stops the command still running (its timeout, its output cap, a cancelled
 // request, the gateway gone), or until the command (this shell's parent) has ended.
-const feed = "feed() { head -c \"$1\" <&3; exec >&- 2>/dev/null; local parent; " +
+const feed = "feed() { [ \"$1\" = 0 ] || head -c \"$1\" <&3; exec >&- 2>/dev/null; local parent; " +
   "read -r _ _ _ parent _ < /proc/self/stat; while kill -0 \"$parent\"; do " +
   "IFS= read -r -t 1 -n 1 -d '' _ <&3; if [ $? = 1 ]; then kill -0 \"$parent\" && sweep \"$PARLEY_RUN\"; exit; fi; done; }"
 
-// The command itself, $0 /bin/bash as for `bash -c`: its script (without arguments) read from the exec's
-// stdin, its stdin fed by `feed`, on line 1 so that the script's own lines are numbered from 1.
-const command = [
-  sweep,
-  feed,
-  "s=$1 i=$2",
-  "shift 2",
-  "[ $# -gt 0 ] || c=$(head -c \"$s\")",
-  "exec 3<&0 < <(feed \"$i\") 3<&-",
-  "unset -f sweep feed",
-  "unset -v s i",
-  "[ $# -gt 0 ] && exec \"$@\"",
-  "eval \"$c\""
-].join("; ")
-
-const quoted = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`
+// The command, in a subshell: a short script read by bash itself (byte by byte from a pipe, fine for a few KiB;
+// a long one by head), then its stdin fed by `feed`, then the program exec'd or the script eval'd.
+const command = "( " +
+  "[ $# -gt 0 ] || if [ $s -lt 16384 ]; then LC_ALL=C IFS= read -r -N $s c; else c=$(head -c $s); fi; " +
+  "exec 3<&0 < <(feed $i) 3<&-; unset -f sweep feed; unset -v s i; [ $# -gt 0 ] && exec \"$@\"; eval \"$c\" )"
 
 /**
  * Runs `"$@"`, or without arguments a bash script of any length (an
- * argument is at most 128 KiB), read from stdin as `frame` lays it out. The
- * command gets a session of its own; the kernel's OOM killer takes commands
- * before the container's first process (a display server, say). Unless
+ * argument is at most 128 KiB), read from stdin as `frame` lays it out, as
+ * `bash -c` would (`$0` is `/bin/bash`, the script's lines are numbered from
+ * 1: this is all one line). The kernel's OOM killer takes commands before
+ * the container's first process (a display server, say). Unless
  * `keepBackground` (desktops, whose programs outlive their command), what
- * the command left running ends with it, as in a `local` jail.
+ * the command left running ends with it, as in a `local` jail. Spawns as
+ * few processes as it can (a command's cost is mostly theirs): the command's
+ * subshell and `feed`'s.
  */
 export const runScript = (limits: SandboxLimits, keepBackground: boolean): string =>
   [
     sweep,
+    feed,
     "echo 1000 2>/dev/null > /proc/self/oom_score_adj",
     `ulimit -t ${limits.cpuSeconds} -f ${Math.floor(limits.fileSizeBytes / 1024)} -n ${limits.openFiles}`,
-    "IFS=' ' read -r scriptBytes stdinBytes",
-    `setsid /bin/bash -c ${quoted(command)} /bin/bash "$scriptBytes" "$stdinBytes" "$@" <&0 &`,
+    "IFS=' ' read -r s i",
     // Quiet: a command its stop killed is not this shell's to report.
-    "{ wait $!; } 2>/dev/null",
+    `${command} <&0 & { wait $!; } 2>/dev/null`,
     "status=$?",
     ...(keepBackground ? [] : ["sweep \"$PARLEY_RUN\""]),
     "exit $status"
-  ].join("\n")
+  ].join("; ")
 
 /**
  * What `runScript` reads on stdin: the script's and the stdin's lengths in
