@@ -52,8 +52,16 @@ export const importFolderRecords = <E>(
       const record = yield* readRecord(root, id)
       if (Option.isNone(record)) continue
       const { uid, ...rest } = record.value
-      const createdAt = new Date(rest.createdAt)
-      yield* save({ ...rest, backend: "local", createdAt, usedAt: createdAt, uid: uid ?? legacyUid(id), instance })
+      // Counted as used now, as the records migration 16 moved (PARLEY_SANDBOX_IDLE starts with the import).
+      const usedAt = new Date()
+      yield* save({
+        ...rest,
+        backend: "local",
+        createdAt: new Date(rest.createdAt),
+        usedAt,
+        uid: uid ?? legacyUid(id),
+        instance
+      })
       yield* Effect.promise(() => unlink(join(root, id, RECORD)).catch(() => undefined))
     }
   })

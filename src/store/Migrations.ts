@@ -267,11 +267,13 @@ export const migrations = {
         used_at ${timestamp} NOT NULL
       )
     `)
-    yield* sql.unsafe(`
+    // Counted as used now: PARLEY_SANDBOX_IDLE starts with the upgrade, rather than reclaiming every sandbox
+    // older than it at the first start.
+    yield* sql`
       INSERT INTO sandboxes_16 (id, owner_key_id, owner_account_id, desktop, network, backend, instance, created_at, used_at)
-      SELECT id, owner_key_id, owner_account_id, desktop, network, 'local', instance, created_at, created_at
+      SELECT id, owner_key_id, owner_account_id, desktop, network, 'local', instance, created_at, ${new Date()}
       FROM sandboxes
-    `)
+    `
     yield* sql.unsafe(`CREATE TABLE local_sandboxes (id TEXT PRIMARY KEY, uid INTEGER NOT NULL)`)
     yield* sql.unsafe(`INSERT INTO local_sandboxes (id, uid) SELECT id, uid FROM sandboxes`)
     // A new table renamed, not the old one: Postgres keeps an index's name (sandboxes_pkey) across a rename.

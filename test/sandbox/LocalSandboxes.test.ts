@@ -76,7 +76,10 @@ describe("sandbox records", () => {
         Effect.provide(testStore(root))
       )
       const createdAt = new Date("2025-01-02T03:04:05.000Z")
-      assert.deepStrictEqual(Option.getOrThrow(found), {
+      const { usedAt, ...imported } = Option.getOrThrow(found)
+      // Counted as used when imported: PARLEY_SANDBOX_IDLE starts then.
+      assert.isAbove(usedAt.getTime(), Date.now() - 60_000)
+      assert.deepStrictEqual(imported, {
         id: good,
         ownerKeyId: null,
         desktop: true,
@@ -84,7 +87,6 @@ describe("sandbox records", () => {
         backend: "local",
         instance: makeSettings({ root }).instance,
         createdAt,
-        usedAt: createdAt,
         uid: 1_000_010
       })
       assert.isFalse(existsSync(join(root, good, "sandbox.json")))
