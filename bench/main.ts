@@ -13,6 +13,7 @@ import {
   table,
   verdict
 } from "./report.ts"
+import { sandboxFigures } from "./sandboxes.ts"
 import { DOORS } from "./scenarios.ts"
 import { full, smoke } from "./settings.ts"
 import { startTarget } from "./setup.ts"
@@ -35,7 +36,10 @@ import { compareWorkers } from "./workers.ts"
  * (smoke: 1), for a busy machine; `--only=c1` runs the concurrency-1 figures
  * alone (~40 s), for measuring a latency fix before and after; `--workers
  * auto` (or a count) compares c=50 through one worker and through that many
- * (`bench/workers.ts`), alone. Never fails on timing: only on a broken setup.
+ * (`bench/workers.ts`), alone; `--only=sandboxes` the sandbox figures alone
+ * (`bench/sandboxes.ts`: a command through the docker backend beside a bare
+ * exec, creation times, the local backend's command), which the full run
+ * ends with. Never fails on timing: only on a broken setup.
  */
 const roundsArg = process.argv.find((arg) => arg.startsWith("--rounds="))?.slice("--rounds=".length)
 const baseSettings = process.argv.includes("--smoke") ? smoke : full
@@ -174,6 +178,8 @@ const everything = async (target: Target) => {
   const open = await manyStreams(target)
   log(`${settings.openStreams.resumable} resumable streams`)
   const kept = await manyStreams(target, undefined, settings.openStreams.resumable)
+  log("sandboxes")
+  const sandboxes = await sandboxFigures(settings, log)
   const loadEnd = loadavg()
 
   const rows: Array<Row> = [
@@ -258,6 +264,7 @@ const everything = async (target: Target) => {
 
   console.log(table(rows))
   console.log(`\n${doors.text}\n`)
+  console.log(`${table(sandboxes)}\n`)
   console.log(
     `open streams: ${open.connections} client connections × ${open.pipelining} pipelined; ` +
       `peak upstream connections ${open.peakUpstreamConnections}; ${open.seconds.toFixed(1)} s; lag max ${
@@ -278,6 +285,7 @@ const everything = async (target: Target) => {
     openStreams: open,
     resumableStreams: kept,
     doors: doors.json,
+    sandboxes: sandboxJson(sandboxes),
     rss: {
       startMiB: rssStart / MiB,
       idleMiB: rssIdle / MiB,
@@ -285,8 +293,24 @@ const everything = async (target: Target) => {
       openStreamsPeakMiB: open.peakRss / MiB,
       resumableStreamsPeakMiB: kept.peakRss / MiB
     },
-    targets: Object.fromEntries(rows.filter((row) => row.target !== undefined).map((row) => [row.figure, verdict(row)]))
+    targets: Object.fromEntries(
+      [...rows, ...sandboxes].filter((row) => row.target !== undefined).map((row) => [row.figure, verdict(row)])
+    )
   })))
+}
+
+const sandboxJson = (rows: ReadonlyArray<Row>) =>
+  Object.fromEntries(rows.map((row) => [row.figure, row.direct === undefined ? row.parley : row]))
+
+/** `--only=sandboxes`: the sandbox figures alone, no gateway. */
+const sandboxesOnly = async () => {
+  log(`${settings.name} run, sandboxes only`)
+  const rows = await sandboxFigures(settings, log)
+  console.log(table(rows))
+  console.log(loadAverages(loadavg()))
+  console.log(
+    JSON.stringify(rounded({ bench: "parley", settings: `${settings.name}, sandboxes`, sandboxes: sandboxJson(rows) }))
+  )
 }
 
 /** `--workers`: c=50 through one worker, then through `count`. */
@@ -309,6 +333,8 @@ const workers = async (text: string) => {
 
 if (workersArg !== undefined) {
   await workers(workersArg)
+} else if (process.argv.includes("--only=sandboxes")) {
+  await sandboxesOnly()
 } else {
   const target = await startTarget(settings, {
     cpuProfileDir: profileDir,

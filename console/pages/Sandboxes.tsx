@@ -25,8 +25,15 @@ export const Sandboxes = ({ client }: { readonly client: Client }) => {
               { label: "Desktop", cell: (sandbox) => sandbox.desktop ? "yes" : "no" },
               { label: "Network", cell: (sandbox) => sandbox.network ? "yes" : "no" },
               { label: "Created", cell: (sandbox) => when(sandbox.createdAt) },
-              // Only this instance can delete it (docs/DESIGN.md §8).
-              { label: "Instance", cell: (sandbox) => sandbox.instance },
+              { label: "Last used", cell: (sandbox) => when(sandbox.usedAt) },
+              // A local one: only this instance can delete it (docs/DESIGN.md §8); a docker one, any.
+              {
+                label: "Where",
+                cell: (sandbox) =>
+                  sandbox.instance === null
+                    ? `${sandbox.backend}, every instance`
+                    : `${sandbox.backend}, ${sandbox.instance}`
+              },
               {
                 label: "Actions",
                 cell: (sandbox) => (

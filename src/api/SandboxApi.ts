@@ -22,9 +22,16 @@ export const SandboxView = Schema.Struct({
     description: "key: created with this API key; account: created by the operator for every key."
   }),
   display: Schema.optionalKey(Schema.Struct({ width: Count, height: Count })),
-  instance: Schema.String.annotate({
+  backend: Schema.Literals(["local", "docker"]).annotate({
     description:
-      "The gateway instance holding its workspace (PARLEY_INSTANCE_ID); requests for it elsewhere get 409. Send X-Parley-Sandbox so a balancer can route them."
+      "Where it lives: local, a jail on the instance that made it; docker, a container on the engine every instance shares."
+  }),
+  instance: Schema.NullOr(Schema.String).annotate({
+    description:
+      "local: the gateway instance holding its workspace (PARLEY_INSTANCE_ID); requests for it elsewhere get 409 (send X-Parley-Sandbox so a balancer can route them). null for docker: every instance reaches it."
+  }),
+  usedAt: Schema.String.annotate({
+    description: "When a request last used it. A sandbox unused for PARLEY_SANDBOX_IDLE (default 24h) is deleted."
   })
 }).annotate({ identifier: "Sandbox" })
 

@@ -72,7 +72,7 @@ const table = (sandboxes: ReadonlyArray<SandboxInfo>): string => {
       sandbox.desktop ? "yes" : "no",
       sandbox.network ? "yes" : "no",
       minute(sandbox.createdAt),
-      sandbox.instance
+      sandbox.instance ?? "any"
     ])
   ]
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]?.length ?? 0)))

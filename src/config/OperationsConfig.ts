@@ -43,11 +43,11 @@ const shortDuration = (name: string) =>
  * neither form reads is reported with the short form's hint.
  */
 export const durationSetting = (name: string, fallback: Duration.Duration) =>
-  Config.Duration(name).pipe(
-    Config.orElse(() => shortDuration(name)),
-    Config.withDefault(fallback),
-    Config.map(Duration.toMillis)
-  )
+  durationMs(name).pipe(Config.withDefault(Duration.toMillis(fallback)))
+
+/** The same, without a default (absent when unset). */
+export const durationMs = (name: string) =>
+  Config.Duration(name).pipe(Config.orElse(() => shortDuration(name)), Config.map(Duration.toMillis))
 
 export const shutdownGraceMs = durationSetting("PARLEY_SHUTDOWN_GRACE", DEFAULT_SHUTDOWN_GRACE)
 

@@ -119,8 +119,15 @@ export interface SandboxView {
   readonly keyId?: string
   /** The desktop's size, when it has one. */
   readonly display?: { readonly width: number; readonly height: number }
-  /** The instance holding its workspace (`PARLEY_INSTANCE_ID`), the only one that can use or delete it. */
-  readonly instance: string
+  /** Where it lives (`PARLEY_SANDBOX_BACKEND` of the gateway that made it). */
+  readonly backend: "local" | "docker"
+  /**
+   * `local`: the instance holding its workspace (`PARLEY_INSTANCE_ID`), the only one that can use or delete it;
+   * null for `docker`, which every instance reaches.
+   */
+  readonly instance: string | null
+  /** When a request last used it; unused for PARLEY_SANDBOX_IDLE, it is reclaimed. */
+  readonly usedAt: string
 }
 
 /** A tool of an MCP server by its parley name; a held-back one waits for the operator's refresh. */

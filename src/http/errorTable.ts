@@ -195,8 +195,9 @@ const table: { readonly [Tag in ApiFailure["_tag"]]: Row<Failure<Tag>> } = {
     message: `No sandbox ${e.id}. ${e.remedy ?? "GET /api/v1/sandboxes lists yours."}`,
     details: { sandboxId: e.id }
   }),
-  // docs/DESIGN.md §8: the instance named lets a balancer (or the client) send the request there.
-  SandboxElsewhere: row(409, (e) => ({ sandboxId: e.sandboxId, instance: e.instance })),
+  // docs/DESIGN.md §8: the instance named lets a balancer (or the client) send the request there; a sandbox of
+  // another backend than the gateway's names no instance (null) and its backend.
+  SandboxElsewhere: row(409, (e) => ({ sandboxId: e.sandboxId, instance: e.instance, backend: e.backend })),
   BodyTooLarge: row(413, (e) => ({ limit: e.limit })),
   SandboxUnavailable: row(503, said()),
   // docs/DESIGN.md §9: under contextStrategy=error; skip leaves the tools out. Reasons are free of credentials.

@@ -43,7 +43,9 @@ export const SandboxHandlers = HttpApiBuilder.group(
       createdAt: sandbox.createdAt.toISOString(),
       owner: sandbox.ownerKeyId === null ? "account" as const : "key" as const,
       ...(sandbox.desktop ? { display: sandboxes.display } : {}),
-      instance: sandbox.instance
+      backend: sandbox.backend,
+      instance: sandbox.instance,
+      usedAt: sandbox.usedAt.toISOString()
     })
 
     const ok = (data: unknown, status = 200) => HttpServerResponse.jsonUnsafe({ success: true, data }, { status })

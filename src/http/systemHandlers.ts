@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { ModelRegistry } from "../models/ModelRegistry.ts"
+import { SandboxProvider } from "../sandbox/SandboxProvider.ts"
 import { StoreHealth } from "../store/StoreHealth.ts"
 import { ServerDrain } from "./ServerDrain.ts"
 
@@ -13,6 +14,7 @@ export const SystemHandlers = HttpApiBuilder.group(
       const drain = yield* ServerDrain
       const models = yield* ModelRegistry
       const store = yield* StoreHealth
+      const sandboxes = yield* SandboxProvider
       // docs/DESIGN.md §8: every reason at once, so an operator fixes them in one go.
       const reasons = Effect.gen(function*() {
         const found: Array<string> = []
@@ -20,6 +22,8 @@ export const SystemHandlers = HttpApiBuilder.group(
         const storeProblem = yield* store.problem
         if (storeProblem !== undefined) found.push(storeProblem)
         if (models.catalog.length === 0) found.push("providers: no model provider is configured")
+        const sandboxProblem = yield* sandboxes.problem
+        if (sandboxProblem !== undefined) found.push(sandboxProblem)
         return found
       })
       return handlers

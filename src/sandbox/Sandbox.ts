@@ -1,10 +1,14 @@
 import { Schema } from "effect"
 import { randomBytes } from "node:crypto"
 
+/** Where sandboxes live (`PARLEY_SANDBOX_BACKEND`, docs/DESIGN.md §3.13): one backend per gateway. */
+export type SandboxBackendName = "local" | "docker"
+
 /**
- * A sandbox as its provider records it. `ownerKeyId` is the API key that
- * created it; `null` means the operator created it for the whole account
- * (`parley sandbox create` without `--key`), so every key may use it.
+ * A sandbox's record, the same for every backend (what one backend keeps
+ * beside it, a host uid or a container, is its own). `ownerKeyId` is the API
+ * key that created it; `null` means the operator created it for the whole
+ * account (`parley sandbox create` without `--key`), so every key may use it.
  */
 export interface SandboxInfo {
   readonly id: string
@@ -13,19 +17,17 @@ export interface SandboxInfo {
   readonly ownerAccountId?: string | undefined
   readonly desktop: boolean
   readonly network: boolean
+  readonly backend: SandboxBackendName
+  /**
+   * The one instance that can use it (`PARLEY_INSTANCE_ID`): a `local`
+   * sandbox's workspace is on the disk of the instance that made it; every
+   * instance on the database sees the record (docs/DESIGN.md §8). null: every
+   * instance of its backend reaches it (`docker`, on the engine they share).
+   */
+  readonly instance: string | null
   readonly createdAt: Date
-  /**
-   * The host user its jails run as when the gateway is root: one per
-   * sandbox, never shared (the kernel counts the process limit per user),
-   * allocated by the store and free again once the sandbox is removed.
-   */
-  readonly uid: number
-  /**
-   * The instance that created it and holds its workspace on its own disk
-   * (`PARLEY_INSTANCE_ID`); every instance on the database sees the record,
-   * only this one may use the sandbox (docs/DESIGN.md §8).
-   */
-  readonly instance: string
+  /** When a request last used it; one unused for `PARLEY_SANDBOX_IDLE` is reclaimed. */
+  readonly usedAt: Date
 }
 
 export interface CreateSandbox {
@@ -72,20 +74,39 @@ export class SandboxNotFound extends Schema.TaggedError<SandboxNotFound>()("Sand
 }
 
 /**
- * The sandbox lives on another instance, whose disk holds its workspace; a
- * balancer can route by sandbox to it. `remedy` replaces that advice where
- * the caller cannot be routed so (the admin API and its console).
+ * The sandbox is out of this gateway's reach: a `local` one lives on another
+ * instance, whose disk holds its workspace (a balancer can route by sandbox
+ * to it), or it is another backend's than this gateway's. `remedy` replaces
+ * the routing advice where the caller cannot be routed so (the admin API and
+ * its console).
  */
 export class SandboxElsewhere extends Schema.TaggedError<SandboxElsewhere>()("SandboxElsewhere", {
   sandboxId: Schema.String,
-  instance: Schema.String,
+  backend: Schema.Literals(["local", "docker"]),
+  /** The instance holding it; null for a sandbox every instance of its backend reaches. */
+  instance: Schema.NullOr(Schema.String),
   remedy: Schema.optional(Schema.String)
 }) {
   override get message() {
-    return `Sandbox ${this.sandboxId} lives on instance ${this.instance}: ` +
-      (this.remedy ?? "send requests for it there (a balancer routes them by the X-Parley-Sandbox header)")
+    const where = this.instance === null
+      ? `Sandbox ${this.sandboxId} is a ${this.backend} sandbox, which this gateway does not run`
+      : `Sandbox ${this.sandboxId} lives on instance ${this.instance}`
+    const advice = this.instance === null
+      ? `send requests for it to a gateway with PARLEY_SANDBOX_BACKEND=${this.backend}`
+      : "send requests for it there (a balancer routes them by the X-Parley-Sandbox header)"
+    return `${where}: ${this.remedy ?? advice}`
   }
 }
+
+/** Why `info` is out of reach of a gateway running `backend` as `instance`, or undefined when it is in reach. */
+export const outOfReach = (
+  info: SandboxInfo,
+  backend: SandboxBackendName,
+  instance: string
+): SandboxElsewhere | undefined =>
+  info.backend === backend && (info.instance === null || info.instance === instance)
+    ? undefined
+    : new SandboxElsewhere({ sandboxId: info.id, backend: info.backend, instance: info.instance })
 
 /** The host cannot run sandboxes (a missing package, no user namespaces); the message says what to install. */
 export class SandboxUnavailable extends Schema.TaggedError<SandboxUnavailable>()("SandboxUnavailable", {

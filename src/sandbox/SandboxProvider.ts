@@ -1,11 +1,13 @@
 import { Context, Effect, Layer } from "effect"
 import { AppConfig } from "../config/AppConfig.ts"
+import { makeDockerSandboxes } from "./docker/DockerSandboxes.ts"
 import { makeLocalSandboxes } from "./LocalSandboxes.ts"
 import type { SandboxBackend } from "./SandboxBackend.ts"
+import { SandboxRecords } from "./SandboxRecords.ts"
 import { makeSettings, type SandboxSettings } from "./SandboxSettings.ts"
 import { SandboxStore } from "./SandboxStore.ts"
 
-/** The gateway's sandboxes (`SandboxBackend` says what they offer); the embedded bubblewrap backend by default. */
+/** The gateway's sandboxes (`SandboxBackend` says what they offer), on the backend `PARLEY_SANDBOX_BACKEND` names. */
 export class SandboxProvider
   extends Context.Service<SandboxProvider, SandboxBackend>()("parley/sandbox/SandboxProvider")
 {
@@ -13,11 +15,19 @@ export class SandboxProvider
   static readonly layerLocal = (settings: SandboxSettings) =>
     Layer.effect(SandboxProvider, makeLocalSandboxes(settings)).pipe(Layer.provide(SandboxStore.layer(settings)))
 
-  /** The embedded backend as configured (`PARLEY_SANDBOX_*`, `PARLEY_INSTANCE_ID`). */
+  /** The container backend on the engine the settings name, its records in the database. */
+  static readonly layerDocker = (settings: SandboxSettings) =>
+    Layer.effect(SandboxProvider, makeDockerSandboxes(settings)).pipe(Layer.provide(SandboxRecords.layer))
+
+  /** The backend the settings choose. */
+  static readonly layerOf = (settings: SandboxSettings) =>
+    settings.backend === "docker" ? SandboxProvider.layerDocker(settings) : SandboxProvider.layerLocal(settings)
+
+  /** As configured (`PARLEY_SANDBOX_*`, `DOCKER_*`, `PARLEY_INSTANCE_ID`). */
   static readonly layer = Layer.unwrap(
     Effect.map(
       Effect.service(AppConfig),
-      (config) => SandboxProvider.layerLocal(makeSettings({ ...config.sandbox, instance: config.instanceId }))
+      (config) => SandboxProvider.layerOf(makeSettings({ ...config.sandbox, instance: config.instanceId }))
     )
   )
 

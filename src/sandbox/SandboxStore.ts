@@ -1,46 +1,18 @@
-import { Context, Effect, Layer, Option, Schema } from "effect"
-import { SqlClient, type SqlError } from "effect/sql"
+import { Context, Effect, Layer, Option } from "effect"
+import { SqlClient } from "effect/sql"
 import { rename, rm } from "node:fs/promises"
 import { join } from "node:path"
 import { importFolderRecords } from "./folderRecords.ts"
-import { isSandboxId, type SandboxInfo } from "./Sandbox.ts"
+import type { LocalSandbox } from "./localSandbox.ts"
+import { isSandboxId } from "./Sandbox.ts"
+import { SandboxRecords, selectRecords, storeError } from "./SandboxRecords.ts"
 import { SandboxStoreError } from "./sandboxStoreError.ts"
 import { makeUidClaims } from "./uidClaims.ts"
 import { unmountWorkspace } from "./workspaceDisks.ts"
 
+export type { LocalSandbox } from "./localSandbox.ts"
 export { SandboxStoreError } from "./sandboxStoreError.ts"
 export { FIRST_UID } from "./uidClaims.ts"
-
-// Postgres returns TIMESTAMPTZ as Date and BOOLEAN as boolean; SQLite gives ISO-8601 text and 0/1.
-const Timestamp = Schema.Union([Schema.Date, Schema.DateFromString])
-const Flag = Schema.Union([Schema.Boolean, Schema.Number])
-
-const Row = Schema.Struct({
-  id: Schema.String,
-  owner_key_id: Schema.NullOr(Schema.String),
-  owner_account_id: Schema.NullOr(Schema.String),
-  desktop: Flag,
-  network: Flag,
-  created_at: Timestamp,
-  uid: Schema.Number,
-  instance: Schema.String
-})
-
-const decodeRows = Schema.decodeUnknownEffect(Schema.Array(Row))
-
-const toInfo = (row: typeof Row.Type): SandboxInfo => ({
-  id: row.id,
-  ownerKeyId: row.owner_key_id,
-  ...(row.owner_account_id === null ? {} : { ownerAccountId: row.owner_account_id }),
-  desktop: Boolean(row.desktop),
-  network: Boolean(row.network),
-  createdAt: row.created_at,
-  uid: row.uid,
-  instance: row.instance
-})
-
-const storeError = (what: string) => (error: SqlError.SqlError | Schema.SchemaError) =>
-  new SandboxStoreError({ message: `${what}: ${error.message}` })
 
 export interface StoreSettings {
   /** The folder holding one folder per sandbox on this host (`PARLEY_SANDBOX_DIR`). */
@@ -50,64 +22,64 @@ export interface StoreSettings {
 }
 
 /**
- * Which sandboxes exist, who owns them, what they may do and which instance
- * holds them: rows of the `sandboxes` table, so every instance on one
- * database sees every sandbox (docs/DESIGN.md §8), and the server and the CLI
- * see each other's changes at once. A sandbox's workspace and its host uid
- * stay on the disk of the instance that holds it; only that instance removes
- * it. The jails never see any of this.
+ * The `local` backend's sandboxes: their records (`SandboxRecords`) and what
+ * this backend keeps beside each, its host uid (table `local_sandboxes`)
+ * and, on the disk of the instance that holds it, its folder; only that
+ * instance removes it. The jails never see any of this.
  */
 export class SandboxStore extends Context.Service<SandboxStore, {
   /** Claims the lowest host uid no other sandbox has (a failed create gives it back with `releaseUid`). */
   readonly allocateUid: (id: string) => Effect.Effect<number, SandboxStoreError>
   readonly releaseUid: (uid: number) => Effect.Effect<void>
-  readonly insert: (sandbox: SandboxInfo) => Effect.Effect<void, SandboxStoreError>
-  readonly get: (id: string) => Effect.Effect<Option.Option<SandboxInfo>, SandboxStoreError>
-  /** Every instance's sandboxes, oldest first. */
-  readonly list: Effect.Effect<ReadonlyArray<SandboxInfo>, SandboxStoreError>
+  readonly insert: (sandbox: LocalSandbox) => Effect.Effect<void, SandboxStoreError>
+  /** A `local` sandbox of any instance, with its uid. */
+  readonly get: (id: string) => Effect.Effect<Option.Option<LocalSandbox>, SandboxStoreError>
   /**
    * Deletes the record and the sandbox's whole folder and frees its uid; true
    * when there was a record of this instance (another's is left alone).
    */
   readonly remove: (id: string) => Effect.Effect<boolean, SandboxStoreError>
 }>()("parley/sandbox/SandboxStore") {
-  static readonly layer = (settings: StoreSettings) => Layer.effect(SandboxStore, makeStore(settings))
+  static readonly layer = (settings: StoreSettings) =>
+    Layer.effect(SandboxStore, makeStore(settings)).pipe(Layer.provideMerge(SandboxRecords.layer))
 }
 
 const makeStore = Effect.fnUntraced(function*({ instance, root }: StoreSettings) {
   const sql = yield* SqlClient.SqlClient
+  const records = yield* SandboxRecords
   const uids = makeUidClaims(root)
 
-  const select = (what: string, rows: Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError>) =>
-    rows.pipe(
-      Effect.flatMap(decodeRows),
-      Effect.map((decoded) => decoded.map(toInfo)),
-      Effect.mapError(storeError(what))
+  const uidOf = (id: string) =>
+    sql`SELECT uid FROM local_sandboxes WHERE id = ${id}`.pipe(
+      Effect.map((rows) => (rows[0] as { readonly uid?: unknown } | undefined)?.uid),
+      Effect.map((uid) => typeof uid === "number" ? Option.some(uid) : Option.none()),
+      Effect.mapError(storeError(`Could not read sandbox ${id}`))
     )
 
+  // One query, as before records and uids were apart: every command of a local sandbox asks for it.
   const get = (id: string) =>
     isSandboxId(id)
-      ? Effect.map(
-        select(`Could not read sandbox ${id}`, sql`SELECT * FROM sandboxes WHERE id = ${id}`),
-        (found) => Option.fromUndefinedOr(found[0])
-      )
-      : Effect.succeed(Option.none())
-
-  const insert = (sandbox: SandboxInfo) =>
-    sql`INSERT INTO sandboxes ${
-      sql.insert({
-        id: sandbox.id,
-        owner_key_id: sandbox.ownerKeyId,
-        owner_account_id: sandbox.ownerAccountId ?? null,
-        desktop: sandbox.desktop,
-        network: sandbox.network,
-        created_at: sandbox.createdAt,
-        uid: sandbox.uid,
-        instance: sandbox.instance
+      ? Effect.gen(function*() {
+        const rows = yield* sql`SELECT sandboxes.*, local_sandboxes.uid FROM sandboxes
+          JOIN local_sandboxes ON local_sandboxes.id = sandboxes.id WHERE sandboxes.id = ${id}`.pipe(
+          Effect.mapError(storeError(`Could not read sandbox ${id}`))
+        )
+        const [record] = yield* selectRecords(`Could not read sandbox ${id}`, Effect.succeed(rows))
+        const uid = (rows[0] as { readonly uid?: unknown } | undefined)?.uid
+        return record === undefined || typeof uid !== "number"
+          ? Option.none<LocalSandbox>()
+          : Option.some({ ...record, uid })
       })
-    } ON CONFLICT (id) DO NOTHING`.pipe(
-      Effect.asVoid,
-      Effect.mapError(storeError(`Could not record sandbox ${sandbox.id}`))
+      : Effect.succeed(Option.none<LocalSandbox>())
+
+  const insert = ({ uid, ...sandbox }: LocalSandbox) =>
+    sql.withTransaction(Effect.andThen(
+      records.insert(sandbox),
+      sql`INSERT INTO local_sandboxes ${sql.insert({ id: sandbox.id, uid })} ON CONFLICT (id) DO NOTHING`.pipe(
+        Effect.mapError(storeError(`Could not record sandbox ${sandbox.id}`))
+      )
+    )).pipe(
+      Effect.catchTag("SqlError", (error) => Effect.fail(storeError(`Could not record sandbox ${sandbox.id}`)(error)))
     )
 
   const deleteFolder = (id: string) =>
@@ -123,16 +95,16 @@ const makeStore = Effect.fnUntraced(function*({ instance, root }: StoreSettings)
 
   const remove = Effect.fnUntraced(function*(id: string) {
     if (!isSandboxId(id)) return false
-    // The row goes first: from then on no instance finds the sandbox, and of two removers one wins.
-    const deleted = yield* sql`DELETE FROM sandboxes WHERE id = ${id} AND instance = ${instance} RETURNING uid`.pipe(
+    const uid = yield* uidOf(id)
+    // The record goes first: from then on no instance finds the sandbox, and of two removers one wins.
+    if (!(yield* records.remove(id, "local", instance)) || Option.isNone(uid)) return false
+    yield* sql`DELETE FROM local_sandboxes WHERE id = ${id}`.pipe(
       Effect.mapError(storeError(`Could not remove sandbox ${id}`))
     )
-    const uid = (deleted[0] as { readonly uid?: unknown } | undefined)?.uid
-    if (typeof uid !== "number") return false
     // Its workspace may be a mounted image (workspaceDisks.ts), which rm cannot delete.
     yield* unmountWorkspace(join(root, id, "workspace"))
     yield* deleteFolder(id)
-    yield* uids.release(uid)
+    yield* uids.release(uid.value)
     return true
   })
 
@@ -150,7 +122,6 @@ const makeStore = Effect.fnUntraced(function*({ instance, root }: StoreSettings)
     releaseUid: uids.release,
     insert,
     get,
-    list: select("Could not list sandboxes", sql`SELECT * FROM sandboxes ORDER BY created_at, id`),
     remove
   })
 })

@@ -1,7 +1,8 @@
 import { Effect, Option, Schema } from "effect"
 import { readdir, readFile, unlink } from "node:fs/promises"
 import { join } from "node:path"
-import { isSandboxId, type SandboxInfo } from "./Sandbox.ts"
+import type { LocalSandbox } from "./localSandbox.ts"
+import { isSandboxId } from "./Sandbox.ts"
 import { SandboxStoreError } from "./sandboxStoreError.ts"
 import { FIRST_UID } from "./uidClaims.ts"
 
@@ -40,7 +41,7 @@ const readRecord = (root: string, id: string) =>
 export const importFolderRecords = <E>(
   root: string,
   instance: string,
-  save: (sandbox: SandboxInfo) => Effect.Effect<void, E>
+  save: (sandbox: LocalSandbox) => Effect.Effect<void, E>
 ): Effect.Effect<void, E | SandboxStoreError> =>
   Effect.gen(function*() {
     const names = yield* Effect.tryPromise({
@@ -51,7 +52,16 @@ export const importFolderRecords = <E>(
       const record = yield* readRecord(root, id)
       if (Option.isNone(record)) continue
       const { uid, ...rest } = record.value
-      yield* save({ ...rest, createdAt: new Date(rest.createdAt), uid: uid ?? legacyUid(id), instance })
+      // Counted as used now, as the records migration 16 moved (PARLEY_SANDBOX_IDLE starts with the import).
+      const usedAt = new Date()
+      yield* save({
+        ...rest,
+        backend: "local",
+        createdAt: new Date(rest.createdAt),
+        usedAt,
+        uid: uid ?? legacyUid(id),
+        instance
+      })
       yield* Effect.promise(() => unlink(join(root, id, RECORD)).catch(() => undefined))
     }
   })

@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import { DEFAULT_ACCOUNT_ID } from "../domain/Account.ts"
 import type { ApiKey } from "../domain/ApiKey.ts"
-import { SandboxElsewhere, type SandboxInfo, type SandboxNotFound } from "./Sandbox.ts"
+import { outOfReach, type SandboxElsewhere, type SandboxInfo, type SandboxNotFound } from "./Sandbox.ts"
 import type { SandboxProvider } from "./SandboxProvider.ts"
 
 /** A sandbox that exists but belongs to another key. */
@@ -44,7 +44,7 @@ export const sandboxAccount = (sandbox: SandboxInfo): string | null =>
   sandbox.ownerAccountId ?? (sandbox.ownerKeyId === null ? null : DEFAULT_ACCOUNT_ID)
 
 /**
- * The sandbox `id` if `key` may use it on this instance. Ownership is checked
+ * The sandbox `id` if `key` may use it on this gateway. Ownership is checked
  * first, so a key learns where only its own sandboxes live.
  */
 export const usableSandbox = (
@@ -57,8 +57,8 @@ export const usableSandbox = (
       (sandbox) => canUse(sandbox, key),
       () => new SandboxForbidden({ sandboxId: id })
     ),
-    Effect.filterOrFail(
-      (sandbox) => sandbox.instance === sandboxes.instance,
-      (sandbox) => new SandboxElsewhere({ sandboxId: id, instance: sandbox.instance })
-    )
+    Effect.flatMap((sandbox) => {
+      const elsewhere = outOfReach(sandbox, sandboxes.name, sandboxes.instance)
+      return elsewhere === undefined ? Effect.succeed(sandbox) : Effect.fail(elsewhere)
+    })
   )

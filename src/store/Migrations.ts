@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
+import { randomBytes } from "node:crypto"
 
 /**
  * The schema, as numbered migrations that run once each, in order, on SQLite
@@ -250,6 +251,42 @@ export const migrations = {
   "16_run_streams_protocol": Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     yield* sql.unsafe(`ALTER TABLE run_streams ADD COLUMN protocol TEXT NOT NULL DEFAULT 'ui'`)
+  }),
+  // docs/DESIGN.md §3.13: a sandbox's record says its backend, the instance that alone reaches it (null:
+  // every instance, `docker`) and when it was last used; what the `local` backend keeps beside it (the host
+  // uid) moves to a table of its own. The deployment id scopes the labels of the containers parley makes,
+  // so gateways on other databases that share an engine leave each other's containers alone.
+  "17_sandbox_backends": Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const timestamp = sql.onDialectOrElse({ pg: () => "TIMESTAMPTZ", orElse: () => "TEXT" })
+    yield* sql.unsafe(`
+      CREATE TABLE sandboxes_17 (
+        id TEXT PRIMARY KEY,
+        owner_key_id TEXT,
+        owner_account_id TEXT,
+        desktop BOOLEAN NOT NULL,
+        network BOOLEAN NOT NULL,
+        backend TEXT NOT NULL,
+        instance TEXT,
+        created_at ${timestamp} NOT NULL,
+        used_at ${timestamp} NOT NULL
+      )
+    `)
+    // Counted as used now: PARLEY_SANDBOX_IDLE starts with the upgrade, rather than reclaiming every sandbox
+    // older than it at the first start.
+    yield* sql`
+      INSERT INTO sandboxes_17 (id, owner_key_id, owner_account_id, desktop, network, backend, instance, created_at, used_at)
+      SELECT id, owner_key_id, owner_account_id, desktop, network, 'local', instance, created_at, ${new Date()}
+      FROM sandboxes
+    `
+    yield* sql.unsafe(`CREATE TABLE local_sandboxes (id TEXT PRIMARY KEY, uid INTEGER NOT NULL)`)
+    yield* sql.unsafe(`INSERT INTO local_sandboxes (id, uid) SELECT id, uid FROM sandboxes`)
+    // A new table renamed, not the old one: Postgres keeps an index's name (sandboxes_pkey) across a rename.
+    yield* sql.unsafe(`DROP TABLE sandboxes`)
+    yield* sql.unsafe(`ALTER TABLE sandboxes_17 RENAME TO sandboxes`)
+    yield* sql.unsafe(`CREATE INDEX sandboxes_used ON sandboxes (used_at)`)
+    yield* sql.unsafe(`CREATE TABLE sandbox_deployment (id TEXT PRIMARY KEY)`)
+    yield* sql`INSERT INTO sandbox_deployment (id) VALUES (${`dep_${randomBytes(8).toString("hex")}`})`
   })
 }
 

@@ -117,7 +117,7 @@ describe("/openapi.json", () => {
     ])
   })
 
-  it("declares the admin sandbox list with the fields it sends: account, key and instance (docs/DESIGN.md §6)", () => {
+  it("declares the admin sandbox list with the fields it sends: account, key, backend and instance (DESIGN §6)", () => {
     const resolve = (schema: any) =>
       schema.$ref === undefined ? schema : spec.components.schemas[schema.$ref.split("/").at(-1)]
     const answer = resolve(spec.paths["/admin/v1/sandboxes"].get.responses["200"].content["application/json"].schema)
@@ -131,9 +131,22 @@ describe("/openapi.json", () => {
       "network",
       "display",
       "createdAt",
-      "instance"
+      "backend",
+      "instance",
+      "usedAt"
     ])
-    assert.sameMembers(sandbox.required, ["id", "accountId", "owner", "desktop", "network", "createdAt", "instance"])
+    assert.sameMembers(sandbox.required, [
+      "id",
+      "accountId",
+      "owner",
+      "desktop",
+      "network",
+      "createdAt",
+      "backend",
+      "instance",
+      "usedAt"
+    ])
+    assert.deepStrictEqual(sandbox.properties.backend.enum, ["local", "docker"])
     assert.isFalse(sandbox.additionalProperties)
   })
 

@@ -203,19 +203,41 @@ describe("AppConfig", () => {
         PARLEY_SANDBOX_CPU_SECONDS: "30",
         PARLEY_SANDBOX_DISPLAY: "1280x800",
         PARLEY_SANDBOX_DISK: "2GiB",
-        PARLEY_SANDBOX_CONCURRENCY: "4"
+        PARLEY_SANDBOX_CONCURRENCY: "4",
+        PARLEY_SANDBOX_BACKEND: "docker",
+        PARLEY_SANDBOX_IMAGE: "registry.example/sandbox:7",
+        PARLEY_SANDBOX_CPUS: "1.5",
+        PARLEY_SANDBOX_IDLE: "2h",
+        DOCKER_HOST: "tcp://engine.internal:2376",
+        DOCKER_TLS_VERIFY: "1",
+        DOCKER_CERT_PATH: "/etc/parley/engine"
       })
       assert.deepStrictEqual(config.sandbox, {
+        backend: "docker",
+        image: "registry.example/sandbox:7",
+        engine: { host: "tcp://engine.internal:2376", tlsVerify: true, certPath: "/etc/parley/engine" },
+        idleMs: 2 * 3_600_000,
         root: "/srv/sandboxes",
         limits: {
           memoryBytes: 512 * 1024 * 1024,
           diskBytes: 2 * 1024 ** 3,
           commandsAtOnce: 4,
           processes: 64,
-          cpuSeconds: 30
+          cpuSeconds: 30,
+          cpus: 1.5
         },
         display: { width: 1280, height: 800 }
       })
+      // The docker CLI's default engine when only DOCKER_TLS_VERIFY is set; 0: never reclaimed.
+      assert.deepStrictEqual((yield* loadAppConfig({ DOCKER_TLS_VERIFY: "1", PARLEY_SANDBOX_IDLE: "0" })).sandbox, {
+        engine: { host: "unix:///var/run/docker.sock", tlsVerify: true },
+        idleMs: 0,
+        limits: {}
+      })
+      for (const [name, value] of [["PARLEY_SANDBOX_BACKEND", "k8s"], ["PARLEY_SANDBOX_CPUS", "0"]] as const) {
+        const error = yield* Effect.flip(loadAppConfig({ [name]: value }))
+        assert.include(error.message, name)
+      }
       assert.strictEqual(
         (yield* loadAppConfig({ PARLEY_SANDBOX_MEMORY: "1048576" })).sandbox.limits.memoryBytes,
         1048576

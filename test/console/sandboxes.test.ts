@@ -50,7 +50,7 @@ describePostgres("the console's sandboxes page on many instances", () => {
     const row = page.getByRole("row").filter({ hasText: sandboxId })
     // count() does not wait: the list loads after the page.
     await row.waitFor()
-    await expect(row.getByRole("cell", { name: "gw-a" }).count()).resolves.toBe(1)
+    await expect(row.getByRole("cell", { name: "local, gw-a" }).count()).resolves.toBe(1)
 
     await row.getByRole("button", { name: `Delete sandbox ${sandboxId}` }).click()
     const dialog = page.getByRole("dialog", { name: "Delete this sandbox?" })

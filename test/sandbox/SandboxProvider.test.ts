@@ -24,11 +24,12 @@ describe("SandboxProvider.layer", () => {
         ownerKeyId: "key_1",
         desktop: false,
         network: false,
+        backend: "local" as const,
+        instance: "web-3",
         createdAt: new Date(),
-        uid: 1_000_000,
-        instance: "web-3"
+        usedAt: new Date()
       }
-      yield* Effect.flatMap(SandboxStore, (store) => store.insert(recorded)).pipe(
+      yield* Effect.flatMap(SandboxStore, (store) => store.insert({ ...recorded, uid: 1_000_000 })).pipe(
         Effect.provide(SandboxStore.layer({ root, instance: "web-3" })),
         Effect.provide(Database.layer),
         Effect.provide(config)

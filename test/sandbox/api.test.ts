@@ -30,8 +30,11 @@ describe("/api/v1/sandboxes", () => {
       network: false,
       owner: "key",
       createdAt: expect.any(String),
-      instance: expect.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._-]*-[0-9a-f]{8}$/)
+      backend: "local",
+      instance: expect.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._-]*-[0-9a-f]{8}$/),
+      usedAt: expect.any(String)
     })
+    expect(data.sandbox.usedAt).toBe(data.sandbox.createdAt)
     const desktop = await createSandbox(gateway, mine, { desktop: true, network: true })
     expect(desktop).toMatchObject({ desktop: true, network: true, display: { width: 1024, height: 768 } })
   })

@@ -19,7 +19,9 @@ const sandboxView = (
   owner: sandbox.ownerKeyId === null ? "account" as const : "key" as const,
   ...(sandbox.ownerKeyId === null ? {} : { keyId: sandbox.ownerKeyId }),
   ...(sandbox.desktop ? { display } : {}),
-  instance: sandbox.instance
+  backend: sandbox.backend,
+  instance: sandbox.instance,
+  usedAt: sandbox.usedAt.toISOString()
 })
 
 /**
@@ -27,14 +29,16 @@ const sandboxView = (
  * X-Parley-Sandbox header a client routes by, so the advice names the
  * instance to go to instead.
  */
-const onlyThere = ({ instance, sandboxId }: SandboxElsewhere) =>
-  new SandboxElsewhere({
-    sandboxId,
-    instance,
+const onlyThere = (elsewhere: SandboxElsewhere) => {
+  const { instance, sandboxId } = elsewhere
+  if (instance === null) return elsewhere
+  return new SandboxElsewhere({
+    ...elsewhere,
     remedy: `only ${instance} can delete it, as its workspace is on that instance's disk. ` +
       `Send the DELETE to ${instance} at its own address (or open the console there), ` +
       `or run \`parley sandbox rm ${sandboxId}\` on its host`
   })
+}
 
 // The shared advice names /api/v1, an API key's; an operator or a console session lists them here.
 const LISTED_HERE = "GET /admin/v1/sandboxes lists them."

@@ -33,7 +33,7 @@ beforeAll(async () => {
 afterAll(() => world.gateway.close())
 
 describe("admin answers and the contract (/openapi.json)", () => {
-  it("lists sandboxes with their account, key and instance, as the route declares them", async () => {
+  it("lists sandboxes with their account, key, backend and instance, as the route declares them", async () => {
     const response = await fetch(`${world.gateway.url}/admin/v1/sandboxes`, { headers: bearer(ADMIN_TOKEN) })
     expect(response.status).toBe(200)
     const body = await response.json()
@@ -52,7 +52,9 @@ describe("admin answers and the contract (/openapi.json)", () => {
         network: false,
         display: { width: 1024, height: 768 },
         createdAt: expect.any(String),
-        instance
+        backend: "local",
+        instance,
+        usedAt: expect.any(String)
       },
       {
         id: operatorSandbox,
@@ -61,7 +63,9 @@ describe("admin answers and the contract (/openapi.json)", () => {
         desktop: false,
         network: false,
         createdAt: expect.any(String),
-        instance
+        backend: "local",
+        instance,
+        usedAt: expect.any(String)
       }
     ])
   })

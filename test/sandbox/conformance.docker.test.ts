@@ -1,0 +1,4 @@
+import { conformanceOnEngine } from "./conformanceOnEngine.ts"
+import { dockerEngine } from "./engines.ts"
+
+conformanceOnEngine(dockerEngine)

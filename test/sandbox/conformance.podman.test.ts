@@ -1,0 +1,4 @@
+import { conformanceOnEngine } from "./conformanceOnEngine.ts"
+import { podmanEngine } from "./engines.ts"
+
+conformanceOnEngine(podmanEngine)
