@@ -105,8 +105,10 @@ export const build = async (outdir: string = defaultOutdir): Promise<void> => {
     minifyWhitespace: true,
     minifySyntax: true,
     logLevel: "warning",
-    // playwright-core is large and loaded on the first browser action; pg-native is pg's optional native driver.
-    external: ["playwright-core", "pg-native"],
+    // playwright-core is large and loaded on the first browser action; pg-native is pg's optional native driver;
+    // dockerode (the docker sandbox backend's engine client) brings ssh2, whose optional native parts
+    // (cpu-features) are not installed and cannot be bundled.
+    external: ["playwright-core", "pg-native", "dockerode"],
     plugins: [httpThroughRequire, embedConsole(consoleBuild)],
     // Bundled CommonJS packages (ws, pg) `require` Node's built-ins.
     banner: {

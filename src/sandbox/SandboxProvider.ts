@@ -1,6 +1,5 @@
 import { Context, Effect, Layer } from "effect"
 import { AppConfig } from "../config/AppConfig.ts"
-import { makeDockerSandboxes } from "./docker/DockerSandboxes.ts"
 import { makeLocalSandboxes } from "./LocalSandboxes.ts"
 import type { SandboxBackend } from "./SandboxBackend.ts"
 import { SandboxRecords } from "./SandboxRecords.ts"
@@ -15,9 +14,15 @@ export class SandboxProvider
   static readonly layerLocal = (settings: SandboxSettings) =>
     Layer.effect(SandboxProvider, makeLocalSandboxes(settings)).pipe(Layer.provide(SandboxStore.layer(settings)))
 
-  /** The container backend on the engine the settings name, its records in the database. */
+  /**
+   * The container backend on the engine the settings name, its records in the database. Loaded when chosen:
+   * a gateway on the local backend never loads the engine's client (dockerode and what it brings).
+   */
   static readonly layerDocker = (settings: SandboxSettings) =>
-    Layer.effect(SandboxProvider, makeDockerSandboxes(settings)).pipe(Layer.provide(SandboxRecords.layer))
+    Layer.unwrap(Effect.map(
+      Effect.promise(() => import("./docker/DockerSandboxes.ts")),
+      ({ makeDockerSandboxes }) => Layer.effect(SandboxProvider, makeDockerSandboxes(settings))
+    )).pipe(Layer.provide(SandboxRecords.layer))
 
   /** The backend the settings choose. */
   static readonly layerOf = (settings: SandboxSettings) =>
