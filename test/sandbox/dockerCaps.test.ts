@@ -40,7 +40,7 @@ for (const [index, engine] of engines.entries()) {
       sandboxes: () => dockerSandboxes(engine, data, limits),
       hostFolder: data
     } as const
-    const { create, on, run, runtime } = provider(subject, limits)
+    const { create, run, runtime } = provider(subject, limits)
     const docker = engineClient(engine)
     const containerOf = async (id: string) => {
       // Found by its labels only, as the backend finds it.
@@ -50,9 +50,7 @@ for (const [index, engine] of engines.entries()) {
     }
 
     it("a container of its own, labelled, with its caps, no capabilities, no host path, no network", async () => {
-      const sandbox = await on((sandboxes) =>
-        sandboxes.create({ ownerKeyId: "key_caps", desktop: false, network: false })
-      )
+      const sandbox = await create({ ownerKeyId: "key_caps" })
       const container = await containerOf(sandbox.id)
       const info = await container.inspect()
       expect(info.Config.Labels).toMatchObject({ "parley.sandbox": sandbox.id, "parley.owner": "key_caps" })

@@ -24,6 +24,12 @@ const startInstance = async (databaseUrl: string, id: string): Promise<TestGatew
   return gateway
 }
 
+const removeContainersOf = async (id: string) => {
+  const docker = engineClient(dockerEngine)
+  const left = await docker.listContainers({ all: true, filters: { label: [`parley.sandbox=${id}`] } })
+  await Promise.all(left.map((found) => docker.getContainer(found.Id).remove({ force: true })))
+}
+
 describePostgres("docker sandboxes on many instances sharing one Postgres", () => {
   describeEngine(dockerEngine, "and one Docker Engine", () => {
     it.live(
@@ -34,10 +40,12 @@ describePostgres("docker sandboxes on many instances sharing one Postgres", () =
             const url = urlWithSchema(schema)
             let a = await startInstance(url, "gw-a")
             const b = await startInstance(url, "gw-b")
+            let made: string | undefined
             try {
               const { secret } = await a.createKey()
               const auth = bearer(secret)
               const sandbox = await createSandbox(a, secret)
+              made = sandbox.id
               expect(sandbox).toMatchObject({ backend: "docker", instance: null })
 
               // Written through the other instance: no 409, the same container.
@@ -72,6 +80,8 @@ describePostgres("docker sandboxes on many instances sharing one Postgres", () =
             } finally {
               await a.close()
               await b.close()
+              // Whatever happened above, its container does not outlive the test.
+              if (made !== undefined) await removeContainersOf(made)
             }
           })
         ),
