@@ -34,6 +34,24 @@ export interface StreamEncoding {
 }
 
 /**
+ * A streamed run's answer as its route follows it (an HTTP response's `SseWriter`, a WebSocket turn's
+ * `SocketWriter`): the agent's events go to `emit`, and it is the run's `ClientPace`.
+ */
+export interface AnswerStream extends ClientPace {
+  readonly emit: (event: RunEvent) => void
+  /** The run ended (normally, or having told its failure). */
+  readonly end: () => void
+  /** The answer broke off after it began: the protocol's ending for it. */
+  readonly fail: (failure: ApiFailure | undefined) => void
+  /** Something was sent. */
+  readonly started: boolean
+  /** `Date.now()` when the answer's first byte went out (the usage ledger's time to first byte). */
+  readonly firstByteAt: number | undefined
+  /** The provider failure the run's `error` event told, if one did. */
+  readonly failure: ProviderFailure | undefined
+}
+
+/**
  * How much a slow client may leave in the response's buffer before the run
  * waits for it. One slow stream then holds about this much, plus what one
  * turn of the event loop reads from the provider.
@@ -58,7 +76,7 @@ const HIGH_WATER_BYTES = 1024 * 1024
  * tells `writeFailed` once, for the route to end the answer. A kept stream
  * still takes every text, so that it ends as the run does.
  */
-export class SseWriter implements ClientPace {
+export class SseWriter implements AnswerStream {
   private readonly res: ServerResponse
   private readonly headers: Record<string, string>
   private readonly encoding: StreamEncoding

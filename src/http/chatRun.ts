@@ -11,7 +11,7 @@ import type { Answering, ChatProtocol } from "./chatProtocol.ts"
 import type { ApiFailure } from "./errorTable.ts"
 import { type KeptRun, KeptRuns } from "./KeptRuns.ts"
 import { writeJson } from "./nodeAnswers.ts"
-import { SseWriter, type StreamEncoding } from "./SseWriter.ts"
+import { type AnswerStream, SseWriter, type StreamEncoding } from "./SseWriter.ts"
 
 /**
  * What the request learned for its ledger row, its stream once it has one, and that stream's kept copy;
@@ -21,7 +21,7 @@ import { SseWriter, type StreamEncoding } from "./SseWriter.ts"
  * threw, once it did.
  */
 export type RequestFacts = ChatFacts & {
-  sse?: SseWriter
+  sse?: AnswerStream
   kept?: KeptRun
   settle?: (failure: ApiFailure | undefined) => Effect.Effect<void>
   readonly writeFailed: WriteFailed
@@ -56,10 +56,26 @@ const settleKept = (encoding: StreamEncoding, keepWhole: Effect.Effect<void>) =>
   })
 
 /**
+ * Where a streamed run's answer goes (`sink`: the response of an HTTP request, a WebSocket's session) and how
+ * its stream is opened there once governance admitted the run, with the admission's headers.
+ */
+export type OpenStream<Sink> = (
+  sink: Sink,
+  headers: Record<string, string>,
+  encoding: StreamEncoding,
+  facts: RequestFacts
+) => AnswerStream
+
+// An HTTP request's stream: server-sent events on its response, a kept run's copied to its kept stream.
+const openSse: OpenStream<ServerResponse> = (res, headers, encoding, facts) =>
+  new SseWriter(res, headers, encoding, facts.writeFailed, facts.kept?.stream)
+
+/**
  * The run of a planned chat request, once governance admits it, answered in
  * its protocol: streamed through the protocol's encoding as the agent emits,
- * or collected and folded into one JSON body. What the run ended with goes
- * to the facts.
+ * or collected and folded into one JSON body (`answer`, an HTTP request's); or
+ * streamed to a sink of the caller's (`stream`, a WebSocket turn's). What the
+ * run ended with goes to the facts.
  */
 export const makeChatRun = Effect.gen(function*() {
   const agent = yield* Agent
@@ -67,47 +83,29 @@ export const makeChatRun = Effect.gen(function*() {
   const observer = yield* requestObserver
   const keptRuns = yield* KeptRuns
 
-  return <Wire>(
+  // Once the run ended and before the stream's end, what the protocol keeps of it (a stored response).
+  const keepWholeOf = <Wire>(protocol: ChatProtocol<Wire>, answering: Answering<Wire>, encoding: StreamEncoding) =>
+    Effect.suspend(() => {
+      const whole = protocol.keep === undefined ? undefined : encoding.whole?.()
+      return whole === undefined ? Effect.void : protocol.keep?.(answering, whole) ?? Effect.void
+    })
+
+  const streamRun = <Wire, Sink>(
     protocol: ChatProtocol<Wire>,
-    res: ServerResponse,
     answering: Answering<Wire>,
+    encoding: StreamEncoding,
+    keepWhole: Effect.Effect<void>,
+    sink: Sink,
+    open: OpenStream<Sink>,
     headers: Record<string, string>,
     facts: RequestFacts,
     log: RequestLog
   ) => {
-    const plan = answering.plan
-    log.model = plan.entry.id
-    const mode = plan.stream ? "stream" : "json"
-    // However the run ended: a route that failed on every target names its attempts too.
-    const routed = Effect.sync(() => log.routed(plan.run.meter))
-    if (!plan.stream) {
-      return Effect.ensuring(
-        governance.admitted(plan, (run) => {
-          observer.running(log, mode)
-          return Effect.flatMap(agent.collect(run), (collected) => {
-            const body = protocol.collect(collected, answering)
-            return Effect.as(protocol.keep?.(answering, body) ?? Effect.void, { collected, body })
-          })
-        }, ({ body, collected }, admitted) => {
-          facts.summary = collected.summary
-          log.ran(collected.summary)
-          answerJson(res, 200, body, { ...headers, ...admitted }, facts)
-        }),
-        routed
-      )
-    }
-    const encoding = protocol.stream(answering)
-    // Once the run ended and before the stream's end, what the protocol keeps of it (a stored response).
-    const keepWhole = Effect.suspend(() => {
-      const whole = protocol.keep === undefined ? undefined : encoding.whole?.()
-      return whole === undefined ? Effect.void : protocol.keep?.(answering, whole) ?? Effect.void
-    })
     const stored = (summary: RunSummary) => Effect.as(keepWhole, summary)
-    const keptId = protocol.keptId?.(answering.wire)
-    const streamed = governance.admitted(plan, (run, admitted) => {
-      observer.running(log, mode)
+    return governance.admitted(answering.plan, (run, admitted) => {
+      observer.running(log, "stream")
       const kept = facts.kept
-      const sse = facts.sse = new SseWriter(res, { ...headers, ...admitted }, encoding, facts.writeFailed, kept?.stream)
+      const sse = facts.sse = open(sink, { ...headers, ...admitted }, encoding, facts)
       return Effect.flatMap(
         agent.run(kept === undefined ? run : { ...run, stop: kept.stopped }, {
           emit: sse.emit,
@@ -123,6 +121,44 @@ export const makeChatRun = Effect.gen(function*() {
       log.ran(summary)
       facts.sse?.end()
     })
+  }
+
+  // However the run ended: a route that failed on every target names its attempts too.
+  const routedOf = (plan: Answering<unknown>["plan"], log: RequestLog) => {
+    log.model = plan.entry.id
+    return Effect.sync(() => log.routed(plan.run.meter))
+  }
+
+  const answer = <Wire>(
+    protocol: ChatProtocol<Wire>,
+    res: ServerResponse,
+    answering: Answering<Wire>,
+    headers: Record<string, string>,
+    facts: RequestFacts,
+    log: RequestLog
+  ) => {
+    const plan = answering.plan
+    const routed = routedOf(plan, log)
+    if (!plan.stream) {
+      return Effect.ensuring(
+        governance.admitted(plan, (run) => {
+          observer.running(log, "json")
+          return Effect.flatMap(agent.collect(run), (collected) => {
+            const body = protocol.collect(collected, answering)
+            return Effect.as(protocol.keep?.(answering, body) ?? Effect.void, { collected, body })
+          })
+        }, ({ body, collected }, admitted) => {
+          facts.summary = collected.summary
+          log.ran(collected.summary)
+          answerJson(res, 200, body, { ...headers, ...admitted }, facts)
+        }),
+        routed
+      )
+    }
+    const encoding = protocol.stream(answering)
+    const keepWhole = keepWholeOf(protocol, answering, encoding)
+    const keptId = protocol.keptId?.(answering.wire)
+    const streamed = streamRun(protocol, answering, encoding, keepWhole, res, openSse, headers, facts, log)
     // A resumable run's stream is kept from before governance admits it: what any ending writes is kept too.
     const kept = keptId === undefined || facts.key === undefined ? streamed : Effect.flatMap(
       keptRuns.start(keptId, facts.key, protocol.name),
@@ -141,4 +177,24 @@ export const makeChatRun = Effect.gen(function*() {
     )
     return Effect.ensuring(kept, routed)
   }
+
+  /** A run streamed to `sink` through `open` (a WebSocket turn's): never kept, never answered in one piece. */
+  const stream = <Wire, Sink>(
+    protocol: ChatProtocol<Wire>,
+    sink: Sink,
+    open: OpenStream<Sink>,
+    answering: Answering<Wire>,
+    headers: Record<string, string>,
+    facts: RequestFacts,
+    log: RequestLog
+  ) => {
+    const encoding = protocol.stream(answering)
+    const keepWhole = keepWholeOf(protocol, answering, encoding)
+    return Effect.ensuring(
+      streamRun(protocol, answering, encoding, keepWhole, sink, open, headers, facts, log),
+      routedOf(answering.plan, log)
+    )
+  }
+
+  return { answer, stream }
 })

@@ -98,7 +98,7 @@ export const makeHotRoute = <Wire>(protocol: ChatProtocol<Wire>) =>
       const headers = { ...planHeaders(plan, correlationId), ...protocol.answerHeaders?.(correlationId) }
       if (plan._tag === "Report") return answerJson(res, 200, plan.report, headers, facts)
       // Admitted by governance before the model is called (chatRun.ts, docs/DESIGN.md §11).
-      return yield* chatRun(protocol, res, { plan, wire, correlationId }, headers, facts, log)
+      return yield* chatRun.answer(protocol, res, { plan, wire, correlationId }, headers, facts, log)
     })
 
     // One ledger row per authenticated request, however it ended (docs/DESIGN.md §7): a push onto a buffer.
