@@ -2,12 +2,17 @@ import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, Layer, Scope } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import type { Duplex } from "node:stream"
 import { AppConfig } from "../config/AppConfig.ts"
+import { uuidV7 } from "../http/CorrelationId.ts"
 import { makeCors } from "../http/cors.ts"
+import { errorBody } from "../http/errorResponse.ts"
+import { RouteNotFound } from "../http/requestErrors.ts"
 import { Drain, ServerDrain } from "../http/ServerDrain.ts"
+import { refuseUpgrade } from "../http/socket/refuseUpgrade.ts"
 import { capConnections } from "./connectionCap.ts"
 import { drainServer } from "./drainServer.ts"
-import { hotRouteOf, makeHotRoutes } from "./hotRoutes.ts"
+import { hotRouteOf, makeHotRoutes, upgradeRouteOf } from "./hotRoutes.ts"
 import { Routes } from "./routes.ts"
 
 // Node's default backlog (511) overflows under connection bursts (seen in `npm run bench`); the kernel caps it at somaxconn.
@@ -70,6 +75,17 @@ export const serveGateway = (options: { readonly quiet?: boolean | undefined }) 
         routed(req, res)
       }
       server.on("request", dispatch)
+      // A door's WebSocket mode (docs/DESIGN.md §14); any other upgrade is a path that has none.
+      server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+        const route = upgradeRouteOf(hot, req.method, req.url)
+        if (route !== undefined) return route(req, socket, head)
+        const correlationId = uuidV7()
+        refuseUpgrade(
+          socket,
+          errorBody(new RouteNotFound({ method: req.method ?? "", path: req.url ?? "" }), correlationId),
+          correlationId
+        )
+      })
       // Expect: 100-continue. A hot route says "continue" once the key is
       // verified; a routed request is told at once, as Node would by itself.
       server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {

@@ -21,7 +21,7 @@ export const doors = {
 } satisfies { readonly [Name in ChatProtocolName]: Door<any> }
 
 // What the doors' protocols, hot routes and side routes are made from.
-type Of<F extends "protocol" | "hotRoutes" | "routes"> = {
+type Of<F extends "protocol" | "hotRoutes" | "routes" | "socket"> = {
   [Name in ChatProtocolName]: (typeof doors)[Name] extends { readonly [K in F]: infer E } ?
     E extends Effect.Effect<any, any, infer R> ? R : E extends Layer.Layer<any, any, infer R> ? R : never
     : never
@@ -29,5 +29,5 @@ type Of<F extends "protocol" | "hotRoutes" | "routes"> = {
 
 /** Every chat door with its name, in the table's order. */
 export const doorList = Object.entries(doors) as unknown as ReadonlyArray<
-  readonly [ChatProtocolName, Door<Of<"protocol">, Of<"hotRoutes">, Of<"routes">>]
+  readonly [ChatProtocolName, Door<Of<"protocol">, Of<"hotRoutes">, Of<"routes">, Of<"socket">>]
 >

@@ -147,7 +147,7 @@ const make = Effect.gen(function*() {
 
     // What the protocol found wrong with the conversation as a whole (docs/DESIGN.md §3.18, §10).
     if (chat.conversationProblem !== undefined) return yield* chat.conversationProblem
-    if (chat.messages.length === 0) return yield* new EmptyConversation()
+    if (chat.messages.length === 0 && chat.prepareOnly !== true) return yield* new EmptyConversation()
     const input = chat.messages
     const answers = chat.approvals ?? []
     const now = yield* Clock.currentTimeMillis

@@ -58,4 +58,9 @@ export type InternalChatRequest = Omit<ChatRequest, "messages"> & {
    * request adds care, never waives the key's.
    */
   readonly approvalAlso?: ReadonlyArray<string> | undefined
+  /**
+   * The request only prepares a conversation for the next (a WebSocket turn with OpenAI's `generate: false`,
+   * docs/DESIGN.md §14): nothing runs, so a conversation of system messages alone is no error.
+   */
+  readonly prepareOnly?: boolean | undefined
 }

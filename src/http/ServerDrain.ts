@@ -15,6 +15,7 @@ export type Cancel = () => void
 export class Drain {
   private running = new Map<ServerResponse | Cancel, Cancel | undefined>()
   private waiters: Array<() => void> = []
+  private connections = new Set<Cancel>()
   private over = Deferred.makeUnsafe<never, ServerShuttingDown>()
   draining = false
 
@@ -42,6 +43,19 @@ export class Drain {
     return () => this.release(cancel)
   }
 
+  /**
+   * A WebSocket connection between its turns (docs/DESIGN.md §14): told to go (`goAway`) once the server
+   * drains, at once if it does; its turns are held as requests are. Returns its release.
+   */
+  connection(goAway: Cancel): () => void {
+    if (this.draining) {
+      goAway()
+      return () => {}
+    }
+    this.connections.add(goAway)
+    return () => this.connections.delete(goAway)
+  }
+
   private release(held: ServerResponse | Cancel): void {
     this.running.delete(held)
     if (this.running.size === 0) { for (const waiter of this.waiters.splice(0)) waiter() }
@@ -49,6 +63,8 @@ export class Drain {
 
   start(): void {
     this.draining = true
+    for (const goAway of this.connections) goAway()
+    this.connections.clear()
     // Node sends `Connection: close` with an answer that has not begun and closes the connection after it.
     for (const held of this.running.keys()) {
       if (typeof held !== "function" && !held.headersSent) held.shouldKeepAlive = false

@@ -16,6 +16,9 @@ export interface ResponseToKeep extends StoredResponse {
 
 const HOUR_MS = 3_600_000
 
+/** Where a response is found by its id and its key's: the stored ones, or a WebSocket connection's before them. */
+export type ResponseLookup = Pick<StoredResponses["Service"], "get">
+
 /**
  * The Responses door's stored responses (docs/DESIGN.md §14), in the
  * database every instance shares. A response is read and deleted only by

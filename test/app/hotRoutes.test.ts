@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { hotRouteOf } from "../../src/app/hotRoutes.ts"
+import { hotRouteOf, upgradeRouteOf } from "../../src/app/hotRoutes.ts"
 
 describe("the hot route table (docs/DESIGN.md §14)", () => {
   const chat = () => undefined
@@ -9,7 +9,8 @@ describe("the hot route table (docs/DESIGN.md §14)", () => {
     patterns: [{
       matches: (method: string | undefined, url: string) => method === "GET" && url.endsWith("/stream"),
       route: resume
-    }]
+    }],
+    upgrades: new Map()
   }
 
   it("finds a route by method and path, with or without a query", () => {
@@ -27,5 +28,15 @@ describe("the hot route table (docs/DESIGN.md §14)", () => {
     expect(hotRouteOf(routes, "POST", "/api/v1/chat/")).toBeUndefined()
     expect(hotRouteOf(routes, "POST", "/api/v1/chats")).toBeUndefined()
     expect(hotRouteOf(routes, "POST", undefined)).toBeUndefined()
+  })
+
+  it("finds a door's WebSocket mode by GET and its path, with or without a query, and nothing else", () => {
+    const socket = () => undefined
+    const withSocket = { ...routes, upgrades: new Map([["/v1/responses", socket]]) }
+    expect(upgradeRouteOf(withSocket, "GET", "/v1/responses")).toBe(socket)
+    expect(upgradeRouteOf(withSocket, "GET", "/v1/responses?x=1")).toBe(socket)
+    expect(upgradeRouteOf(withSocket, "POST", "/v1/responses")).toBeUndefined()
+    expect(upgradeRouteOf(withSocket, "GET", "/v1/responses/abc")).toBeUndefined()
+    expect(upgradeRouteOf(withSocket, "GET", undefined)).toBeUndefined()
   })
 })

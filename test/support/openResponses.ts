@@ -175,3 +175,31 @@ export const validStream = async (answer: Response, options?: Parameters<typeof 
   expect(check.problems).toEqual([])
   return check.read.events.map(({ data }) => data)
 }
+
+const socketError = schema("WebSocketErrorEvent")
+const socketCreate = schema("WebSocketResponseCreateEvent")
+
+/** What is wrong with a message a client sends in WebSocket mode, by the document's `WebSocketResponseCreateEvent`. */
+export const createMessageProblems = (message: unknown): Array<string> =>
+  problemsOf(socketCreate, message, "response.create")
+
+/**
+ * A WebSocket turn's messages checked against the document: a turn refused
+ * before it began is one `WebSocketErrorEvent`; any other is the streaming
+ * events, each valid by its type's schema, numbered from 0, ending with the
+ * last response, no `[DONE]` (a message is one event). Every way it departs.
+ */
+export const socketTurnProblems = (events: ReadonlyArray<Record<string, any>>): Array<string> => {
+  if (events.length === 1 && events[0]!.type === "error") return problemsOf(socketError, events[0], "error message")
+  const problems: Array<string> = []
+  events.forEach((data, index) => {
+    const validate = eventSchemas.get(data.type)
+    if (validate === undefined) problems.push(`message ${index}: ${data.type} is not in the document`)
+    else problems.push(...problemsOf(validate, data, `message ${index} (${data.type})`))
+    if (data.sequence_number !== index) problems.push(`message ${index}: sequence_number ${data.sequence_number}`)
+  })
+  if (finalResponse(events.map((data) => ({ event: data.type, data }))) === undefined) {
+    problems.push("no response.completed, .failed or .incomplete")
+  }
+  return problems
+}

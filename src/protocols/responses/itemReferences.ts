@@ -3,7 +3,7 @@ import type { ApiKey } from "../../domain/ApiKey.ts"
 import { isRecord } from "../../domain/isRecord.ts"
 import { BodyTooLarge } from "../../http/requestErrors.ts"
 import { ItemNotFound } from "../../store/responseErrors.ts"
-import type { StoredResponse, StoredResponses } from "../../store/StoredResponses.ts"
+import type { ResponseLookup, StoredResponse } from "../../store/StoredResponses.ts"
 import { responseOfItem } from "./stored.ts"
 
 type Item = Readonly<Record<string, unknown>>
@@ -28,7 +28,7 @@ const itemsOf = (found: StoredResponse): ReadonlyArray<readonly [string, Item]> 
  * decoder's to name.
  */
 export const referencedBody = (
-  stored: StoredResponses["Service"],
+  stored: ResponseLookup,
   key: ApiKey,
   limit: number,
   body: unknown

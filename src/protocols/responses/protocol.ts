@@ -1,8 +1,9 @@
 import { Effect } from "effect"
 import { AppConfig } from "../../config/AppConfig.ts"
+import type { ApiKey } from "../../domain/ApiKey.ts"
 import type { ChatProtocol } from "../../http/chatProtocol.ts"
 import { McpRegistry } from "../../mcp/McpRegistry.ts"
-import { StoredResponses } from "../../store/StoredResponses.ts"
+import { type ResponseLookup, StoredResponses } from "../../store/StoredResponses.ts"
 import { ToolRegistry } from "../../tools/ToolRegistry.ts"
 import { withBodyPaths } from "../bodyPaths.ts"
 import { withHostedTools } from "../hostedTools.ts"
@@ -24,19 +25,29 @@ import { continuedBody } from "./stored.ts"
  * the stored responses (`store`, `previous_response_id`, `item_reference`)
  * and the background ones (`background`).
  */
-export const makeResponsesProtocol = Effect.gen(function*() {
+export const makeResponsesProtocolOver = Effect.gen(function*() {
   const services = { tools: yield* ToolRegistry, mcp: yield* McpRegistry }
   const stored = yield* StoredResponses
   const { bodyLimitBytes } = yield* AppConfig
-  return {
+  /**
+   * `lookup`: where continued and referenced responses are found (a WebSocket connection's own first,
+   * ./socket.ts); `continued`: told each request's whole conversation, its key's, once decoded.
+   */
+  return (
+    lookup: ResponseLookup = stored,
+    continued?: (body: unknown, key: ApiKey) => void
+  ): ChatProtocol<ResponsesWire> => ({
     name: "responses",
     namedModel: topLevelModel,
     decode: (body, key) =>
       Effect.flatMap(
         // References are resolved first: their places are the client's, before a continuation's items.
-        referencedBody(stored, key, bodyLimitBytes, body).pipe(
-          Effect.flatMap((resolved) => continuedBody(stored, key, bodyLimitBytes, resolved)),
-          Effect.flatMap((full) => decodeResponsesRequest(full, key))
+        referencedBody(lookup, key, bodyLimitBytes, body).pipe(
+          Effect.flatMap((resolved) => continuedBody(lookup, key, bodyLimitBytes, resolved)),
+          Effect.flatMap((full) => {
+            continued?.(full, key)
+            return decodeResponsesRequest(full, key)
+          })
         ),
         (decoded) =>
           withHostedTools(services, key, decoded, (allowedTools) => ({
@@ -64,5 +75,8 @@ export const makeResponsesProtocol = Effect.gen(function*() {
           : withBodyPaths(failure, wire.origins, wire.places, "input"),
         "input"
       )
-  } satisfies ChatProtocol<ResponsesWire>
+  })
 })
+
+/** The door's protocol, over the stored responses. */
+export const makeResponsesProtocol = Effect.map(makeResponsesProtocolOver, (over) => over())

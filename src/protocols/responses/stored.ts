@@ -4,7 +4,7 @@ import type { ApiKey } from "../../domain/ApiKey.ts"
 import { isRecord } from "../../domain/isRecord.ts"
 import { BodyTooLarge } from "../../http/requestErrors.ts"
 import { PreviousResponseNotFound } from "../../store/responseErrors.ts"
-import type { StoredResponses } from "../../store/StoredResponses.ts"
+import type { ResponseLookup } from "../../store/StoredResponses.ts"
 
 /** What a response to be stored carries from its request to its end (docs/DESIGN.md §14). */
 export interface StoredWire {
@@ -37,8 +37,8 @@ export const responseOfItem = (itemId: string): string | undefined => {
   return random === undefined ? undefined : `resp_${random}`
 }
 
-// A body's input as items: a string is one user message.
-const itemsOf = (input: unknown): ReadonlyArray<unknown> =>
+/** A body's input as items: a string is one user message. */
+export const itemsOf = (input: unknown): ReadonlyArray<unknown> =>
   typeof input === "string" ? [{ type: "message", role: "user", content: input }] : input as ReadonlyArray<unknown>
 
 /**
@@ -72,7 +72,7 @@ export const storedWire = (key: ApiKey, input: unknown): StoredWire => {
  * be the key's own; `instructions` are not carried over (OpenAI's rule).
  */
 export const continuedBody = (
-  stored: StoredResponses["Service"],
+  stored: ResponseLookup,
   key: ApiKey,
   limit: number,
   body: unknown
