@@ -6,7 +6,7 @@ import { startTarget } from "./setup.ts"
 import { median } from "./stats.ts"
 
 /**
- * `node bench/socketTurns.ts [--warmup=N] [--block=N] [--rounds=N]`: the
+ * `node bench/socketTurns.ts [--warmup=N] [--block=N] [--rounds=N] [--cpu-prof=DIR]`: the
  * gateway's CPU time (user + system) per Codex-shaped turn of
  * `/v1/responses` at concurrency 1, over HTTP (one `POST` each, on one
  * kept-alive connection) and over one WebSocket (one `response.create`
@@ -14,6 +14,7 @@ import { median } from "./stats.ts"
  * taken in turn over `--rounds` rounds (default 12), as `cpuBlocks.ts`
  * takes them; each way's median block and the WebSocket's ratio to HTTP
  * (issue 34: a Codex turn over the WebSocket costs no more than over HTTP).
+ * `--cpu-prof`: the gateway's CPU profile into DIR (`bench/topFunctions.ts` reads it).
  */
 const args = process.argv.slice(2)
 const [warmup, block, rounds] = [
@@ -61,7 +62,8 @@ const turn = {
 const httpBody = JSON.stringify({ ...turn, stream: true })
 const socketMessage = JSON.stringify({ type: "response.create", ...turn, stream: true })
 
-const target = await startTarget(full)
+const cpuProfileDir = args.find((arg) => arg.startsWith("--cpu-prof="))?.slice("--cpu-prof=".length)
+const target = await startTarget(full, { cpuProfileDir })
 const door = target.doors.find((each) => each.name === "responses") ??
   (() => {
     throw new Error("the bench target has no responses door")

@@ -1,55 +1,8 @@
 import type { ServerResponse } from "node:http"
-import type { ClientPace } from "../agent/ClientPace.ts"
-import type { RunEvent } from "../agent/RunEvent.ts"
-import type { ProviderFailure } from "../models/ProviderFailure.ts"
-import type { WriteFailed, WriteStage } from "./answerWrites.ts"
-import type { ApiFailure } from "./errorTable.ts"
+import type { WriteFailed } from "./answerWrites.ts"
+import { drainOf, EncodedStream, type StreamEncoding } from "./EncodedStream.ts"
 import type { KeptStream } from "./KeptStream.ts"
 import { utf8 } from "./utf8Bytes.ts"
-
-/** How a protocol writes a run as server-sent events (docs/DESIGN.md §14). */
-export interface StreamEncoding {
-  /** Headers of every stream of the protocol, under the answer's own. */
-  readonly headers: Readonly<Record<string, string>>
-  /** A run event as the protocol writes it (an `error` event goes to `failure`). */
-  readonly chunk: (event: RunEvent) => string
-  /** The provider failed after the stream began (the run's `error` event); the run's own closing events follow. */
-  readonly failure: (failure: ProviderFailure) => string
-  /**
-   * The text that ends a stream whose run ended: asked for then, once what the protocol keeps of it is kept.
-   * A method, not a getter: an object literal's getter made per stream keeps the stream's objects past two
-   * scavenges (docs/DESIGN.md §12).
-   */
-  readonly end: () => string
-  /** The whole answer the stream told, once its run ended: what `ChatProtocol.keep` keeps. */
-  readonly whole?: (() => unknown) | undefined
-  /** Ends a stream that broke off outside the run; `undefined` for a failure nothing expected. */
-  readonly broken: (failure: ApiFailure | undefined) => string
-  /**
-   * An event sent once the stream began whenever nothing else was sent for
-   * `everyMs` (Anthropic's `ping`), so that proxies and clients do not take a
-   * long tool call for a dead connection.
-   */
-  readonly keepAlive?: { readonly everyMs: number; readonly text: string } | undefined
-}
-
-/**
- * A streamed run's answer as its route follows it (an HTTP response's `SseWriter`, a WebSocket turn's
- * `SocketWriter`): the agent's events go to `emit`, and it is the run's `ClientPace`.
- */
-export interface AnswerStream extends ClientPace {
-  readonly emit: (event: RunEvent) => void
-  /** The run ended (normally, or having told its failure). */
-  readonly end: () => void
-  /** The answer broke off after it began: the protocol's ending for it. */
-  readonly fail: (failure: ApiFailure | undefined) => void
-  /** Something was sent. */
-  readonly started: boolean
-  /** `Date.now()` when the answer's first byte went out (the usage ledger's time to first byte). */
-  readonly firstByteAt: number | undefined
-  /** The provider failure the run's `error` event told, if one did. */
-  readonly failure: ProviderFailure | undefined
-}
 
 /**
  * How much a slow client may leave in the response's buffer before the run
@@ -76,26 +29,16 @@ const HIGH_WATER_BYTES = 1024 * 1024
  * tells `writeFailed` once, for the route to end the answer. A kept stream
  * still takes every text, so that it ends as the run does.
  */
-export class SseWriter implements AnswerStream {
+export class SseWriter extends EncodedStream {
   private readonly res: ServerResponse
   private readonly headers: Record<string, string>
-  private readonly encoding: StreamEncoding
   private readonly kept: KeptStream | undefined
   private pending = ""
   private scheduled = false
   private drained: Promise<void> = Promise.resolve()
   private lastWriteAt = 0
   private keepAliveTimer: ReturnType<typeof setTimeout> | undefined = undefined
-  private readonly writeFailed: WriteFailed
-  /** A write threw: nothing more goes to the socket but a broken answer's ending. */
-  private broken = false
-  private closed = false
-  started = false
   private clientBehind = false
-  /** `Date.now()` when the status line went out (the usage ledger's time to first byte). */
-  firstByteAt: number | undefined = undefined
-  /** The provider failure the run's `error` event told, if one did. */
-  failure: ProviderFailure | undefined = undefined
 
   /**
    * `kept`: a resumable run's stream (docs/DESIGN.md §16) takes every text too, the client there or not.
@@ -108,28 +51,13 @@ export class SseWriter implements AnswerStream {
     writeFailed: WriteFailed,
     kept?: KeptStream
   ) {
+    super(encoding, writeFailed)
     this.res = res
     this.headers = headers
-    this.encoding = encoding
-    this.writeFailed = writeFailed
     this.kept = kept
   }
 
-  readonly emit = (event: RunEvent): void => {
-    let text: string
-    try {
-      if (event.type !== "error") text = this.encoding.chunk(event)
-      else {
-        this.failure = event.failure
-        text = this.encoding.failure(event.failure)
-      }
-    } catch (error) {
-      return this.break(error, "chunk")
-    }
-    this.push(text)
-  }
-
-  private push(text: string): void {
+  protected push(text: string): void {
     if (this.closed) return
     this.started = true
     this.kept?.add(text)
@@ -140,36 +68,8 @@ export class SseWriter implements AnswerStream {
     setImmediate(this.flush)
   }
 
-  /** The run ended (normally, or having told its failure). */
-  end(): void {
-    if (this.closed) return
-    let last: string
-    try {
-      last = this.encoding.end()
-    } catch (error) {
-      // Told, the route ends the answer as a broken one (`fail`).
-      return this.break(error, "end")
-    }
-    this.close(last)
-  }
-
-  /**
-   * The answer broke off after the response started (docs/DESIGN.md §3.3, §8): the protocol's ending for it.
-   * After a write threw, that ending is all the socket gets, and only once the head went out: before, the
-   * route answers with an error body; an ending that cannot be made or written cuts the connection.
-   */
-  fail(failure: ApiFailure | undefined): void {
-    if (this.closed) return
-    let last: string | undefined
-    try {
-      last = this.encoding.broken(failure)
-    } catch (error) {
-      this.break(error, "end")
-    }
-    this.close(last)
-  }
-
-  private close(last: string | undefined): void {
+  // After a write threw, the ending goes only once the head went out: before, the route answers with an error body.
+  protected close(last: string | undefined): void {
     // Once: an ending that threw is told, and the route's own ending may come back here first.
     if (this.closed) return
     this.closed = true
@@ -214,12 +114,9 @@ export class SseWriter implements AnswerStream {
     return true
   }
 
-  private break(error: unknown, stage: WriteStage): void {
-    if (this.broken) return
-    this.broken = true
+  protected dropped(): void {
     this.pending = ""
     clearTimeout(this.keepAliveTimer)
-    this.writeFailed(error, stage)
   }
 
   /** The client is behind, or a kept stream's store is (docs/DESIGN.md §16): the run waits for both. */
@@ -265,16 +162,8 @@ export class SseWriter implements AnswerStream {
   // Past the high-water mark the last write returned false, so 'drain' comes once the socket took it all.
   private fallBehind(): void {
     this.clientBehind = true
-    const res = this.res
-    this.drained = new Promise((resolve) => {
-      const caughtUp = () => {
-        res.off("drain", caughtUp)
-        res.off("close", caughtUp)
-        this.clientBehind = false
-        resolve()
-      }
-      res.on("drain", caughtUp)
-      res.on("close", caughtUp)
+    this.drained = drainOf(this.res).then(() => {
+      this.clientBehind = false
     })
   }
 }

@@ -7,11 +7,11 @@ import type { ChatProtocolName } from "../domain/protocols.ts"
 import type { InvalidRequest } from "../domain/requestErrors.ts"
 import type { McpServerUnavailable } from "../mcp/mcpErrors.ts"
 import type { ItemNotFound, PreviousResponseNotFound } from "../store/responseErrors.ts"
+import type { StreamEncoding } from "./EncodedStream.ts"
 import type { ErrorBody } from "./errorResponse.ts"
 import type { ApiFailure } from "./errorTable.ts"
 import type { KeptReplay } from "./KeptReplays.ts"
 import type { BodyTooLarge } from "./requestErrors.ts"
-import type { StreamEncoding } from "./SseWriter.ts"
 
 /** A body as a protocol decoded it: the internal request, and what only its own answer needs (`Wire`). */
 export interface Decoded<Wire> {

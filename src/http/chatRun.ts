@@ -8,10 +8,11 @@ import { requestObserver } from "../observability/observeRequest.ts"
 import type { RequestLog } from "../observability/RequestLog.ts"
 import { stageOf, type WriteFailed, type WriteStage } from "./answerWrites.ts"
 import type { Answering, ChatProtocol } from "./chatProtocol.ts"
+import type { AnswerStream, StreamEncoding } from "./EncodedStream.ts"
 import type { ApiFailure } from "./errorTable.ts"
 import { type KeptRun, KeptRuns } from "./KeptRuns.ts"
 import { writeJson } from "./nodeAnswers.ts"
-import { type AnswerStream, SseWriter, type StreamEncoding } from "./SseWriter.ts"
+import { SseWriter } from "./SseWriter.ts"
 
 /**
  * What the request learned for its ledger row, its stream once it has one, and that stream's kept copy;

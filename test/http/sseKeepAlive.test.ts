@@ -1,7 +1,8 @@
 import { createServer, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterEach, describe, expect, it } from "vitest"
-import { SseWriter, type StreamEncoding } from "../../src/http/SseWriter.ts"
+import type { StreamEncoding } from "../../src/http/EncodedStream.ts"
+import { SseWriter } from "../../src/http/SseWriter.ts"
 
 // A write that throws fails the test: nothing here should.
 const unexpected = (error: unknown) => {

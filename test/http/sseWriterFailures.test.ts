@@ -2,7 +2,8 @@ import { createServer, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterEach, describe, expect, it } from "vitest"
 import type { WriteStage } from "../../src/http/answerWrites.ts"
-import { SseWriter, type StreamEncoding } from "../../src/http/SseWriter.ts"
+import type { StreamEncoding } from "../../src/http/EncodedStream.ts"
+import { SseWriter } from "../../src/http/SseWriter.ts"
 
 let server: Server | undefined
 afterEach(() => server?.close())

@@ -1,5 +1,6 @@
 import type { Duplex } from "node:stream"
 import type { WebSocket } from "ws"
+import { drainOf } from "../EncodedStream.ts"
 
 /**
  * How much a slow client may leave unsent before a turn waits for it, as
@@ -46,19 +47,10 @@ export class SocketChannel {
 
   readonly caughtUp = (): Promise<void> => this.drained
 
-  // The socket says 'drain' once it took all it held; a client that leaves has caught up too.
   private fallBehind(): void {
     this.clientBehind = true
-    const socket = this.socket
-    this.drained = new Promise((resolve) => {
-      const caughtUp = () => {
-        socket.off("drain", caughtUp)
-        socket.off("close", caughtUp)
-        this.clientBehind = false
-        resolve()
-      }
-      socket.on("drain", caughtUp)
-      socket.on("close", caughtUp)
+    this.drained = drainOf(this.socket).then(() => {
+      this.clientBehind = false
     })
   }
 }

@@ -1,8 +1,5 @@
-import type { RunEvent } from "../../agent/RunEvent.ts"
-import type { ProviderFailure } from "../../models/ProviderFailure.ts"
-import type { WriteFailed, WriteStage } from "../answerWrites.ts"
-import type { ApiFailure } from "../errorTable.ts"
-import type { AnswerStream, StreamEncoding } from "../SseWriter.ts"
+import type { WriteFailed } from "../answerWrites.ts"
+import { EncodedStream, type StreamEncoding } from "../EncodedStream.ts"
 import type { SocketChannel } from "./SocketChannel.ts"
 
 /**
@@ -29,23 +26,14 @@ export const eventData = (text: string, out: Array<string>): void => {
 /**
  * A WebSocket turn's answer (docs/DESIGN.md §14): the agent's events in the
  * door's streaming encoding, each event one text message, those emitted in
- * one turn of the event loop sent together. Like `SseWriter`, no write
- * throws out of it: one that throws breaks the writer, which tells
- * `writeFailed` once. `sent` sees each message (a session remembers the
- * response a turn completed).
+ * one turn of the event loop sent together. `sent` sees each message (a
+ * session remembers the response a turn completed).
  */
-export class SocketWriter implements AnswerStream {
+export class SocketWriter extends EncodedStream {
   private readonly channel: SocketChannel
-  private readonly encoding: StreamEncoding
-  private readonly writeFailed: WriteFailed
   private readonly sent: ((data: string) => void) | undefined
   private pending: Array<string> = []
   private scheduled = false
-  private broken = false
-  private closed = false
-  started = false
-  firstByteAt: number | undefined = undefined
-  failure: ProviderFailure | undefined = undefined
 
   constructor(
     channel: SocketChannel,
@@ -53,27 +41,12 @@ export class SocketWriter implements AnswerStream {
     writeFailed: WriteFailed,
     sent?: (data: string) => void
   ) {
+    super(encoding, writeFailed)
     this.channel = channel
-    this.encoding = encoding
-    this.writeFailed = writeFailed
     this.sent = sent
   }
 
-  readonly emit = (event: RunEvent): void => {
-    let text: string
-    try {
-      if (event.type !== "error") text = this.encoding.chunk(event)
-      else {
-        this.failure = event.failure
-        text = this.encoding.failure(event.failure)
-      }
-    } catch (error) {
-      return this.break(error, "chunk")
-    }
-    this.push(text)
-  }
-
-  private push(text: string): void {
+  protected push(text: string): void {
     if (this.closed) return
     this.started = true
     if (this.broken || text === "") return
@@ -83,31 +56,9 @@ export class SocketWriter implements AnswerStream {
     setImmediate(this.flush)
   }
 
-  end(): void {
+  // After a write threw, the ending goes only if something was sent: before, the route sends an error message.
+  protected close(last: string | undefined): void {
     if (this.closed) return
-    let last: string
-    try {
-      last = this.encoding.end()
-    } catch (error) {
-      return this.break(error, "end")
-    }
-    this.close(last)
-  }
-
-  fail(failure: ApiFailure | undefined): void {
-    if (this.closed) return
-    let last: string | undefined
-    try {
-      last = this.encoding.broken(failure)
-    } catch (error) {
-      this.break(error, "end")
-    }
-    this.close(last)
-  }
-
-  private close(last: string | undefined): void {
-    if (this.closed) return
-    // Its last events: an answer that broke before anything was sent is the route's error message instead.
     if (last !== undefined && (this.started || !this.broken)) {
       this.started = true
       eventData(last, this.pending)
@@ -116,11 +67,8 @@ export class SocketWriter implements AnswerStream {
     this.flush()
   }
 
-  private break(error: unknown, stage: WriteStage): void {
-    if (this.broken) return
-    this.broken = true
+  protected dropped(): void {
     this.pending = []
-    this.writeFailed(error, stage)
   }
 
   get behind(): boolean {

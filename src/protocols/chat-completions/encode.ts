@@ -1,6 +1,6 @@
 import type { RunEvent } from "../../agent/RunEvent.ts"
 import type { Answering } from "../../http/chatProtocol.ts"
-import type { StreamEncoding } from "../../http/SseWriter.ts"
+import type { StreamEncoding } from "../../http/EncodedStream.ts"
 import { type JsonTemplate, jsonTemplate } from "../jsonTemplate.ts"
 import { openAiErrorBody } from "../openai/error.ts"
 import type { CompletionWire } from "./decode.ts"

@@ -1,6 +1,6 @@
 import type { RunEvent } from "../../agent/RunEvent.ts"
 import type { Answering } from "../../http/chatProtocol.ts"
-import type { StreamEncoding } from "../../http/SseWriter.ts"
+import type { StreamEncoding } from "../../http/EncodedStream.ts"
 import { anthropicErrorBody } from "../anthropic/error.ts"
 import { jsonTemplate } from "../jsonTemplate.ts"
 import type { MessagesWire } from "./decode.ts"

@@ -1,7 +1,7 @@
 import type { RunEvent } from "../../agent/RunEvent.ts"
 import type { Answering } from "../../http/chatProtocol.ts"
+import type { StreamEncoding } from "../../http/EncodedStream.ts"
 import type { ApiFailure } from "../../http/errorTable.ts"
-import type { StreamEncoding } from "../../http/SseWriter.ts"
 import { openAiErrorBody } from "../openai/error.ts"
 import type { ResponsesWire } from "./decode.ts"
 import type { ItemEvent } from "./itemEvents.ts"
