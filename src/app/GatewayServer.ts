@@ -4,12 +4,8 @@ import { HttpRouter, HttpServer } from "effect/http"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 import { AppConfig } from "../config/AppConfig.ts"
-import { uuidV7 } from "../http/CorrelationId.ts"
 import { makeCors } from "../http/cors.ts"
-import { errorBody } from "../http/errorResponse.ts"
-import { RouteNotFound } from "../http/requestErrors.ts"
 import { Drain, ServerDrain } from "../http/ServerDrain.ts"
-import { refuseUpgrade } from "../http/socket/refuseUpgrade.ts"
 import { capConnections } from "./connectionCap.ts"
 import { drainServer } from "./drainServer.ts"
 import { hotRouteOf, makeHotRoutes, upgradeRouteOf } from "./hotRoutes.ts"
@@ -60,7 +56,9 @@ export const serveGateway = (options: { readonly quiet?: boolean | undefined }) 
         keepAliveTimeout: keepAliveTimeoutMs,
         requestTimeout: Math.max(REQUEST_TIMEOUT_MS, headersTimeoutMs),
         // Node enforces those timeouts on this beat (30 s by default, longer than the headers timeout itself).
-        connectionsCheckingInterval: Math.min(1_000, Math.max(100, headersTimeoutMs / 2))
+        connectionsCheckingInterval: Math.min(1_000, Math.max(100, headersTimeoutMs / 2)),
+        // Only a WebSocket to a door's path is an upgrade; any other (curl's `--http2` asks h2c) is a request.
+        shouldUpgradeCallback: (req) => upgradeRouteOf(hot, req.method, req.url, req.headers.upgrade) !== undefined
       })
       const spoke = maxConnections === undefined ? undefined : capConnections(server, maxConnections)
       const cors = makeCors(config.operations.corsOrigins)
@@ -75,30 +73,27 @@ export const serveGateway = (options: { readonly quiet?: boolean | undefined }) 
         routed(req, res)
       }
       server.on("request", dispatch)
-      // A door's WebSocket mode (docs/DESIGN.md §14); any other upgrade is a path that has none.
-      server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-        const route = upgradeRouteOf(hot, req.method, req.url)
-        if (route !== undefined) return route(req, socket, head)
-        const correlationId = uuidV7()
-        refuseUpgrade(
-          socket,
-          errorBody(new RouteNotFound({ method: req.method ?? "", path: req.url ?? "" }), correlationId),
-          correlationId
-        )
-      })
+      // A door's WebSocket mode (docs/DESIGN.md §14), where `shouldUpgradeCallback` sent its upgrades.
+      server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) =>
+        upgradeRouteOf(hot, req.method, req.url, req.headers.upgrade)!(req, socket, head))
       // Expect: 100-continue. A hot route says "continue" once the key is
       // verified; a routed request is told at once, as Node would by itself.
       server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
-        if (hotRouteOf(hot, req.method, req.url) === undefined) res.writeContinue()
+        if (hotRouteOf(hot, req.method, req.url) === undefined) {
+          res.writeContinue()
+        }
         dispatch(req, res)
       })
-      const httpServer = yield* NodeHttpServer.make(() => server, {
+      const httpServer = yield* NodeHttpServer.make(() =>
+        server, {
         backlog: LISTEN_BACKLOG,
         host: config.host,
         port: config.port
       }).pipe(Scope.provide(scope))
       yield* Scope.addFinalizer(scope, drainServer(server, drain, requests, config.operations.shutdownGraceMs))
-      if (options.quiet !== true) yield* Effect.log(`Listening on ${HttpServer.formatAddress(httpServer.address)}`)
+      if (options.quiet !== true) {
+        yield* Effect.log(`Listening on ${HttpServer.formatAddress(httpServer.address)}`)
+      }
       return httpServer
     })
   ).pipe(Layer.provide(NodeHttpServer.layerHttpServices))

@@ -55,13 +55,14 @@ export const hotRouteOf = (
   return undefined
 }
 
-/** The WebSocket mode a request to upgrade asks for: `GET` a door's path, without the query. */
+/** The WebSocket mode a request to upgrade asks for: `GET` a door's path (without the query), `Upgrade: websocket`. */
 export const upgradeRouteOf = (
   routes: HotRoutes,
   method: string | undefined,
-  url: string | undefined
+  url: string | undefined,
+  upgrade: string | undefined
 ): UpgradeRoute | undefined => {
-  if (method !== "GET" || url === undefined) return undefined
+  if (method !== "GET" || url === undefined || upgrade?.toLowerCase() !== "websocket") return undefined
   const query = url.indexOf("?")
   return routes.upgrades.get(query === -1 ? url : url.slice(0, query))
 }

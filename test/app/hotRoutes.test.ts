@@ -30,13 +30,15 @@ describe("the hot route table (docs/DESIGN.md §14)", () => {
     expect(hotRouteOf(routes, "POST", undefined)).toBeUndefined()
   })
 
-  it("finds a door's WebSocket mode by GET and its path, with or without a query, and nothing else", () => {
+  it("finds a door's WebSocket mode by GET, its path (with or without a query) and a WebSocket, and nothing else", () => {
     const socket = () => undefined
     const withSocket = { ...routes, upgrades: new Map([["/v1/responses", socket]]) }
-    expect(upgradeRouteOf(withSocket, "GET", "/v1/responses")).toBe(socket)
-    expect(upgradeRouteOf(withSocket, "GET", "/v1/responses?x=1")).toBe(socket)
-    expect(upgradeRouteOf(withSocket, "POST", "/v1/responses")).toBeUndefined()
-    expect(upgradeRouteOf(withSocket, "GET", "/v1/responses/abc")).toBeUndefined()
-    expect(upgradeRouteOf(withSocket, "GET", undefined)).toBeUndefined()
+    expect(upgradeRouteOf(withSocket, "GET", "/v1/responses", "websocket")).toBe(socket)
+    expect(upgradeRouteOf(withSocket, "GET", "/v1/responses?x=1", "WebSocket")).toBe(socket)
+    expect(upgradeRouteOf(withSocket, "POST", "/v1/responses", "websocket")).toBeUndefined()
+    expect(upgradeRouteOf(withSocket, "GET", "/v1/responses/abc", "websocket")).toBeUndefined()
+    expect(upgradeRouteOf(withSocket, "GET", "/v1/responses", "h2c")).toBeUndefined()
+    expect(upgradeRouteOf(withSocket, "GET", "/v1/responses", undefined)).toBeUndefined()
+    expect(upgradeRouteOf(withSocket, "GET", undefined, "websocket")).toBeUndefined()
   })
 })

@@ -1,3 +1,4 @@
+import { request } from "node:http"
 import { afterEach, describe, expect, it } from "vitest"
 import { startGateway } from "../../support/gateway.ts"
 import { bearer, postJson } from "../../support/http.ts"
@@ -218,12 +219,34 @@ describe("the upgrade", () => {
     expect(refused[0]).toMatchObject({ type: "error", status: 401 })
   })
 
-  it("on a path with no WebSocket mode is a 404", async () => {
+  it("to a path with no WebSocket mode is answered as the request it is, and another upgrade (h2c) is none", async () => {
     const refused = await ResponsesSocket.open(at.gateway.url, at.secret, "/v1/chat/completions").catch((error) =>
       error
     )
     expect(refused).toBeInstanceOf(UpgradeRefused)
-    expect(refused.status).toBe(404)
+    expect(refused.status).toBe(405)
+    // curl --http2 on plain HTTP asks `Upgrade: h2c` with its request: it is answered as that request.
+    at.gateway.upstream.enqueue({ type: "text", text: "over HTTP/1.1" })
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${at.gateway.url}/v1/responses`, {
+        method: "POST",
+        headers: {
+          ...bearer(at.secret),
+          "content-type": "application/json",
+          connection: "Upgrade, HTTP2-Settings",
+          upgrade: "h2c",
+          "http2-settings": "AAMAAABkAAQCAAAAAAIAAAAA"
+        }
+      }, (res) => {
+        let body = ""
+        res.on("data", (chunk: Buffer) => body += chunk.toString())
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }))
+      })
+      req.once("error", reject)
+      req.end(JSON.stringify({ model: "test/m1", input: "hi" }))
+    })
+    expect(answer.status).toBe(200)
+    expect(JSON.parse(answer.body).output[0].content[0].text).toBe("over HTTP/1.1")
   })
 })
 
