@@ -1,5 +1,5 @@
 import type { Effect } from "effect"
-import type { InvalidRequest } from "../../domain/requestErrors.ts"
+import type { InvalidRequest, MalformedJson } from "../../domain/requestErrors.ts"
 import type { ChatProtocol } from "../chatProtocol.ts"
 import type { ErrorBody } from "../errorResponse.ts"
 
@@ -19,7 +19,7 @@ export interface SocketSession<Wire = any> {
   /** How this connection's turns are decoded and streamed. */
   readonly protocol: ChatProtocol<Wire>
   /** A text message as a turn, or why it is none. */
-  readonly turn: (message: string) => Effect.Effect<SocketTurn, InvalidRequest>
+  readonly turn: (message: string) => Effect.Effect<SocketTurn, InvalidRequest | MalformedJson>
   /** A failure before a turn's stream began, as the door's error message. */
   readonly errorMessage: (error: ErrorBody) => string
   /** Each message a turn sends, as it leaves. */

@@ -1,13 +1,14 @@
 import { Effect } from "effect"
 import type { ApiKey } from "../../domain/ApiKey.ts"
+import { parseJsonBody } from "../../domain/ChatRequest.ts"
 import { isRecord } from "../../domain/isRecord.ts"
 import { DOORS } from "../../domain/protocols.ts"
-import { InvalidRequest } from "../../domain/requestErrors.ts"
+import { InvalidRequest, type MalformedJson } from "../../domain/requestErrors.ts"
 import type { ErrorBody } from "../../http/errorResponse.ts"
 import type { SocketDoor, SocketSession, SocketTurn } from "../../http/socket/socketSession.ts"
-import { type StoredResponse, StoredResponses } from "../../store/StoredResponses.ts"
+import { StoredResponses } from "../../store/StoredResponses.ts"
 import { makeResponsesProtocolOver } from "./protocol.ts"
-import { itemsOf } from "./stored.ts"
+import { itemsOf, type RememberedResponse } from "./stored.ts"
 
 // The one message a client sends, and the fields of HTTP streaming it may not (the specification's `x-openresponses-disallowed`).
 const CREATE = "response.create"
@@ -18,29 +19,25 @@ const invalid = (issue: string) => Effect.fail(new InvalidRequest({ issues: [iss
 
 /**
  * A message as a turn (the specification's `WebSocketResponseCreateEvent`):
- * `response.create` and a create body. `stream` may say `true` (Codex sends
+ * `response.create` and a create body, parsed as an HTTP body is (malformed
+ * JSON, or nested too deep, is refused before anything reads it). `stream` may say `true` (Codex sends
  * it; every turn streams) and `stream_options` is ignored; `background` is
  * refused, as is `generate` other than a boolean.
  */
-const turnOf = (message: string): Effect.Effect<SocketTurn, InvalidRequest> => {
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(message)
-  } catch (error) {
-    return invalid(`the message is not JSON (${(error as Error).message}): send one response.create object a message`)
-  }
-  if (!isRecord(parsed)) return invalid(`the message must be a JSON object with "type": "${CREATE}"`)
-  const { type, generate, stream, stream_options: _streamOptions, ...body } = parsed
-  if (type !== CREATE) return invalid(`"type" must be "${CREATE}", the one message a client sends`)
-  if (body.background === true) {
-    return invalid(`"background" is for HTTP: a WebSocket turn streams to its connection; leave it out`)
-  }
-  if (stream !== undefined && stream !== null && stream !== true) {
-    return invalid(`"stream" is for HTTP: every WebSocket turn streams; leave it out`)
-  }
-  if (generate !== undefined && typeof generate !== "boolean") return invalid(`"generate" must be a boolean`)
-  return Effect.succeed({ body: { ...body, stream: true }, generate: generate !== false })
-}
+const turnOf = (message: string): Effect.Effect<SocketTurn, InvalidRequest | MalformedJson> =>
+  Effect.flatMap(parseJsonBody(message), (parsed) => {
+    if (!isRecord(parsed)) return invalid(`the message must be a JSON object with "type": "${CREATE}"`)
+    const { type, generate, stream, stream_options: _streamOptions, ...body } = parsed
+    if (type !== CREATE) return invalid(`"type" must be "${CREATE}", the one message a client sends`)
+    if (body.background === true) {
+      return invalid(`"background" is for HTTP: a WebSocket turn streams to its connection; leave it out`)
+    }
+    if (stream !== undefined && stream !== null && stream !== true) {
+      return invalid(`"stream" is for HTTP: every WebSocket turn streams; leave it out`)
+    }
+    if (generate !== undefined && typeof generate !== "boolean") return invalid(`"generate" must be a boolean`)
+    return Effect.succeed({ body: { ...body, stream: true }, generate: generate !== false })
+  })
 
 /** A failure before a turn's events began, as the specification's `WebSocketErrorEvent` (with `Retry-After`, Codex's `headers`). */
 const errorMessage = ({ body, headers, status }: ErrorBody): string => {
@@ -53,37 +50,82 @@ const errorMessage = ({ body, headers, status }: ErrorBody): string => {
   })
 }
 
+/** The connection's last completed response; its input's text is made only if something asks for it. */
+class Remembered implements RememberedResponse {
+  readonly id: string
+  readonly keyId: string
+  readonly items: ReadonlyArray<unknown>
+  readonly bytes: number
+  readonly response: string
+
+  constructor(id: string, pending: Pending, response: string) {
+    this.id = id
+    this.keyId = pending.keyId
+    this.items = pending.items
+    this.bytes = pending.bytes
+    this.response = response
+  }
+
+  get input(): string {
+    return JSON.stringify(this.items)
+  }
+}
+
+/** A running turn's whole conversation, its key's, and about how large it is. */
+interface Pending {
+  readonly items: ReadonlyArray<unknown>
+  readonly keyId: string
+  readonly bytes: number
+}
+
 /**
  * One connection's session (docs/DESIGN.md §14). It remembers the last
  * response a turn completed with its whole conversation, so the next turn
  * may continue it by `previous_response_id` whether or not it was stored
- * (`store: false`, as Codex asks): OpenAI's connection-local cache. Only the
- * key that made it continues it; one found nowhere is refused as over HTTP.
+ * (`store: false`, as Codex asks): OpenAI's connection-local cache. It keeps
+ * the conversation as the turn decoded it, so a continuation parses only its
+ * new items, where over HTTP Codex sends the whole conversation each turn.
+ * Only the key that made it continues it; one found nowhere is refused as
+ * over HTTP.
  */
 class ResponsesSession {
-  /** The last completed response, its whole conversation as its input. */
-  private last: (StoredResponse & { readonly keyId: string }) | undefined = undefined
-  /** The running turn's whole conversation and key, until its response completes. */
-  private pending: { readonly input: string; readonly keyId: string } | undefined = undefined
+  private last: Remembered | undefined = undefined
+  private pending: Pending | undefined = undefined
+  /** The running turn's conversation so far, in bytes: its message, and what it continues (the body limit's). */
+  private bytes = 0
   readonly session: SocketSession
 
   constructor(over: Effect.Success<typeof makeResponsesProtocolOver>, stored: StoredResponses["Service"]) {
     const lookup = {
-      get: (id: string, keyId: string) =>
-        this.last?.id === id && this.last.keyId === keyId ? Effect.succeed(this.last) : stored.get(id, keyId)
+      get: (id: string, keyId: string) => {
+        const last = this.last
+        if (last?.id === id && last.keyId === keyId) {
+          this.bytes += last.bytes + Buffer.byteLength(last.response)
+          return Effect.succeed(last)
+        }
+        return Effect.map(stored.get(id, keyId), (found) => {
+          if (found !== undefined) this.bytes += Buffer.byteLength(found.input) + Buffer.byteLength(found.response)
+          return found
+        })
+      }
     }
     this.session = {
       protocol: over(lookup, this.continued),
-      turn: turnOf,
+      turn: this.turn,
       errorMessage,
       sent: this.sent
     }
   }
 
+  private readonly turn = (message: string): Effect.Effect<SocketTurn, InvalidRequest | MalformedJson> => {
+    this.bytes = Buffer.byteLength(message)
+    return turnOf(message)
+  }
+
   private readonly continued = (body: unknown, key: ApiKey): void => {
     const input = isRecord(body) ? body.input : undefined
     this.pending = typeof input === "string" || Array.isArray(input)
-      ? { input: JSON.stringify(itemsOf(input)), keyId: key.id }
+      ? { items: itemsOf(input), keyId: key.id, bytes: this.bytes }
       : undefined
   }
 
@@ -93,7 +135,7 @@ class ResponsesSession {
     const response = data.slice(COMPLETED.length, data.lastIndexOf(`,"sequence_number":`))
     const id = RESPONSE_ID.exec(response)?.[1]
     this.pending = undefined
-    if (id !== undefined) this.last = { id, keyId: pending.keyId, input: pending.input, response }
+    if (id !== undefined) this.last = new Remembered(id, pending, response)
   }
 }
 

@@ -4,7 +4,7 @@ import type { ApiKey } from "../../domain/ApiKey.ts"
 import { isRecord } from "../../domain/isRecord.ts"
 import { BodyTooLarge } from "../../http/requestErrors.ts"
 import { PreviousResponseNotFound } from "../../store/responseErrors.ts"
-import type { ResponseLookup } from "../../store/StoredResponses.ts"
+import type { ResponseLookup, StoredResponse } from "../../store/StoredResponses.ts"
 
 /** What a response to be stored carries from its request to its end (docs/DESIGN.md §14). */
 export interface StoredWire {
@@ -65,6 +65,18 @@ export const storedWire = (key: ApiKey, input: unknown): StoredWire => {
 }
 
 /**
+ * A response a WebSocket connection remembers (./socket.ts): its whole input
+ * as its turn decoded it, parsed, and about how large that input was, so
+ * that continuing it neither makes nor parses its text again.
+ */
+export interface RememberedResponse extends StoredResponse {
+  readonly items: ReadonlyArray<unknown>
+  readonly bytes: number
+}
+
+const isRemembered = (found: StoredResponse): found is RememberedResponse => "items" in found
+
+/**
  * A body that continues a stored response (`previous_response_id`): its
  * input after the stored one's input and output items, as if the client had
  * sent the whole conversation, which is then held to the body limit as such
@@ -86,7 +98,8 @@ export const continuedBody = (
     (found): Effect.Effect<unknown, PreviousResponseNotFound | BodyTooLarge> => {
       if (found === undefined) return Effect.fail(new PreviousResponseNotFound({ id }))
       const input = itemsOf(body.input)
-      const size = Buffer.byteLength(found.input) + Buffer.byteLength(found.response) +
+      const remembered = isRemembered(found)
+      const size = (remembered ? found.bytes : Buffer.byteLength(found.input)) + Buffer.byteLength(found.response) +
         Buffer.byteLength(JSON.stringify(input))
       if (size > limit) {
         return Effect.fail(
@@ -100,7 +113,7 @@ export const continuedBody = (
       const output = (JSON.parse(found.response) as { readonly output: ReadonlyArray<unknown> }).output
       return Effect.succeed({
         ...body,
-        input: [...JSON.parse(found.input) as ReadonlyArray<unknown>, ...output, ...input]
+        input: [...remembered ? found.items : JSON.parse(found.input) as ReadonlyArray<unknown>, ...output, ...input]
       })
     }
   )

@@ -137,9 +137,34 @@ describe("a turn", () => {
   })
 })
 
+describe("a connection's remembered conversation", () => {
+  it("is held to the body limit as the whole conversation sent over HTTP would be", async () => {
+    const gateway = await startGateway({ bodyLimitBytes: 4_000 })
+    try {
+      const { secret } = await gateway.createKey()
+      const socket = await ResponsesSocket.open(gateway.url, secret)
+      gateway.upstream.enqueue({ type: "text", text: "noted" })
+      const first = last(await socket.turn(create({ input: "a".repeat(2_500), store: false })))
+      expect(first.type).toBe("response.completed")
+      const refused = await socket.turn(create({
+        previous_response_id: first.response.id,
+        input: "b".repeat(2_500),
+        store: false
+      }))
+      expect(socketTurnProblems(refused)).toEqual([])
+      expect(refused[0]).toMatchObject({ type: "error", status: 413 })
+      expect(refused[0]!.error.message).toMatch(/previous_response_id/)
+      socket.close()
+    } finally {
+      await gateway.close()
+    }
+  })
+})
+
 describe("a turn refused before it began", () => {
   const refusals: ReadonlyArray<readonly [string, unknown, RegExp]> = [
-    ["not JSON", "{not json", /not JSON/],
+    ["not JSON", "{not json", /JSON/],
+    ["nested too deep", `{"type":"response.create","input":${"[".repeat(2_000)}${"]".repeat(2_000)}}`, /nested deeper/],
     ["not a response.create", { type: "response.cancel" }, /"type" must be "response.create"/],
     ["in the background", create({ input: "x", background: true }), /"background" is for HTTP/],
     ["not streamed", create({ input: "x", stream: false }), /"stream" is for HTTP/],
