@@ -103,7 +103,11 @@ const create = Command.make("create", {
       yield* Effect.provide(Effect.flatMap(Effect.service(ApiKeys), (keys) => keys.get(owner)), keysLayer)
     }
     yield* Console.error(
-      `Creating a sandbox: checking that this host can jail commands${input.desktop ? " and run a desktop" : ""}…`
+      sandboxes.name === "docker"
+        ? `Creating a sandbox: a container from the sandbox image on the engine${
+          input.desktop ? ", with a desktop" : ""
+        }…`
+        : `Creating a sandbox: checking that this host can jail commands${input.desktop ? " and run a desktop" : ""}…`
     )
     const sandbox = yield* sandboxes.create({
       ownerKeyId: owner,
