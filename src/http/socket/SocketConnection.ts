@@ -56,9 +56,13 @@ export class SocketConnection {
     ws.on("error", () => ws.terminate())
   }
 
-  /** One message, outside any turn's stream (a refusal). */
+  /** One message, outside any turn's stream (a refusal); one that cannot be written cuts the connection. */
   send(message: string): void {
-    this.channel.send([message])
+    try {
+      this.channel.send([message])
+    } catch {
+      this.terminate()
+    }
   }
 
   private refuse(failure: InvalidRequest | ServerShuttingDown): void {
