@@ -47,7 +47,40 @@ const toolChoiceOf = (choice: ResponsesRequest["tool_choice"]): LanguageModelV4T
     ? undefined
     : typeof choice === "string"
     ? { type: choice }
+    : choice.type === "allowed_tools"
+    ? { type: choice.mode ?? "auto" }
     : { type: "tool", toolName: choice.name }
+
+type Allowed = Extract<NonNullable<ResponsesRequest["tool_choice"]>, { readonly type: "allowed_tools" }>
+
+/** `allowed_tools`, as the response repeats it: the specification's `AllowedToolChoice` has its `mode`. */
+const choiceEcho = (choice: ResponsesRequest["tool_choice"]) =>
+  choice == null
+    ? "auto"
+    : typeof choice === "object" && choice.type === "allowed_tools"
+    ? { type: "allowed_tools", tools: choice.tools, mode: choice.mode ?? "auto" }
+    : choice
+
+/**
+ * What is wrong with an `allowed_tools` choice: a name no function tool of the
+ * request has, or parley's own tools beside it (it names function tools only,
+ * so they would not be permitted).
+ */
+const allowedIssues = (allowed: Allowed, request: ResponsesRequest, tools: ReadonlyArray<Tool>): Array<string> => {
+  const offered = new Set(tools.filter(isFunction).map((tool) => tool.name))
+  const issues = allowed.tools.flatMap((tool, index) =>
+    offered.has(tool.name)
+      ? []
+      : [`"tool_choice.tools[${index}].name": no function tool '${tool.name}' in tools: name one the request offers`]
+  )
+  if (tools.some(isMcpTool) || (request.allowedTools?.length ?? 0) > 0) {
+    issues.push(
+      `"tool_choice": allowed_tools permits function tools only, so the request's mcp tools and allowedTools ` +
+        `could not run: leave them out, or choose "auto"`
+    )
+  }
+  return issues
+}
 
 const responseFormatOf = (body: ResponsesRequest): CallSettings["responseFormat"] => {
   const format = body.text?.format
@@ -116,7 +149,7 @@ const echoOf = (body: ResponsesRequest, tools: ReadonlyArray<FunctionTool>, stor
   reasoning: { effort: body.reasoning?.effort ?? null, summary: body.reasoning?.summary ?? null },
   temperature: body.temperature ?? 1,
   text: { format: formatEcho(body.text?.format) },
-  tool_choice: body.tool_choice ?? "auto",
+  tool_choice: choiceEcho(body.tool_choice),
   tools: tools.map((tool) => ({
     type: "function",
     name: tool.name,
@@ -187,7 +220,13 @@ const fromRequest = (
   const asks = hostedAsksOf(tools)
   const conversation = toConversation(request.instructions, request.input)
   if (!("messages" in conversation)) return Effect.fail(new InvalidRequest({ issues: conversation }))
-  const clientTools = clientToolsOf(tools)
+  const choice = request.tool_choice
+  const allowed = typeof choice === "object" && choice?.type === "allowed_tools" ? choice : undefined
+  const refused = allowed === undefined ? [] : allowedIssues(allowed, request, tools)
+  if (refused.length > 0) return Effect.fail(new InvalidRequest({ issues: refused }))
+  // Only the allowed ones are offered to the model.
+  const permitted = allowed === undefined ? undefined : new Set(allowed.tools.map((tool) => tool.name))
+  const clientTools = clientToolsOf(tools).filter((tool) => permitted?.has(tool.name) ?? true)
   const stored = key === undefined || request.store === false
     ? undefined
     : storedWire(key, (body as { readonly input: unknown }).input)

@@ -211,10 +211,21 @@ const HostedTool = Schema.Struct({
 export const Tool = Schema.Union([FunctionTool, McpTool, HostedTool])
 export type Tool = typeof Tool.Type
 
-export const ToolChoice = Schema.Union([
-  Schema.Literals(["none", "auto", "required"]),
-  Schema.Struct({ type: Schema.Literal("function"), name: Name })
-])
+const ChoiceMode = Schema.Literals(["none", "auto", "required"])
+const FunctionChoice = Schema.Struct({ type: Schema.Literal("function"), name: Name })
+
+/**
+ * The specification's `AllowedToolsParam`: which of the offered function
+ * tools the model may call (`mode`: how, `auto` when left out), while every
+ * tool stays in `tools` (a prompt cache keeps them).
+ */
+export const AllowedTools = Schema.Struct({
+  type: Schema.Literal("allowed_tools"),
+  tools: Schema.Array(FunctionChoice).check(Schema.isMinLength(1), Schema.isMaxLength(128)),
+  mode: Schema.optionalKey(Schema.NullOr(ChoiceMode))
+})
+
+export const ToolChoice = Schema.Union([ChoiceMode, FunctionChoice, AllowedTools])
 
 export const TextFormat = Schema.Union([
   Schema.Struct({ type: Schema.Literals(["text", "json_object"]) }),

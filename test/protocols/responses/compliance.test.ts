@@ -217,6 +217,19 @@ describe("what parley answers beside the suite's scenarios, against the document
     }
   })
 
+  it("tool_choice allowed_tools is repeated as the document's AllowedToolChoice, its mode given", async () => {
+    upstream().enqueue({ type: "text", text: "No tool needed." })
+    const response = await whole({
+      ...ASK_WEATHER,
+      tool_choice: { type: "allowed_tools", tools: [{ type: "function", name: "get_weather" }] }
+    })
+    expect(response.tool_choice).toEqual({
+      type: "allowed_tools",
+      tools: [{ type: "function", name: "get_weather" }],
+      mode: "auto"
+    })
+  })
+
   it("a setting left out is the document's default, a number", async () => {
     upstream().enqueue({ type: "text", text: "Hi" })
     expect(await whole({ input: "Hi" })).toMatchObject({

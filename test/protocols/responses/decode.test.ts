@@ -107,6 +107,46 @@ describe("decodeResponsesRequest", () => {
       assert.deepStrictEqual([...wire.clientTools], ["lookup"])
     }))
 
+  it.effect("allowed_tools: only the named function tools are offered; a name not offered, or parley's tools beside it, refused", () =>
+    Effect.gen(function*() {
+      const tools = [
+        { type: "function", name: "lookup", parameters: { type: "object" } },
+        { type: "function", name: "clock", parameters: { type: "object" } }
+      ]
+      const allowed = (names: ReadonlyArray<string>, mode?: string) => ({
+        type: "allowed_tools",
+        tools: names.map((name) => ({ type: "function", name })),
+        ...(mode === undefined ? {} : { mode })
+      })
+      const { request, wire } = yield* decodeResponsesRequest({
+        model: "test/m1",
+        input: "hi",
+        tools,
+        tool_choice: allowed(["clock"], "required")
+      })
+      assert.deepStrictEqual(request.clientTools?.map((tool) => tool.name), ["clock"])
+      assert.deepStrictEqual(request.clientTools?.map((tool) => tool.path), ["tools[1].name"])
+      assert.deepStrictEqual(request.toolChoice, { type: "required" })
+      assert.deepStrictEqual([...wire.clientTools], ["clock"])
+      assert.deepStrictEqual(wire.echo.tool_choice, { ...allowed(["clock"]), mode: "required" })
+      assert.deepStrictEqual(
+        yield* issues({ model: "test/m1", input: "hi", tools, tool_choice: allowed(["lookup", "nope"]) }),
+        [`"tool_choice.tools[1].name": no function tool 'nope' in tools: name one the request offers`]
+      )
+      const beside = yield* issues({
+        model: "test/m1",
+        input: "hi",
+        tools,
+        allowedTools: ["echo"],
+        tool_choice: allowed(["lookup"])
+      })
+      assert.match(beside[0]!, /^"tool_choice": allowed_tools permits function tools only/)
+      assert.match(
+        (yield* issues({ model: "test/m1", input: "hi", tools, tool_choice: allowed([]) }))[0]!,
+        /tool_choice/
+      )
+    }))
+
   it.effect("keeps reasoning with text for the provider, with its id and encrypted content; drops one without", () =>
     Effect.gen(function*() {
       const { request } = yield* decodeResponsesRequest(body({

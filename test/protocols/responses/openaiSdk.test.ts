@@ -95,6 +95,38 @@ describe("POST /v1/responses through the openai SDK (issue 21 part 1)", () => {
     expect(final.status).toBe("completed")
   })
 
+  it("tool_choice allowed_tools: the model is offered the allowed function tools alone, in the mode asked", async () => {
+    gateway.upstream.enqueue({
+      type: "tool-calls",
+      calls: [{ id: "call_a", name: "weather", arguments: { city: "Rome" } }]
+    })
+    const clock: OpenAI.Responses.FunctionTool = { ...weather, name: "clock" }
+    const response = await client.responses.create({
+      model: "test/m1",
+      input: "Weather in Rome?",
+      tools: [weather, clock],
+      tool_choice: { type: "allowed_tools", mode: "required", tools: [{ type: "function", name: "weather" }] }
+    })
+    expect(response.output.find((item) => item.type === "function_call")).toMatchObject({ name: "weather" })
+    expect(response.tool_choice).toEqual({
+      type: "allowed_tools",
+      mode: "required",
+      tools: [{ type: "function", name: "weather" }]
+    })
+    const offered = gateway.upstream.requests.at(-1)!.body
+    expect(offered.tools.map((tool: any) => tool.function.name)).toEqual(["weather"])
+    expect(offered.tool_choice).toBe("required")
+
+    const unknown = await client.responses.create({
+      model: "test/m1",
+      input: "x",
+      tools: [weather],
+      tool_choice: { type: "allowed_tools", mode: "auto", tools: [{ type: "function", name: "clock" }] }
+    }).catch((error) => error)
+    expect(unknown).toBeInstanceOf(OpenAI.BadRequestError)
+    expect(unknown.error).toMatchObject({ param: "tool_choice.tools[0].name" })
+  })
+
   it("hands a call of the client's tool back as a function_call item, and takes its output in the next request", async () => {
     gateway.upstream.enqueue({
       type: "tool-calls",
