@@ -17,11 +17,23 @@ const NOT_TEXT = "each message is one JSON object sent as text, not binary"
 // The WebSocket close code of a server going away (RFC 6455 §7.4.1).
 const GOING_AWAY = 1001
 
+/** Where a connection came from and how long it may stay idle. */
+export interface ConnectionOptions {
+  readonly path: string
+  /** The upgrade's credentials, verified again at each turn. */
+  readonly authorization: string | undefined
+  readonly apiKey: string | undefined
+  /** `PARLEY_KEEPALIVE_TIMEOUT`: how long it stays open with no turn running and no message. */
+  readonly idleMs: number
+}
+
 /**
  * One client's WebSocket on a door (docs/DESIGN.md §14): its messages turns,
  * one at a time (one sent while a turn runs is refused, the turn going on),
  * its close cancelling the turn that runs. Told to go (the server drains),
- * it closes once no turn runs.
+ * it closes once no turn runs; idle past the keep-alive timeout, it closes
+ * too (1000), so a quiet client holds no socket and no remembered
+ * conversation for long; a client that comes back opens another.
  */
 export class SocketConnection {
   readonly channel: SocketChannel
@@ -34,26 +46,39 @@ export class SocketConnection {
   private readonly startTurn: StartTurn
   private turn: Fiber.Fiber<unknown, unknown> | undefined = undefined
   private leaving = false
+  private readonly idleMs: number
+  private lastActive = Date.now()
+  private idleTimer: ReturnType<typeof setTimeout> | undefined = undefined
 
-  constructor(
-    ws: WebSocket,
-    socket: Duplex,
-    session: SocketSession,
-    path: string,
-    credentials: { readonly authorization: string | undefined; readonly apiKey: string | undefined },
-    startTurn: StartTurn
-  ) {
+  constructor(ws: WebSocket, socket: Duplex, session: SocketSession, startTurn: StartTurn, options: ConnectionOptions) {
     this.ws = ws
     this.channel = new SocketChannel(ws, socket)
     this.session = session
-    this.path = path
-    this.authorization = credentials.authorization
-    this.apiKey = credentials.apiKey
+    this.path = options.path
+    this.authorization = options.authorization
+    this.apiKey = options.apiKey
+    this.idleMs = options.idleMs
     this.startTurn = startTurn
     ws.on("message", (data, isBinary) => this.message(data, isBinary))
-    ws.on("close", () => this.turn?.interruptUnsafe())
+    ws.on("close", () => {
+      clearTimeout(this.idleTimer)
+      this.turn?.interruptUnsafe()
+    })
     // A connection's failure (a reset, a frame too large) closes it; the turn goes with it.
     ws.on("error", () => ws.terminate())
+    this.armIdle(this.idleMs)
+  }
+
+  // One timer a connection, re-armed only when it fires: a message costs a clock read, not a timer.
+  private armIdle(ms: number): void {
+    this.idleTimer = setTimeout(this.idleCheck, ms)
+    this.idleTimer.unref()
+  }
+
+  private readonly idleCheck = (): void => {
+    const quiet = Date.now() - this.lastActive
+    if (this.turn === undefined && quiet >= this.idleMs) return this.ws.close(1000, "idle")
+    this.armIdle(this.turn === undefined ? this.idleMs - quiet : this.idleMs)
   }
 
   /** One message, outside any turn's stream (a refusal); one that cannot be written cuts the connection. */
@@ -70,6 +95,7 @@ export class SocketConnection {
   }
 
   private message(data: RawData, isBinary: boolean): void {
+    this.lastActive = Date.now()
     if (this.leaving) return this.refuse(new ServerShuttingDown())
     if (this.turn !== undefined) return this.refuse(new InvalidRequest({ issues: [BUSY] }))
     if (isBinary) return this.refuse(new InvalidRequest({ issues: [NOT_TEXT] }))
@@ -82,6 +108,7 @@ export class SocketConnection {
 
   private readonly turnEnded = (): void => {
     this.turn = undefined
+    this.lastActive = Date.now()
     if (this.leaving) this.ws.close(GOING_AWAY, "server shutting down")
   }
 

@@ -46,10 +46,12 @@ export const makeSocketRoute = (door: SocketDoor) =>
 
     const accept = (req: IncomingMessage, socket: Duplex, head: Buffer) =>
       server.handleUpgrade(req, socket, head, (ws) => {
-        const connection = new SocketConnection(ws, socket, door.session(), door.path, {
+        const connection = new SocketConnection(ws, socket, door.session(), turns, {
+          path: door.path,
           authorization: req.headers.authorization,
-          apiKey: door.protocol.apiKeyHeader === true ? req.headers["x-api-key"] as string | undefined : undefined
-        }, turns)
+          apiKey: door.protocol.apiKeyHeader === true ? req.headers["x-api-key"] as string | undefined : undefined,
+          idleMs: config.connections.keepAliveTimeoutMs
+        })
         open.add(connection)
         const release = drain.connection(() => connection.goAway())
         ws.once("close", () => {

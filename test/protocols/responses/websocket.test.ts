@@ -296,6 +296,34 @@ describe("a client that leaves", () => {
   })
 })
 
+describe("an idle connection", () => {
+  it("closes after the keep-alive timeout with no turn running, never during a turn longer than it", async () => {
+    const gateway = await startGateway({
+      connections: { maxConnections: undefined, headersTimeoutMs: 10_000, keepAliveTimeoutMs: 400 }
+    })
+    try {
+      const { secret } = await gateway.createKey()
+      const socket = await ResponsesSocket.open(gateway.url, secret)
+      // About 900 ms of answer: longer than the timeout, and the connection stays.
+      gateway.upstream.enqueue({
+        type: "text",
+        text: "one two three four five six seven eight nine",
+        chunkDelayMs: 100
+      })
+      const started = Date.now()
+      const events = validTurn(await socket.turn(create({ input: "talk" })))
+      expect(last(events).type).toBe("response.completed")
+      expect(Date.now() - started).toBeGreaterThan(400)
+      expect(socket.closed).toBeUndefined()
+      const ended = Date.now()
+      expect(await socket.untilClosed()).toEqual({ code: 1000, reason: "idle" })
+      expect(Date.now() - ended).toBeGreaterThanOrEqual(300)
+    } finally {
+      await gateway.close()
+    }
+  })
+})
+
 describe("a server that shuts down", () => {
   it("closes an idle connection at once and a busy one once its turn ended, refusing new upgrades", async () => {
     const gateway = await startGateway()
