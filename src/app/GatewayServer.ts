@@ -74,26 +74,24 @@ export const serveGateway = (options: { readonly quiet?: boolean | undefined }) 
       }
       server.on("request", dispatch)
       // A door's WebSocket mode (docs/DESIGN.md §14), where `shouldUpgradeCallback` sent its upgrades.
-      server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) =>
-        upgradeRouteOf(hot, req.method, req.url, req.headers.upgrade)!(req, socket, head))
+      server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+        const route = upgradeRouteOf(hot, req.method, req.url, req.headers.upgrade)
+        if (route === undefined) socket.destroy()
+        else route(req, socket, head)
+      })
       // Expect: 100-continue. A hot route says "continue" once the key is
       // verified; a routed request is told at once, as Node would by itself.
       server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
-        if (hotRouteOf(hot, req.method, req.url) === undefined) {
-          res.writeContinue()
-        }
+        if (hotRouteOf(hot, req.method, req.url) === undefined) res.writeContinue()
         dispatch(req, res)
       })
-      const httpServer = yield* NodeHttpServer.make(() =>
-        server, {
+      const httpServer = yield* NodeHttpServer.make(() => server, {
         backlog: LISTEN_BACKLOG,
         host: config.host,
         port: config.port
       }).pipe(Scope.provide(scope))
       yield* Scope.addFinalizer(scope, drainServer(server, drain, requests, config.operations.shutdownGraceMs))
-      if (options.quiet !== true) {
-        yield* Effect.log(`Listening on ${HttpServer.formatAddress(httpServer.address)}`)
-      }
+      if (options.quiet !== true) yield* Effect.log(`Listening on ${HttpServer.formatAddress(httpServer.address)}`)
       return httpServer
     })
   ).pipe(Layer.provide(NodeHttpServer.layerHttpServices))
