@@ -96,7 +96,9 @@ start() {
   else
     say "starting $name: $* (log: $logs/$name.log)"
     mkdir -p "$logs"
-    setsid nohup "$@" >>"$logs/$name.log" 2>&1 </dev/null &
+    # From /, not the checkout: Podman's conmon writes an `oom` file into its working directory when a
+    # container is killed for memory (the sandbox tests' memory hog), and the engine would hold the folder.
+    (cd / && setsid nohup "$@" >>"$logs/$name.log" 2>&1 </dev/null &)
   fi
 }
 wait_for() {
