@@ -71,7 +71,7 @@ const cpus = Config.schema(
 )
 
 /** Where the docker CLI would go; none when none of its variables is set (the settings' default then). */
-const engineAddress = Effect.gen(function*() {
+export const engineAddress = Effect.gen(function*() {
   const host = yield* Config.option(Config.NonEmptyString("DOCKER_HOST"))
   const tls = yield* Config.option(Config.String("DOCKER_TLS_VERIFY"))
   const certPath = yield* Config.option(Config.NonEmptyString("DOCKER_CERT_PATH"))

@@ -147,21 +147,24 @@ describe("parley sandbox image without an engine", () => {
     expect(failed.code).not.toBe(0)
   })
 
-  it("names a TCP engine's TLS, and certificates that are not there", async () => {
-    const refused = await parley({ DOCKER_HOST: "tcp://127.0.0.1:9", DOCKER_TLS_VERIFY: "1" })
+  it("reads DOCKER_HOST, DOCKER_TLS_VERIFY and DOCKER_CERT_PATH as the gateway's docker backend does", async () => {
+    const refused = await parley({ DOCKER_HOST: "tcp://127.0.0.1:9" })
     expect(refused.stderr).toContain(
-      "Cannot reach the container engine at tcp://127.0.0.1:9 (TLS, no client certificate: set DOCKER_CERT_PATH): " +
-        "nothing is listening there (connection refused)"
+      "Cannot reach the container engine at tcp://127.0.0.1:9: nothing is listening there (connection refused)"
     )
     expect(refused.code).not.toBe(0)
     const noCertificates = await parley({
       DOCKER_HOST: "tcp://127.0.0.1:2376",
+      DOCKER_TLS_VERIFY: "1",
       DOCKER_CERT_PATH: "/nonexistent/certificates"
     })
     expect(noCertificates.stderr).toContain(
-      "at tcp://127.0.0.1:2376 (TLS, certificates from /nonexistent/certificates): " +
-        "/nonexistent/certificates/ca.pem is missing (DOCKER_CERT_PATH must hold ca.pem, cert.pem and key.pem)"
+      "Cannot reach the container engine at tcp://127.0.0.1:2376 (TLS): DOCKER_TLS_VERIFY is set but " +
+        "/nonexistent/certificates/ca.pem cannot be read (DOCKER_CERT_PATH)"
     )
     expect(noCertificates.code).not.toBe(0)
+    const notAnAddress = await parley({ DOCKER_HOST: "ssh://engine.example" })
+    expect(notAnAddress.stderr).toContain("parley speaks to an engine over unix:// or tcp://")
+    expect(notAnAddress.code).not.toBe(0)
   })
 })
