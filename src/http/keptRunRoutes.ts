@@ -2,8 +2,10 @@ import { Cause, Effect, Fiber } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { ApiKeys } from "../auth/ApiKeys.ts"
 import type { ApiKey } from "../domain/ApiKey.ts"
+import type { ChatProtocolName } from "../domain/protocols.ts"
 import { requestObserver } from "../observability/observeRequest.ts"
 import type { StreamHead } from "../store/RunStreams.ts"
+import type { WriteStage } from "./answerWrites.ts"
 import type { ChatProtocol } from "./chatProtocol.ts"
 import { correlationIdFor } from "./CorrelationId.ts"
 import { logUnexpected } from "./errorResponse.ts"
@@ -14,6 +16,7 @@ import { KeptRuns } from "./KeptRuns.ts"
 import { writeError, writeJson } from "./nodeAnswers.ts"
 import { settleUnreadBody } from "./nodeBody.ts"
 import { ServerDrain } from "./ServerDrain.ts"
+import { makeWriteFailureReport } from "./writeFailures.ts"
 
 /** Most chunks read from the store at a time: with one socket buffer, what a follower holds at most. */
 export const READ_BATCH = 64
@@ -71,6 +74,25 @@ export const makeKeptRouting = <Wire>(protocol: Pick<ChatProtocol<Wire>, "errorB
     const observer = yield* requestObserver
     const scope = yield* Effect.scope
     const context = yield* Effect.context<never>()
+    const report = yield* makeWriteFailureReport
+
+    // A write of a replay that throws ends that replay only, told as a chat answer's is (docs/DESIGN.md §3.25).
+    const wrote = (
+      res: ServerResponse,
+      door: ChatProtocolName,
+      correlationId: string,
+      stage: WriteStage,
+      write: () => void
+    ): boolean => {
+      try {
+        write()
+        return true
+      } catch (error) {
+        report(door, stage, error, correlationId)
+        res.destroy()
+        return false
+      }
+    }
 
     const follow = (
       res: ServerResponse,
@@ -82,11 +104,8 @@ export const makeKeptRouting = <Wire>(protocol: Pick<ChatProtocol<Wire>, "errorB
         const ending = replay ?? replays.of(protocol)
         // Only a door that keeps runs records them: one that keeps none has no replay.
         if (ending === undefined) return yield* Effect.die(new Error(`The ${protocol} door keeps no runs`))
-        res.writeHead(200, {
-          ...ending.headers,
-          "x-correlation-id": correlationId,
-          "content-type": "text/event-stream"
-        })
+        const head = { ...ending.headers, "x-correlation-id": correlationId, "content-type": "text/event-stream" }
+        if (!wrote(res, protocol, correlationId, "head", () => res.writeHead(200, head))) return
         let after = 0
         let read = yield* kept.read(run, after, READ_BATCH)
         while (read !== undefined && !res.destroyed) {
@@ -96,18 +115,20 @@ export const makeKeptRouting = <Wire>(protocol: Pick<ChatProtocol<Wire>, "errorB
             let text = ""
             const select = ending.select
             for (const chunk of chunks) text += select === undefined ? chunk.text : select(chunk.text)
-            if (!res.write(text)) yield* drained(res)
+            let taken = true
+            if (!wrote(res, protocol, correlationId, "chunk", () => void (taken = res.write(text)))) return
+            if (!taken) yield* drained(res)
           } else if (read.status === "ended") {
-            return res.end()
+            return void wrote(res, protocol, correlationId, "end", () => res.end())
           } else if (read.status === "cut") {
-            return res.end(ending.cut)
+            return void wrote(res, protocol, correlationId, "end", () => res.end(ending.cut))
           } else {
             yield* kept.changed(run)
           }
           read = yield* kept.read(run, after, READ_BATCH)
         }
         // Swept while followed (its retention passed), or the client left.
-        res.end()
+        wrote(res, protocol, correlationId, "end", () => res.end())
       })
 
     const fail = (cause: Cause.Cause<ApiFailure>, req: IncomingMessage, res: ServerResponse, correlationId: string) => {

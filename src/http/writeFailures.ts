@@ -1,5 +1,6 @@
 import { Cause, Effect } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
+import type { Protocol } from "../domain/protocols.ts"
 import { Metrics } from "../observability/GatewayMetrics.ts"
 import type { RequestLog } from "../observability/RequestLog.ts"
 import { stageOf, type WriteStage } from "./answerWrites.ts"
@@ -10,14 +11,30 @@ import { writeError } from "./nodeAnswers.ts"
 import { settleUnreadBody } from "./nodeBody.ts"
 
 /**
+ * Tells of a write of an answer that threw (docs/DESIGN.md §3.25): one log line
+ * with the correlation id, and `parley_response_write_failures_total`. Made once per route.
+ */
+export const makeWriteFailureReport = Effect.gen(function*() {
+  const metrics = yield* Metrics
+  const context = yield* Effect.context<never>()
+  return (protocol: Protocol, stage: WriteStage, error: unknown, correlationId: string): void => {
+    metrics.responseWriteFailure(protocol, stage)
+    Effect.runForkWith(context)(
+      Effect.logError("Response write failed", { stage, protocol }, Cause.die(error)).pipe(
+        Effect.annotateLogs({ correlationId })
+      )
+    )
+  }
+})
+
+/**
  * How a chat route (`hotRoute.ts`) answers when a write of one answer throws
  * (docs/DESIGN.md §3.25): `factsOf` gives each request the `writeFailed` its
  * writes tell, and `answerError` writes an error body, a throw told so too.
  */
 export const makeWriteFailures = <Wire>(protocol: Pick<ChatProtocol<Wire>, "name" | "errorBody">) =>
   Effect.gen(function*() {
-    const metrics = yield* Metrics
-    const context = yield* Effect.context<never>()
+    const report = yield* makeWriteFailureReport
 
     const unexpected = (correlationId: string) => protocol.errorBody(undefined, correlationId, undefined)
 
@@ -56,12 +73,7 @@ export const makeWriteFailures = <Wire>(protocol: Pick<ChatProtocol<Wire>, "name
       if (facts.writeFailure !== undefined) return void res.destroy()
       facts.writeFailure = stage
       log.outcome = "ResponseWriteFailed"
-      metrics.responseWriteFailure(protocol.name, stage)
-      Effect.runForkWith(context)(
-        Effect.logError("Response write failed", { stage, protocol: protocol.name }, Cause.die(error)).pipe(
-          Effect.annotateLogs({ correlationId })
-        )
-      )
+      report(protocol.name, stage, error, correlationId)
       // A kept copy of the stream ends so too.
       facts.sse?.fail(undefined)
       if (res.writableEnded || res.destroyed) return

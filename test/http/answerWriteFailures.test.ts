@@ -193,4 +193,25 @@ describe("one answer's failure stays in that answer (issue 32 part 2, docs/DESIG
     loggedOnce(id)
     await servedNext(doors[0]!)
   })
+
+  it("a kept run's replay whose write throws is cut, logged once and counted under its door, and nothing else", async () => {
+    gateway.upstream.enqueue({ type: "text", text: "kept for the replay" })
+    const kept = await post(doors[0]!, "kept-run", true, { id: "chat-replayed", onDisconnect: "continue" })
+    expect(await kept.text()).toContain("replay")
+    const before = await writeFailures("ui", "chunk")
+    const id = "replay-ui"
+    undo = throwOnWrite(id, "write")
+    const cut = await fetch(`${gateway.url}/api/v1/chat/chat-replayed/stream`, {
+      headers: { ...bearer(secret), "x-correlation-id": id }
+    }).then((response) => response.text()).then(() => "whole", () => "cut")
+    expect(cut).toBe("cut")
+    await expect.poll(() => writeFailures("ui", "chunk")).toBe(before + 1)
+    loggedOnce(id)
+    expect(logs.filter((line) => line.correlationId === id && line.msg === "Unhandled request failure")).toEqual([])
+    undo()
+    undo = undefined
+    const again = await fetch(`${gateway.url}/api/v1/chat/chat-replayed/stream`, { headers: bearer(secret) })
+    expect(again.status).toBe(200)
+    expect(await again.text()).toContain("replay")
+  })
 })

@@ -3,7 +3,6 @@ import { ApiKeys } from "../../auth/ApiKeys.ts"
 import { ChatPlanner } from "../../chat/ChatPlanner.ts"
 import { InvalidRequest } from "../../domain/requestErrors.ts"
 import { UsageLedger } from "../../ledger/UsageLedger.ts"
-import { Metrics } from "../../observability/GatewayMetrics.ts"
 import { requestObserver } from "../../observability/observeRequest.ts"
 import type { RequestLog } from "../../observability/RequestLog.ts"
 import type { WriteStage } from "../answerWrites.ts"
@@ -13,6 +12,7 @@ import { logUnexpected } from "../errorResponse.ts"
 import type { ApiFailure } from "../errorTable.ts"
 import { ServerShuttingDown } from "../requestErrors.ts"
 import { ServerDrain } from "../ServerDrain.ts"
+import { makeWriteFailureReport } from "../writeFailures.ts"
 import { openSocket, warmTurn } from "./socketAnswers.ts"
 import type { SocketConnection } from "./SocketConnection.ts"
 
@@ -44,7 +44,7 @@ export const makeSocketTurns = Effect.gen(function*() {
   const planner = yield* ChatPlanner
   const ledger = yield* UsageLedger
   const drain = yield* ServerDrain
-  const metrics = yield* Metrics
+  const report = yield* makeWriteFailureReport
   const observer = yield* requestObserver
   const chatRun = yield* makeChatRun
   const scope = yield* Effect.scope
@@ -104,12 +104,7 @@ export const makeSocketTurns = Effect.gen(function*() {
     if (state.facts.writeFailure !== undefined) return
     state.facts.writeFailure = stage
     state.log.outcome = "ResponseWriteFailed"
-    metrics.responseWriteFailure(state.facts.protocol, stage)
-    Effect.runForkWith(context)(
-      Effect.logError("Response write failed", { stage, protocol: state.facts.protocol }, Cause.die(error)).pipe(
-        Effect.annotateLogs({ correlationId: state.correlationId })
-      )
-    )
+    report(state.facts.protocol, stage, error, state.correlationId)
     state.connection.terminate()
   }
 
