@@ -9,7 +9,7 @@ const WHILE_RUNNING_MS = 1500
 /**
  * A key's resumable runs (docs/DESIGN.md §16): running ones, and those that
  * ended within the stream retention, each with the id it is kept under (a
- * chat's `id`, or a background response's `resp_…`) and times; a running one
+ * chat's `id`, or a background response's `resp_…`), the door it came in by, and times; a running one
  * can be stopped wherever it runs.
  */
 export const KeyRuns = ({ client, keyId }: { readonly client: Client; readonly keyId: string }) => {
@@ -41,6 +41,8 @@ export const KeyRuns = ({ client, keyId }: { readonly client: Client; readonly k
             columns={[
               // A chat's id or a background response's: the id the run is resumed and stopped by.
               { label: "Run id", cell: (run) => <code>{run.id}</code> },
+              // The door it came in by, as the requests table says it: its replays are in that door's events.
+              { label: "Protocol", cell: (run) => run.protocol },
               {
                 label: "Status",
                 cell: (run) => (

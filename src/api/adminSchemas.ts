@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { Count } from "../domain/Count.ts"
 import { Limits } from "../domain/Limits.ts"
-import { protocols } from "../domain/protocols.ts"
+import { chatProtocols, protocols } from "../domain/protocols.ts"
 import { outcomes } from "../domain/usageOutcomes.ts"
 import { SandboxView } from "./SandboxApi.ts"
 
@@ -163,6 +163,9 @@ export const AdminSandboxView = Schema.Struct({
 /** A key's kept run (docs/DESIGN.md §16), as the console's key page lists it. */
 export const KeptRunView = Schema.Struct({
   id: Schema.String.annotate({ description: "The chat id the run was started with" }),
+  protocol: Schema.Literals(chatProtocols).annotate({
+    description: "The chat door it came in by, which frames its replays"
+  }),
   status: Schema.Literals(["running", "ended", "stopped"]).annotate({
     description: "running; stopped: a stop ended it; ended: it finished on its own (or failed)"
   }),

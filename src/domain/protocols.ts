@@ -24,6 +24,9 @@ export const protocols = Object.keys(DOORS) as ReadonlyArray<Protocol>
 /** The protocols a chat route speaks (every one but `/mcp`'s). */
 export type ChatProtocolName = Exclude<Protocol, "mcp">
 
+/** The chat doors' names, in the table's order. */
+export const chatProtocols = protocols.filter((name): name is ChatProtocolName => name !== "mcp")
+
 /** A chat door's own route: `POST` its first path. */
 export const chatRouteOf = (name: ChatProtocolName): string => `POST ${DOORS[name].paths[0]}`
 

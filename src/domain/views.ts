@@ -1,6 +1,7 @@
 import type { Account } from "./Account.ts"
 import type { ApiKey } from "./ApiKey.ts"
 import type { Limits } from "./Limits.ts"
+import type { ChatProtocolName } from "./protocols.ts"
 import type { UsageEvent } from "./UsageEvent.ts"
 
 // What the admin API and the CLI's --json show: never a secret, a hash or a password hash. The console reads these
@@ -96,11 +97,13 @@ export interface UsageRow {
 export type RequestView = Omit<UsageEvent, "time"> & { readonly time: string }
 
 /**
- * A key's kept run as GET /admin/v1/keys/{id}/runs shows it (docs/DESIGN.md §16): its chat id, `running`, or
- * `stopped` (a stop ended it) or `ended`; `cut` when it outgrew what a stream keeps; times in ISO 8601.
+ * A key's kept run as GET /admin/v1/keys/{id}/runs shows it (docs/DESIGN.md §16): its chat id, the door it came in
+ * by (which frames its replays), `running`, or `stopped` (a stop ended it) or `ended`; `cut` when it outgrew what a
+ * stream keeps; times in ISO 8601.
  */
 export interface KeptRunView {
   readonly id: string
+  readonly protocol: ChatProtocolName
   readonly status: "running" | "ended" | "stopped"
   readonly cut: boolean
   readonly startedAt: string

@@ -163,6 +163,9 @@ describe("a key's page, read by a person", { timeout: 60_000 }, () => {
     await runs.getByText(backgroundId).waitFor()
     expect(await runs.getByRole("columnheader").allInnerTexts()).not.toContain("Chat id")
     expect(await runs.locator(`td:has-text("${backgroundId}")`).getAttribute("data-label")).toBe("Run id")
+    // The door it came in by, which frames its replays.
+    const row = runs.getByRole("row").filter({ hasText: backgroundId })
+    expect(await row.locator("td[data-label='Protocol']").innerText()).toBe("responses")
     await runs.scrollIntoViewIfNeeded()
     await screenshot(page, "console-details-runs.png")
   })

@@ -18,6 +18,7 @@ const DEFAULT_RUNS = 50
 
 const runView = (run: RunSummary): KeptRunView => ({
   id: run.id,
+  protocol: run.protocol,
   status: run.status === "running" ? "running" : run.stopped ? "stopped" : "ended",
   cut: run.status === "cut",
   startedAt: new Date(run.startedAt).toISOString(),

@@ -57,6 +57,9 @@ const framing = (response: Response) => ({
 describe("replays framed by the door that made the run", () => {
   it("a background response: the Responses events on every replay route, without the ui door's header", async () => {
     const id = await background(8)
+    // Listed with the door that frames its replays.
+    const runs = (await world.call("a", "GET", `/admin/v1/keys/${key.id}/runs`)).body.data.runs
+    expect(runs.find((run: { id: string }) => run.id === id)).toMatchObject({ protocol: "responses", status: "ended" })
     const own = await responseEvents(id)
     const ownText = await readAll(own)
     expect(framing(own)).toEqual({ status: 200, contentType: "text/event-stream", uiStream: null })

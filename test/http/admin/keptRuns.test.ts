@@ -32,6 +32,7 @@ describe("a key's resumable runs in the admin API", () => {
     const [running] = await runsOf("a")
     expect(running).toEqual({
       id: "chat-admin",
+      protocol: "ui",
       status: "running",
       cut: false,
       startedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
