@@ -41,11 +41,15 @@ export interface ReasoningEndEvent {
   readonly providerMetadata?: Meta
 }
 
-/** A tool call's arguments begin to stream. `dynamic`: a tool in the run's set, as `streamText` says it. */
+/**
+ * A tool call's arguments begin to stream, and who will run it (as its `tool-call` says). `dynamic`: a tool in the
+ * run's set, as `streamText` says it.
+ */
 export interface ToolInputStartEvent {
   readonly type: "tool-input-start"
   readonly toolCallId: string
   readonly toolName: string
+  readonly provenance: ToolProvenance
   readonly inputEncoding?: "json" | "text"
   readonly providerExecuted?: boolean
   readonly providerMetadata?: Meta

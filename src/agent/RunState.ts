@@ -152,7 +152,7 @@ export class RunState {
   beginToolInput(part: ToolInputStart, dynamic: boolean, client: boolean): void {
     const provenance = client ? "client" : part.providerExecuted === true ? "hosted" : "server"
     this.partialCalls.set(part.id, { toolName: part.toolName, dynamic, provenance, text: "" })
-    this.emit(toolInputStartEvent(part, dynamic))
+    this.emit(toolInputStartEvent(part, dynamic, provenance))
   }
 
   toolInputDelta(id: string, delta: string): void {

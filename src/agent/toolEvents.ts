@@ -1,16 +1,21 @@
 import type { JSONValue, LanguageModelV4StreamPart } from "@ai-sdk/provider"
 import type { ProviderMetadata } from "./OpenBlocks.ts"
-import type { ToolCallEvent, ToolErrorEvent, ToolInputStartEvent, ToolResultEvent } from "./RunEvent.ts"
+import type { ToolCallEvent, ToolErrorEvent, ToolInputStartEvent, ToolProvenance, ToolResultEvent } from "./RunEvent.ts"
 import type { ParsedToolCall, ValidToolCall } from "./toolInput.ts"
 
 // The run events of a tool call; their fields in the order the AI SDK's UI chunks have them (protocols/ui/chunks.ts).
 
 export type ToolInputStart = Extract<LanguageModelV4StreamPart, { type: "tool-input-start" }>
 
-export const toolInputStartEvent = (part: ToolInputStart, dynamic: boolean): ToolInputStartEvent => ({
+export const toolInputStartEvent = (
+  part: ToolInputStart,
+  dynamic: boolean,
+  provenance: ToolProvenance
+): ToolInputStartEvent => ({
   type: "tool-input-start",
   toolCallId: part.id,
   toolName: part.toolName,
+  provenance,
   ...(part.inputEncoding == null ? {} : { inputEncoding: part.inputEncoding }),
   ...(part.providerExecuted == null ? {} : { providerExecuted: part.providerExecuted }),
   ...(part.providerMetadata == null ? {} : { providerMetadata: part.providerMetadata }),

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { UIMessageChunk } from "ai"
+import type { RunEvent } from "../../src/agent/RunEvent.ts"
 import { RunState } from "../../src/agent/RunState.ts"
 import { parseToolCall, type ValidToolCall } from "../../src/agent/toolInput.ts"
 import { makeToolSet } from "../../src/agent/toolSet.ts"
 import { ProviderRejected } from "../../src/models/ProviderFailure.ts"
+import { uiChunk } from "../../src/protocols/ui/chunks.ts"
 import { makeTestTool } from "../support/tools.ts"
 import { asChunk, usage } from "./fixtures.ts"
 
@@ -51,6 +53,31 @@ describe("RunState", () => {
     state.reasoningDelta("x", "lost", undefined)
     state.closeBlock("reasoning", "x", undefined)
     expect(chunks).toEqual([])
+  })
+
+  it("says who will run a call whose input streams, as its tool-call will; the ui chunk has no such field", () => {
+    const events: Array<RunEvent> = []
+    const state = new RunState((event) => void events.push(event))
+    state.beginStep()
+    state.beginToolInput({ type: "tool-input-start", id: "c1", toolName: "lookup" }, true, true)
+    state.beginToolInput({ type: "tool-input-start", id: "c2", toolName: "echo" }, true, false)
+    state.beginToolInput(
+      { type: "tool-input-start", id: "c3", toolName: "web_search", providerExecuted: true },
+      true,
+      false
+    )
+    const starts = events.filter((event) => event.type === "tool-input-start")
+    expect(starts.map((event) => [event.toolCallId, event.provenance])).toEqual([
+      ["c1", "client"],
+      ["c2", "server"],
+      ["c3", "hosted"]
+    ])
+    expect(uiChunk(starts[0]!)).toEqual({
+      type: "tool-input-start",
+      toolCallId: "c1",
+      toolName: "lookup",
+      dynamic: true
+    })
   })
 
   it("an interruption closes what is open and answers every tool call still owed an output", () => {

@@ -23,7 +23,7 @@ const addCall = (calls: Array<ToolCall>, delta: ToolCallDelta) => {
 
 /** A run answered in one piece as a `chat.completion` (docs/DESIGN.md §14): the stream's deltas, added up. */
 export const collectCompletion = (run: CollectedRun, { correlationId, wire }: Answering<CompletionWire>) => {
-  const deltas = new CompletionDeltas(wire.clientTools)
+  const deltas = new CompletionDeltas()
   let content = ""
   let reasoning = ""
   const calls: Array<ToolCall> = []

@@ -16,8 +16,6 @@ export interface CompletionWire {
   readonly model: string
   /** `stream_options.include_usage`: a last chunk with the usage and no choices. */
   readonly includeUsage: boolean
-  /** The client's tools: their calls are `tool_calls`; parley's never are. */
-  readonly clientTools: ReadonlySet<string>
   /** Per model message of the conversation, the body's message it comes from (./messages.ts): errors name it. */
   readonly origins: ReadonlyArray<number>
 }
@@ -100,7 +98,6 @@ const fromRequest = (request: CompletionRequest): Effect.Effect<Decoded<Completi
     wire: {
       model: request.model,
       includeUsage: request.stream_options?.include_usage === true,
-      clientTools: new Set(clientTools.map((tool) => tool.name)),
       origins: conversation.origins
     }
   })

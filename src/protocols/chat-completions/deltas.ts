@@ -53,14 +53,9 @@ export const usageOf = (usage: Usage) => {
  * out. One per answer: it numbers the calls and remembers the steps.
  */
 export class CompletionDeltas {
-  private readonly clientTools: ReadonlySet<string>
   private readonly calls = new Map<string, { readonly index: number; streamed: boolean }>()
   private wroteText = false
   private separate = false
-
-  constructor(clientTools: ReadonlySet<string>) {
-    this.clientTools = clientTools
-  }
 
   get calledClientTools(): boolean {
     return this.calls.size > 0
@@ -80,7 +75,7 @@ export class CompletionDeltas {
       case "reasoning-delta":
         return chunk.delta === "" ? undefined : { reasoning_content: chunk.delta }
       case "tool-input-start":
-        return this.clientTools.has(chunk.toolName) ? this.open(chunk.toolCallId, chunk.toolName, "") : undefined
+        return chunk.provenance === "client" ? this.open(chunk.toolCallId, chunk.toolName, "") : undefined
       case "tool-input-delta": {
         const index = this.toolInput(chunk.toolCallId, chunk.inputTextDelta)
         return index === undefined

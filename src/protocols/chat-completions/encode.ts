@@ -64,7 +64,7 @@ export const completionId = (correlationId: string) => `chatcmpl-${correlationId
  * (the SDKs raise it), and the run's closing chunks after it are dropped.
  */
 export const completionStream = ({ correlationId, wire }: Answering<CompletionWire>): StreamEncoding => {
-  const deltas = new CompletionDeltas(wire.clientTools)
+  const deltas = new CompletionDeltas()
   const answer = [
     JSON.stringify(completionId(correlationId)),
     `${Math.floor(Date.now() / 1000)}`,

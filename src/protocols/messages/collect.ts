@@ -33,7 +33,7 @@ const apply = (blocks: Array<Block>, json: Map<number, string>, event: BlockEven
 
 /** A run answered in one piece as Anthropic's message (docs/DESIGN.md §14): the stream's events, added up. */
 export const collectMessage = (run: CollectedRun, { correlationId, wire }: Answering<MessagesWire>) => {
-  const events = new MessageEvents(wire.clientTools, wire.hosted)
+  const events = new MessageEvents(wire.hosted)
   const blocks: Array<Block> = []
   const json = new Map<number, string>()
   for (const chunk of run.events) for (const event of events.events(chunk)) apply(blocks, json, event)

@@ -15,8 +15,6 @@ import { CountTokensRequest, MessagesRequest, type Thinking } from "./request.ts
 export interface MessagesWire {
   /** The model as asked: `message_start` and the answer name it. */
   readonly model: string
-  /** The client's tools: their calls are `tool_use` blocks; parley's never are. */
-  readonly clientTools: ReadonlySet<string>
   /** `mcp_servers` was asked: parley's tool calls show as `mcp_tool_use` and `mcp_tool_result` blocks. */
   readonly hosted: boolean
   /** Per model message, the body's message it comes from and its content parts' places (./conversation.ts). */
@@ -121,7 +119,6 @@ const fromRequest = (request: MessagesRequest): Effect.Effect<DecodedMessages, I
     asks: hostedAsksOf(request.mcp_servers ?? []),
     wire: {
       model: request.model,
-      clientTools: new Set(clientTools.map((tool) => tool.name)),
       hosted: request.mcp_servers !== undefined,
       origins: conversation.origins,
       places: conversation.places

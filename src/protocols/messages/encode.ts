@@ -51,7 +51,7 @@ const textDelta = frame("content_block_delta", (index, text) => ({ index, delta:
  * (the SDKs raise it), and the run's closing chunks after it are dropped.
  */
 export const messagesStream = ({ correlationId, wire }: Answering<MessagesWire>): StreamEncoding => {
-  const events = new MessageEvents(wire.clientTools, wire.hosted)
+  const events = new MessageEvents(wire.hosted)
   let failed = false
   const error = (body: unknown) => {
     failed = true

@@ -91,7 +91,6 @@ export const usageOf = (usage: Usage) => {
  * it numbers the blocks.
  */
 export class MessageEvents {
-  private readonly clientTools: ReadonlySet<string>
   private readonly hosted: boolean
   // The server tool calls shown, whose results follow.
   private readonly shown = new Set<string>()
@@ -100,8 +99,7 @@ export class MessageEvents {
   private next = 0
   private calls = 0
 
-  constructor(clientTools: ReadonlySet<string>, hosted: boolean) {
-    this.clientTools = clientTools
+  constructor(hosted: boolean) {
     this.hosted = hosted
   }
 
@@ -140,7 +138,7 @@ export class MessageEvents {
       case "reasoning-end":
         return this.close(`r${chunk.id}`)
       case "tool-input-start":
-        return this.clientTools.has(chunk.toolName) ? this.openCall(chunk.toolCallId, chunk.toolName) : []
+        return chunk.provenance === "client" ? this.openCall(chunk.toolCallId, chunk.toolName) : []
       case "tool-input-delta": {
         const call = this.open.get(`c${chunk.toolCallId}`)
         if (call === undefined || chunk.inputTextDelta === "") return []

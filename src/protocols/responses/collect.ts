@@ -8,12 +8,7 @@ import { endingOf, itemPrefix, responseShell, unixSeconds } from "./response.ts"
 /** A run answered in one piece as the response object (docs/DESIGN.md §14): the stream's finished items. */
 export const collectResponse = (run: CollectedRun, answering: Answering<ResponsesWire>) => {
   const { correlationId, wire } = answering
-  const items = new ResponseItems(
-    wire.clientTools,
-    itemPrefix(correlationId, wire),
-    wire.includeEncrypted,
-    hostedViewOf(answering)
-  )
+  const items = new ResponseItems(itemPrefix(correlationId, wire), wire.includeEncrypted, hostedViewOf(answering))
   for (const chunk of run.events) items.events(chunk)
   return {
     ...responseShell(correlationId, wire, unixSeconds()),

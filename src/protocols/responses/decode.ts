@@ -18,8 +18,6 @@ import { unsupported } from "./unsupported.ts"
 export interface ResponsesWire {
   /** The model as asked: the response object names it. */
   readonly model: string
-  /** The client's tools: their calls are `function_call` items; parley's never are. */
-  readonly clientTools: ReadonlySet<string>
   /** The labels of the `mcp` tools asked: parley's tool calls show as `mcp_call` items, each label's tools listed. */
   readonly hosted: ReadonlyArray<string>
   /** Where each model message of the internal conversation, and each of its content parts, is in `input` (./input.ts). */
@@ -262,7 +260,6 @@ const fromRequest = (
     tools,
     wire: {
       model: request.model,
-      clientTools: new Set(clientTools.map((tool) => tool.name)),
       hosted: asks.map((ask) => ask.label),
       origins: conversation.origins,
       places: conversation.places,

@@ -33,12 +33,7 @@ const responseEvent = (type: string, response: string): ItemEvent =>
  */
 export const responsesStream = (answering: Answering<ResponsesWire>): StreamEncoding => {
   const { correlationId, wire } = answering
-  const items = new ResponseItems(
-    wire.clientTools,
-    itemPrefix(correlationId, wire),
-    wire.includeEncrypted,
-    hostedViewOf(answering)
-  )
+  const items = new ResponseItems(itemPrefix(correlationId, wire), wire.includeEncrypted, hostedViewOf(answering))
   const createdAt = unixSeconds()
   // The response is written three times or more: its request's settings are stringified once (BENCHMARKS.md).
   const response = responseJson(correlationId, wire, createdAt)

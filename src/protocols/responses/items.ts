@@ -45,7 +45,6 @@ const openMessage = (id: string) => messageItem(id, "in_progress", [])
  * per answer.
  */
 export class ResponseItems extends OpenItems {
-  private readonly clientTools: ReadonlySet<string>
   private calls = 0
 
   private readonly hosted: HostedView | undefined
@@ -53,9 +52,8 @@ export class ResponseItems extends OpenItems {
   private readonly waiting = new Map<string, ServerCall>()
 
   /** `hosted`: the answer's view of the request's `mcp` tools; without it parley's calls stay hidden. */
-  constructor(clientTools: ReadonlySet<string>, prefix: string, withEncrypted: boolean, hosted?: HostedView) {
+  constructor(prefix: string, withEncrypted: boolean, hosted?: HostedView) {
     super(prefix, withEncrypted)
-    this.clientTools = clientTools
     this.hosted = hosted
   }
 
@@ -110,7 +108,7 @@ export class ResponseItems extends OpenItems {
         return opened === undefined ? closing : [opened, ...closing]
       }
       case "tool-input-start":
-        return this.clientTools.has(chunk.toolName) ? this.openCall(chunk.toolCallId, chunk.toolName) : NONE
+        return chunk.provenance === "client" ? this.openCall(chunk.toolCallId, chunk.toolName) : NONE
       case "tool-input-delta": {
         const call = this.open.get(`c${chunk.toolCallId}`)
         if (call === undefined || chunk.inputTextDelta === "") return NONE

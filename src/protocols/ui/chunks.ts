@@ -13,6 +13,11 @@ export const uiChunk = (event: RunEvent): UIMessageChunk => {
   switch (event.type) {
     case "error":
       return { type: "error", errorText: wireError(event.failure).message }
+    case "tool-input-start": {
+      // Who runs the call is the other doors' concern: the UI chunk has no such field.
+      const { provenance: _, ...chunk } = event
+      return chunk
+    }
     case "tool-call": {
       const common = {
         toolCallId: event.toolCallId,

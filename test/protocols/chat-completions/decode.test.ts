@@ -77,7 +77,6 @@ describe("decodeCompletionRequest", () => {
       assert.deepStrictEqual(wire, {
         model: "test/m1",
         includeUsage: true,
-        clientTools: new Set(["lookup"]),
         origins: [1]
       })
     }))

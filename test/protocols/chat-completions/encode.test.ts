@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import type { RunEvent } from "../../../src/agent/RunEvent.ts"
 import { completionStream } from "../../../src/protocols/chat-completions/encode.ts"
-import { toolCall } from "../runEvents.ts"
+import { inputStart, toolCall } from "../runEvents.ts"
 
 const events = (text: string) =>
   text.split("\n\n").filter((event) => event !== "").map((event) => event.replace(/^data: /, ""))
@@ -10,7 +10,7 @@ describe("the chat.completion.chunk stream", () => {
   it("writes each chunk as the JSON of the whole chunk object, the answer's fields in every one", () => {
     const encoding = completionStream({
       correlationId: "c1",
-      wire: { model: "test/m1", includeUsage: true, clientTools: new Set(), origins: [] },
+      wire: { model: "test/m1", includeUsage: true, origins: [] },
       plan: undefined as never
     })
     const chunks: Array<RunEvent> = [
@@ -42,7 +42,7 @@ describe("the chat.completion.chunk stream", () => {
   it("writes the bytes of OpenAI's chunks for every kind of delta, however the chunk is put together", () => {
     const encoding = completionStream({
       correlationId: "c2",
-      wire: { model: "test/m\u00e9", includeUsage: true, clientTools: new Set(["lookup", "pick"]), origins: [] },
+      wire: { model: "test/m\u00e9", includeUsage: true, origins: [] },
       plan: undefined as never
     })
     const chunks: Array<RunEvent> = [
@@ -52,9 +52,9 @@ describe("the chat.completion.chunk stream", () => {
       { type: "reasoning-delta", id: "r", delta: "" },
       { type: "text-delta", id: "t", delta: "Caf\u00e9 \"\\\n\u{1F600}" },
       { type: "text-delta", id: "t", delta: "" },
-      { type: "tool-input-start", toolCallId: "s1", toolName: "server_tool", dynamic: true },
+      inputStart("s1", "server_tool", "server"),
       { type: "tool-input-delta", toolCallId: "s1", inputTextDelta: "{}" },
-      { type: "tool-input-start", toolCallId: "call_1", toolName: "lookup", dynamic: true },
+      inputStart("call_1", "lookup", "client"),
       { type: "tool-input-delta", toolCallId: "call_1", inputTextDelta: "{\"q\":" },
       { type: "tool-input-delta", toolCallId: "call_1", inputTextDelta: "\"\u00fc\"}" },
       toolCall("call_1", "lookup", { q: "\u00fc" }, "client"),

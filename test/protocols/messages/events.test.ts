@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 import type { RunEvent } from "../../../src/agent/RunEvent.ts"
 import type { RunSummary } from "../../../src/agent/RunSummary.ts"
 import { MessageEvents, stopReasonOf, usageOf } from "../../../src/protocols/messages/events.ts"
-import { toolCall } from "../runEvents.ts"
+import { inputStart, toolCall } from "../runEvents.ts"
 
 const summary = (finishReason: RunSummary["finishReason"]): RunSummary => ({
   finished: true,
@@ -31,13 +31,13 @@ describe("the Messages door's events (docs/DESIGN.md §14)", () => {
   })
 
   it("numbers the blocks, shows redacted thinking and the client's calls, and never parley's own", () => {
-    const events = new MessageEvents(new Set(["weather"]), false)
+    const events = new MessageEvents(false)
     const chunks: Array<RunEvent> = [
       { type: "reasoning-start", id: "r0", providerMetadata: { anthropic: { redactedData: "xyz" } } },
       { type: "reasoning-end", id: "r0" },
       { type: "text-start", id: "t0" },
       { type: "text-delta", id: "t0", delta: "Let me check." },
-      { type: "tool-input-start", toolCallId: "c1", toolName: "echo", dynamic: true },
+      inputStart("c1", "echo", "server"),
       toolCall("c1", "echo", { text: "x" }, "server"),
       { type: "text-end", id: "t0" },
       { type: "text-start", id: "t1" },
@@ -66,9 +66,9 @@ describe("the Messages door's events (docs/DESIGN.md §14)", () => {
   })
 
   it("with mcp_servers asked, shows parley's calls whole as mcp_tool_use and their outcomes as mcp_tool_result", () => {
-    const events = new MessageEvents(new Set(), true)
+    const events = new MessageEvents(true)
     const chunks: Array<RunEvent> = [
-      { type: "tool-input-start", toolCallId: "c1", toolName: "docs__search", dynamic: true },
+      inputStart("c1", "docs__search", "server"),
       { type: "tool-input-delta", toolCallId: "c1", inputTextDelta: "{\"q\":" },
       toolCall("c1", "docs__search", { q: "x" }, "server"),
       toolCall("c2", "echo", { text: "y" }, "server"),

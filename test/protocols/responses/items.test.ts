@@ -3,7 +3,7 @@ import type { RunEvent } from "../../../src/agent/RunEvent.ts"
 import type { RunSummary } from "../../../src/agent/RunSummary.ts"
 import { ResponseItems } from "../../../src/protocols/responses/items.ts"
 import { outcomeOf, usageOf } from "../../../src/protocols/responses/response.ts"
-import { toolCall } from "../runEvents.ts"
+import { inputStart, toolCall } from "../runEvents.ts"
 
 const summary = (finishReason: RunSummary["finishReason"]): RunSummary => ({ finished: true, finishReason, usage: {} })
 
@@ -37,10 +37,10 @@ describe("the Responses door's items (docs/DESIGN.md §14)", () => {
     { type: "reasoning-end", id: "r0" },
     { type: "text-start", id: "t0" },
     { type: "text-delta", id: "t0", delta: "Let me check." },
-    { type: "tool-input-start", toolCallId: "c1", toolName: "echo", dynamic: true },
+    inputStart("c1", "echo", "server"),
     toolCall("c1", "echo", { text: "x" }, "server"),
     { type: "text-end", id: "t0" },
-    { type: "tool-input-start", toolCallId: "c2", toolName: "weather", dynamic: true },
+    inputStart("c2", "weather", "client"),
     { type: "tool-input-delta", toolCallId: "c2", inputTextDelta: `{"city":` },
     { type: "tool-input-delta", toolCallId: "c2", inputTextDelta: `"Oslo"}` },
     toolCall("c2", "weather", { city: "Oslo" }, "client"),
@@ -56,7 +56,7 @@ describe("the Responses door's items (docs/DESIGN.md §14)", () => {
   }
 
   it("numbers the items, keeps the client's calls and never parley's own, each opened item done once", () => {
-    const items = new ResponseItems(new Set(["weather"]), "abc", true)
+    const items = new ResponseItems("abc", true)
     const events = chunks.flatMap((chunk) => items.events(chunk).map(eventOf))
     const added = events.filter((event) => event.type === "response.output_item.added")
     const done = events.filter((event) => event.type === "response.output_item.done")
@@ -96,7 +96,7 @@ describe("the Responses door's items (docs/DESIGN.md §14)", () => {
   })
 
   it("leaves encrypted_content out unless include asked for it", () => {
-    const items = new ResponseItems(new Set(["weather"]), "abc", false)
+    const items = new ResponseItems("abc", false)
     for (const chunk of chunks) items.events(chunk)
     expect(items.output[0]).not.toHaveProperty("encrypted_content")
   })
