@@ -3,10 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { TestGateway } from "../support/gateway.ts"
 import { bearer, chatBody, postJson } from "../support/http.ts"
 import {
+  ANA,
   artifacts,
   asOperator,
+  closeConsole,
   type ConsoleContext,
-  createAccount,
+  createAccountKey,
   launch,
   openConsole,
   screenshot,
@@ -28,22 +30,16 @@ let ana: ConsoleContext
 let key: { readonly id: string; readonly secret: string }
 let backgroundId = ""
 
-const account = { name: "Ana", email: "ana@example.com", password: "correct horse battery" }
-
 /** What the admin API answers the operator. */
 const adminGet = (path: string) => asOperator(gateway, "GET", path, undefined)
 
 beforeAll(async () => {
   gateway = await startConsoleGateway()
-  const accountId = await createAccount(gateway, account)
-  const created = await asOperator(gateway, "POST", "/keys", {
+  key = await createAccountKey(gateway, ANA, {
     name: "ana-bot",
     allowedModels: ["*"],
-    allowedTools: [],
-    accountId,
     limits: { requestsPerMinute: 50 }
   })
-  key = { id: created.key.id, secret: created.secret }
 
   const chat = await postJson(`${gateway.url}/api/v1/chat`, chatBody(), bearer(key.secret))
   expect(chat.status).toBe(200)
@@ -71,15 +67,11 @@ beforeAll(async () => {
 
   browser = await launch()
   ana = await openConsole(browser, gateway, undefined, { timezoneId: "America/New_York", locale: "en-US" })
-  await signIn(ana.page, account.email, account.password)
+  await signIn(ana.page, ANA.email, ANA.password)
   await ana.page.goto(`${gateway.url}/console#/keys/${key.id}`)
   await ana.page.getByRole("heading", { name: "Key “ana-bot”" }).waitFor()
 }, 60_000)
-afterAll(async () => {
-  await ana?.context.close()
-  await browser?.close()
-  await gateway?.close()
-})
+afterAll(() => closeConsole(ana, browser, gateway))
 
 /** A time as the console shows it: in UTC, saying so. */
 const inUtc = (iso: string) =>

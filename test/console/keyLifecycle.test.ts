@@ -4,6 +4,8 @@ import type { TestGateway } from "../support/gateway.ts"
 import { bearer, chatBody, postJson } from "../support/http.ts"
 import {
   ADMIN_TOKEN,
+  ANA,
+  closeConsole,
   type ConsoleContext,
   createAccount,
   launch,
@@ -23,19 +25,13 @@ let gateway: TestGateway
 let browser: Browser
 let console_: ConsoleContext
 
-const ana = { name: "Ana", email: "ana@example.com", password: "correct horse battery" }
-
 beforeAll(async () => {
   gateway = await startConsoleGateway()
-  await createAccount(gateway, ana)
+  await createAccount(gateway, ANA)
   browser = await launch()
   console_ = await openConsole(browser, gateway)
 }, 60_000)
-afterAll(async () => {
-  await console_?.context.close()
-  await browser?.close()
-  await gateway?.close()
-})
+afterAll(() => closeConsole(console_, browser, gateway))
 
 const models = (secret: string) => fetch(`${gateway.url}/api/v1/models`, { headers: bearer(secret) })
 const chat = (secret: string, model = "test/m1") =>
@@ -52,7 +48,7 @@ describe("a key's life in the console", { timeout: 120_000 }, () => {
 
   it("signs in and shows the empty state", async () => {
     const { page } = console_
-    await signIn(page, ana.email, ana.password)
+    await signIn(page, ANA.email, ANA.password)
     await page.getByRole("heading", { name: "Keys", level: 1 }).waitFor()
     await page.getByText("No keys yet — create one").waitFor()
     await screenshot(page, "console-keys-empty.png")
@@ -76,7 +72,7 @@ describe("a key's life in the console", { timeout: 120_000 }, () => {
 
     // A reload forgets it: the session's CSRF token was in memory only, so sign in again; the secret is gone.
     await page.reload()
-    await signIn(page, ana.email, ana.password)
+    await signIn(page, ANA.email, ANA.password)
     await page.getByRole("row", { name: /ci-bot/ }).waitFor()
     expect(await page.getByTestId("secret").count()).toBe(0)
     expect(await page.content()).not.toContain(secret)
@@ -130,7 +126,7 @@ describe("a key's life in the console", { timeout: 120_000 }, () => {
     await ledger.body?.cancel()
     await page.reload()
     // Signed in again, the console is back on the page it showed.
-    await signIn(page, ana.email, ana.password)
+    await signIn(page, ANA.email, ANA.password)
     await page.getByRole("heading", { name: "Key “ci-bot”" }).waitFor()
     const usage = page.getByRole("region", { name: "Usage" })
     if (ledger.status === 404) {

@@ -127,6 +127,31 @@ export const createAccount = async (
   (await asOperator(gateway, "POST", "/accounts", { ...account, allowedModels: ["*"], allowedTools: ["*"] })).account
     .id
 
+/** Ana, an account holder the console tests sign in as. */
+export const ANA = { name: "Ana", email: "ana@example.com", password: "correct horse battery" } as const
+
+/** An account made through the admin API and a key of it; the key's id and secret. */
+export const createAccountKey = async (
+  gateway: TestGateway,
+  account: { readonly name: string; readonly email: string; readonly password: string },
+  key: Record<string, unknown>
+): Promise<{ readonly id: string; readonly secret: string }> => {
+  const accountId = await createAccount(gateway, account)
+  const created = await asOperator(gateway, "POST", "/keys", { allowedTools: [], ...key, accountId })
+  return { id: created.key.id, secret: created.secret }
+}
+
+/** What a test file opened, closed in the order that lets each go (any may be missing when its setup failed). */
+export const closeConsole = async (
+  opened: ConsoleContext | undefined,
+  browser: Browser | undefined,
+  gateway: TestGateway | undefined
+) => {
+  await opened?.context.close()
+  await browser?.close()
+  await gateway?.close()
+}
+
 /** Polls `check` until it holds or `ms` pass; answers whether it held. */
 export const within = async (ms: number, check: () => Promise<boolean>): Promise<boolean> => {
   const deadline = Date.now() + ms

@@ -3,10 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { TestGateway } from "../support/gateway.ts"
 import { bearer, chatBody, postJson } from "../support/http.ts"
 import {
-  ADMIN_TOKEN,
+  ANA,
   asOperator,
+  closeConsole,
   type ConsoleContext,
-  createAccount,
+  createAccountKey,
   launch,
   openConsole,
   screenshot,
@@ -25,29 +26,15 @@ let browser: Browser
 let ana: ConsoleContext
 let key: { readonly id: string; readonly secret: string }
 
-const account = { name: "Ana", email: "ana@example.com", password: "correct horse battery" }
-
 beforeAll(async () => {
   gateway = await startConsoleGateway()
-  const accountId = await createAccount(gateway, account)
-  const created = await asOperator(gateway, "POST", "/keys", {
-    name: "ci-bot",
-    allowedModels: ["test/m1"],
-    allowedTools: [],
-    accountId
-  })
-  key = { id: created.key.id, secret: created.secret }
+  key = await createAccountKey(gateway, ANA, { name: "ci-bot", allowedModels: ["test/m1"] })
   browser = await launch()
   ana = await openConsole(browser, gateway)
 }, 60_000)
-afterAll(async () => {
-  await ana?.context.close()
-  await browser?.close()
-  await gateway?.close()
-})
+afterAll(() => closeConsole(ana, browser, gateway))
 
-const adminGet = async (path: string) =>
-  (await (await fetch(`${gateway.url}/admin/v1${path}`, { headers: bearer(ADMIN_TOKEN) })).json()).data
+const adminGet = (path: string) => asOperator(gateway, "GET", path, undefined)
 
 /** The user comes back to the tab (headless Chromium never hides it, so its events are sent as a browser would). */
 const lookAgain = (page: ConsoleContext["page"]) =>
@@ -59,7 +46,7 @@ const lookAgain = (page: ConsoleContext["page"]) =>
 describe("a key in use, in the console", { timeout: 120_000 }, () => {
   it("the keys list shows the key's last use once the page is looked at again, without leaving it", async () => {
     const { page } = ana
-    await signIn(page, account.email, account.password)
+    await signIn(page, ANA.email, ANA.password)
     const row = page.getByRole("row", { name: /ci-bot/ })
     await expect.poll(() => row.locator("td[data-label='Last used']").innerText()).toBe("never")
     // One request the key may not make (another model): authenticated, so used, and an error in the ledger.

@@ -30,43 +30,27 @@ const downTools = (names: ReadonlyArray<string>) => ({
 })
 const openAiMessage = (body: any) => body.error.message
 
+const hi = [{ role: "user", content: "Hi" }]
+// The doors whose body is `messages` (ui, Chat Completions): `alongside` the allow-list's names before the lone one.
+const messagesDoor = (path: string, alongside: ReadonlyArray<string>, message: Door["message"]): Door => ({
+  path,
+  headers: bearer,
+  skipping: (names, stream) => ({ model: "test/m1", messages: hi, stream, ...downTools(names) }),
+  lone: (name) => [
+    { body: { model: `test/${name}`, messages: hi }, field: "model" },
+    {
+      body: { model: "test/m1", messages: hi, allowedTools: [...alongside, name] },
+      field: `allowedTools[${alongside.length}]`
+    }
+  ],
+  message
+})
+
+const anthropicBody = { model: "test/m1", max_tokens: 100, messages: hi }
+
 const doors: ReadonlyArray<Door> = [
-  {
-    path: "/api/v1/chat",
-    headers: bearer,
-    skipping: (names, stream) => ({
-      model: "test/m1",
-      messages: [{ role: "user", content: "Hi" }],
-      stream,
-      ...downTools(names)
-    }),
-    lone: (name) => [
-      { body: { model: `test/${name}`, messages: [{ role: "user", content: "Hi" }] }, field: "model" },
-      {
-        body: { model: "test/m1", messages: [{ role: "user", content: "Hi" }], allowedTools: ["echo", name] },
-        field: "allowedTools[1]"
-      }
-    ],
-    message: (body) => body.message
-  },
-  {
-    path: "/v1/chat/completions",
-    headers: bearer,
-    skipping: (names, stream) => ({
-      model: "test/m1",
-      messages: [{ role: "user", content: "Hi" }],
-      stream,
-      ...downTools(names)
-    }),
-    lone: (name) => [
-      { body: { model: `test/${name}`, messages: [{ role: "user", content: "Hi" }] }, field: "model" },
-      {
-        body: { model: "test/m1", messages: [{ role: "user", content: "Hi" }], allowedTools: [name] },
-        field: "allowedTools[0]"
-      }
-    ],
-    message: openAiMessage
-  },
+  messagesDoor("/api/v1/chat", ["echo"], (body) => body.message),
+  messagesDoor("/v1/chat/completions", [], openAiMessage),
   {
     path: "/v1/responses",
     headers: bearer,
@@ -86,32 +70,14 @@ const doors: ReadonlyArray<Door> = [
     path: "/v1/messages",
     headers: (secret) => ({ "x-api-key": secret }),
     skipping: (names, stream) => ({
-      model: "test/m1",
-      max_tokens: 100,
-      messages: [{ role: "user", content: "Hi" }],
+      ...anthropicBody,
       stream,
       tools: names.map((name) => ({ type: "web_search_20250305", name }))
     }),
     lone: (name) => [
-      {
-        body: {
-          model: "test/m1",
-          max_tokens: 100,
-          messages: [{ role: "user", content: "Hi" }],
-          tools: [{ type: "web_search_20250305", name }]
-        },
-        field: "tools[0].name"
-      },
-      {
-        body: {
-          model: "test/m1",
-          max_tokens: 100,
-          messages: [{ role: "user", content: "Hi" }],
-          mcp_servers: [{ type: "url", name }]
-        },
-        field: "mcp_servers[0].name"
-      },
-      { body: { model: `test/${name}`, max_tokens: 100, messages: [{ role: "user", content: "Hi" }] }, field: "model" }
+      { body: { ...anthropicBody, tools: [{ type: "web_search_20250305", name }] }, field: "tools[0].name" },
+      { body: { ...anthropicBody, mcp_servers: [{ type: "url", name }] }, field: "mcp_servers[0].name" },
+      { body: { ...anthropicBody, model: `test/${name}` }, field: "model" }
     ],
     message: (body) => body.error.message
   }
