@@ -18,7 +18,7 @@ export class UnknownSandbox extends Schema.TaggedError<UnknownSandbox>()("Unknow
   sandboxId: Schema.String
 }) {
   override get message() {
-    return `Unknown sandbox "${this.sandboxId}". Create one with POST /api/v1/sandboxes (or \`parley sandbox create\`); GET /api/v1/sandboxes lists yours.`
+    return `Unknown sandbox "${this.sandboxId}": no sandbox has this id, or it went unused long enough to be removed (PARLEY_SANDBOX_IDLE). Create one with POST /api/v1/sandboxes (or \`parley sandbox create\`); GET /api/v1/sandboxes lists yours.`
   }
 }
 

@@ -76,6 +76,8 @@ describe("the bash tool through /chat", () => {
     expect(missing.status).toBe(400)
     const body = await missing.json()
     expect(body.message).toContain(`Unknown sandbox "${unknown}"`)
+    // A sandbox removed for idleness is unknown too: the message says it may have been.
+    expect(body.message).toContain("went unused long enough to be removed")
     expect(body.details).toMatchObject({ sandboxId: unknown })
     // Without a sandbox tool the id is not looked at.
     gateway.upstream.enqueue({ type: "text", text: "hi" })
