@@ -5,6 +5,7 @@ import { Effect, Result } from "effect"
 import { OpenApi } from "effect/http-api"
 import { Api } from "../../src/api/Api.ts"
 import { decodeChatRequest } from "../../src/domain/ChatRequest.ts"
+import { chatProtocols } from "../../src/domain/protocols.ts"
 import { validBodies } from "../domain/generators.ts"
 import { startGateway } from "../support/gateway.ts"
 
@@ -160,8 +161,10 @@ describe("/openapi.json", () => {
       ] as const
     ) assert.deepStrictEqual(spec.paths[path]?.[method]?.tags, ["admin"], path)
     const run = spec.components.schemas.KeptRun
-    assert.sameMembers(Object.keys(run.properties), ["id", "status", "cut", "startedAt", "endedAt"])
-    assert.sameMembers(run.required, ["id", "status", "cut", "startedAt", "endedAt"])
+    assert.sameMembers(Object.keys(run.properties), ["id", "protocol", "status", "cut", "startedAt", "endedAt"])
+    assert.sameMembers(run.required, ["id", "protocol", "status", "cut", "startedAt", "endedAt"])
+    // The door that frames its replays: a chat door of the table, never /mcp.
+    assert.sameMembers(run.properties.protocol.enum, [...chatProtocols])
     assert.sameMembers(run.properties.status.enum, ["running", "ended", "stopped"])
     assert.hasAllKeys(spec.paths[`${runs}/{chatId}/stream`].get.responses["200"].content, ["text/event-stream"])
   })
