@@ -6,6 +6,7 @@ import type { RunEvent, ToolProvenance } from "./RunEvent.ts"
 import type { RunMeter } from "./RunMeter.ts"
 import { isFinished, type LimitReason, type RunSummary } from "./RunSummary.ts"
 import {
+  provenanceOf,
   toolCallEvent,
   toolErrorEvent,
   type ToolInputStart,
@@ -150,7 +151,7 @@ export class RunState {
 
   /** `client`: the tool is the client's (docs/DESIGN.md §14). */
   beginToolInput(part: ToolInputStart, dynamic: boolean, client: boolean): void {
-    const provenance = client ? "client" : part.providerExecuted === true ? "hosted" : "server"
+    const provenance = provenanceOf(client, part.providerExecuted)
     this.partialCalls.set(part.id, { toolName: part.toolName, dynamic, provenance, text: "" })
     this.emit(toolInputStartEvent(part, dynamic, provenance))
   }

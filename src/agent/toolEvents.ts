@@ -7,6 +7,10 @@ import type { ParsedToolCall, ValidToolCall } from "./toolInput.ts"
 
 export type ToolInputStart = Extract<LanguageModelV4StreamPart, { type: "tool-input-start" }>
 
+/** Who runs a call: the client's own tool is the client's, else the provider when it says it ran it, else parley. */
+export const provenanceOf = (client: boolean, providerExecuted: boolean | undefined): ToolProvenance =>
+  client ? "client" : providerExecuted === true ? "hosted" : "server"
+
 export const toolInputStartEvent = (
   part: ToolInputStart,
   dynamic: boolean,
@@ -29,7 +33,7 @@ export const toolCallEvent = (call: ParsedToolCall): ToolCallEvent => ({
   toolCallId: call.toolCallId,
   toolName: call.toolName,
   input: call.input,
-  provenance: call.client === true ? "client" : call.providerExecuted === true ? "hosted" : "server",
+  provenance: provenanceOf(call.client === true, call.providerExecuted),
   ...(call.providerExecuted == null ? {} : { providerExecuted: call.providerExecuted }),
   ...(call.providerMetadata == null ? {} : { providerMetadata: call.providerMetadata }),
   dynamic: true,

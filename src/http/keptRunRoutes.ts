@@ -76,23 +76,20 @@ export const makeKeptRouting = <Wire>(protocol: Pick<ChatProtocol<Wire>, "errorB
     const context = yield* Effect.context<never>()
     const report = yield* makeWriteFailureReport
 
-    // A write of a replay that throws ends that replay only, told as a chat answer's is (docs/DESIGN.md §3.25).
-    const wrote = (
-      res: ServerResponse,
-      door: ChatProtocolName,
-      correlationId: string,
-      stage: WriteStage,
-      write: () => void
-    ): boolean => {
-      try {
-        write()
-        return true
-      } catch (error) {
-        report(door, stage, error, correlationId)
-        res.destroy()
-        return false
+    // A write of a replay that throws ends that replay only, told as a chat answer's is (docs/DESIGN.md §3.25):
+    // `wrote(stage, write)` says whether it went.
+    const writesOf =
+      (res: ServerResponse, door: ChatProtocolName, correlationId: string) =>
+      (stage: WriteStage, write: () => void): boolean => {
+        try {
+          write()
+          return true
+        } catch (error) {
+          report(door, stage, error, correlationId)
+          res.destroy()
+          return false
+        }
       }
-    }
 
     const follow = (
       res: ServerResponse,
@@ -104,8 +101,9 @@ export const makeKeptRouting = <Wire>(protocol: Pick<ChatProtocol<Wire>, "errorB
         const ending = replay ?? replays.of(protocol)
         // Only a door that keeps runs records them: one that keeps none has no replay.
         if (ending === undefined) return yield* Effect.die(new Error(`The ${protocol} door keeps no runs`))
+        const wrote = writesOf(res, protocol, correlationId)
         const head = { ...ending.headers, "x-correlation-id": correlationId, "content-type": "text/event-stream" }
-        if (!wrote(res, protocol, correlationId, "head", () => res.writeHead(200, head))) return
+        if (!wrote("head", () => res.writeHead(200, head))) return
         let after = 0
         let read = yield* kept.read(run, after, READ_BATCH)
         while (read !== undefined && !res.destroyed) {
@@ -116,19 +114,19 @@ export const makeKeptRouting = <Wire>(protocol: Pick<ChatProtocol<Wire>, "errorB
             const select = ending.select
             for (const chunk of chunks) text += select === undefined ? chunk.text : select(chunk.text)
             let taken = true
-            if (!wrote(res, protocol, correlationId, "chunk", () => void (taken = res.write(text)))) return
+            if (!wrote("chunk", () => void (taken = res.write(text)))) return
             if (!taken) yield* drained(res)
           } else if (read.status === "ended") {
-            return void wrote(res, protocol, correlationId, "end", () => res.end())
+            return void wrote("end", () => res.end())
           } else if (read.status === "cut") {
-            return void wrote(res, protocol, correlationId, "end", () => res.end(ending.cut))
+            return void wrote("end", () => res.end(ending.cut))
           } else {
             yield* kept.changed(run)
           }
           read = yield* kept.read(run, after, READ_BATCH)
         }
         // Swept while followed (its retention passed), or the client left.
-        wrote(res, protocol, correlationId, "end", () => res.end())
+        wrote("end", () => res.end())
       })
 
     const fail = (cause: Cause.Cause<ApiFailure>, req: IncomingMessage, res: ServerResponse, correlationId: string) => {
